@@ -1,0 +1,128 @@
+"""E1: passages are verbatim spans of a body, found from markdown-it's line map."""
+
+from __future__ import annotations
+
+import pytest
+
+from wikigen.evidence.passages import Passage, line_starts, lines_of_span, passages
+
+POD = "A Pod is the smallest deployable unit of computing that you can create and manage."
+
+
+def check_verbatim(body: str) -> tuple[Passage, ...]:
+    found = passages(body)
+    for passage in found:
+        assert body[passage.start : passage.end] == passage.text
+        assert passage.text == passage.text.strip()
+        assert (passage.line_start, passage.line_end) == lines_of_span(body, passage.start, passage.end)
+    assert [passage.start for passage in found] == sorted(passage.start for passage in found)
+    return found
+
+
+def test_e1_paragraph_offsets_and_lines() -> None:
+    body = f"Intro.\n\n{POD}\nIt wraps one or more containers.\n\n  {POD}  \n"
+    found = check_verbatim(body)
+    assert [passage.text for passage in found] == [f"{POD}\nIt wraps one or more containers.", POD]
+    assert [(passage.line_start, passage.line_end) for passage in found] == [(3, 4), (6, 6)]
+    assert found[1].start == body.index(f"  {POD}") + 2
+
+
+def test_e1_list_items_drop_the_first_line_marker_only() -> None:
+    body = (
+        f"- {POD}\n"
+        "* A bullet whose text wraps onto a second line\n  and keeps its indentation verbatim.\n"
+        "1. *Emphasis* at the start of an ordered item is text, not a marker.\n"
+        "   \n"
+        "   A second paragraph in the same item is its own passage, markers aside.\n"
+        "- > A blockquote nested in a list item loses both markers on its first line.\n"
+    )
+    texts = [passage.text for passage in check_verbatim(body)]
+    assert texts == [
+        POD,
+        "A bullet whose text wraps onto a second line\n  and keeps its indentation verbatim.",
+        "*Emphasis* at the start of an ordered item is text, not a marker.",
+        "A second paragraph in the same item is its own passage, markers aside.",
+        "A blockquote nested in a list item loses both markers on its first line.",
+    ]
+
+
+def test_e1_blockquote_keeps_inner_markers_to_stay_contiguous() -> None:
+    body = "> A quoted paragraph that spans\n> two lines of the body, both quoted.\n"
+    (passage,) = check_verbatim(body)
+    assert passage.text == "A quoted paragraph that spans\n> two lines of the body, both quoted."
+    assert (passage.start, passage.line_start, passage.line_end) == (2, 1, 2)
+
+
+def test_e1_crlf_body() -> None:
+    body = f"# Pods\r\n\r\n{POD}\r\nSecond line.\r\n\r\n- {POD}\r\n"
+    found = check_verbatim(body)
+    assert [passage.text for passage in found] == [f"{POD}\r\nSecond line.", POD]
+    assert [(passage.line_start, passage.line_end) for passage in found] == [(3, 4), (6, 6)]
+    assert not found[0].text.endswith("\r")
+
+
+def test_e1_lone_carriage_returns_count_as_line_breaks() -> None:
+    body = f"Intro.\r\r{POD}\r"
+    (passage,) = check_verbatim(body)
+    assert passage.text == POD
+    assert passage.line_start == passage.line_end == 3
+
+
+def test_e1_non_ascii_offsets_are_code_points() -> None:
+    chinese = "容器编排是一种自动化部署、管理和扩展容器化应用的技术，🎉 它让运维更简单，也让扩容更快。"
+    emoji = "🚀🚀 Pods start fast: the kubelet pulls images and starts containers 🐳 on the node."
+    body = f"## 编排 🎉\n\n{chinese}\n\n> {emoji}\n"
+    found = check_verbatim(body)
+    assert [passage.text for passage in found] == [chinese, emoji]
+    assert found[0].start == len("## 编排 🎉\n\n")
+    assert {passage.heading for passage in found} == {"编排 🎉"}
+
+
+def test_e1_short_passages_are_dropped() -> None:
+    body = "Too short to cite.\n\n- also short\n\n" + "x" * 39 + "\n\n" + "y" * 40 + "\n"
+    assert [passage.text for passage in check_verbatim(body)] == ["y" * 40]
+
+
+def test_e1_link_heavy_passages_are_dropped() -> None:
+    links = "[Home](/) | [Concepts](/concepts/) | [Workloads and pods](/concepts/workloads/pods/)"
+    autolinks = "See <https://kubernetes.io/docs/concepts/workloads/pods/> and more"
+    bare = "Docs: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/"
+    kept = "The [Pod](https://kubernetes.io/docs/concepts/workloads/pods/) is the unit the scheduler places."
+    body = "\n\n".join([links, autolinks, bare, kept]) + "\n"
+    assert [passage.text for passage in check_verbatim(body)] == [kept]
+
+
+def test_e1_headings_are_tracked_not_cited() -> None:
+    body = f"{POD}\n\n# Pods and `kubectl`\n\n{POD}\n\nSetext [heading](/x)\n-------------------\n\n{POD}\n"
+    found = check_verbatim(body)
+    assert [passage.heading for passage in found] == ["", "Pods and kubectl", "Setext heading"]
+
+
+def test_e1_code_is_not_a_passage_and_a_table_is_one() -> None:
+    code = "print('a code block is long enough to be a passage but is not one')"
+    table = "| field | meaning |\n|---|---|\n| spec.nodeName | the node the Pod is bound to |"
+    body = f"```python\n{code}\n```\n\n    {code}\n\n{table}\n\n<div>{POD}</div>\n"
+    (passage,) = check_verbatim(body)
+    assert passage.text == table
+    assert (passage.line_start, passage.line_end) == (7, 9)
+
+
+def test_e1_empty_body() -> None:
+    assert passages("") == ()
+    assert line_starts("") == (0,)
+
+
+def test_e1_line_helpers() -> None:
+    body = "ab\r\ncd\ref\n\ngh"
+    assert line_starts(body) == (0, 4, 7, 10, 11)
+    assert lines_of_span(body, 0, 2) == (1, 1)
+    assert lines_of_span(body, 0, 4) == (1, 1)
+    assert lines_of_span(body, 4, 9) == (2, 3)
+    assert lines_of_span(body, 11, 11) == (5, 5)
+    with pytest.raises(ValueError):
+        lines_of_span(body, 3, 99)
+
+
+def test_e1_passages_are_deterministic() -> None:
+    body = f"# T\n\n{POD}\n\n- {POD}\n\n> {POD}\n"
+    assert passages(body) == passages(body)

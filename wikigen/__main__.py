@@ -1,0 +1,3 @@
+from wikigen.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,188 @@
+"""Command line: parse → one library call → print. No logic lives here."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from wikigen import __version__
+from wikigen.errors import EXIT_FAILURE, EXIT_USAGE, WikigenError, exit_code_for
+from wikigen.plan import Plan
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def plan_json(plan: Plan) -> dict[str, Any]:
+    """The `plan --json` contract (snake_case); later stages add their figures."""
+    return {
+        "baseline_version": plan.baseline_version,
+        "baseline_tree": plan.baseline_tree,
+        "sources_tree": plan.sources_tree,
+        "added": list(plan.added),
+        "updated": list(plan.updated),
+        "withdrawn": list(plan.withdrawn),
+        "deferred": list(plan.deferred),
+        "pending": list(plan.pending),
+        "unchanged": plan.unchanged,
+        "invalid": [p.as_dict() for p in plan.invalid],
+        "bookkeeping": [{"source": s, "reason": r} for s, r in plan.bookkeeping],
+        "reasons": dict(sorted(plan.reasons.items())),
+        "fingerprint": plan.fingerprint,
+        "blobs_read": plan.blobs_read,
+        "backfill": plan.backfill,
+    }
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="wikigen", message="%(prog)s %(version)s")
+@click.option(
+    "-C", "directory", default=".", type=click.Path(file_okay=False), help="Run as if started in this folder."
+)
+@click.pass_context
+def cli(ctx: click.Context, directory: str) -> None:
+    """wikigen: compile a git repo of Markdown sources into a cited wiki, incrementally."""
+    ctx.obj = {"dir": directory}
+
+
+def _workspace(ctx: click.Context, **overrides: Any) -> Any:
+    from wikigen.workspace import Workspace
+
+    return Workspace.open(ctx.obj["dir"], overrides=overrides)
+
+
+@cli.command()
+@click.argument("directory", default=".", type=click.Path(file_okay=False))
+def init(directory: str) -> None:
+    """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
+    from wikigen.scaffold import init_repo
+
+    written = init_repo(Path(directory))
+    for path in written:
+        click.echo(f"created {path}")
+    if not written:
+        click.echo("nothing to do: every file is already there")
+
+
+@cli.command()
+@click.option("--staged", is_flag=True, help="Check the index (what the next commit records).")
+@click.argument("files", nargs=-1, type=click.Path())
+@click.pass_context
+def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
+    """Parse and validate sources; one `path:line: message` per problem. No model, no network."""
+    from wikigen.checks import check_sources
+
+    problems = check_sources(_workspace(ctx), staged=staged, files=files)
+    for problem in problems:
+        click.echo(str(problem))
+    if problems:
+        click.echo(f"{len(problems)} problem(s) in sources", err=True)
+        ctx.exit(EXIT_FAILURE)
+
+
+@cli.command()
+@click.option("--staged", is_flag=True, help="Plan from the index instead of HEAD.")
+@click.option("--include-deferred", is_flag=True, help="Also compile deferred and baseline-recorded sources.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def plan(ctx: click.Context, staged: bool, include_deferred: bool, as_json: bool) -> None:
+    """Print what a compile would do, without calling a model."""
+    ws = _workspace(ctx)
+    result = ws.plan(staged=staged, include_deferred=include_deferred)
+    data = plan_json(result)
+    if as_json:
+        _print_json(data)
+    else:
+        _print_plan(data)
+    if result.invalid:
+        ctx.exit(EXIT_FAILURE)
+
+
+def _print_plan(data: dict[str, Any]) -> None:
+    click.echo(f"baseline: snapshot {data['baseline_version']}, sources tree {data['sources_tree'][:12]}")
+    for key in ("added", "updated", "withdrawn", "deferred", "pending"):
+        ids = data[key]
+        if ids:
+            click.echo(f"{key} ({len(ids)}):")
+            for sid in ids:
+                click.echo(f"  {sid}  — {data['reasons'].get(sid, '')}")
+    click.echo(f"unchanged: {data['unchanged']}")
+    for item in data["bookkeeping"]:
+        click.echo(f"bookkeeping: {item['source']}: {item['reason']}")
+    for problem in data["invalid"]:
+        click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
+    click.echo(f"blobs read: {data['blobs_read']}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Snapshot version, sources per category, pending changes and deferred sources."""
+    from wikigen.status import status_report
+
+    report = status_report(_workspace(ctx))
+    if as_json:
+        _print_json(report)
+        return
+    click.echo(f"snapshot version {report['snapshot_version']} ({report['objects']} objects)")
+    for category, count in report["sources_per_category"].items():
+        switch = report["auto_archive"].get(category)
+        note = "" if switch is None else f"  auto_archive: {'on' if switch else 'off'}"
+        click.echo(f"  {category:<15} {count:>6}{note}")
+    for key, ids in report["pending_changes"].items():
+        if ids:
+            click.echo(f"{key}: {', '.join(ids)}")
+    if report["deferred"]:
+        click.echo(f"deferred: {', '.join(report['deferred'])}")
+    for sid, info in report["waiting"].items():
+        click.echo(f"waiting: {sid} ({info['reason']})")
+    for problem in report["invalid"]:
+        click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: the one place where errors become exit codes and messages."""
+    return run(cli, argv)
+
+
+def run(command: Callable[..., Any], argv: list[str] | None) -> int:
+    try:
+        result = command.main(args=argv, prog_name="wikigen", standalone_mode=False)  # type: ignore[attr-defined]
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.UsageError as exc:
+        exc.show()
+        return EXIT_USAGE
+    except click.Abort:
+        click.echo("aborted", err=True)
+        return EXIT_FAILURE
+    except WikigenError as exc:
+        click.echo(f"wikigen: {exc.message}", err=True)
+        return exit_code_for(exc)
+    except KeyboardInterrupt:
+        click.echo("wikigen: interrupted; nothing was published", err=True)
+        return 130
+    except Exception as exc:  # the last line of defence: no traceback unless asked for
+        if os.environ.get("WIKIGEN_DEBUG"):
+            traceback.print_exc()
+        click.echo(
+            f"wikigen: internal error: {type(exc).__name__}: {exc}\n"
+            "Nothing was published. Re-run with WIKIGEN_DEBUG=1 for a traceback and report it.",
+            err=True,
+        )
+        return EXIT_FAILURE
+    # standalone_mode=False hands back ctx.exit()'s code as the return value.
+    return result if isinstance(result, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

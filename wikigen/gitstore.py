@@ -1,0 +1,324 @@
+"""The only module that imports pygit2: trees, diffs, blobs, commits, notes, CAS on refs.
+
+pygit2 errors are translated here into GitStoreError with a message a user can act on.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from wikigen.errors import ConflictError, GitStoreError
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+NOTES_REF = "refs/notes/wikigen"
+COMPILER_NAME = "wikigen"
+COMPILER_EMAIL = "wikigen@localhost"
+_BLOB = pygit2.enums.FileMode.BLOB
+_TREE = pygit2.enums.FileMode.TREE
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One changed path between two trees. Renames of identical content come as one change."""
+
+    status: str  # "added" | "deleted" | "modified" | "renamed"
+    old_path: str | None
+    new_path: str | None
+    old_blob: str | None
+    new_blob: str | None
+
+
+@contextmanager
+def _translated(action: str) -> Iterator[None]:
+    try:
+        yield
+    except pygit2.GitError as exc:
+        raise GitStoreError(f"git failed while {action}: {exc}") from None
+    except KeyError as exc:
+        raise GitStoreError(f"git object not found while {action}: {exc}") from None
+
+
+class GitStore:
+    """A repository opened once; counts the source blobs it reads (``blobs_read``)."""
+
+    def __init__(self, path: Path | str) -> None:
+        try:
+            found = pygit2.discover_repository(str(path))
+        except pygit2.GitError:
+            found = None
+        if found is None:
+            raise GitStoreError(f"{path} is not inside a git repository; run `git init` first")
+        self.repo = pygit2.Repository(found)
+        if self.repo.is_bare or self.repo.workdir is None:
+            raise GitStoreError(f"{found} is a bare repository; wikigen needs a work tree")
+        self.root = Path(self.repo.workdir)
+        self.blobs_read = 0
+
+    # -- reading -------------------------------------------------------------------------------------
+
+    def head_ref(self) -> str:
+        """The branch HEAD points at (refs/heads/...), also when it has no commit yet."""
+        if self.repo.head_is_detached:
+            raise GitStoreError(
+                "HEAD is detached; check out a branch (e.g. `git switch main`) before compiling"
+            )
+        target = self.repo.references["HEAD"].target
+        return str(target)
+
+    def head_commit(self) -> str | None:
+        if self.repo.head_is_unborn:
+            return None
+        with _translated("reading HEAD"):
+            return str(self.repo.head.target)
+
+    def resolve(self, rev: str) -> str:
+        with _translated(f"resolving {rev!r}"):
+            return str(self.repo.revparse_single(rev).peel(pygit2.Commit).id)
+
+    def commit_tree(self, commit: str | None) -> str:
+        if commit is None:
+            return EMPTY_TREE
+        with _translated(f"reading commit {commit}"):
+            return str(self.repo[commit].peel(pygit2.Commit).tree.id)
+
+    def index_tree(self) -> str:
+        """The tree of the index (what `git commit` would record now), for --staged."""
+        with _translated("reading the index"):
+            index = self.repo.index
+            index.read()
+            return str(index.write_tree())
+
+    def work_tree(self, prefix: str) -> str:
+        """A tree of the work-tree files under ``prefix`` (tracked or not, ignoring .gitignored ones)."""
+        base = self.root / prefix
+        files: dict[str, bytes | None] = {}
+        if base.is_dir():
+            for dirpath, dirnames, filenames in os.walk(base):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for name in filenames:
+                    full = Path(dirpath) / name
+                    rel = full.relative_to(self.root).as_posix()
+                    if self.repo.path_is_ignored(rel):
+                        continue
+                    files[rel] = full.read_bytes()
+        return self.build_tree(EMPTY_TREE, files)
+
+    def subtree(self, tree: str, path: str) -> str:
+        """The tree id at ``path`` inside ``tree``; the empty tree when it does not exist."""
+        with _translated(f"reading {path}"):
+            obj = self.repo[tree]
+            try:
+                entry = obj[path]
+            except KeyError:
+                return EMPTY_TREE
+            if entry.type_str != "tree":
+                return EMPTY_TREE
+            return str(entry.id)
+
+    def _tree_obj(self, tree: str) -> pygit2.Tree:
+        if tree == EMPTY_TREE and EMPTY_TREE not in self.repo:
+            self.repo.TreeBuilder().write()
+        return self.repo[tree]
+
+    def diff(self, old: str, new: str, prefix: str) -> list[Change]:
+        """Changed paths between two trees (ids of the same folder), renames of identical content detected."""
+        if old == new:
+            return []
+        with _translated("diffing trees"):
+            diff = self._tree_obj(old).diff_to_tree(self._tree_obj(new))
+            diff.find_similar(
+                flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_EXACT_MATCH_ONLY
+            )
+            changes = []
+            for delta in diff.deltas:
+                status = {
+                    pygit2.enums.DeltaStatus.ADDED: "added",
+                    pygit2.enums.DeltaStatus.DELETED: "deleted",
+                    pygit2.enums.DeltaStatus.MODIFIED: "modified",
+                    pygit2.enums.DeltaStatus.RENAMED: "renamed",
+                    pygit2.enums.DeltaStatus.TYPECHANGE: "modified",
+                }.get(delta.status)
+                if status is None:
+                    continue
+                old_path = f"{prefix}/{delta.old_file.path}" if status != "added" else None
+                new_path = f"{prefix}/{delta.new_file.path}" if status != "deleted" else None
+                changes.append(
+                    Change(
+                        status=status,
+                        old_path=old_path,
+                        new_path=new_path,
+                        old_blob=str(delta.old_file.id) if old_path else None,
+                        new_blob=str(delta.new_file.id) if new_path else None,
+                    )
+                )
+            return changes
+
+    def blobs(self, tree: str, prefix: str) -> Iterator[tuple[str, str]]:
+        """(path, blob id) for every file below a tree, without reading any blob."""
+        with _translated("listing a tree"):
+            stack: list[tuple[str, pygit2.Tree]] = [(prefix, self._tree_obj(tree))]
+            while stack:
+                base, obj = stack.pop()
+                for entry in obj:
+                    path = f"{base}/{entry.name}" if base else entry.name
+                    if entry.type_str == "tree":
+                        stack.append((path, self.repo[entry.id]))
+                    elif entry.type_str == "blob":
+                        yield path, str(entry.id)
+
+    def read_blob(self, blob: str) -> bytes:
+        with _translated(f"reading blob {blob}"):
+            data = self.repo[blob].read_raw()
+        self.blobs_read += 1
+        return bytes(data)
+
+    def read_file(self, tree: str, path: str) -> bytes | None:
+        """A file's bytes inside a tree (not counted as a source blob read), or None."""
+        with _translated(f"reading {path}"):
+            try:
+                entry = self._tree_obj(tree)[path]
+            except KeyError:
+                return None
+            if entry.type_str != "blob":
+                return None
+            return bytes(self.repo[entry.id].read_raw())
+
+    def has_object(self, oid: str) -> bool:
+        return oid in self.repo
+
+    # -- writing -------------------------------------------------------------------------------------
+
+    def write_blob(self, data: bytes) -> str:
+        with _translated("writing a blob"):
+            return str(self.repo.create_blob(data))
+
+    def build_tree(self, base: str, files: Mapping[str, bytes | str | None]) -> str:
+        """A new tree: ``base`` with each path set to bytes (or an existing blob id) or removed (None)."""
+        with _translated("writing trees"):
+            return self._build(self._tree_obj(base) if base != EMPTY_TREE else None, files)
+
+    def _build(self, base: pygit2.Tree | None, files: Mapping[str, bytes | str | None]) -> str:
+        builder = self.repo.TreeBuilder(base) if base is not None else self.repo.TreeBuilder()
+        nested: dict[str, dict[str, bytes | str | None]] = {}
+        for path, data in files.items():
+            head, _, rest = path.partition("/")
+            if rest:
+                nested.setdefault(head, {})[rest] = data
+            elif data is None:
+                if builder.get(head) is not None:
+                    builder.remove(head)
+            else:
+                blob = data if isinstance(data, str) else self.repo.create_blob(data)
+                builder.insert(head, blob, _BLOB)
+        for name, inner in nested.items():
+            existing = builder.get(name)
+            sub = self.repo[existing.id] if existing is not None and existing.type_str == "tree" else None
+            tree_id = self._build(sub, inner)
+            if str(tree_id) == EMPTY_TREE:
+                if existing is not None:
+                    builder.remove(name)
+            else:
+                builder.insert(name, tree_id, _TREE)
+        return str(builder.write())
+
+    def create_commit(self, tree: str, parents: list[str], message: str) -> str:
+        """A commit object authored by `wikigen`; no ref moves (publish does that with CAS)."""
+        signature = pygit2.Signature(COMPILER_NAME, COMPILER_EMAIL, int(time.time()), 0)
+        with _translated("creating the commit"):
+            return str(self.repo.create_commit(None, signature, signature, message, tree, parents))
+
+    def move_ref(self, name: str, new: str, expected: str | None) -> None:
+        """Compare-and-swap: move ``name`` to ``new`` only if it still points at ``expected``."""
+        try:
+            if expected is None:
+                self.repo.references.create(name, new, force=False)
+                return
+            ref = self.repo.references.get(name)
+            if ref is None or str(ref.target) != expected:
+                raise ConflictError(
+                    f"{name} moved while compiling; the late result was rejected, run the compile again"
+                )
+            ref.set_target(new, "wikigen: publish snapshot")
+        except pygit2.GitError as exc:
+            raise ConflictError(
+                f"{name} moved while compiling ({exc}); the late result was rejected, run the compile again"
+            ) from None
+        except pygit2.AlreadyExistsError:
+            raise ConflictError(f"{name} was created while compiling; the late result was rejected") from None
+
+    def commit_info(self, commit: str) -> tuple[str, str, list[str]]:
+        with _translated(f"reading commit {commit}"):
+            obj = self.repo[commit].peel(pygit2.Commit)
+            return obj.author.name, obj.message, [str(p) for p in obj.parent_ids]
+
+    def changed_paths(self, commit: str) -> list[str]:
+        """Paths a commit changed against its first parent."""
+        _, _, parents = self.commit_info(commit)
+        old = self.commit_tree(parents[0]) if parents else EMPTY_TREE
+        new = self.commit_tree(commit)
+        with _translated("diffing a commit"):
+            diff = self._tree_obj(old).diff_to_tree(self._tree_obj(new))
+            return sorted({d.new_file.path for d in diff.deltas} | {d.old_file.path for d in diff.deltas})
+
+    # -- notes ---------------------------------------------------------------------------------------
+
+    def write_note(self, commit: str, message: str) -> None:
+        signature = pygit2.Signature(COMPILER_NAME, COMPILER_EMAIL, int(time.time()), 0)
+        with _translated("writing a note under refs/notes/wikigen"):
+            self.repo.create_note(message, signature, signature, commit, NOTES_REF, True)
+
+    def read_note(self, commit: str) -> str | None:
+        try:
+            return str(self.repo.lookup_note(commit, NOTES_REF).message)
+        except (KeyError, pygit2.GitError):
+            return None
+
+    # -- work tree -----------------------------------------------------------------------------------
+
+    def dirty_paths(self, prefixes: tuple[str, ...]) -> list[str]:
+        """Tracked files under ``prefixes`` that differ from HEAD in the index or the work tree."""
+        dirty = []
+        with _translated("reading the work-tree status"):
+            for path, flags in self.repo.status(untracked_files="no").items():
+                if path.startswith(prefixes) and flags != pygit2.enums.FileStatus.CURRENT:
+                    dirty.append(path)
+        return sorted(dirty)
+
+    def checkout_paths(self, tree: str, paths: list[str]) -> None:
+        """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""
+        with _translated("updating the work tree"):
+            index = self.repo.index
+            index.read()
+            root = self._tree_obj(tree)
+            for path in paths:
+                target = self.root / path
+                try:
+                    entry = root[path]
+                except KeyError:
+                    entry = None
+                if entry is None or entry.type_str != "blob":
+                    if target.is_file():
+                        target.unlink()
+                    if path in index:
+                        index.remove(path)
+                    continue
+                data = self.repo[entry.id].read_raw()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_name(f".{target.name}.wikigen-tmp")
+                tmp.write_bytes(data)
+                os.replace(tmp, target)
+                index.add(path)  # from the file just written, so its stat data is fresh
+            index.write()
+            for path in paths:
+                # Remove folders the compiler emptied, never ones a person still uses.
+                parent = (self.root / path).parent
+                while parent != self.root and parent.is_dir() and not any(parent.iterdir()):
+                    parent.rmdir()
+                    parent = parent.parent

@@ -1,0 +1,53 @@
+"""Canonical hashing: sha256 over sorted-key JSON, versions, fingerprints and citation ids."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+
+def _default(value: Any) -> Any:
+    # YAML gives dates and datetimes; they hash as their ISO text.
+    if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    raise TypeError(f"cannot hash a value of type {type(value).__name__}")
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, UTF-8 kept: the same value always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default)
+
+
+def sha256_hex(text: str | bytes) -> str:
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return hashlib.sha256(data).hexdigest()
+
+
+def json_sha256(value: Any) -> str:
+    return sha256_hex(canonical_json(value))
+
+
+def short_hash(value: Any, length: int = 10) -> str:
+    return json_sha256(value)[:length]
+
+
+def source_version(title: str, category: str, metadata: dict[str, Any], body: str) -> str:
+    """R3: a version covers title, canonical category, business metadata and body."""
+    return json_sha256({"title": title, "category": category, "metadata": metadata, "body": body})[:16]
+
+
+def fingerprint(pairs: Iterable[tuple[str, str]]) -> str:
+    """Hash over the sorted (id, version) pairs of all valid sources."""
+    return json_sha256(sorted(pairs))[:16]
+
+
+def citation_id(source_id: str, start: int) -> str:
+    """E3: the same place always has the same id, whatever the query or the compile."""
+    return hashlib.sha1(f"{source_id}#{start}".encode()).hexdigest()[:12]

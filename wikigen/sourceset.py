@@ -1,0 +1,101 @@
+"""Git tree + baseline manifest → the current sources (the I/O edge of planning).
+
+R7: an identical tree id reads no blob; otherwise the tree diff names the changed paths and only
+those blobs are read. Unchanged sources are known from the manifest alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from wikigen.config import Config
+from wikigen.errors import Problem
+from wikigen.gitstore import GitStore
+from wikigen.snapshot import ManifestEntry, Snapshot
+from wikigen.sources import SOURCES_DIR, Source, duplicate_id_problems, is_source_path, parse_source
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSet:
+    """Every source in one tree: parsed where its blob changed, known from the manifest elsewhere."""
+
+    tree: str
+    parsed: Mapping[str, Source]  # by path: sources whose blob was read
+    known: Mapping[str, ManifestEntry]  # by path: unchanged since the baseline, not read
+    pending_read: Mapping[str, Source] = field(default_factory=lambda: MappingProxyType({}))  # by id
+    problems: tuple[Problem, ...] = ()
+    blobs_read: int = 0
+    renames: tuple[tuple[str, str], ...] = ()
+
+
+def read_sources(
+    store: GitStore,
+    baseline: Snapshot,
+    tree: str,
+    config: Config,
+    *,
+    include_deferred: bool = False,
+) -> SourceSet:
+    """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``."""
+    before = store.blobs_read
+    parsed: dict[str, Source] = {}
+    problems: list[Problem] = []
+    renames: list[tuple[str, str]] = []
+
+    def read(path: str, blob: str) -> None:
+        result = parse_source(path, store.read_blob(blob), blob, config)
+        if isinstance(result, Source):
+            parsed[path] = result
+        else:
+            problems.extend(result)
+
+    if baseline.legacy is not None or not baseline.exists:
+        # R10: a legacy snapshot has no manifest to trust, so every source is read once.
+        known: dict[str, ManifestEntry] = {}
+        for path, blob in sorted(store.blobs(tree, SOURCES_DIR)):
+            if is_source_path(path):
+                read(path, blob)
+    else:
+        known = dict(baseline.by_path)
+        for change in store.diff(baseline.sources_tree, tree, SOURCES_DIR):
+            if change.old_path is not None:
+                known.pop(change.old_path, None)
+            if change.status == "renamed" and change.old_path and change.new_path:
+                renames.append((change.old_path, change.new_path))
+            if (
+                change.new_path is not None
+                and change.new_blob is not None
+                and is_source_path(change.new_path)
+            ):
+                known.pop(change.new_path, None)
+                read(change.new_path, change.new_blob)
+
+    pending_read: dict[str, Source] = {}
+    if include_deferred or any(s.category == "tasks" for s in parsed.values()):
+        # Deferred versions (R4) and waiting subtasks (R36) may compile now: read only those blobs.
+        for path, entry in known.items():
+            pending = entry.pending
+            if pending is None:
+                continue
+            if not include_deferred and pending.reason != "subtask":
+                continue
+            result = parse_source(path, store.read_blob(pending.blob), pending.blob, config)
+            if isinstance(result, Source):
+                pending_read[result.id] = result
+            else:
+                problems.extend(result)
+
+    ids = [(s.path, s.id, s.id_line) for s in parsed.values()]
+    ids += [(path, entry.id, 1) for path, entry in known.items()]
+    problems.extend(duplicate_id_problems(ids))
+    return SourceSet(
+        tree=tree,
+        parsed=MappingProxyType(parsed),
+        known=MappingProxyType(known),
+        pending_read=MappingProxyType(pending_read),
+        problems=tuple(sorted(problems, key=lambda p: (p.path, p.line, p.message))),
+        blobs_read=store.blobs_read - before,
+        renames=tuple(renames),
+    )

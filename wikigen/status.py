@@ -1,0 +1,39 @@
+"""`wikigen status`: the snapshot version, sources per category, pending and deferred changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wikigen.config import CATEGORIES
+from wikigen.workspace import Workspace
+
+
+def status_report(ws: Workspace) -> dict[str, Any]:
+    baseline = ws.baseline
+    plan = ws.plan()
+    per_category = dict.fromkeys(CATEGORIES, 0)
+    for entry in plan.manifest.values():
+        per_category[entry.category] = per_category.get(entry.category, 0) + 1
+    waiting = {
+        sid: {"reason": entry.pending.reason, "version": entry.pending.version, "path": entry.pending.path}
+        for sid, entry in sorted(plan.manifest.items())
+        if entry.pending is not None
+    }
+    return {
+        "snapshot_version": baseline.version,
+        "legacy_snapshot": baseline.legacy is not None,
+        "rules": baseline.rules,
+        "sources": sum(per_category.values()),
+        "sources_per_category": per_category,
+        "auto_archive": dict(ws.config.auto_archive),
+        "objects": len(baseline.objects),
+        "pending_changes": {
+            "added": list(plan.added),
+            "updated": list(plan.updated),
+            "withdrawn": list(plan.withdrawn),
+            "bookkeeping": [sid for sid, _ in plan.bookkeeping],
+        },
+        "deferred": [sid for sid, w in waiting.items() if w["reason"] == "deferred"],
+        "waiting": {sid: w for sid, w in waiting.items() if w["reason"] != "deferred"},
+        "invalid": [p.as_dict() for p in plan.invalid],
+    }

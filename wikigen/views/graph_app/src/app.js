@@ -1,0 +1,268 @@
+// One graph view inside <div id="wikigen-graph" data-src="graph.json">: search box, sigma stage
+// with the hull layer under it, side panel. V4 in the browser; nothing here writes anything back.
+import Sigma from "sigma";
+
+import { buildGraph, describeRelations } from "./data.js";
+import { h } from "./dom.js";
+import { HullLayer } from "./hulls.js";
+import { runLayout } from "./layout.js";
+import { themeColors } from "./palette.js";
+import { emptyPanel, showConcept } from "./panel.js";
+import { LabelIndex, searchBox } from "./search.js";
+
+const EMPTY_MESSAGE = "No concepts in this snapshot yet";
+const HULL_UPDATE_MS = 400;
+const FORCED_LABELS = 60; // above this many neighbours, labels follow sigma's density rules
+const FLY_MS = 600;
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+
+/** Create the view; returns the read-only API exposed as window.wikigenGraph. */
+export function createApp(container) {
+  const started = performance.now();
+  let firstRenderMs = Number.NaN;
+  let view = null; // set once the graph is drawn
+  const deferred = () => {
+    let resolve, reject;
+    const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)));
+    promise.catch(() => {}); // a failed load is shown in the page; nobody has to await it
+    return { promise, resolve, reject };
+  };
+  const ready = deferred();
+  const settled = deferred();
+
+  container.classList.add("wikigen-graph");
+  const toolbar = h("div", { className: "wikigen-graph__toolbar" });
+  const stage = h("div", { className: "wikigen-graph__stage" });
+  const status = h("p", { className: "wikigen-graph__status", role: "status", text: "Loading the graph…" });
+  const panel = h("aside", { className: "wikigen-graph__panel", "aria-label": "Concept details", "aria-live": "polite" });
+  container.replaceChildren(toolbar, h("div", { className: "wikigen-graph__main" }, [stage, status]), panel);
+  emptyPanel(panel);
+
+  const firstFrame = async () => {
+    await nextFrame();
+    firstRenderMs = performance.now() - started;
+    ready.resolve();
+  };
+
+  const fail = (message) => {
+    status.textContent = message;
+    status.classList.add("wikigen-graph__status--error");
+    ready.reject(new Error(message));
+    settled.reject(new Error(message));
+  };
+
+  (async () => {
+    const src = container.dataset.src;
+    if (!src) return fail("The graph element has no data-src attribute.");
+    let json;
+    try {
+      const response = await fetch(new URL(src, document.baseURI), { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      json = await response.json();
+    } catch (error) {
+      return fail(`Could not load the graph (${error.message}).`);
+    }
+    const { graph, needsLayout } = buildGraph(json);
+    if (graph.order === 0) {
+      // V3: a snapshot with no concepts still has a graph page, with a clear message.
+      status.textContent = EMPTY_MESSAGE;
+      status.classList.add("wikigen-graph__status--empty");
+      container.classList.add("wikigen-graph--empty");
+      settled.resolve();
+      return firstFrame();
+    }
+    try {
+      view = drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settled });
+    } catch (error) {
+      return fail(`Could not draw the graph (${error.message}); this page needs WebGL.`);
+    }
+    status.remove();
+    return firstFrame();
+  })();
+
+  const api = {
+    ready: ready.promise,
+    settled: settled.promise,
+    get firstRenderMs() {
+      return firstRenderMs;
+    },
+    focus: (id) => view?.focus(id, { fly: true }) ?? false,
+    highlighted: () => view?.highlighted() ?? [],
+    search: (text) => view?.search(text) ?? null,
+    clientPosition: (id) => view?.clientPosition(id) ?? null,
+    kill: () => view?.kill(),
+    get container() {
+      return container;
+    },
+  };
+  return Object.freeze(api);
+}
+
+function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settled }) {
+  let colors = themeColors(container);
+  const state = { hovered: null, focused: null, active: null, set: null, hoveredEdge: null };
+
+  const renderer = new Sigma(graph, stage, {
+    allowInvalidContainer: true,
+    renderEdgeLabels: false, // predicates are shown on edge hover instead
+    enableEdgeEvents: true,
+    hideEdgesOnMove: graph.size > 10000,
+    labelColor: { color: colors.label },
+    defaultEdgeColor: colors.edge,
+    labelRenderedSizeThreshold: 7,
+    minCameraRatio: 0.005,
+    maxCameraRatio: 4,
+    // sigma hands the reducers a fresh copy of the attributes, so they may change it in place.
+    nodeReducer(node, data) {
+      if (!state.set) return data;
+      if (state.set.has(node)) {
+        if (node === state.active) data.highlighted = true;
+        if (state.set.size <= FORCED_LABELS) data.forceLabel = true;
+      } else {
+        data.color = colors.dimNode;
+        data.label = "";
+      }
+      return data;
+    },
+    edgeReducer(edge, data) {
+      if (edge === state.hoveredEdge) data.color = colors.focusEdge;
+      if (!state.set) return data;
+      if (graph.hasExtremity(edge, state.active)) data.color = colors.focusEdge;
+      else data.hidden = true;
+      return data;
+    },
+  });
+
+  const hulls = new HullLayer(renderer, colors.hull);
+  const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
+  tooltip.hidden = true;
+  stage.append(tooltip);
+
+  // One-hop highlight (V4). Only the reducers run again: positions and sizes are unchanged, so
+  // sigma's indexation (quadtree, label grid) is skipped, and from one highlight to the next only
+  // the nodes and edges whose look changes are reprocessed.
+  const applyHighlight = () => {
+    const active = state.hovered ?? state.focused;
+    if (active === state.active) return;
+    const previous = state.set;
+    const previousActive = state.active;
+    state.active = active;
+    state.set = active ? new Set([active, ...graph.neighbors(active)]) : null;
+    if (previous && state.set) {
+      const nodes = new Set([...previous, ...state.set]);
+      const edges = new Set([...graph.edges(previousActive), ...graph.edges(active)]);
+      renderer.refresh({ partialGraph: { nodes: [...nodes], edges: [...edges] }, skipIndexation: true });
+    } else {
+      renderer.refresh({ partialGraph: { nodes: graph.nodes(), edges: graph.edges() }, skipIndexation: true });
+    }
+  };
+
+  const fly = (id) => {
+    const data = renderer.getNodeDisplayData(id);
+    if (!data) return;
+    const camera = renderer.getCamera();
+    const target = Math.max(0.02, Math.min(1, 4 / Math.sqrt(graph.order)));
+    camera.animate({ x: data.x, y: data.y, ratio: Math.min(camera.getState().ratio, target) }, { duration: FLY_MS });
+  };
+
+  const focus = (id, { fly: flyTo = false } = {}) => {
+    if (id === null || id === undefined) {
+      state.focused = null;
+      emptyPanel(panel);
+      applyHighlight();
+      return true;
+    }
+    if (!graph.hasNode(id)) return false;
+    state.focused = id;
+    showConcept(panel, graph, id, (other) => focus(other, { fly: true }));
+    applyHighlight();
+    if (flyTo) fly(id);
+    return true;
+  };
+
+  const index = new LabelIndex(graph);
+  const search = (text) => {
+    const id = index.best(text);
+    if (id !== null) focus(id, { fly: true });
+    return id;
+  };
+  toolbar.append(searchBox(index, (id) => focus(id, { fly: true })));
+
+  renderer.on("enterNode", ({ node }) => {
+    state.hovered = node;
+    stage.classList.add("wikigen-graph__stage--pointer");
+    applyHighlight();
+  });
+  renderer.on("leaveNode", () => {
+    state.hovered = null;
+    stage.classList.remove("wikigen-graph__stage--pointer");
+    applyHighlight();
+  });
+  renderer.on("clickNode", ({ node }) => focus(node));
+  renderer.on("clickStage", () => focus(null));
+
+  // Edge hover: every relation of the aggregated edge, with its direction and predicate (V2).
+  const repaintEdge = (edge) => renderer.refresh({ partialGraph: { edges: [edge] }, skipIndexation: true });
+  renderer.on("enterEdge", ({ edge, event }) => {
+    state.hoveredEdge = edge;
+    tooltip.replaceChildren(
+      ...describeRelations(graph, graph.getEdgeAttribute(edge, "relations")).map((line) => h("div", { text: line })),
+    );
+    tooltip.style.transform = `translate(${event.x + 14}px, ${event.y + 14}px)`;
+    tooltip.hidden = false;
+    repaintEdge(edge);
+  });
+  renderer.on("leaveEdge", ({ edge }) => {
+    state.hoveredEdge = null;
+    tooltip.hidden = true;
+    repaintEdge(edge);
+  });
+
+  const resizeObserver = new ResizeObserver(() => renderer.scheduleRefresh());
+  resizeObserver.observe(stage);
+  const themeObserver = new MutationObserver(() => {
+    colors = themeColors(container);
+    hulls.color = `rgb(${colors.hull})`;
+    hulls.update(graph);
+    renderer.setSettings({ labelColor: { color: colors.label }, defaultEdgeColor: colors.edge });
+  });
+  themeObserver.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+
+  let layout = null;
+  if (needsLayout) {
+    let lastHulls = 0;
+    layout = runLayout(graph, () => {
+      const now = performance.now();
+      if (now - lastHulls < HULL_UPDATE_MS) return;
+      lastHulls = now;
+      hulls.update(graph);
+    });
+    layout.done.then(() => {
+      hulls.update(graph);
+      settled.resolve();
+    });
+  } else {
+    hulls.update(graph);
+    settled.resolve();
+  }
+
+  return {
+    focus,
+    search,
+    highlighted: () => (state.set ? [...state.set].sort() : []),
+    clientPosition(id) {
+      const data = renderer.getNodeDisplayData(id);
+      if (!data) return null;
+      const point = renderer.framedGraphToViewport(data);
+      const box = stage.getBoundingClientRect();
+      return { x: box.left + point.x, y: box.top + point.y };
+    },
+    kill() {
+      layout?.stop();
+      resizeObserver.disconnect();
+      themeObserver.disconnect();
+      renderer.kill();
+    },
+  };
+}

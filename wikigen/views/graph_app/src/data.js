@@ -1,0 +1,91 @@
+// graph.json (kind "semantic", V2) → a graphology graph ready for sigma.
+import Graph from "graphology";
+
+import { communityColor } from "./palette.js";
+
+const MIN_NODE_SIZE = 3;
+const MAX_NODE_SIZE = 16;
+
+// FNV-1a: a node's seeded start position depends on its id only, so adding a concept does not
+// move every other node's starting point.
+function hash32(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function mulberry32(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seededPosition(id, radius) {
+  const random = mulberry32(hash32(id));
+  const angle = random() * 2 * Math.PI;
+  const distance = radius * Math.sqrt(random());
+  return { x: distance * Math.cos(angle), y: distance * Math.sin(angle) };
+}
+
+const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+
+/**
+ * Build the graph. Returns { graph, needsLayout }: needsLayout is true when any node came without
+ * precomputed x/y (those nodes start from a seeded position and ForceAtlas2 runs).
+ */
+export function buildGraph(json) {
+  const graph = new Graph({ type: "undirected", multi: false, allowSelfLoops: false });
+  const nodes = Array.isArray(json?.nodes) ? json.nodes : [];
+  const edges = Array.isArray(json?.edges) ? json.edges : [];
+  const radius = 10 * Math.sqrt(Math.max(nodes.length, 1));
+  let maxDegree = 1;
+  for (const node of nodes) if (isNumber(node?.degree)) maxDegree = Math.max(maxDegree, node.degree);
+
+  let needsLayout = false;
+  for (const node of nodes) {
+    if (typeof node?.id !== "string" || graph.hasNode(node.id)) continue;
+    const degree = isNumber(node.degree) ? node.degree : 0;
+    let position = { x: node.x, y: node.y };
+    if (!isNumber(node.x) || !isNumber(node.y)) {
+      needsLayout = true;
+      position = seededPosition(node.id, radius);
+    }
+    graph.addNode(node.id, {
+      ...position,
+      label: typeof node.label === "string" && node.label !== "" ? node.label : node.id,
+      size: MIN_NODE_SIZE + (MAX_NODE_SIZE - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
+      color: communityColor(node.community),
+      community: node.community,
+      component: node.component,
+      concept: node,
+    });
+  }
+
+  for (const edge of edges) {
+    const { source, target } = edge ?? {};
+    if (!graph.hasNode(source) || !graph.hasNode(target) || source === target) continue;
+    if (graph.hasEdge(source, target)) continue;
+    const weight = isNumber(edge.weight) && edge.weight > 0 ? edge.weight : 1;
+    const key = typeof edge.id === "string" ? edge.id : `${source}|${target}`;
+    if (graph.hasEdge(key)) continue;
+    graph.addUndirectedEdgeWithKey(key, source, target, {
+      weight,
+      size: Math.min(0.6 + 0.6 * Math.log2(1 + weight), 4),
+      relations: Array.isArray(edge.relations) ? edge.relations : [],
+    });
+  }
+  return { graph, needsLayout };
+}
+
+/** "Pod —runs on→ Node" for each relation of an aggregated edge, in the order graph.json gives. */
+export function describeRelations(graph, relations) {
+  const label = (id) => (graph.hasNode(id) ? graph.getNodeAttribute(id, "label") : String(id));
+  return relations.map((r) => `${label(r.subject)} —${r.predicate}→ ${label(r.object)}`);
+}

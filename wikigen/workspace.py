@@ -1,0 +1,55 @@
+"""Open a knowledge repo once: git store, config, the committed baseline snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wikigen.config import CONFIG_FILE, Config, load_config
+from wikigen.gitstore import GitStore
+from wikigen.plan import Plan, make_plan
+from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.sources import SOURCES_DIR
+from wikigen.sourceset import SourceSet, read_sources
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    store: GitStore
+    config: Config
+    head: str | None  # the commit the baseline was read from
+    baseline: Snapshot
+
+    @classmethod
+    def open(cls, path: Path | str = ".", overrides: Mapping[str, Any] | None = None) -> Workspace:
+        store = GitStore(path)
+        config = load_config(store.root, overrides=overrides)
+        head = store.head_commit()
+        # R7/R8: the baseline is the last *committed* snapshot, so it survives restarts.
+        data = store.read_file(store.commit_tree(head), SNAPSHOT_PATH) if head else None
+        return cls(store=store, config=config, head=head, baseline=load_snapshot(data))
+
+    @property
+    def root(self) -> Path:
+        return self.store.root
+
+    def sources_tree(self, *, staged: bool = False, commit: str | None = None) -> str:
+        """The id of the content/sources tree at HEAD (or ``commit``), or in the index (--staged)."""
+        if staged:
+            root = self.store.index_tree()
+        else:
+            root = self.store.commit_tree(commit if commit is not None else self.head)
+        return self.store.subtree(root, SOURCES_DIR)
+
+    def read(self, *, staged: bool = False, include_deferred: bool = False) -> SourceSet:
+        tree = self.sources_tree(staged=staged)
+        return read_sources(self.store, self.baseline, tree, self.config, include_deferred=include_deferred)
+
+    def plan(self, *, staged: bool = False, include_deferred: bool = False) -> Plan:
+        current = self.read(staged=staged, include_deferred=include_deferred)
+        return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
+
+
+__all__ = ["CONFIG_FILE", "Workspace"]
