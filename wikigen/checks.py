@@ -49,8 +49,8 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
     if files:
         # Other sources are known from the committed manifest; a file checked here overrides its entry.
         checked = set(wanted)
-        for path, entry in ws.baseline.by_path.items():
-            if path not in checked and (root / path).is_file():
-                ids.append((path, entry.id, 1))
+        for known_path, entry in ws.baseline.by_path.items():
+            if known_path not in checked and (root / known_path).is_file():
+                ids.append((known_path, entry.id, 1))
     problems.extend(duplicate_id_problems(ids))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))

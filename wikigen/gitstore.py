@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pygit2
 
@@ -113,7 +114,7 @@ class GitStore:
     def subtree(self, tree: str, path: str) -> str:
         """The tree id at ``path`` inside ``tree``; the empty tree when it does not exist."""
         with _translated(f"reading {path}"):
-            obj = self.repo[tree]
+            obj: Any = self.repo[tree]
             try:
                 entry = obj[path]
             except KeyError:
@@ -122,7 +123,7 @@ class GitStore:
                 return EMPTY_TREE
             return str(entry.id)
 
-    def _tree_obj(self, tree: str) -> pygit2.Tree:
+    def _tree_obj(self, tree: str) -> Any:
         if tree == EMPTY_TREE and EMPTY_TREE not in self.repo:
             self.repo.TreeBuilder().write()
         return self.repo[tree]
@@ -163,11 +164,11 @@ class GitStore:
     def blobs(self, tree: str, prefix: str) -> Iterator[tuple[str, str]]:
         """(path, blob id) for every file below a tree, without reading any blob."""
         with _translated("listing a tree"):
-            stack: list[tuple[str, pygit2.Tree]] = [(prefix, self._tree_obj(tree))]
+            stack: list[tuple[str, Any]] = [(prefix, self._tree_obj(tree))]
             while stack:
                 base, obj = stack.pop()
                 for entry in obj:
-                    path = f"{base}/{entry.name}" if base else entry.name
+                    path = f"{base}/{entry.name}" if base else str(entry.name)
                     if entry.type_str == "tree":
                         stack.append((path, self.repo[entry.id]))
                     elif entry.type_str == "blob":
@@ -204,7 +205,7 @@ class GitStore:
         with _translated("writing trees"):
             return self._build(self._tree_obj(base) if base != EMPTY_TREE else None, files)
 
-    def _build(self, base: pygit2.Tree | None, files: Mapping[str, bytes | str | None]) -> str:
+    def _build(self, base: Any, files: Mapping[str, bytes | str | None]) -> str:
         builder = self.repo.TreeBuilder(base) if base is not None else self.repo.TreeBuilder()
         nested: dict[str, dict[str, bytes | str | None]] = {}
         for path, data in files.items():
@@ -219,7 +220,7 @@ class GitStore:
                 builder.insert(head, blob, _BLOB)
         for name, inner in nested.items():
             existing = builder.get(name)
-            sub = self.repo[existing.id] if existing is not None and existing.type_str == "tree" else None
+            sub: Any = self.repo[existing.id] if existing is not None and existing.type_str == "tree" else None
             tree_id = self._build(sub, inner)
             if str(tree_id) == EMPTY_TREE:
                 if existing is not None:

@@ -67,6 +67,11 @@ def _task_json(source: Source) -> dict[str, Any] | None:
     }
 
 
+def _task_view(source: Source) -> Mapping[str, Any] | None:
+    data = _task_json(source)
+    return MappingProxyType(data) if data is not None else None
+
+
 def compiled_entry(source: Source) -> ManifestEntry:
     """The manifest entry of a source whose current version is compiled."""
     return ManifestEntry(
@@ -79,7 +84,7 @@ def compiled_entry(source: Source) -> ManifestEntry:
         title=source.title,
         verification=source.verification,
         private=source.private,
-        task=MappingProxyType(_task_json(source)) if source.task else None,
+        task=_task_view(source),
         volatile=MappingProxyType(source.volatile),
     )
 
@@ -106,7 +111,7 @@ def _waiting_entry(old: ManifestEntry | None, source: Source, reason: str, check
             title=source.title,
             verification=source.verification,
             private=source.private,
-            task=MappingProxyType(_task_json(source)) if source.task else None,
+            task=_task_view(source),
             volatile=MappingProxyType(source.volatile),
             pending=pending,
         )
@@ -165,10 +170,10 @@ def make_plan(
     for source in parsed:
         if source.task is not None:
             latest[source.task.lineage] = max(latest.get(source.task.lineage, 0), source.task.attempt)
-    for entry in current.known.values():
-        if entry.task is not None:
-            lineage = (entry.task.get("task"), entry.task.get("step"), entry.task.get("run"))
-            latest[lineage] = max(latest.get(lineage, 0), int(entry.task.get("attempt") or 1))
+    for seen in current.known.values():
+        if seen.task is not None:
+            lineage = (seen.task.get("task"), seen.task.get("step"), seen.task.get("run"))
+            latest[lineage] = max(latest.get(lineage, 0), int(seen.task.get("attempt") or 1))
 
     def compile_now(source: Source, entry: ManifestEntry | None, why: str) -> None:
         to_compile[source.id] = source
@@ -267,32 +272,32 @@ def make_plan(
         compile_now(source, entry, "new source" if entry is None or entry.version is None else "new version")
 
     # R36: delegated subtasks are batched with their parent task's checkpoint.
-    for source, entry in subtasks:
+    for source, held in subtasks:
         if source.task is not None and source.task.parent in compiling_tasks:
-            compile_now(source, entry, f"subtask batched with its parent {source.task.parent}'s checkpoint")
+            compile_now(source, held, f"subtask batched with its parent {source.task.parent}'s checkpoint")
         else:
-            hold(source, entry, "subtask", False, "subtask: waits for its parent task's checkpoint")
+            hold(source, held, "subtask", False, "subtask: waits for its parent task's checkpoint")
 
     # Unchanged blobs: the manifest already knows them (R7: never read).
     unchanged = 0
-    for entry in sorted(current.known.values(), key=lambda e: e.id):
-        ready = current.pending_read.get(entry.id)
-        if entry.pending is not None and ready is not None and ready.verification != "rejected":
-            reason = entry.pending.reason
+    for known in sorted(current.known.values(), key=lambda e: e.id):
+        ready = current.pending_read.get(known.id)
+        if known.pending is not None and ready is not None and ready.verification != "rejected":
+            reason = known.pending.reason
             parent = ready.task.parent if ready.task else None
             if (include_deferred and reason in ("deferred", "baseline")) or (
                 reason == "subtask" and parent in compiling_tasks
             ):
                 valid_pairs.append((ready.id, ready.version))
-                compile_now(ready, entry, f"{reason} version compiled on request")
+                compile_now(ready, known, f"{reason} version compiled on request")
                 continue
-        manifest[entry.id] = entry
-        latest_version = entry.pending.version if entry.pending else entry.version
+        manifest[known.id] = known
+        latest_version = known.pending.version if known.pending else known.version
         if latest_version is not None:
-            valid_pairs.append((entry.id, latest_version))
-        if entry.pending is not None:
-            (deferred if entry.pending.reason == "deferred" else pending).append(entry.id)
-            reasons.setdefault(entry.id, entry.pending.reason)
+            valid_pairs.append((known.id, latest_version))
+        if known.pending is not None:
+            (deferred if known.pending.reason == "deferred" else pending).append(known.id)
+            reasons.setdefault(known.id, known.pending.reason)
         else:
             unchanged += 1
 

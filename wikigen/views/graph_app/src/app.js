@@ -14,6 +14,7 @@ const EMPTY_MESSAGE = "No concepts in this snapshot yet";
 const HULL_UPDATE_MS = 400;
 const FORCED_LABELS = 60; // above this many neighbours, labels follow sigma's density rules
 const FLY_MS = 600;
+const SMALL_GRAPH = 300;
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
@@ -110,7 +111,9 @@ function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settl
     hideEdgesOnMove: graph.size > 10000,
     labelColor: { color: colors.label },
     defaultEdgeColor: colors.edge,
-    labelRenderedSizeThreshold: 7,
+    // Small graphs label every node; large ones only nodes big enough on screen.
+    labelRenderedSizeThreshold: graph.order <= SMALL_GRAPH ? 0 : 7,
+    labelDensity: graph.order <= SMALL_GRAPH ? 3 : 1,
     minCameraRatio: 0.005,
     maxCameraRatio: 4,
     // sigma hands the reducers a fresh copy of the attributes, so they may change it in place.

@@ -37,7 +37,12 @@ export function runLayout(graph, onStep) {
   const step = () => {
     iterations += 1;
     onStep?.();
-    if (iterations >= MAX_ITERATIONS) stop();
+    if (iterations === MAX_ITERATIONS) {
+      // Exactly MAX_ITERATIONS batches, so a small graph always gets the same layout; the worker
+      // is killed later, not from inside the supervisor's own message handler (that breaks it).
+      layout.stop();
+      setTimeout(stop, 0);
+    }
   };
   graph.on("eachNodeAttributesUpdated", step);
   const timer = setTimeout(stop, maxMilliseconds(graph.order));

@@ -1,0 +1,43 @@
+# The two commands of the README:
+#   make site   set up, compile the repo's own content/ on the offline engine, build the site
+#   make test   set up and run every test (what .ci/run runs)
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+GRAPH_APP := wikigen/views/graph_app
+
+.PHONY: setup site test lint bench assets browser
+
+$(BIN)/wikigen: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@
+
+# The graph page's bundle is built from the committed lockfile, never committed itself.
+assets:
+	@if [ -f $(GRAPH_APP)/package-lock.json ]; then \
+	  if [ ! -f wikigen/views/assets/graph.js ] || [ -n "$$(find $(GRAPH_APP)/src $(GRAPH_APP)/package-lock.json $(GRAPH_APP)/build.mjs -newer wikigen/views/assets/graph.js 2>/dev/null)" ]; then \
+	    cd $(GRAPH_APP) && npm ci --no-audit --no-fund --silent && node build.mjs; \
+	  fi; \
+	fi
+
+setup: $(BIN)/wikigen assets
+
+# Browser tests drive Debian's chromium (Playwright never downloads a browser here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+site: setup
+	$(BIN)/wikigen compile
+	$(BIN)/mkdocs build --strict
+
+test: setup browser
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check wikigen tests scripts
+	$(BIN)/mypy
+
+bench: setup
+	$(BIN)/python scripts/bench_plan.py

@@ -1,0 +1,270 @@
+"""The semantic graph page in a real browser (V4): render, search, one-hop highlight, empty graph.
+
+The bundle is built outside the tests (``cd wikigen/views/graph_app && npm ci && node build.mjs``);
+without it these tests skip. Chromium is Debian's (/usr/bin/chromium), driven by Playwright.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ASSETS = Path(__file__).resolve().parents[2] / "wikigen" / "views" / "assets"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+EMPTY_MESSAGE = "No concepts in this snapshot yet"
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Graph</title><link rel="stylesheet" href="{root}assets/graph.css"></head>
+<body>
+<div id="wikigen-graph" data-src="graph.json"></div>
+<script src="{root}assets/graph.js"></script>
+</body>
+</html>
+"""
+
+
+def concept(slug: str, label: str, degree: int, community: int, component: int) -> dict[str, object]:
+    return {
+        "id": f"concept/{slug}",
+        "label": label,
+        "type": "concept",
+        "degree": degree,
+        "community": community,
+        "component": component,
+        "url": f"../wiki/concepts/{slug}/",
+        "x": None,
+        "y": None,
+        "definition": f"A {label} is a test concept.",
+        "articles": [{"title": f"{label}s", "url": f"../wiki/articles/{slug}s/"}],
+        "evidence": [
+            {
+                "quote": f"A {label} is the smallest thing.",
+                "source": f"knowledge/{slug}s",
+                "source_title": f"{label}s",
+                "url": f"../sources/knowledge/{slug}s/raw/#c-{slug}",
+                "citation_id": f"{slug:0<12}"[:12],
+            }
+        ],
+    }
+
+
+def edge(a: str, b: str, *relations: tuple[str, str, str]) -> dict[str, object]:
+    return {
+        "id": f"concept/{a}|concept/{b}",
+        "source": f"concept/{a}",
+        "target": f"concept/{b}",
+        "weight": len(relations),
+        "relations": [
+            {"id": f"relation/{s}-{o}", "subject": f"concept/{s}", "predicate": p, "object": f"concept/{o}"}
+            for s, p, o in relations
+        ],
+    }
+
+
+# Two components with edges ({pod, node, container, image, kubelet}, {service, endpoint}) and a
+# lone concept. Pod's one-hop neighbours are node, container and kubelet — not image.
+GRAPH = {
+    "kind": "semantic",
+    "nodes": [
+        concept("pod", "Pod", 4, 0, 0),
+        concept("node", "Node", 3, 0, 0),
+        concept("container", "Container", 2, 1, 0),
+        concept("image", "Container Image", 1, 1, 0),
+        concept("kubelet", "Kubelet", 2, 0, 0),
+        concept("service", "Service", 1, 2, 1),
+        concept("endpoint", "Endpoint", 1, 2, 1),
+        concept("namespace", "Namespace", 0, 3, 2),
+    ],
+    "edges": [
+        edge("pod", "node", ("pod", "runs on", "node"), ("node", "contains", "pod")),
+        edge("pod", "container", ("pod", "groups", "container")),
+        edge("container", "image", ("container", "is started from", "image")),
+        edge("kubelet", "node", ("kubelet", "runs on", "node")),
+        edge("kubelet", "pod", ("kubelet", "starts", "pod")),
+        edge("service", "endpoint", ("service", "routes to", "endpoint")),
+    ],
+    "communities": 4,
+    "components": 3,
+}
+EMPTY_GRAPH = {"kind": "semantic", "nodes": [], "edges": [], "communities": 0, "components": 0}
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A tiny static site on 127.0.0.1: /graph/ (the test graph) and /empty/ (no concepts)."""
+    if not (ASSETS / "graph.js").is_file():
+        pytest.skip(
+            "wikigen/views/assets/graph.js is not built: run `npm ci && node build.mjs` in wikigen/views/graph_app"
+        )
+    root = tmp_path_factory.mktemp("graph-site")
+    shutil.copytree(ASSETS, root / "assets")
+    for name, graph in (("graph", GRAPH), ("empty", EMPTY_GRAPH)):
+        (root / name).mkdir()
+        (root / name / "index.html").write_text(PAGE.format(root="../"), encoding="utf-8")
+        (root / name / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def requests() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def page(browser, requests, site):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.on("request", lambda request: requests.append(request.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def open_graph(page, site: str, name: str = "graph") -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{site}/{name}/")
+    page.wait_for_function("window.wikigenGraph !== undefined")
+    page.evaluate("window.wikigenGraph.ready")
+
+
+def host(url: str) -> str | None:
+    if url.startswith("blob:"):  # the ForceAtlas2 worker's script, made in the page
+        url = url.removeprefix("blob:")
+    return urlsplit(url).hostname
+
+
+def test_graph_renders(page, site, requests):
+    open_graph(page, site)
+    assert page.locator("#wikigen-graph canvas").count() >= 1
+    assert page.evaluate("window.wikigenGraph.firstRenderMs") > 0
+    page.evaluate("window.wikigenGraph.settled")  # layout finished in its worker, hulls drawn
+    assert page.locator("#wikigen-graph-search").is_visible()
+    assert page.evaluate("window.wikigenGraph.highlighted()") == []
+
+
+def test_search_flies_to_node_and_shows_panel(page, site):
+    open_graph(page, site)
+    page.evaluate("window.wikigenGraph.settled")
+    # Exact match first (not "Container Image"), case-insensitive.
+    assert page.evaluate("window.wikigenGraph.search('container')") == "concept/container"
+    assert page.evaluate("window.wikigenGraph.search('CONTAINER I')") == "concept/image"
+    assert page.evaluate("window.wikigenGraph.search('kube')") == "concept/kubelet"  # prefix
+    assert page.evaluate("window.wikigenGraph.search('no such concept')") is None
+
+    page.fill("#wikigen-graph-search", "pod")
+    suggestions = page.locator("#wikigen-graph-suggestions li")
+    assert suggestions.first.inner_text() == "Pod"
+    page.press("#wikigen-graph-search", "Enter")
+    page.wait_for_timeout(900)  # the camera animation lasts 600 ms
+    position = page.evaluate("window.wikigenGraph.clientPosition('concept/pod')")
+    stage = page.locator(".wikigen-graph__stage").bounding_box()
+    assert stage is not None
+    assert abs(position["x"] - (stage["x"] + stage["width"] / 2)) < 5
+    assert abs(position["y"] - (stage["y"] + stage["height"] / 2)) < 5
+
+    panel = page.locator(".wikigen-graph__panel")
+    assert panel.locator("h2").inner_text() == "Pod"
+    assert "A Pod is a test concept." in panel.inner_text()
+    assert (
+        panel.locator("a", has_text="Open the concept page").get_attribute("href") == "../wiki/concepts/pod/"
+    )
+    assert panel.locator("a", has_text="Pods").get_attribute("href") == "../wiki/articles/pods/"
+    quote = panel.locator("a.wikigen-graph__quote")
+    assert quote.inner_text() == "A Pod is the smallest thing."
+    assert quote.get_attribute("href") == "../sources/knowledge/pods/raw/#c-pod"
+    assert page.url == f"{site}/graph/"  # the panel did not leave the graph
+
+
+def test_focus_highlights_exactly_the_one_hop_neighbours(page, site):
+    open_graph(page, site)
+    assert page.evaluate("window.wikigenGraph.focus('concept/pod')") is True
+    assert page.evaluate("window.wikigenGraph.highlighted()") == [
+        "concept/container",
+        "concept/kubelet",
+        "concept/node",
+        "concept/pod",
+    ]
+    page.evaluate("window.wikigenGraph.focus('concept/service')")
+    assert page.evaluate("window.wikigenGraph.highlighted()") == ["concept/endpoint", "concept/service"]
+    page.evaluate("window.wikigenGraph.focus('concept/namespace')")
+    assert page.evaluate("window.wikigenGraph.highlighted()") == ["concept/namespace"]
+    assert page.evaluate("window.wikigenGraph.focus('concept/unknown')") is False
+    page.evaluate("window.wikigenGraph.focus(null)")
+    assert page.evaluate("window.wikigenGraph.highlighted()") == []
+
+
+def test_hover_highlights_node_and_edge_shows_predicates(page, site):
+    open_graph(page, site)
+    page.evaluate("window.wikigenGraph.settled")
+    position = page.evaluate("window.wikigenGraph.clientPosition('concept/container')")
+    page.mouse.move(position["x"], position["y"], steps=4)
+    page.wait_for_function("window.wikigenGraph.highlighted().length > 0")
+    assert page.evaluate("window.wikigenGraph.highlighted()") == [
+        "concept/container",
+        "concept/image",
+        "concept/pod",
+    ]
+    page.mouse.move(20, 200, steps=4)
+    page.wait_for_function("window.wikigenGraph.highlighted().length === 0")
+
+    # The pod–node edge aggregates two relations: both directions are shown.
+    a = page.evaluate("window.wikigenGraph.clientPosition('concept/pod')")
+    b = page.evaluate("window.wikigenGraph.clientPosition('concept/node')")
+    page.mouse.move((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2, steps=4)
+    tooltip = page.locator(".wikigen-graph__tooltip")
+    tooltip.wait_for(state="visible")
+    assert tooltip.inner_text().splitlines() == ["Pod —runs on→ Node", "Node —contains→ Pod"]
+
+
+def test_empty_graph_shows_message(page, site):
+    open_graph(page, site, "empty")
+    message = page.locator(".wikigen-graph__status")
+    assert message.inner_text() == EMPTY_MESSAGE
+    assert message.is_visible()
+    assert page.evaluate("window.wikigenGraph.highlighted()") == []
+    assert page.evaluate("window.wikigenGraph.search('pod')") is None
+
+
+def test_no_request_leaves_localhost(page, site, requests):
+    open_graph(page, site)
+    page.evaluate("window.wikigenGraph.settled")
+    page.evaluate("window.wikigenGraph.search('pod')")
+    page.wait_for_timeout(300)
+    assert requests, "the page made no request at all"
+    assert {host(url) for url in requests} == {"127.0.0.1"}

@@ -1,0 +1,44 @@
+"""R7 on the 6,643 tldr pages: a no-op plan reads 0 blobs, one edit reads exactly 1."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.corpora import commit_files, corpus_available, corpus_files
+from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, dump_snapshot
+from wikigen.workspace import Workspace
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        not corpus_available("tldr"), reason="../shared/corpora/tldr-pages is not beside the repo"
+    ),
+]
+
+
+def test_r7_tldr_noop_reads_no_blob_and_one_edit_reads_one(git_repo: GitRepo):
+    files = corpus_files("tldr")
+    assert len(files) == 6643
+    commit_files(git_repo.repo, dict(files))
+    plan = Workspace.open(git_repo.root).plan()
+    assert len(plan.added) == 6643 and not plan.invalid
+    # The baseline is written by the snapshot module's own writer, as the compiler does.
+    snapshot = Snapshot(
+        version=1,
+        sources_tree=plan.sources_tree,
+        fingerprint=plan.fingerprint,
+        manifest=plan.manifest,
+        exists=True,
+    )
+    commit_files(git_repo.repo, {SNAPSHOT_PATH: dump_snapshot(snapshot)}, "baseline")
+
+    noop = Workspace.open(git_repo.root).plan()
+    assert noop.blobs_read == 0 and noop.unchanged == 6643 and not noop.needs_compile
+
+    path = "content/sources/knowledge/tldr/linux/apx.md"
+    commit_files(
+        git_repo.repo, {path: files[path] + b"\n- One more example line for this page:\n\n`apx help`\n"}
+    )
+    edit = Workspace.open(git_repo.root).plan()
+    assert edit.blobs_read == 1 and edit.updated == ("knowledge/tldr/linux/apx",) and edit.unchanged == 6642

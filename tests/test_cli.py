@@ -1,0 +1,112 @@
+"""CLI contract: exit codes, `path:line: message`, init, --version (R5, R34's checking half)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo, source
+from wikigen import __version__
+
+K = "content/sources/knowledge"
+
+BAD = {
+    "unknown category": ("content/sources/gossip/x.md", "# X\n\nbody\n", 1, "unknown category folder"),
+    "category disagrees": (f"{K}/x.md", "---\ntitle: X\ncategory: tasks\n---\nbody\n", 3, "folder"),
+    "bad yaml": (f"{K}/x.md", "---\ntitle: X\ntags: [a, b\n---\nbody\n", 4, "not valid YAML"),
+    "non utf8": (f"{K}/x.md", b"---\ntitle: X\n---\nbad \xff byte\n", 4, "UTF-8"),
+    "binary": (f"{K}/x.md", b"# X\n\x00\x01\x02", 2, "binary"),
+    "too big": (f"{K}/x.md", "---\ntitle: X\n---\n" + "a" * 100_001, 4, "over the 100,000-byte cap"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_r5_check_fails_with_path_and_line(git_repo: GitRepo, case: str):
+    path, text, line, words = BAD[case]
+    git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
+    git_repo.write({path: text})
+    result = git_repo.wikigen("check")
+    assert result.code == 1
+    assert result.out.startswith(f"{path}:{line}: "), result.out
+    assert words in result.out
+    assert "Traceback" not in result.out + result.err
+
+
+def test_r5_duplicate_id_names_both_files(git_repo: GitRepo):
+    git_repo.write({f"{K}/a.md": source("\nA\n", id="same"), f"{K}/b.md": source("\nB\n", id="same")})
+    result = git_repo.wikigen("check")
+    assert result.code == 1
+    assert result.out.splitlines() == [
+        f"{K}/a.md:2: duplicate id 'same', also used by {K}/b.md",
+        f"{K}/b.md:2: duplicate id 'same', also used by {K}/a.md",
+    ]
+
+
+def test_r5_check_files_and_staged(git_repo: GitRepo):
+    git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
+    git_repo.publish_baseline()
+    git_repo.write({f"{K}/bad.md": "---\ntitle: [x\n---\n"})
+    assert git_repo.wikigen("check", "--staged").code == 0  # not staged yet
+    assert git_repo.wikigen("check", str(git_repo.root / K / "good.md")).code == 0
+    git_repo.stage({f"{K}/bad.md": "---\ntitle: [x\n---\n"})
+    result = git_repo.wikigen("check", "--staged")
+    assert result.code == 1 and result.out.startswith(f"{K}/bad.md:")
+    # A file given alone still meets the duplicate-id check against the committed manifest.
+    git_repo.write({f"{K}/dup.md": source("\nx\n", id="knowledge/good")})
+    result = git_repo.wikigen("check", str(git_repo.root / K / "dup.md"))
+    assert result.code == 1 and "duplicate id 'knowledge/good'" in result.out
+
+
+def test_r5_plan_lists_invalid_and_exits_1(git_repo: GitRepo):
+    git_repo.commit({f"{K}/bad.md": "---\nverification: perhaps\n---\nbody\n"})
+    result = git_repo.wikigen("plan", "--json")
+    assert result.code == 1
+    import json
+
+    invalid = json.loads(result.out)["invalid"]
+    assert invalid == [
+        {
+            "path": f"{K}/bad.md",
+            "line": 2,
+            "message": "verification must be one of unverified, verified, rejected, got 'perhaps'",
+        }
+    ]
+
+
+def test_version_and_usage_errors(git_repo: GitRepo):
+    result = git_repo.wikigen("--version")
+    assert result.code == 0 and result.out.strip() == f"wikigen {__version__}"
+    assert git_repo.wikigen("no-such-command").code == 2
+    assert git_repo.wikigen("plan", "--no-such-flag").code == 2
+
+
+def test_outside_a_git_repo_is_a_clear_error(tmp_path):
+    import contextlib
+    import io
+
+    from tests.conftest import GitRepo as _  # noqa: F401
+    from wikigen.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["-C", str(tmp_path), "plan"])
+    assert code == 1 and "not inside a git repository" in err.getvalue()
+
+
+def test_init_writes_layout_once_and_never_overwrites(git_repo: GitRepo):
+    (git_repo.root / ".gitignore").write_text("node_modules/\n")
+    (git_repo.root / "content/sources/knowledge").mkdir(parents=True)
+    (git_repo.root / "content/sources/knowledge/mine.md").write_text("# Mine\n\nmy own text\n")
+    first = git_repo.wikigen("init", str(git_repo.root))
+    assert first.code == 0 and "created wikigen.yml" in first.out
+    assert "content/sources/knowledge" not in first.out  # an existing knowledge base gets no example
+    assert git_repo.read(".gitignore") == "node_modules/\n# the built site (mkdocs build)\nsite/\n"
+    assert git_repo.read("content/sources/knowledge/mine.md") == "# Mine\n\nmy own text\n"
+    second = git_repo.wikigen("init", str(git_repo.root))
+    assert second.code == 0 and "nothing to do" in second.out
+    git_repo.commit({}, "init")
+    git_repo.repo.index.add_all()
+    git_repo.repo.index.write()
+    git_repo.commit({}, "init")
+    assert git_repo.wikigen("check").code == 0
+    plan = git_repo.json("plan")
+    assert "tasks/adopt-wikigen" in plan["pending"]

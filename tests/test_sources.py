@@ -1,0 +1,163 @@
+"""Sources: R1–R6 and the task fields of R35 (pure parsing)."""
+
+from __future__ import annotations
+
+from wikigen.config import Config
+from wikigen.errors import Problem
+from wikigen.sources import Source, parse_source
+
+CFG = Config()
+
+
+def parse(path: str, text: str | bytes) -> Source | list[Problem]:
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return parse_source(path, data, "0" * 40, CFG)
+
+
+def ok(path: str, text: str | bytes) -> Source:
+    result = parse(path, text)
+    assert isinstance(result, Source), result
+    return result
+
+
+def test_r1_defaults_id_title_category_from_path_and_h1():
+    s = ok("content/sources/knowledge/net/pods.md", "Intro line.\n\n# Pods and Nodes\n\nBody.\n")
+    assert s.id == "knowledge/net/pods"
+    assert s.title == "Pods and Nodes"
+    assert s.category == "knowledge"
+    assert s.verification == "unverified"
+    assert s.body_line == 1
+
+
+def test_r1_title_falls_back_to_file_stem_and_metadata_is_kept():
+    s = ok("content/sources/tasks/plan-b.md", "---\nowner: ana\nweight: 3\n---\nno heading here\n")
+    assert s.title == "plan-b"
+    assert dict(s.metadata) == {"owner": "ana", "weight": 3}
+    assert s.body == "no heading here\n"
+    assert s.body_line == 5
+
+
+def test_r3_alias_only_change_makes_no_new_version():
+    a = ok("content/sources/tasks/x.md", "---\ncategory: decisions\n---\n# X\n\nbody\n")
+    b = ok("content/sources/tasks/x.md", "---\ncategory: tasks\n---\n# X\n\nbody\n")
+    assert a.category == b.category == "tasks"
+    assert a.version == b.version
+
+
+def test_r3_verification_change_makes_no_new_version():
+    a = ok("content/sources/knowledge/x.md", "---\nverification: unverified\n---\nbody\n")
+    b = ok("content/sources/knowledge/x.md", "---\nverification: verified\n---\nbody\n")
+    assert (a.verification, b.verification) == ("unverified", "verified")
+    assert a.version == b.version
+
+
+def test_r3_title_metadata_or_body_change_makes_a_new_version():
+    base = ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: x\n---\nbody\n").version
+    assert ok("content/sources/knowledge/x.md", "---\ntitle: B\nowner: x\n---\nbody\n").version != base
+    assert ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: y\n---\nbody\n").version != base
+    assert ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: x\n---\nbody!\n").version != base
+
+
+def test_r2_folder_alias_normalizes_and_unknown_category_fails_with_line():
+    assert ok("content/sources/decisions/x.md", "body\n").category == "tasks"
+    problems = parse("content/sources/knowledge/x.md", "---\ntitle: T\ncategory: gossip\n---\nbody\n")
+    assert problems == [Problem("content/sources/knowledge/x.md", 3, "unknown category 'gossip'")]
+    problems = parse("content/sources/misc/x.md", "body\n")
+    assert (
+        isinstance(problems, list)
+        and problems[0].line == 1
+        and "unknown category folder" in problems[0].message
+    )
+
+
+def test_r2_frontmatter_category_must_agree_with_folder():
+    problems = parse("content/sources/knowledge/x.md", "---\nid: x\ncategory: constraints\n---\nbody\n")
+    assert isinstance(problems, list) and len(problems) == 1
+    assert problems[0].line == 3 and "'knowledge' folder" in problems[0].message
+
+
+def test_r2_file_directly_in_sources_takes_frontmatter_category():
+    assert ok("content/sources/top.md", "---\ncategory: environment\n---\nbody\n").category == "constraints"
+    problems = parse("content/sources/top.md", "body\n")
+    assert isinstance(problems, list) and "needs a frontmatter 'category'" in problems[0].message
+
+
+def test_r2_category_never_comes_from_words_in_the_body():
+    s = ok("content/sources/knowledge/x.md", "# Failure\n\nThis failure is a preference and a task.\n")
+    assert s.category == "knowledge"
+
+
+def test_r5_bad_yaml_names_the_line():
+    problems = parse("content/sources/knowledge/x.md", "---\ntitle: ok\nlist: [a, b\nother: 1\n---\nbody\n")
+    assert isinstance(problems, list) and len(problems) == 1
+    assert problems[0].path == "content/sources/knowledge/x.md"
+    assert problems[0].line in (3, 4, 5) and "not valid YAML" in problems[0].message
+
+
+def test_r5_non_utf8_names_the_line():
+    problems = parse("content/sources/knowledge/x.md", b"line one\nline two \xff\xfe\n")
+    assert isinstance(problems, list) and problems[0].line == 2 and "UTF-8" in problems[0].message
+
+
+def test_r5_binary_md_file_is_invalid():
+    problems = parse("content/sources/knowledge/x.md", b"\x89PNG\r\n\x1a\n\x00\x00")
+    assert isinstance(problems, list) and "binary" in problems[0].message
+
+
+def test_r5_body_over_100000_bytes_is_invalid_and_says_how_to_split():
+    problems = parse("content/sources/knowledge/x.md", "---\ntitle: Big\n---\n" + "é" * 50_001)
+    assert isinstance(problems, list) and problems[0].line == 4
+    assert "100,002 bytes" in problems[0].message and "split" in problems[0].message
+
+
+def test_r5_every_problem_collected_not_just_the_first():
+    problems = parse("content/sources/knowledge/x.md", "---\ncategory: tasks\nverification: maybe\n---\nb\n")
+    assert isinstance(problems, list) and [p.line for p in problems] == [2, 3]
+
+
+def test_r5_unclosed_frontmatter():
+    problems = parse("content/sources/knowledge/x.md", "---\ntitle: x\nbody\n")
+    assert isinstance(problems, list) and "never closed" in problems[0].message
+
+
+def test_spans_refer_to_the_body_so_frontmatter_changes_never_move_them():
+    a = ok("content/sources/knowledge/x.md", "---\ntitle: A\n---\nHello world\n")
+    b = ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: someone\nteam: x\n---\nHello world\n")
+    assert a.body == b.body == "Hello world\n"
+    assert a.content_hash == b.content_hash
+
+
+def test_r35_volatile_fields_make_no_new_version():
+    text = "---\ntask: T1\nstatus: accepted\nattempt: 1\n{extra}---\n# T\n\nDone.\n"
+    a = ok("content/sources/tasks/t.md", text.format(extra="updated_at: 2026-01-01\n"))
+    b = ok(
+        "content/sources/tasks/t.md",
+        text.format(extra="updated_at: 2026-02-02\nusage: {tokens: 5}\ntool_steps: 9\n"),
+    )
+    assert a.version == b.version
+    assert a.task is not None and a.task.at_checkpoint_status
+    assert a.task.checkpoint_key == b.task.checkpoint_key  # type: ignore[union-attr]
+
+
+def test_r35_checkpoint_statuses():
+    for status, expected in [
+        ("accepted", True),
+        ("final", True),
+        ("failed", True),
+        ("cancelled", True),
+        ("canceled", True),
+        ("blocked", True),
+        ("reverify", True),
+        ("awaiting_acceptance", False),
+        ("running", False),
+        ("tool step", False),
+    ]:
+        s = ok("content/sources/tasks/t.md", f"---\ntask: T1\nstatus: {status}\n---\nbody\n")
+        assert s.task is not None and s.task.at_checkpoint_status is expected, status
+
+
+def test_private_flag_and_globs():
+    assert ok("content/sources/knowledge/x.md", "---\nprivate: true\n---\nb\n").private
+    cfg = Config(private=("content/sources/constraints/*",))
+    s = parse_source("content/sources/constraints/y.md", b"b\n", "0" * 40, cfg)
+    assert isinstance(s, Source) and s.private
