@@ -149,6 +149,96 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
 
 
+@cli.command(name="compile")
+@click.option("--engine", "engine_name", type=click.Choice(["offline", "http"]), help="Engine for this run.")
+@click.option(
+    "--batch", is_flag=True, help="Split a large change into increments that each fit the caps (R16)."
+)
+@click.option("--retry", is_flag=True, help="Retry sources whose compile failed before (R33).")
+@click.option("--include-deferred", is_flag=True, help="Also compile deferred and baseline-recorded sources.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def compile_command(
+    ctx: click.Context,
+    engine_name: str | None,
+    batch: bool,
+    retry: bool,
+    include_deferred: bool,
+    as_json: bool,
+) -> None:
+    """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
+    from wikigen.pipeline import compile_repo
+
+    with _progress(enabled=not as_json) as progress:
+        report = compile_repo(
+            ctx.obj["dir"],
+            overrides={"engine.name": engine_name},
+            batch=batch,
+            retry=retry,
+            include_deferred=include_deferred,
+            progress=progress,
+        )
+    data = report.as_json()
+    if as_json:
+        _print_json(data)
+        return
+    click.echo(data["message"])
+    if data["published"] and not data["bookkeeping"]:
+        click.echo(
+            f"snapshot {data['version']} ({data['commit'][:12]}): {len(data['added'])} added, "
+            f"{len(data['updated'])} updated, {len(data['withdrawn'])} withdrawn; "
+            f"{data['engine_calls']} engine call(s), {data['sent_bytes']['total']:,} bytes sent"
+        )
+
+
+class _progress:
+    """A rich progress bar on long compiles; silent with --json or when not a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Callable[[int, int, str], None] | None:
+        if not self.enabled:
+            return None
+        from rich.progress import Progress
+
+        self.bar = Progress(transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("compiling", total=None)
+
+        def update(done: int, total: int, what: str) -> None:
+            self.bar.update(self.task, completed=done, total=total, description=what)
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def verify(ctx: click.Context, as_json: bool) -> None:
+    """Re-check every citation of the snapshot against the cited version's body, read from git (E5)."""
+    from wikigen.verify import verify_snapshot
+
+    result = verify_snapshot(_workspace(ctx))
+    if as_json:
+        _print_json({**result, "ok": not result["problems"]})
+    else:
+        for problem in result["problems"]:
+            click.echo(problem)
+        click.echo(
+            f"{result['citations']} citation(s) in {result['objects']} object(s): "
+            f"{'ok' if not result['problems'] else str(len(result['problems'])) + ' problem(s)'}"
+        )
+    if result["problems"]:
+        ctx.exit(EXIT_FAILURE)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where errors become exit codes and messages."""
     return run(cli, argv)

@@ -220,7 +220,9 @@ class GitStore:
                 builder.insert(head, blob, _BLOB)
         for name, inner in nested.items():
             existing = builder.get(name)
-            sub: Any = self.repo[existing.id] if existing is not None and existing.type_str == "tree" else None
+            sub: Any = (
+                self.repo[existing.id] if existing is not None and existing.type_str == "tree" else None
+            )
             tree_id = self._build(sub, inner)
             if str(tree_id) == EMPTY_TREE:
                 if existing is not None:

@@ -18,6 +18,18 @@ from wikigen.gitstore import EMPTY_TREE
 SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
 SCHEMA = 1
 RULES = "wikigen-rules/1"
+OWN_KEYS = frozenset(
+    {
+        "schema",
+        "version",
+        "rules",
+        "sourcesTree",
+        "fingerprint",
+        "sourceManifest",
+        "objectIndex",
+        "compilationTrace",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +147,9 @@ class Snapshot:
     schema: int = SCHEMA
     legacy: Mapping[str, Any] | None = None  # a pre-manifest snapshot.json, loaded as it is (R10)
     exists: bool = False  # a snapshot file was found at all
+    extra: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({})
+    )  # keys of older schemas, kept
 
     @property
     def by_path(self) -> dict[str, ManifestEntry]:
@@ -169,6 +184,7 @@ def load_snapshot(data: bytes | None) -> Snapshot:
             fingerprint=str(raw.get("fingerprint", "")),
             legacy=MappingProxyType(raw),
             exists=True,
+            extra=MappingProxyType(raw),
         )
     schema = int(raw.get("schema", 1))
     if schema > SCHEMA:
@@ -182,23 +198,26 @@ def load_snapshot(data: bytes | None) -> Snapshot:
         sources_tree=str(raw.get("sourcesTree") or EMPTY_TREE),
         fingerprint=str(raw.get("fingerprint", "")),
         manifest=MappingProxyType(manifest),
-        objects=MappingProxyType(dict(raw.get("objects") or {})),
+        objects=MappingProxyType(dict(raw.get("objectIndex") or {})),
         trace=MappingProxyType(dict(raw.get("compilationTrace") or {})),
         schema=schema,
         exists=True,
+        extra=MappingProxyType({k: v for k, v in raw.items() if k not in OWN_KEYS}),
     )
 
 
 def dump_snapshot(snapshot: Snapshot) -> bytes:
     """Deterministic bytes: sorted keys, one key per line, trailing newline."""
-    data: dict[str, Any] = {
+    # R9/R10: keys an older schema wrote are kept as they are, never migrated.
+    data: dict[str, Any] = dict(snapshot.extra)
+    data |= {
         "schema": SCHEMA,
         "version": snapshot.version,
         "rules": snapshot.rules,
         "sourcesTree": snapshot.sources_tree,
         "fingerprint": snapshot.fingerprint,
         "sourceManifest": {k: snapshot.manifest[k].as_json() for k in sorted(snapshot.manifest)},
-        "objects": {k: snapshot.objects[k] for k in sorted(snapshot.objects)},
+        "objectIndex": {k: snapshot.objects[k] for k in sorted(snapshot.objects)},
         "compilationTrace": dict(snapshot.trace),
     }
     text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=_plain)

@@ -102,7 +102,10 @@ export function createApp(container) {
 
 function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settled }) {
   let colors = themeColors(container);
-  const state = { hovered: null, focused: null, active: null, set: null, hoveredEdge: null };
+  // set: the highlighted nodes (active node and its neighbours); edges: the edges touching it.
+  const state = { hovered: null, focused: null, active: null, set: null, edges: null, hoveredEdge: null };
+  const allNodes = graph.nodes();
+  const allEdges = graph.edges();
 
   const renderer = new Sigma(graph, stage, {
     allowInvalidContainer: true,
@@ -131,12 +134,13 @@ function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settl
     edgeReducer(edge, data) {
       if (edge === state.hoveredEdge) data.color = colors.focusEdge;
       if (!state.set) return data;
-      if (graph.hasExtremity(edge, state.active)) data.color = colors.focusEdge;
+      if (state.edges.has(edge)) data.color = colors.focusEdge;
       else data.hidden = true;
       return data;
     },
   });
 
+  window.__r = renderer; window.__g = graph;
   const hulls = new HullLayer(renderer, colors.hull);
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
@@ -149,15 +153,16 @@ function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settl
     const active = state.hovered ?? state.focused;
     if (active === state.active) return;
     const previous = state.set;
-    const previousActive = state.active;
+    const previousEdges = state.edges;
     state.active = active;
     state.set = active ? new Set([active, ...graph.neighbors(active)]) : null;
+    state.edges = active ? new Set(graph.edges(active)) : null;
     if (previous && state.set) {
       const nodes = new Set([...previous, ...state.set]);
-      const edges = new Set([...graph.edges(previousActive), ...graph.edges(active)]);
+      const edges = new Set([...previousEdges, ...state.edges]);
       renderer.refresh({ partialGraph: { nodes: [...nodes], edges: [...edges] }, skipIndexation: true });
     } else {
-      renderer.refresh({ partialGraph: { nodes: graph.nodes(), edges: graph.edges() }, skipIndexation: true });
+      renderer.refresh({ partialGraph: { nodes: allNodes, edges: allEdges }, skipIndexation: true });
     }
   };
 

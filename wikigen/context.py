@@ -1,0 +1,309 @@
+"""Fragments, cross-source hits and caps → the engine request (R13–R18). Pure but for ``read_body``.
+
+Only changed sources are sent whole; everything else travels as exact line ranges (fragments) of
+the versions its citations name, re-verified against the blob. Over a cap the increment fails:
+nothing is trimmed and the library is never sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikigen.config import Caps
+from wikigen.engines.base import canonical_bytes
+from wikigen.errors import CapExceeded, ValidationError
+from wikigen.evidence.passages import line_starts
+from wikigen.hashing import sha256_hex
+from wikigen.ids import kind_of, normalize_name
+from wikigen.snapshot import RULES
+from wikigen.sources import Source
+
+_TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
+MAX_NAME_WORDS = 8
+
+
+def name_tokens(text: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(normalize_name(text)))
+
+
+def text_ngrams(text: str, longest: int = MAX_NAME_WORDS) -> set[tuple[str, ...]]:
+    tokens = name_tokens(text)
+    grams: set[tuple[str, ...]] = set()
+    for size in range(1, longest + 1):
+        for i in range(len(tokens) - size + 1):
+            grams.add(tokens[i : i + size])
+    return grams
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    source: str
+    version: str
+    title: str
+    line_start: int
+    line_end: int
+    start: int  # character offset of the first line in the body
+    end: int
+    text: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "version": self.version,
+            "title": self.title,
+            "lines": {"start": self.line_start, "end": self.line_end},
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Provided:
+    """The text a delta may cite: whole bodies of changed sources, fragment ranges of others (R18)."""
+
+    bodies: Mapping[str, tuple[str, str]]  # source id → (version, body)
+    ranges: Mapping[str, tuple[tuple[int, int], ...]]  # source id → allowed (start, end) ranges
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    request: Mapping[str, Any]
+    provided: Provided
+    anchors: tuple[str, ...]
+    articles: tuple[str, ...]
+    relations: tuple[str, ...]
+    fragments: tuple[Fragment, ...]
+    revoked: Mapping[str, str]
+    input_bytes: int
+    caps: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # name → (used, limit)
+
+    @property
+    def needs_engine(self) -> bool:
+        """False for a local removal (R29): no changed source and nothing left to rebuild from."""
+        return bool(self.request["sources"]) or bool(self.fragments and self.request["revoked"])
+
+
+# A body reader: (source id, version) → body text of that version, verified against its blob.
+BodyReader = Callable[[str, str], str]
+
+
+def hits(
+    index: Mapping[str, Mapping[str, Any]], bodies: Iterable[str], live: Callable[[str], bool]
+) -> set[str]:
+    """Live concepts and articles whose name, alias or title occurs in the changed text (R14)."""
+    grams: set[tuple[str, ...]] = set()
+    for body in bodies:
+        grams |= text_ngrams(body)
+    found: set[str] = set()
+    for object_id, entry in index.items():
+        if entry.get("kind") not in ("concept", "article") or not live(object_id):
+            continue
+        for name in entry.get("names", []):
+            tokens = name_tokens(name)
+            if tokens and len(tokens) <= MAX_NAME_WORDS and tokens in grams:
+                found.add(object_id)
+                break
+    return found
+
+
+def _fragments_for(
+    citations: Iterable[Sequence[Any]],
+    compiled: Mapping[str, str],
+    read_body: BodyReader,
+    titles: Mapping[str, str],
+    problems: list[str],
+) -> list[Fragment]:
+    """Exact cited line ranges (merged where they overlap) of still-valid source versions (R13)."""
+    wanted: dict[tuple[str, str], list[tuple[int, int, int, int, str]]] = {}
+    for cid, source_id, version, start, end, line_start, line_end, quote_hash in citations:
+        if compiled.get(source_id) != version:
+            continue  # the source changed or was withdrawn in this increment: it is sent whole or gone
+        wanted.setdefault((source_id, version), []).append(
+            (start, end, line_start, line_end, f"{cid}:{quote_hash}")
+        )
+    fragments: list[Fragment] = []
+    for (source_id, version), spans in sorted(wanted.items()):
+        body = read_body(source_id, version)
+        starts = line_starts(body)
+        ranges: list[list[int]] = []
+        for start, end, line_start, line_end, tag in sorted(spans):
+            cid, quote_hash = tag.split(":")
+            if end > len(body) or sha256_hex(body[start:end])[:16] != quote_hash:
+                # R13: fragments are re-verified against the blob of the version they cite.
+                problems.append(
+                    f"citation {cid} of {source_id}@{version}: its quote is no longer at its span"
+                )
+                continue
+            ranges.append([line_start, line_end])
+        merged: list[list[int]] = []
+        for line_start, line_end in sorted(ranges):
+            if merged and line_start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], line_end)
+            else:
+                merged.append([line_start, line_end])
+        for line_start, line_end in merged:
+            char_start = starts[line_start - 1]
+            char_end = starts[line_end] if line_end < len(starts) else len(body)
+            text = body[char_start:char_end]
+            fragments.append(
+                Fragment(
+                    source_id,
+                    version,
+                    titles.get(source_id, source_id),
+                    line_start,
+                    line_end,
+                    char_start,
+                    char_start + len(text),
+                    text,
+                )
+            )
+    return fragments
+
+
+def build_context(
+    *,
+    changed: Sequence[Source],
+    withdrawn: Sequence[str],
+    index: Mapping[str, Mapping[str, Any]],
+    revoked: Mapping[str, str],
+    compiled: Mapping[str, str],
+    titles: Mapping[str, str],
+    read_body: BodyReader,
+    caps: Caps,
+) -> Context:
+    """The analyze request of one increment, counted against every cap before any engine call."""
+    problems: list[str] = []
+
+    def live(object_id: str) -> bool:
+        return object_id not in revoked
+
+    hit_ids = hits(index, (s.body for s in changed), live)
+    anchors = sorted(i for i in hit_ids if kind_of(i) == "concept")
+    article_hits = sorted(i for i in hit_ids if kind_of(i) == "article")
+    anchor_set = set(anchors)
+    relations = sorted(
+        rid
+        for rid, e in index.items()
+        if e.get("kind") == "relation"
+        and live(rid)
+        and e.get("subject") in anchor_set
+        and e.get("object") in anchor_set
+    )
+
+    # R13: revoked objects' citations of still-valid sources; R14: what the hits cite.
+    cited: list[Sequence[Any]] = []
+    for object_id in sorted(revoked) + anchors + article_hits:
+        entry = index.get(object_id)
+        if entry is not None:
+            cited.extend(entry.get("citations", []))
+    fragments = _fragments_for(cited, compiled, read_body, titles, problems)
+    if problems:
+        raise ValidationError(problems, what="baseline snapshot (a cited fragment)")
+
+    revoked_list = []
+    for object_id in sorted(revoked):
+        entry = index.get(object_id, {})
+        item: dict[str, Any] = {
+            "id": object_id,
+            "kind": kind_of(object_id),
+            "label": entry.get("label", object_id),
+        }
+        if entry.get("kind") == "concept":
+            item["aliases"] = list(entry.get("aliases", []))
+            item["type"] = entry.get("type", "concept")
+        revoked_list.append(item)
+
+    request: dict[str, Any] = {
+        "stage": "analyze",
+        "rules": RULES,
+        "sources": [
+            {
+                "id": s.id,
+                "version": s.version,
+                "title": s.title,
+                "category": s.category,
+                "verification": s.verification,
+                "body": s.body,
+            }
+            for s in sorted(changed, key=lambda s: s.id)
+        ],
+        "fragments": [f.as_json() for f in fragments],
+        "anchors": [
+            {
+                "id": a,
+                "name": index[a].get("label", a),
+                "aliases": list(index[a].get("aliases", [])),
+                "type": index[a].get("type", "concept"),
+                "definition": index[a].get("definition", ""),
+            }
+            for a in anchors
+        ],
+        "articles": [
+            {
+                "id": a,
+                "title": index[a].get("label", a),
+                "sources": sorted(index[a].get("sources", {})),
+                "citations": [c[0] for c in index[a].get("citations", [])],
+            }
+            for a in article_hits
+        ],
+        "relations": [
+            {
+                "id": r,
+                "subject": index[r]["subject"],
+                "predicate": index[r]["predicate"],
+                "object": index[r]["object"],
+                "basis": index[r].get("basis", "explicit"),
+            }
+            for r in relations
+        ],
+        "revoked": revoked_list,
+        "withdrawn": sorted(withdrawn),
+    }
+    data_part = {
+        k: request[k]
+        for k in ("sources", "fragments", "anchors", "articles", "relations", "revoked", "withdrawn")
+    }
+    input_bytes = len(canonical_bytes(data_part))
+    revoked_concepts = sum(1 for r in revoked if kind_of(r) == "concept")
+    revoked_articles = sum(1 for r in revoked if kind_of(r) == "article")
+    used = {
+        "anchors": (len(anchors) + revoked_concepts, caps.anchors),
+        "articles": (len(article_hits) + revoked_articles, caps.articles),
+        "relations": (len(relations), caps.relations),
+        "fragments": (len(fragments), caps.fragments),
+        "input_bytes": (input_bytes, caps.input_bytes),
+    }
+    over = [(name, value, limit) for name, (value, limit) in used.items() if value > limit]
+    if over:
+        names = ", ".join(s.id for s in changed) or "(withdrawals only)"
+        detail = "; ".join(f"caps.{n}: {v:,} > {lim:,}" for n, v, lim in over)
+        single = len(changed) == 1
+        advice = (
+            "this single source can never fit one increment: split it into smaller sources"
+            if single
+            else "split the change into smaller increments with `wikigen compile --batch`"
+        )
+        raise CapExceeded(
+            f"the increment is over its caps (R15) — {detail}; sources: {names}. Nothing was trimmed or "
+            f"published; {advice}."
+        )
+
+    bodies = {s.id: (s.version, s.body) for s in changed}
+    ranges: dict[str, list[tuple[int, int]]] = {s.id: [(0, len(s.body))] for s in changed}
+    for fragment in fragments:
+        bodies.setdefault(fragment.source, (fragment.version, read_body(fragment.source, fragment.version)))
+        ranges.setdefault(fragment.source, []).append((fragment.start, fragment.end))
+    return Context(
+        request=request,
+        provided=Provided(bodies=bodies, ranges={k: tuple(v) for k, v in ranges.items()}),
+        anchors=tuple(anchors),
+        articles=tuple(article_hits),
+        relations=tuple(relations),
+        fragments=tuple(fragments),
+        revoked=dict(revoked),
+        input_bytes=input_bytes,
+        caps=used,
+    )

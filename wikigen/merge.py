@@ -1,0 +1,228 @@
+"""Baseline index + resolved delta → the new object index and the file changes (R24, R25, R28, R38).
+
+Pure but for ``read_file`` (an object file of the baseline commit, read only for a concept that a
+delta extends). Unaffected objects are never rewritten: their files stay byte-identical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikigen.evidence.citations import Citation
+from wikigen.hashing import sha256_hex
+from wikigen.ids import kind_of, normalize_name
+from wikigen.objects import (
+    RELATIONS_PATH,
+    dump_relations,
+    label_of,
+    object_citations,
+    object_path,
+    parse_object,
+    parse_relations,
+    relation_line,
+    render_object,
+)
+from wikigen.validate import Resolved
+
+MAX_OBJECT_BYTES = 1_000_000
+
+
+@dataclass
+class Merged:
+    index: dict[str, dict[str, Any]]
+    files: dict[str, bytes | None]
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)  # added/updated/removed per kind
+    problems: list[str] = field(default_factory=list)
+
+
+def compact_citation(c: Mapping[str, Any]) -> list[Any]:
+    """The index keeps every citation as (id, source, version, start, end, lines, quote hash)."""
+    return [
+        c["citation_id"],
+        c["source"],
+        c["version"],
+        c["source_span"]["start"],
+        c["source_span"]["end"],
+        c["lines"]["start"],
+        c["lines"]["end"],
+        sha256_hex(c["quote"])[:16],
+    ]
+
+
+def index_entry(
+    obj: Mapping[str, Any], data: bytes, deps: list[str], provenance: Mapping[str, Any]
+) -> dict[str, Any]:
+    citations = object_citations(obj)
+    entry: dict[str, Any] = {
+        "kind": obj["kind"],
+        "file": object_path(obj["id"]),
+        "label": label_of(obj),
+        "sources": dict(sorted({c["source"]: c["version"] for c in citations}.items())),
+        "deps": sorted(set(deps)),
+        "citations": [
+            compact_citation(c)
+            for c in sorted(citations, key=lambda c: (c["source"], c["source_span"]["start"]))
+        ],
+        "sha": sha256_hex(data),
+        "provenance": dict(provenance),
+    }
+    if obj["kind"] == "concept":
+        entry["names"] = [obj["name"], *obj.get("aliases", [])]
+        entry["aliases"] = list(obj.get("aliases", []))
+        entry["type"] = obj["type"]
+        entry["definition"] = obj["definition"]["text"][:280]
+    elif obj["kind"] == "article":
+        entry["names"] = [obj["title"]]
+        entry["sourceIds"] = list(obj["sources"])
+    elif obj["kind"] == "relation":
+        entry.update({k: obj[k] for k in ("subject", "predicate", "object", "basis")})
+    return entry
+
+
+def merge(
+    *,
+    baseline_index: Mapping[str, Mapping[str, Any]],
+    revoked: Mapping[str, str],
+    resolved: Resolved,
+    read_file: Callable[[str], bytes | None],
+    compiled: Mapping[str, str],
+    provenance: Mapping[str, Any],
+) -> Merged:
+    """The new snapshot's objects; ``compiled`` maps every compiled source to its compiled version."""
+    index: dict[str, dict[str, Any]] = {k: dict(v) for k, v in baseline_index.items() if k not in revoked}
+    files: dict[str, bytes | None] = {}
+    problems: list[str] = []
+    counts = {
+        k: {"added": 0, "updated": 0, "removed": 0} for k in ("article", "concept", "relation", "topic")
+    }
+    owned_files = {e.get("file") for e in baseline_index.values()}
+
+    # Concepts a delta extends (R25): the old definition and evidence stay, new evidenced links are added.
+    extended: dict[str, dict[str, Any]] = {}
+    for oid, additions in sorted(resolved.merged_concepts.items()):
+        data = read_file(object_path(oid))
+        if data is None:
+            problems.append(f"{oid}: its file {object_path(oid)} is missing from the baseline commit")
+            continue
+        obj = parse_object(data)
+        known = {normalize_name(n) for n in [obj["name"], *obj.get("aliases", [])]}
+        obj["aliases"] = obj.get("aliases", []) + [
+            a for a in additions["aliases"] if normalize_name(a) not in known
+        ]
+        old_cids = {c["citation_id"] for c in obj.get("citations", [])}
+        new_cites = [c for c in additions["citations"] if c["citation_id"] not in old_cids]
+        obj["citations"] = sorted(
+            obj.get("citations", []) + new_cites, key=lambda c: (c["source"], c["source_span"]["start"])
+        )
+        defined = set(obj["definition"].get("citations", []))
+        obj["evidence"] = sorted((set(obj.get("evidence", [])) | set(additions["evidence"])) - defined)
+        extended[oid] = obj
+
+    objects: dict[str, dict[str, Any]] = {**resolved.objects, **extended}
+
+    # Which articles cover which sources, in the new snapshot (concepts depend on them).
+    articles_of: dict[str, set[str]] = {}
+    for oid, entry in index.items():
+        if entry.get("kind") == "article":
+            for sid in entry.get("sources", {}):
+                articles_of.setdefault(sid, set()).add(oid)
+    for oid, obj in objects.items():
+        if obj["kind"] == "article":
+            for sid in obj["sources"]:
+                articles_of.setdefault(sid, set()).add(oid)
+
+    relation_lines = (
+        parse_relations(read_file(RELATIONS_PATH))
+        if any(kind_of(i) == "relation" for i in [*revoked, *objects])
+        else None
+    )
+    for oid in sorted(revoked):
+        if oid not in objects:
+            counts[kind_of(oid)]["removed"] += 1
+            if kind_of(oid) == "relation":
+                assert relation_lines is not None
+                relation_lines.pop(oid, None)
+            else:
+                files[object_path(oid)] = None
+
+    for oid in sorted(objects):
+        obj = objects[oid]
+        kind = obj["kind"]
+        if kind == "concept":
+            sources = {c["source"] for c in obj["citations"]}
+            obj["articles"] = sorted(set().union(*(articles_of.get(s, set()) for s in sources)))
+            deps = list(obj["articles"])
+        elif kind == "relation":
+            deps = [obj["subject"], obj["object"]]
+        elif kind == "topic":
+            deps = list(obj["members"])
+        else:
+            deps = []
+        if kind == "relation":
+            line = relation_line({k: v for k, v in obj.items() if k != "kind"})
+            data = line.encode("utf-8")
+            assert relation_lines is not None
+            relation_lines[oid] = line
+        else:
+            data = render_object(obj)
+            path = object_path(oid)
+            if path not in owned_files and read_file(path) is not None:
+                # R38: a file a person put in the generated folders is never overwritten.
+                problems.append(
+                    f"{path} exists but is not the compiler's; move it away so {oid} can be written"
+                )
+                continue
+            files[path] = data
+        if len(data) > MAX_OBJECT_BYTES:
+            problems.append(
+                f"{oid}: {len(data):,} bytes, over the {MAX_OBJECT_BYTES:,}-byte object size limit"
+            )
+        prov = dict(provenance)
+        if oid in extended:
+            prov = {**baseline_index[oid].get("provenance", {}), "extended": dict(provenance)}
+        counts[kind]["updated" if oid in baseline_index else "added"] += 1
+        index[oid] = index_entry(obj, data, deps, prov)
+
+    if relation_lines is not None:
+        new_bytes = dump_relations(relation_lines)
+        old_bytes = read_file(RELATIONS_PATH) or b""
+        if new_bytes != old_bytes:
+            files[RELATIONS_PATH] = new_bytes if relation_lines else None
+    problems.extend(final_problems(index, compiled))
+    return Merged(index=index, files=files, counts=counts, problems=problems)
+
+
+def final_problems(index: Mapping[str, Mapping[str, Any]], compiled: Mapping[str, str]) -> list[str]:
+    """R28: the whole snapshot before publish — citations at compiled versions, unique names,
+    every compiled source covered by an article, graph endpoints and members present."""
+    problems: list[str] = []
+    names: dict[str, str] = {}
+    covered: set[str] = set()
+    for oid in sorted(index):
+        entry = index[oid]
+        for cid, source, version, *_ in entry.get("citations", []):
+            if compiled.get(source) != version:
+                problems.append(
+                    f"{oid}: citation {cid} names {source}@{version}, but the compiled version is {compiled.get(source)} (stale)"
+                )
+        kind = entry.get("kind")
+        if kind == "concept":
+            for name in entry.get("names", []):
+                key = normalize_name(name)
+                if key in names and names[key] != oid:
+                    problems.append(f"{oid}: name or alias {name!r} is also used by {names[key]} (R26)")
+                names[key] = oid
+        elif kind == "article":
+            covered |= set(entry.get("sources", {}))
+        for dep in entry.get("deps", []):
+            if dep not in index:
+                problems.append(f"{oid}: depends on {dep}, which is not in the snapshot (dangling)")
+    for source in sorted(set(compiled) - covered):
+        problems.append(f"source {source} is compiled but no article covers it (R28)")
+    return problems
+
+
+def citations_of(obj: Mapping[str, Any]) -> list[Citation]:
+    return [Citation.from_json(c) for c in object_citations(obj)]

@@ -1,0 +1,152 @@
+"""Compiled objects (B and C) and their storage: one Markdown file per article, concept and topic
+(frontmatter = structured data, body = reading text), relations one JSON line each in
+``content/wiki/relations.jsonl`` sorted by id. An object's file depends only on its inputs:
+provenance lives in the manifest, never here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import yaml
+
+from wikigen.ids import kind_of
+
+WIKI_DIR = "content/wiki"
+RELATIONS_PATH = f"{WIKI_DIR}/relations.jsonl"
+FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
+
+
+def object_path(object_id: str) -> str:
+    kind = kind_of(object_id)
+    if kind == "relation":
+        return RELATIONS_PATH
+    return f"{WIKI_DIR}/{FOLDERS[kind]}/{object_id.split('/', 1)[1]}.md"
+
+
+def _dump_yaml(data: Mapping[str, Any]) -> str:
+    return yaml.safe_dump(
+        dict(data), sort_keys=False, allow_unicode=True, width=100_000, default_flow_style=False
+    )
+
+
+def _quote_md(text: str) -> str:
+    return " ".join(text.split()).replace("[", "\\[").replace("]", "\\]")
+
+
+def _claim_lines(claims: Iterable[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    for claim in claims:
+        status = claim.get("status", "stated")
+        label = {
+            "hypothesis": "*Hypothesis:* ",
+            "suggestion": "*Suggestion (not done):* ",
+            "question": "*Open question:* ",
+        }.get(status, "")
+        marks = "".join(f"[^{cid}]" for cid in claim.get("citations", []))
+        lines.append(f"{label}{' '.join(str(claim['text']).split())} {marks}".rstrip())
+        lines.append("")
+    return lines
+
+
+def _issue_lines(title: str, issues: Iterable[Mapping[str, Any]]) -> list[str]:
+    items = list(issues)
+    if not items:
+        return []
+    lines = [f"## {title}", ""]
+    for issue in items:
+        scope = f" (scope: {issue['scope']})" if issue.get("scope") else ""
+        uncertainty = f" — uncertainty: {issue['uncertainty']}" if issue.get("uncertainty") else ""
+        marks = "".join(f"[^{cid}]" for cid in issue.get("citations", []))
+        lines.append(f"- {' '.join(str(issue['text']).split())}{scope}{uncertainty} {marks}".rstrip())
+    lines.append("")
+    return lines
+
+
+def _footnotes(citations: Iterable[Mapping[str, Any]]) -> list[str]:
+    lines = []
+    seen = set()
+    for c in citations:
+        if c["citation_id"] in seen:
+            continue
+        seen.add(c["citation_id"])
+        lines.append(
+            f'[^{c["citation_id"]}]: "{_quote_md(c["quote"])}" — `{c["source"]}` @ {c["version"]}, '
+            f"lines {c['lines']['start']}–{c['lines']['end']}"
+        )
+    return lines
+
+
+def render_body(obj: Mapping[str, Any]) -> str:
+    """The reading text of an object, derived only from its structured data."""
+    kind = obj["kind"]
+    lines: list[str] = []
+    if kind == "article":
+        lines += [f"# {obj['title']}", ""]
+        lines += _claim_lines(obj.get("summary", []))
+        for section in obj.get("sections", []):
+            lines += [f"## {section['heading']}", ""]
+            lines += _claim_lines(section.get("claims", []))
+    elif kind == "concept":
+        lines += [f"# {obj['name']}", ""]
+        if obj.get("aliases"):
+            lines += ["Also: " + ", ".join(obj["aliases"]), ""]
+        lines += _claim_lines([obj["definition"]])
+        if obj.get("evidence"):
+            marks = "".join(f"[^{cid}]" for cid in obj["evidence"])
+            lines += [f"Evidence: {marks}", ""]
+    elif kind == "topic":
+        lines += [f"# {obj['title']}", ""]
+        lines += _claim_lines(obj.get("summary", []))
+        lines += ["Members: " + ", ".join(obj.get("members", [])), ""]
+    lines += _issue_lines("Contradictions", obj.get("contradictions", []))
+    lines += _issue_lines("Open questions", obj.get("open_questions", []))
+    lines += _footnotes(obj.get("citations", []))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def render_object(obj: Mapping[str, Any]) -> bytes:
+    """One Markdown file: frontmatter with every structured field, then the reading text."""
+    return ("---\n" + _dump_yaml(obj) + "---\n\n" + render_body(obj)).encode("utf-8")
+
+
+def parse_object(data: bytes) -> dict[str, Any]:
+    text = data.decode("utf-8")
+    if not text.startswith("---\n"):
+        raise ValueError("not a compiled object file (no frontmatter)")
+    end = text.index("\n---\n", 4)
+    loaded = yaml.safe_load(text[4:end])
+    if not isinstance(loaded, dict):
+        raise ValueError("not a compiled object file (frontmatter is not a mapping)")
+    return loaded
+
+
+def relation_line(relation: Mapping[str, Any]) -> str:
+    return json.dumps(dict(relation), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def parse_relations(data: bytes | None) -> dict[str, str]:
+    """relations.jsonl → {relation id: its exact line} (so untouched lines stay byte-identical, R24)."""
+    lines: dict[str, str] = {}
+    if not data:
+        return lines
+    for line in data.decode("utf-8").splitlines():
+        if line.strip():
+            lines[json.loads(line)["id"]] = line
+    return lines
+
+
+def dump_relations(lines: Mapping[str, str]) -> bytes:
+    return "".join(lines[k] + "\n" for k in sorted(lines)).encode("utf-8")
+
+
+def object_citations(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if kind_of(obj["id"]) == "relation":
+        return list(obj.get("evidence", []))
+    return list(obj.get("citations", []))
+
+
+def label_of(obj: Mapping[str, Any]) -> str:
+    return str(obj.get("name") or obj.get("title") or obj.get("predicate") or obj["id"])

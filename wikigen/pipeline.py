@@ -1,0 +1,517 @@
+"""compile(): the one linear driver. Plan → invalidate → context → engine (analyze, recheck) →
+validate → merge → publish, once per increment.
+
+R9: nothing changed → no engine call and no commit. A failed increment keeps the previous snapshot,
+is recorded as a git note (R33), and never falls back to a full rebuild.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from wikigen.config import Config
+from wikigen.context import Context, build_context
+from wikigen.engines.base import Delta, Engine, Usage, canonical_bytes, make_engine
+from wikigen.errors import (
+    BudgetExceeded,
+    EngineError,
+    PrivacyError,
+    SourceError,
+    ValidationError,
+    WikigenError,
+)
+from wikigen.gitstore import GitStore
+from wikigen.hashing import fingerprint, json_sha256, sha256_hex
+from wikigen.ids import kind_of
+from wikigen.invalidate import revoke
+from wikigen.merge import merge
+from wikigen.plan import Plan
+from wikigen.publish import (
+    StartedFrom,
+    commit_message,
+    previous_failure,
+    publish,
+    record_failure,
+    refuse_dirty,
+    refuse_retry,
+)
+from wikigen.snapshot import RULES, ManifestEntry, Snapshot
+from wikigen.sources import SOURCES_DIR, Source, parse_source
+from wikigen.validate import Resolved, resolve
+from wikigen.workspace import Workspace
+
+MAX_DELTA_BYTES = 100_000  # analyze's delta, sent on to recheck, has its own limit
+
+
+@dataclass
+class RunBudget:
+    """Per compile run, across --batch increments (budget.* in wikigen.yml)."""
+
+    max_sent_bytes: int | None
+    max_engine_calls: int | None
+    sent_bytes: int = 0
+    engine_calls: int = 0
+
+    def charge(self, size: int, stage: str) -> None:
+        if self.max_engine_calls is not None and self.engine_calls + 1 > self.max_engine_calls:
+            raise BudgetExceeded(
+                f"budget.max_engine_calls ({self.max_engine_calls}) would be passed by the {stage} call; "
+                f"{self.engine_calls} call(s) made in this run. Increments already published are kept."
+            )
+        if self.max_sent_bytes is not None and self.sent_bytes + size > self.max_sent_bytes:
+            raise BudgetExceeded(
+                f"budget.max_sent_bytes ({self.max_sent_bytes:,}) would be passed by the {stage} call "
+                f"({self.sent_bytes:,} sent so far + {size:,}). Increments already published are kept."
+            )
+        self.engine_calls += 1
+        self.sent_bytes += size
+
+
+@dataclass
+class IncrementReport:
+    version: int
+    commit: str | None
+    sources: list[str]
+    withdrawn: list[str]
+    engine_calls: int = 0
+    input_bytes: int = 0
+    sent_bytes: dict[str, int] = field(default_factory=lambda: {"analyze": 0, "recheck": 0, "total": 0})
+    revoked: dict[str, int] = field(default_factory=dict)
+    objects: dict[str, dict[str, int]] = field(default_factory=dict)
+    caps: dict[str, list[int]] = field(default_factory=dict)
+    fragments: int = 0
+    anchors: int = 0
+
+
+@dataclass
+class CompileReport:
+    published: bool = False
+    version: int = 0
+    commit: str | None = None
+    bookkeeping: bool = False
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)
+    increments: list[IncrementReport] = field(default_factory=list)
+    message: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        sent = {"analyze": 0, "recheck": 0, "total": 0}
+        revoked: dict[str, int] = {k: 0 for k in ("article", "concept", "relation", "topic")}
+        objects: dict[str, dict[str, int]] = {}
+        caps: dict[str, list[int]] = {}
+        for inc in self.increments:
+            for k in sent:
+                sent[k] += inc.sent_bytes.get(k, 0)
+            for k, v in inc.revoked.items():
+                revoked[k] = revoked.get(k, 0) + v
+            for kind, counts in inc.objects.items():
+                target = objects.setdefault(kind, {"added": 0, "updated": 0, "removed": 0})
+                for k, v in counts.items():
+                    target[k] += v
+            for name, (used, limit) in inc.caps.items():
+                caps[name] = [max(used, caps.get(name, [0, limit])[0]), limit]
+        return {
+            "published": self.published,
+            "version": self.version,
+            "commit": self.commit,
+            "bookkeeping": self.bookkeeping,
+            "engine_calls": sum(i.engine_calls for i in self.increments),
+            "input_bytes": sum(i.input_bytes for i in self.increments),
+            "sent_bytes": sent,
+            "added": self.added,
+            "updated": self.updated,
+            "withdrawn": self.withdrawn,
+            "revoked": revoked,
+            "objects": objects,
+            "caps": caps,
+            "increments": [
+                {
+                    "version": i.version,
+                    "commit": i.commit,
+                    "sources": i.sources,
+                    "withdrawn": i.withdrawn,
+                    "engine_calls": i.engine_calls,
+                    "input_bytes": i.input_bytes,
+                    "fragments": i.fragments,
+                    "anchors": i.anchors,
+                }
+                for i in self.increments
+            ],
+            "message": self.message,
+        }
+
+
+Progress = Callable[[int, int, str], None]
+
+
+def config_key(config: Config) -> str:
+    """What makes a retry of the same sources meaningful: the caps and the engine route (R33)."""
+    return json_sha256({"caps": repr(config.caps), "engine": repr(config.engine)})[:12]
+
+
+def compile_repo(
+    path: Path | str = ".",
+    *,
+    engine: Engine | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    batch: bool = False,
+    retry: bool = False,
+    include_deferred: bool = False,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+) -> CompileReport:
+    """Compile the sources committed at HEAD into a new snapshot (or several, with ``batch``)."""
+    ws = Workspace.open(path, overrides=overrides)
+    engine = engine or make_engine(ws.config)
+    cancel = cancel or threading.Event()
+    refuse_dirty(ws.store)
+    plan = ws.plan(include_deferred=include_deferred)
+    if plan.invalid:
+        raise SourceError(plan.invalid)  # R5: nothing is published
+    key = config_key(ws.config)
+    if not retry:
+        failure = previous_failure(ws.store, ws.head, plan.sources_tree, key)
+        if failure is not None and plan.needs_compile:
+            refuse_retry(failure)
+    report = CompileReport(added=list(plan.added), updated=list(plan.updated), withdrawn=list(plan.withdrawn))
+    report.version = ws.baseline.version
+
+    if not plan.needs_compile:
+        manifest_changed = dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
+        if not manifest_changed:
+            report.message = "nothing to compile: no engine call, no commit"
+            return report
+        # A bookkeeping commit: the manifest alone, version unchanged, no engine call.
+        snapshot = replace(
+            ws.baseline,
+            sources_tree=plan.sources_tree,
+            fingerprint=plan.fingerprint,
+            manifest=plan.manifest,
+            legacy=None,
+            exists=True,
+        )
+        started = StartedFrom(ws.head, ws.baseline.version, plan.sources_tree)
+        reasons = sorted({r.split(":")[0] for _, r in plan.bookkeeping}) or ["manifest"]
+        message = commit_message(
+            f"wikigen: record {', '.join(reasons)} (snapshot {snapshot.version}, no engine call)",
+            {"Wikigen-Snapshot": snapshot.version, "Wikigen-Sources-Changed": 0, "Wikigen-Engine-Calls": 0},
+        )
+        report.commit = publish(ws.store, started, {}, snapshot, message)
+        report.published = True
+        report.bookkeeping = True
+        report.message = "bookkeeping commit of the manifest alone"
+        return report
+
+    budget = RunBudget(ws.config.budget.max_sent_bytes, ws.config.budget.max_engine_calls)
+    first = True
+    total = len(plan.changed) + len(plan.withdrawn)
+    done = 0
+    while True:
+        selected = _select(ws, plan, batch)
+        if progress is not None:
+            progress(done, total, f"increment of {len(selected)} source(s)")
+        try:
+            inc = _run_increment(ws, plan, selected, engine, budget, cancel, first)
+        except WikigenError as exc:
+            record_failure(
+                ws.store,
+                ws.head,
+                {
+                    "sourcesTree": plan.sources_tree,
+                    "fingerprint": plan.fingerprint,
+                    "configKey": key,
+                    "error": exc.message,
+                    "engineCalls": budget.engine_calls,
+                    "baselineVersion": ws.baseline.version,
+                },
+            )
+            raise
+        report.increments.append(inc)
+        report.published = True
+        report.version = inc.version
+        report.commit = inc.commit
+        done += len(inc.sources) + len(inc.withdrawn)
+        first = False
+        ws = Workspace.open(path, overrides=overrides)
+        plan = ws.plan(include_deferred=include_deferred)
+        if not plan.needs_compile:
+            break
+        if not batch:
+            break  # cannot happen: one increment takes everything
+    if progress is not None:
+        progress(total, total, "done")
+    report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"
+    return report
+
+
+def _select(ws: Workspace, plan: Plan, batch: bool) -> list[str]:
+    """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16)."""
+    changed = list(plan.changed)
+    if not batch:
+        return changed
+    caps = ws.config.caps
+    # Fill to about half the byte cap with whole sources; context (fragments, anchors) needs the rest.
+    budget = caps.input_bytes // 2
+    chosen: list[str] = []
+    used = 0
+    for sid in changed:
+        size = plan.sources[sid].body_bytes + 300
+        if chosen and (used + size > budget or len(chosen) >= max(1, caps.articles // 2)):
+            break
+        chosen.append(sid)
+        used += size
+    return chosen
+
+
+class _Bodies:
+    """Bodies of compiled source versions, read from their blobs and checked against the manifest (R13)."""
+
+    def __init__(self, store: GitStore, manifest: Mapping[str, ManifestEntry], config: Config) -> None:
+        self.store = store
+        self.manifest = manifest
+        self.config = config
+        self.cache: dict[tuple[str, str], str] = {}
+
+    def __call__(self, source_id: str, version: str) -> str:
+        key = (source_id, version)
+        if key in self.cache:
+            return self.cache[key]
+        entry = self.manifest.get(source_id)
+        if entry is None or entry.version != version or entry.blob is None:
+            raise ValidationError(
+                [f"{source_id}@{version} is not a compiled version in the manifest"], "baseline snapshot"
+            )
+        result = parse_source(
+            entry.compiled_path or entry.path, self.store.read_blob(entry.blob), entry.blob, self.config
+        )
+        if not isinstance(result, Source) or sha256_hex(result.body) != entry.content_hash:
+            raise ValidationError(
+                [f"{source_id}@{version}: blob {entry.blob} does not hold that version's body"],
+                "baseline snapshot",
+            )
+        self.cache[key] = result.body
+        return result.body
+
+
+def _increment_manifest(baseline: Snapshot, plan: Plan, selected: Sequence[str]) -> dict[str, ManifestEntry]:
+    """The manifest after this increment: selected sources compiled, later increments' ones as before."""
+    manifest = dict(plan.manifest)
+    for sid in set(plan.changed) - set(selected):
+        old = baseline.manifest.get(sid)
+        if old is None:
+            manifest.pop(sid, None)
+        else:
+            manifest[sid] = old
+    return manifest
+
+
+def _increment_tree(ws: Workspace, plan: Plan, selected: Sequence[str]) -> str:
+    """The sources tree this increment compiled: the current one with later increments' sources reverted."""
+    rest = sorted(set(plan.changed) - set(selected))
+    if not rest:
+        return plan.sources_tree
+    base = ws.store.commit_tree(ws.head)
+    changes: dict[str, bytes | str | None] = {}
+    for sid in rest:
+        new = plan.sources[sid]
+        old = ws.baseline.manifest.get(sid)
+        changes[new.path] = None
+        if old is not None:
+            blob = old.pending.blob if old.pending else old.blob
+            path = old.pending.path if old.pending else old.path
+            if blob is not None:
+                changes[path] = blob
+    tree = ws.store.build_tree(base, changes)
+    return ws.store.subtree(tree, SOURCES_DIR)
+
+
+def _call(
+    engine: Engine,
+    stage: str,
+    request: Mapping[str, Any],
+    deadline: float,
+    cancel: threading.Event,
+    budget: RunBudget,
+    inc: IncrementReport,
+) -> Delta:
+    size = len(canonical_bytes(request))
+    budget.charge(size, stage)  # R5-of-issue-5: stop before the call, never after
+    if time.monotonic() > deadline:
+        raise EngineError(f"the deadline passed before the {stage} call; nothing was published")
+    delta = engine.run(stage, request, deadline, cancel)
+    inc.engine_calls += 1
+    inc.sent_bytes[stage] = size
+    inc.sent_bytes["total"] += size
+    return delta
+
+
+def _sum_usage(usages: Sequence[Usage]) -> dict[str, int | None]:
+    total: dict[str, int | None] = {}
+    for key in ("input", "cached_input", "output", "reasoning"):
+        values = [getattr(u, key) for u in usages]
+        # R32: a count the service did not report stays null, never 0.
+        total[key] = (
+            None if not values or any(v is None for v in values) else sum(v for v in values if v is not None)
+        )
+    return total
+
+
+def _run_increment(
+    ws: Workspace,
+    plan: Plan,
+    selected: Sequence[str],
+    engine: Engine,
+    budget: RunBudget,
+    cancel: threading.Event,
+    first: bool,
+) -> IncrementReport:
+    baseline = ws.baseline
+    withdrawn = list(plan.withdrawn) if first else []
+    changed = [plan.sources[sid] for sid in selected]
+    if engine.remote:
+        private = sorted(s.id for s in changed if s.private)
+        if private:
+            raise PrivacyError(
+                f"private source(s) {', '.join(private)} would be sent to the {engine.name} engine; "
+                "compile them with the offline engine or remove `private`"
+            )
+    touched = [sid for sid in selected if sid in plan.updated] + withdrawn
+    index = baseline.objects
+    revoked = revoke(index, touched)
+    compiled_before = {
+        sid: e.version for sid, e in baseline.manifest.items() if e.version is not None and sid not in touched
+    }
+    titles = {sid: e.title for sid, e in baseline.manifest.items()}
+    bodies = _Bodies(ws.store, baseline.manifest, ws.config)
+    ctx: Context = build_context(
+        changed=changed,
+        withdrawn=withdrawn,
+        index=index,
+        revoked=revoked,
+        compiled=compiled_before,
+        titles=titles,
+        read_body=bodies,
+        caps=ws.config.caps,
+    )
+    if engine.remote:
+        private_fragments = sorted(
+            {
+                f.source
+                for f in ctx.fragments
+                if (e := baseline.manifest.get(f.source)) is not None and e.private
+            }
+        )
+        if private_fragments:
+            raise PrivacyError(
+                f"fragments of private source(s) {', '.join(private_fragments)} would be sent to the {engine.name} "
+                "engine; compile with the offline engine"
+            )
+    version = baseline.version + 1
+    inc = IncrementReport(version=version, commit=None, sources=list(selected), withdrawn=withdrawn)
+    inc.input_bytes = ctx.input_bytes
+    inc.fragments = len(ctx.fragments)
+    inc.anchors = len(ctx.anchors)
+    inc.caps = {k: [v[0], v[1]] for k, v in ctx.caps.items()}
+    revoked_counts = {k: 0 for k in ("article", "concept", "relation", "topic")}
+    for oid in revoked:
+        revoked_counts[kind_of(oid)] += 1
+    inc.revoked = revoked_counts
+
+    deltas: list[Delta] = []
+    resolved = Resolved()
+    routes: dict[str, str] = {}
+    if ctx.needs_engine:
+        deadline = time.monotonic() + ws.config.engine.deadline_s
+        analyze = _call(engine, "analyze", ctx.request, deadline, cancel, budget, inc)
+        deltas.append(analyze)
+        delta_bytes = len(analyze.to_bytes())
+        if delta_bytes > MAX_DELTA_BYTES:
+            raise ValidationError(
+                [
+                    f"analyze returned {delta_bytes:,} bytes, over the {MAX_DELTA_BYTES:,}-byte limit for the recheck "
+                    "request; split the change with --batch"
+                ]
+            )
+        recheck_request = {**ctx.request, "stage": "recheck", "delta": analyze.data}
+        recheck = _call(engine, "recheck", recheck_request, deadline, cancel, budget, inc)
+        deltas.append(recheck)
+        routes = {"analyze": analyze.route, "recheck": recheck.route}
+        resolved = resolve(
+            [("analyze", analyze.data), ("recheck", recheck.data)], ctx, index, lambda i: i not in revoked
+        )
+        if resolved.problems:
+            raise ValidationError(resolved.problems)
+
+    manifest = _increment_manifest(baseline, plan, selected)
+    compiled_after = {sid: e.version for sid, e in manifest.items() if e.version is not None}
+    head_tree = ws.store.commit_tree(ws.head)
+    provenance = {"snapshot": version, "route": routes.get("analyze", "local")}
+    merged = merge(
+        baseline_index=index,
+        revoked=revoked,
+        resolved=resolved,
+        read_file=lambda p: ws.store.read_file(head_tree, p),
+        compiled=compiled_after,
+        provenance=provenance,
+    )
+    if merged.problems:
+        raise ValidationError(merged.problems, what="new snapshot")
+    inc.objects = merged.counts
+
+    trace = {
+        "snapshot": version,
+        "rules": RULES,
+        "engine": engine.name if ctx.needs_engine else "local",
+        "routes": routes,
+        "changed": sorted(selected),
+        "withdrawn": sorted(withdrawn),
+        "revoked": revoked_counts,
+        "engineCalls": inc.engine_calls,
+        "inputBytes": inc.input_bytes,
+        "sentBytes": dict(inc.sent_bytes),
+        "calls": [
+            {
+                "stage": stage,
+                "route": d.route,
+                "model": d.model,
+                "usage": d.usage.as_json(),
+                "http": list(d.calls),
+            }
+            for stage, d in zip(("analyze", "recheck"), deltas, strict=False)
+        ],
+        "usage": _sum_usage([d.usage for d in deltas]),
+    }
+    pairs = [(sid, (e.pending.version if e.pending else e.version) or "") for sid, e in manifest.items()]
+    snapshot = Snapshot(
+        version=version,
+        sources_tree=_increment_tree(ws, plan, selected),
+        fingerprint=fingerprint(pairs),
+        manifest=MappingProxyType(manifest),
+        objects=MappingProxyType(merged.index),
+        trace=MappingProxyType(trace),
+        exists=True,
+        extra=baseline.extra,
+    )
+    summary = (
+        f"wikigen: snapshot {version} — {len(selected)} source(s) compiled, {len(withdrawn)} withdrawn, "
+        f"{inc.engine_calls} engine call(s)"
+    )
+    message = commit_message(
+        summary,
+        {
+            "Wikigen-Snapshot": version,
+            "Wikigen-Sources-Changed": len(selected) + len(withdrawn),
+            "Wikigen-Engine-Calls": inc.engine_calls,
+            "Wikigen-Route": routes.get("analyze", "local"),
+        },
+    )
+    started = StartedFrom(ws.head, baseline.version, plan.sources_tree)
+    inc.commit = publish(ws.store, started, merged.files, snapshot, message)
+    return inc
