@@ -180,6 +180,12 @@ def build_context(
         return object_id not in revoked
 
     hit_ids = hits(index, (s.body for s in changed), live)
+    # A revoked relation or topic can only be rebuilt if its live endpoints and members are provided.
+    for object_id in revoked:
+        entry = index.get(object_id, {})
+        for dep in entry.get("deps", []):
+            if dep not in revoked and dep in index and kind_of(dep) in ("concept", "article"):
+                hit_ids.add(dep)
     anchors = sorted(i for i in hit_ids if kind_of(i) == "concept")
     article_hits = sorted(i for i in hit_ids if kind_of(i) == "article")
     anchor_set = set(anchors)

@@ -64,8 +64,8 @@ export function createApp(container) {
     } catch (error) {
       return fail(`Could not load the graph (${error.message}).`);
     }
-    const { graph, needsLayout } = buildGraph(json);
-    if (graph.order === 0) {
+    const data = buildGraph(json);
+    if (data.graph.order === 0) {
       // V3: a snapshot with no concepts still has a graph page, with a clear message.
       status.textContent = EMPTY_MESSAGE;
       status.classList.add("wikigen-graph__status--empty");
@@ -74,7 +74,7 @@ export function createApp(container) {
       return firstFrame();
     }
     try {
-      view = drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settled });
+      view = drawGraph({ container, stage, toolbar, panel, data, settled });
     } catch (error) {
       return fail(`Could not draw the graph (${error.message}); this page needs WebGL.`);
     }
@@ -100,7 +100,8 @@ export function createApp(container) {
   return Object.freeze(api);
 }
 
-function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settled }) {
+function drawGraph({ container, stage, toolbar, panel, data: graphData, settled }) {
+  const { graph, needsLayout, concepts, relations } = graphData;
   let colors = themeColors(container);
   // set: the highlighted nodes (active node and its neighbours); edges: the edges touching it.
   const state = { hovered: null, focused: null, active: null, set: null, edges: null, hoveredEdge: null };
@@ -141,7 +142,7 @@ function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settl
   });
 
   window.__r = renderer; window.__g = graph;
-  const hulls = new HullLayer(renderer, colors.hull);
+  const hulls = new HullLayer(renderer, concepts, colors.hull);
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
   stage.append(tooltip);
@@ -183,7 +184,7 @@ function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settl
     }
     if (!graph.hasNode(id)) return false;
     state.focused = id;
-    showConcept(panel, graph, id, (other) => focus(other, { fly: true }));
+    showConcept(panel, graphData, id, (other) => focus(other, { fly: true }));
     applyHighlight();
     if (flyTo) fly(id);
     return true;
@@ -215,7 +216,7 @@ function drawGraph({ container, stage, toolbar, panel, graph, needsLayout, settl
   renderer.on("enterEdge", ({ edge, event }) => {
     state.hoveredEdge = edge;
     tooltip.replaceChildren(
-      ...describeRelations(graph, graph.getEdgeAttribute(edge, "relations")).map((line) => h("div", { text: line })),
+      ...describeRelations(graph, relations.get(edge)).map((line) => h("div", { text: line })),
     );
     tooltip.style.transform = `translate(${event.x + 14}px, ${event.y + 14}px)`;
     tooltip.hidden = false;

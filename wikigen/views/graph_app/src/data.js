@@ -37,8 +37,10 @@ function seededPosition(id, radius) {
 const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
 
 /**
- * Build the graph. Returns { graph, needsLayout }: needsLayout is true when any node came without
- * precomputed x/y (those nodes start from a seeded position and ForceAtlas2 runs).
+ * Build the graph. Returns { graph, needsLayout, concepts, relations }: needsLayout is true when
+ * any node came without precomputed x/y (those nodes start from a seeded position and ForceAtlas2
+ * runs). Graph attributes hold only what sigma draws: sigma copies them for every node and edge on
+ * each highlight, so the concept records (by node id) and the relations (by edge id) live beside.
  */
 export function buildGraph(json) {
   const graph = new Graph({ type: "undirected", multi: false, allowSelfLoops: false });
@@ -48,6 +50,8 @@ export function buildGraph(json) {
   let maxDegree = 1;
   for (const node of nodes) if (isNumber(node?.degree)) maxDegree = Math.max(maxDegree, node.degree);
 
+  const concepts = new Map();
+  const relations = new Map();
   let needsLayout = false;
   for (const node of nodes) {
     if (typeof node?.id !== "string" || graph.hasNode(node.id)) continue;
@@ -62,10 +66,8 @@ export function buildGraph(json) {
       label: typeof node.label === "string" && node.label !== "" ? node.label : node.id,
       size: MIN_NODE_SIZE + (MAX_NODE_SIZE - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
       color: communityColor(node.community),
-      community: node.community,
-      component: node.component,
-      concept: node,
     });
+    concepts.set(node.id, node);
   }
 
   for (const edge of edges) {
@@ -78,14 +80,14 @@ export function buildGraph(json) {
     graph.addUndirectedEdgeWithKey(key, source, target, {
       weight,
       size: Math.min(0.6 + 0.6 * Math.log2(1 + weight), 4),
-      relations: Array.isArray(edge.relations) ? edge.relations : [],
     });
+    relations.set(key, Array.isArray(edge.relations) ? edge.relations : []);
   }
-  return { graph, needsLayout };
+  return { graph, needsLayout, concepts, relations };
 }
 
 /** "Pod —runs on→ Node" for each relation of an aggregated edge, in the order graph.json gives. */
-export function describeRelations(graph, relations) {
+export function describeRelations(graph, relations = []) {
   const label = (id) => (graph.hasNode(id) ? graph.getNodeAttribute(id, "label") : String(id));
   return relations.map((r) => `${label(r.subject)} —${r.predicate}→ ${label(r.object)}`);
 }

@@ -6,10 +6,10 @@ const LAYER = "wikigenHulls";
 const PADDING_PX = 14;
 
 /** Convex hull (graph coordinates) of each component with at least two nodes. */
-export function componentHulls(graph) {
+export function componentHulls(graph, concepts) {
   const groups = new Map();
-  graph.forEachNode((_node, attributes) => {
-    const component = attributes.component;
+  graph.forEachNode((node, attributes) => {
+    const component = concepts.get(node)?.component;
     if (component === null || component === undefined) return;
     let points = groups.get(component);
     if (!points) groups.set(component, (points = []));
@@ -28,8 +28,9 @@ export function componentHulls(graph) {
  * the size or the hull geometry changed (a hover refresh costs nothing here).
  */
 export class HullLayer {
-  constructor(renderer, rgb) {
+  constructor(renderer, concepts, rgb) {
     this.renderer = renderer;
+    this.concepts = concepts;
     this.hulls = [];
     this.drawnKey = "";
     this.version = 0;
@@ -43,7 +44,7 @@ export class HullLayer {
   }
 
   update(graph) {
-    this.hulls = componentHulls(graph);
+    this.hulls = componentHulls(graph, this.concepts);
     this.version += 1;
     this.draw();
   }

@@ -16,11 +16,11 @@ function section(title, items) {
 }
 
 /** Relations touching the node, each with a button that focuses the other end. */
-function relationItems(graph, id, onFocus) {
+function relationItems(graph, relations, id, onFocus) {
   const items = [];
   let total = 0;
-  graph.forEachEdge(id, (_edge, attributes) => {
-    for (const relation of attributes.relations) {
+  graph.forEachEdge(id, (edge) => {
+    for (const relation of relations.get(edge) ?? []) {
       total += 1;
       if (items.length >= MAX_RELATIONS) continue;
       const outgoing = relation.subject === id;
@@ -40,8 +40,8 @@ function relationItems(graph, id, onFocus) {
   return items;
 }
 
-export function showConcept(panel, graph, id, onFocus) {
-  const concept = graph.getNodeAttribute(id, "concept");
+export function showConcept(panel, { graph, concepts, relations }, id, onFocus) {
+  const concept = concepts.get(id);
   const label = graph.getNodeAttribute(id, "label");
   const articles = (concept.articles ?? []).map((article) => h("li", {}, [link(article.url, article.title || article.url)]));
   const evidence = (concept.evidence ?? []).map((item) =>
@@ -57,7 +57,7 @@ export function showConcept(panel, graph, id, onFocus) {
     concept.url ? h("p", {}, [link(concept.url, "Open the concept page", "wikigen-graph__concept-link")]) : null,
     section("Articles", articles),
     section("Evidence", evidence),
-    section("Relations", relationItems(graph, id, onFocus)),
+    section("Relations", relationItems(graph, relations, id, onFocus)),
   ];
   panel.replaceChildren(...parts.filter(Boolean));
   panel.scrollTop = 0;

@@ -1,0 +1,61 @@
+"""Scripted answers for pipeline tests: a tiny deterministic extractor over the request.
+
+Lines of the form ``Concept NAME: definition`` (optionally ``[type=T] [aka=A]``) define concepts, and
+``NAME1 uses NAME2.`` style lines (``REL NAME1 -predicate-> NAME2``) state relations. It reads the
+changed sources *and* the fragments, as a real engine would, so revoked concepts can be rebuilt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from wikigen.engines.base import empty_delta
+
+CONCEPT = re.compile(r"^Concept (?P<name>[^:\[]+?)(?: \[type=(?P<type>\w+)\])?(?: \[aka=(?P<aka>[^\]]+)\])?: .+$")
+RELATION = re.compile(r"^REL (?P<s>.+?) -(?P<p>[^>]+)-> (?P<o>.+?)\.?$")
+
+
+def _texts(request: Mapping[str, Any]) -> list[tuple[str, str]]:
+    texts = [(s["id"], s["body"]) for s in request["sources"]]
+    texts += [(f["source"], f["text"]) for f in request["fragments"]]
+    return texts
+
+
+def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
+    delta = empty_delta()
+    if stage != "analyze":
+        return delta
+    for source in request["sources"]:
+        line = next((ln.strip() for ln in source["body"].splitlines() if ln.strip()), "")
+        delta["articles"].append({
+            "title": source["title"], "sources": [source["id"]],
+            "summary": [{"text": line, "quotes": [{"source": source["id"], "quote": line}]}],
+        })
+    seen: dict[str, dict[str, Any]] = {}
+    relations: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for source_id, text in _texts(request):
+        for raw in text.splitlines():
+            line = raw.strip()
+            match = CONCEPT.match(line)
+            if match:
+                name = match["name"].strip()
+                if name.casefold() in seen:
+                    seen[name.casefold()]["evidence"].append({"source": source_id, "quote": line})
+                    continue
+                concept = {"name": name, "type": match["type"] or "concept",
+                           "definition": {"text": line, "quotes": [{"source": source_id, "quote": line}]},
+                           "evidence": []}
+                if match["aka"]:
+                    concept["aliases"] = [match["aka"]]
+                seen[name.casefold()] = concept
+            rel = RELATION.match(line)
+            if rel:
+                key = (rel["s"], rel["p"], rel["o"])
+                relations.setdefault(key, {"subject": rel["s"], "predicate": rel["p"], "object": rel["o"],
+                                           "basis": "explicit", "evidence": [{"source": source_id, "quote": line}]})
+    delta["concepts"] = list(seen.values())
+    known = {c["name"].casefold() for c in seen.values()} | {a["name"].casefold() for a in request["anchors"]}
+    delta["relations"] = [r for r in relations.values() if r["subject"].casefold() in known and r["object"].casefold() in known]
+    return delta

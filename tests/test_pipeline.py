@@ -1,0 +1,371 @@
+"""The compile pipeline on real temporary git repos, driven by a scripted engine (R9–R33, E1–E5)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import GitRepo, source
+from tests.engines import extract
+from wikigen.engines.base import empty_delta
+from wikigen.engines.scripted import ScriptedEngine
+from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError
+from wikigen.objects import RELATIONS_PATH
+from wikigen.pipeline import compile_repo
+from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+
+K = "content/sources/knowledge"
+
+
+def snapshot_at(repo: GitRepo, rev: str = "HEAD"):  # type: ignore[no-untyped-def]
+    return load_snapshot(repo.repo.revparse_single(f"{rev}:{SNAPSHOT_PATH}").data)
+
+
+def compiled(repo: GitRepo, engine: ScriptedEngine | None = None, **kw):  # type: ignore[no-untyped-def]
+    return compile_repo(repo.root, engine=engine or ScriptedEngine(extract), **kw)
+
+
+POD = "Intro line about pods.\n\nConcept Pod [type=resource]: a Pod is the smallest unit.\n\nREL Pod -runs on-> Node.\n"
+NODE = "Intro line about nodes.\n\nConcept Node [type=resource]: a Node is a worker machine.\n"
+NODE2 = "Another page.\n\nConcept Node [type=resource]: a Node also hosts Pods in this other page.\n"
+
+
+def test_first_compile_writes_objects_and_commit_by_wikigen(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
+    report = compiled(git_repo)
+    assert report.published and report.version == 1
+    author, message, _ = git_repo.repo.revparse_single("HEAD").author.name, None, None
+    assert author == "wikigen"
+    changed = git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split()
+    assert all(p.startswith(("content/wiki/", "content/.wikigen/")) for p in changed)  # R31
+    snap = snapshot_at(git_repo)
+    assert set(snap.objects) >= {"article/knowledge--pod", "concept/pod", "concept/node"}
+    rel = [o for o in snap.objects if o.startswith("relation/")]
+    assert len(rel) == 1 and snap.objects[rel[0]]["predicate"] == "runs on"
+    assert git_repo.git("status", "--porcelain").stdout == ""  # work tree updated
+    assert git_repo.wikigen("verify").code == 0
+    trailers = git_repo.git("log", "-1", "--format=%B").stdout
+    assert "Wikigen-Snapshot: 1" in trailers and "Wikigen-Engine-Calls: 2" in trailers
+
+
+def test_r9_no_diff_duplicate_and_recompile_make_no_call_and_no_commit(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
+    compiled(git_repo)
+    head = git_repo.head()
+    engine = ScriptedEngine(extract)
+    assert not compiled(git_repo, engine).published
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")}, "duplicate upload")  # same content
+    report = compiled(git_repo, engine, retry=True)
+    assert engine.calls == 0 and not report.published
+    assert git_repo.git("rev-list", "--count", f"{head}..HEAD").stdout.strip() == "1"  # only the user's commit
+
+
+def test_r3_verification_change_is_a_bookkeeping_commit_without_engine(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
+    compiled(git_repo)
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods", verification="verified")})
+    engine = ScriptedEngine(extract)
+    report = compiled(git_repo, engine)
+    assert engine.calls == 0 and report.bookkeeping and report.version == 1
+    assert git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split() == [SNAPSHOT_PATH]
+    assert snapshot_at(git_repo).manifest["knowledge/pod"].verification == "verified"
+    assert not compiled(git_repo, engine).published  # and then nothing more to do
+
+
+def two_source_article(stage, request):  # type: ignore[no-untyped-def]
+    if stage != "analyze":
+        return empty_delta()
+    ids = [s["id"] for s in request["sources"]] + sorted({f["source"] for f in request["fragments"]})
+    quotes = []
+    for s in request["sources"]:
+        quotes.append({"source": s["id"], "quote": s["body"].splitlines()[2]})
+    for f in request["fragments"]:
+        quotes.append({"source": f["source"], "quote": f["text"].strip()})
+    return {**empty_delta(), "articles": [
+        {"title": "Pods and nodes", "sources": sorted(set(ids)), "summary": [{"text": "joined", "quotes": quotes}]}
+    ]}
+
+
+def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragments(git_repo: GitRepo):
+    a = "Top.\n\nLine three of A, cited.\n\nmore\n"
+    b = "Top.\n\nLine three of B, cited.\n\nmore\n"
+    git_repo.commit({f"{K}/a.md": source(a, title="A"), f"{K}/b.md": source(b, title="B")})
+    compiled(git_repo, ScriptedEngine(two_source_article))
+    before = snapshot_at(git_repo)
+    (article,) = [o for o in before.objects if o.startswith("article/")]
+    git_repo.commit({f"{K}/a.md": source(a.replace("more", "changed"), title="A")})
+    engine = ScriptedEngine(two_source_article)
+    report = compiled(git_repo, engine)
+    assert report.as_json()["revoked"]["article"] == 1
+    stage, request = engine.requests[0]
+    assert [s["id"] for s in request["sources"]] == ["knowledge/a"]
+    assert request["fragments"] == [{
+        "source": "knowledge/b", "version": before.manifest["knowledge/b"].version, "title": "B",
+        "lines": {"start": 3, "end": 3}, "text": "Line three of B, cited.\n",
+    }]
+    assert {r["id"] for r in request["revoked"]} == {article}
+    after = snapshot_at(git_repo)
+    assert article in after.objects  # same sources → same id, rebuilt
+    assert after.objects[article]["sources"]["knowledge/a"] == after.manifest["knowledge/a"].version
+
+
+def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
+                     f"{K}/node2.md": source(NODE2, title="More nodes")})
+    compiled(git_repo)
+    before = snapshot_at(git_repo)
+    assert set(before.objects["concept/node"]["sources"]) == {"knowledge/node", "knowledge/node2"}
+    relations_before = git_repo.read(RELATIONS_PATH)
+    git_repo.commit({f"{K}/node.md": None})
+    engine = ScriptedEngine(extract)
+    compiled(git_repo, engine)
+    after = snapshot_at(git_repo)
+    assert "concept/node" in after.objects  # rebuilt, same id (R25)
+    assert set(after.objects["concept/node"]["sources"]) == {"knowledge/node2"}
+    request = engine.requests[0][1]
+    assert {f["source"] for f in request["fragments"]} >= {"knowledge/node2"}
+    # The relation Pod -runs on-> Node lost its endpoint, was revoked, and was rebuilt from the fragment.
+    assert git_repo.read(RELATIONS_PATH).count("\n") == relations_before.count("\n")
+
+
+def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
+                     f"{K}/other.md": source("Other.\n\nConcept Cat: a cat.\n\nREL Cat -sits on-> Node.\n", title="O")})
+    compiled(git_repo)
+    assert git_repo.read(RELATIONS_PATH).count("\n") == 2
+    git_repo.commit({f"{K}/pod.md": None})  # withdraws Pod: its relation to Node goes
+    compiled(git_repo)
+    diff = git_repo.git("diff", "HEAD~1", "HEAD", "--", RELATIONS_PATH).stdout
+    removed = [ln for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+    added = [ln for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    assert len(removed) == 1 and '"predicate":"runs on"' in removed[0] and added == []
+
+
+def test_r29_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapshot(git_repo: GitRepo):
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A"), f"{K}/b.md": source("Beta text.\n", title="B")})
+    compiled(git_repo)
+    engine = ScriptedEngine(extract)
+    git_repo.commit({f"{K}/a.md": None})
+    report = compiled(git_repo, engine)
+    assert engine.calls == 0 and report.published and report.version == 2
+    git_repo.commit({f"{K}/b.md": None})
+    report = compiled(git_repo, engine)
+    assert engine.calls == 0 and report.version == 3
+    snap = snapshot_at(git_repo)
+    assert snap.objects == {} and dict(snap.manifest) == {}
+    assert not (git_repo.root / "content/wiki/articles").exists()
+
+
+@pytest.mark.parametrize(("cap", "expected"), [
+    ("input_bytes", "> 1"), ("anchors", "2 > 1"), ("articles", "2 > 1"), ("relations", "2 > 1"), ("fragments", "> 1"),
+])
+def test_r15_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str, expected: str):
+    pod = POD + "\nREL Node -hosts-> Pod.\n"
+    git_repo.commit({f"{K}/pod.md": source(pod, title="Pod"), f"{K}/node.md": source(NODE, title="Node")})
+    compiled(git_repo)
+    git_repo.commit({f"{K}/b.md": source("Mentions Pod and Node together.\n", title="B")})
+    head = git_repo.head()
+    engine = ScriptedEngine(extract)
+    with pytest.raises(CapExceeded) as caught:
+        compile_repo(git_repo.root, engine=engine, overrides={f"caps.{cap}": 1})
+    assert f"caps.{cap}: " in caught.value.message and expected in caught.value.message
+    assert "knowledge/b" in caught.value.message and "R15" in caught.value.message
+    assert git_repo.head() == head and engine.calls == 0
+    assert compile_repo(git_repo.root, engine=engine, retry=True).published  # default caps: fits
+
+
+def test_r15_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monkeypatch):
+    git_repo.commit({f"{K}/a.md": source("x" * 500, title="A")})
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "100")
+    head = git_repo.head()
+    result = git_repo.wikigen("compile")
+    assert result.code == 1 and "caps.input_bytes: " in result.err and "> 100" in result.err
+    assert "single source can never fit" in result.err
+    assert git_repo.head() == head
+
+
+def test_r16_batch_publishes_one_commit_per_increment(git_repo: GitRepo, monkeypatch):
+    files = {f"{K}/s{i:02}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(12)}
+    git_repo.commit(files)
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "2000")
+    with pytest.raises(CapExceeded):
+        compiled(git_repo)
+    report = compiled(git_repo, batch=True, retry=True)
+    assert len(report.increments) > 2 and report.version == len(report.increments)
+    authors = git_repo.git("log", "--format=%an", f"-{len(report.increments)}").stdout.split()
+    assert authors == ["wikigen"] * len(report.increments)
+    snap = snapshot_at(git_repo)
+    assert len([o for o in snap.objects if o.startswith("article/")]) == 12
+    assert snap.sources_tree == git_repo.repo.revparse_single("HEAD:content/sources").id.__str__()
+    assert git_repo.wikigen("verify").code == 0
+
+
+BAD_DELTAS = {
+    "ambiguous alias": ({"concepts": [
+        {"name": "Alpha", "type": "concept", "aliases": ["Shared"], "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}},
+        {"name": "Beta", "type": "concept", "aliases": ["Shared"], "definition": {"text": "b", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}},
+    ]}, "ambiguous concept name/alias"),
+    "self-loop": ({"concepts": [
+        {"name": "Alpha", "type": "concept", "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}}],
+        "relations": [{"subject": "Alpha", "predicate": "uses", "object": "alpha", "basis": "explicit",
+                       "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}]}]}, "self-loop"),
+    "unknown id": ({"relations": [{"subject": "concept/nope", "predicate": "uses", "object": "Ghost", "basis": "explicit",
+                                   "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}]}]}, "unknown concept"),
+    "quote not provided": ({"articles": [{"title": "A", "sources": ["knowledge/a"],
+                                          "summary": [{"text": "x", "quotes": [{"source": "knowledge/a", "quote": "not in the body"}]}]}]},
+                           "quote not found verbatim"),
+    "source not in request": ({"articles": [{"title": "Z", "sources": ["knowledge/zzz"],
+                                             "summary": [{"text": "x", "quotes": [{"source": "knowledge/zzz", "quote": "Alpha"}]}]}]},
+                              "not in the request"),
+    "duplicate relation": ({"concepts": [
+        {"name": "Alpha", "type": "concept", "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}},
+        {"name": "Gamma", "type": "concept", "definition": {"text": "g", "quotes": [{"source": "knowledge/a", "quote": "Gamma"}]}}],
+        "relations": [{"subject": "Alpha", "predicate": "uses", "object": "Gamma", "basis": "explicit",
+                       "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}]}] * 2}, "duplicate relation"),
+    "type conflict": ({"concepts": [
+        {"name": "Pod", "type": "animal", "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}}]},
+        "type conflict"),
+}
+
+
+def test_r22_r26_bad_deltas_fail_listing_every_problem_and_keep_head(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pod")})
+    compiled(git_repo)
+    git_repo.commit({f"{K}/a.md": source("Alpha text with Gamma and a Pod mention.\n", title="A")})
+    head = git_repo.head()
+    for name, (partial, words) in BAD_DELTAS.items():
+        good_article = {"title": "A", "sources": ["knowledge/a"],
+                        "summary": [{"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}]}
+        answer = {**empty_delta(), "articles": [good_article], **partial}
+        if name in ("quote not provided", "source not in request"):
+            answer["articles"] = partial["articles"] + ([good_article] if name == "source not in request" else [])
+        with pytest.raises(ValidationError) as caught:
+            compile_repo(git_repo.root, engine=ScriptedEngine([answer, empty_delta()]), retry=True)
+        assert words in caught.value.message, (name, caught.value.message)
+        assert git_repo.head() == head, name
+    # Several problems at once are all listed.
+    many = {**empty_delta(), "articles": [{"title": "A", "sources": ["knowledge/a"], "summary": [
+        {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "missing one"}]},
+        {"text": "b", "quotes": [{"source": "knowledge/a", "quote": "missing two"}]}]}]}
+    result_engine = ScriptedEngine([many, empty_delta()])
+    with pytest.raises(ValidationError) as caught:
+        compile_repo(git_repo.root, engine=result_engine, retry=True)
+    listed = "\n".join(caught.value.problems)
+    assert "'missing one'" in listed and "'missing two'" in listed and len(caught.value.problems) == 3
+
+
+def test_r33_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo):
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+    bad = {**empty_delta(), "articles": [{"title": "A", "sources": ["knowledge/a"],
+                                         "summary": [{"text": "x", "quotes": [{"source": "knowledge/a", "quote": "nope"}]}]}]}
+    with pytest.raises(ValidationError):
+        compiled(git_repo, ScriptedEngine([bad, empty_delta()]))
+    note = git_repo.git("notes", "--ref=refs/notes/wikigen", "show", "HEAD").stdout
+    assert '"status": "failed"' in note and "quote not found" in note
+    engine = ScriptedEngine(extract)
+    with pytest.raises(PreviousFailure):
+        compiled(git_repo, engine)
+    assert engine.calls == 0
+    assert git_repo.wikigen("compile").code == 1
+    assert compiled(git_repo, engine, retry=True).published  # --retry
+    git_repo.commit({f"{K}/a.md": source("Alpha text changed.\n", title="A")})
+    with pytest.raises(ValidationError):
+        compiled(git_repo, ScriptedEngine([bad, empty_delta()]))
+    git_repo.commit({f"{K}/a.md": source("Alpha text changed again.\n", title="A")})
+    assert compiled(git_repo).published  # a relevant change retries
+
+
+def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
+    compiled(git_repo)
+    path = "content/wiki/articles/knowledge--pod.md"
+    text = git_repo.read(path)
+    git_repo.commit({path: text.replace("quote: Intro line about pods.", "quote: Intro line about cats.")}, "hand edit")
+    result = git_repo.wikigen("verify")
+    assert result.code == 1 and "not at" in result.out and "edited by hand" in result.out
+    git_repo.git("reset", "--hard", "HEAD~1")
+    snap = json.loads(git_repo.read(SNAPSHOT_PATH))
+    other = git_repo.repo.create_blob(b"---\ntitle: Pods\n---\nsomething else entirely\n")
+    snap["sourceManifest"]["knowledge/pod"]["blob"] = str(other)
+    git_repo.commit({SNAPSHOT_PATH: json.dumps(snap)}, "corrupt manifest")
+    result = git_repo.wikigen("verify", "--json")
+    data = json.loads(result.out)
+    assert result.code == 1 and any("does not hold the body" in p for p in data["problems"])
+
+
+def test_r38_files_people_put_in_generated_folders_are_left_alone(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), "content/wiki/articles/my-notes.md": "# mine\n",
+                     "content/wiki/links.txt": "http://example.invalid\n"})
+    compiled(git_repo)
+    git_repo.commit({f"{K}/pod.md": source(POD + "\nMore.\n", title="Pods")})
+    compiled(git_repo)
+    assert git_repo.read("content/wiki/articles/my-notes.md") == "# mine\n"
+    assert git_repo.read("content/wiki/links.txt") == "http://example.invalid\n"
+    # A person's file where the compiler wants to write is a clear failure, not an overwrite.
+    git_repo.commit({"content/wiki/articles/knowledge--new.md": "# a person's page\n",
+                     f"{K}/new.md": source("New text.\n", title="New")})
+    with pytest.raises(ValidationError) as caught:
+        compiled(git_repo)
+    assert "is not the compiler's" in caught.value.message
+    assert git_repo.read("content/wiki/articles/knowledge--new.md") == "# a person's page\n"
+
+
+def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: GitRepo):
+    retro = "Failure: the import was slow.\n\nThe cause is a hypothesis: the disk was full.\n"
+
+    def with_issues(stage, request):  # type: ignore[no-untyped-def]
+        delta = extract(stage, request)
+        for article in delta["articles"]:
+            if article["sources"] == ["retrospectives/slow"]:
+                q = [{"source": "retrospectives/slow", "quote": "The cause is a hypothesis: the disk was full."}]
+                article["summary"].append({"text": "The disk was full.", "status": "hypothesis", "quotes": q})
+                article["contradictions"] = [{"text": "Two causes disagree", "scope": "import", "uncertainty": "high", "quotes": q}]
+                article["open_questions"] = [{"text": "Was the disk full?", "quotes": q}]
+        return delta
+
+    git_repo.commit({"content/sources/retrospectives/slow.md": source(retro, title="Slow import"),
+                     f"{K}/pod.md": source(POD, title="Pods")})
+    compiled(git_repo, ScriptedEngine(with_issues))
+    path = "content/wiki/articles/retrospectives--slow.md"
+    before = (git_repo.root / path).read_bytes()
+    assert b"Hypothesis:" in before and b"Two causes disagree" in before and b"Was the disk full?" in before
+    git_repo.commit({f"{K}/node.md": source(NODE, title="Nodes")})
+    compiled(git_repo, ScriptedEngine(with_issues))
+    assert (git_repo.root / path).read_bytes() == before
+    # R37: a delta that states the hypothesis as a fact fails.
+    def as_fact(stage, request):  # type: ignore[no-untyped-def]
+        delta = with_issues(stage, request)
+        for article in delta["articles"]:
+            for claim in article["summary"]:
+                claim["status"] = "stated"
+        return delta
+    git_repo.commit({"content/sources/retrospectives/slow.md": source(retro + "\nMore.\n", title="Slow import")})
+    with pytest.raises(ValidationError) as caught:
+        compiled(git_repo, ScriptedEngine(as_fact))
+    assert "R37" in caught.value.message
+
+
+def test_r30_late_result_is_rejected(git_repo: GitRepo):
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+
+    def sneaky(stage, request):  # type: ignore[no-untyped-def]
+        if stage == "analyze":
+            # Another compile publishes while this one waits for its engine.
+            compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+        return extract(stage, request)
+
+    with pytest.raises(ConflictError) as caught:
+        compiled(git_repo, ScriptedEngine(sneaky))
+    assert "moved" in caught.value.message
+    assert snapshot_at(git_repo).version == 1
+
+
+def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+    compiled(git_repo)
+    (git_repo.root / "content/wiki/articles/knowledge--a.md").write_text("tampered\n")
+    git_repo.commit({f"{K}/a.md": source("Alpha text 2.\n", title="A")})
+    engine = ScriptedEngine(extract)
+    result = git_repo.wikigen("compile")
+    assert result.code == 1 and "local changes" in result.err and engine.calls == 0
