@@ -95,7 +95,14 @@ def generate(nodes: int, edges: int, seed: int, precomputed: bool) -> dict[str, 
         )
     for i in range(0, nodes - 1, 100):  # pairs of left-out concepts: two-node components
         if i % 50 == 0 and i + 50 < nodes:
-            pairs[(i, i + 50)] = [{"id": f"relation/pair{i}", "subject": ids[i], "predicate": "is paired with", "object": ids[i + 50]}]
+            pairs[(i, i + 50)] = [
+                {
+                    "id": f"relation/pair{i}",
+                    "subject": ids[i],
+                    "predicate": "is paired with",
+                    "object": ids[i + 50],
+                }
+            ]
 
     degree = [0] * nodes
     parent = list(range(nodes))
@@ -205,7 +212,9 @@ def measure(url: str, samples: int) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--edges", type=int, default=40_000)
     parser.add_argument("--seed", type=int, default=7)
@@ -213,7 +222,9 @@ def main() -> int:
     parser.add_argument("--precomputed", action="store_true", help="give x/y in graph.json (no layout)")
     args = parser.parse_args()
     if not (ASSETS / "graph.js").is_file():
-        print("wikigen/views/assets/graph.js is missing: run `npm ci && node build.mjs` in wikigen/views/graph_app")
+        print(
+            "wikigen/views/assets/graph.js is missing: run `npm ci && node build.mjs` in wikigen/views/graph_app"
+        )
         return 1
 
     graph = generate(args.nodes, args.edges, args.seed, args.precomputed)
@@ -233,15 +244,21 @@ def main() -> int:
 
     handled = [h["handled"] for h in result["hover"]]
     frame = [h["frame"] for h in result["hover"]]
-    print(f"graph: {len(graph['nodes'])} nodes, {len(graph['edges'])} edges, {graph['components']} components, "
-          f"graph.json {size / 1e6:.1f} MB, layout {'precomputed' if args.precomputed else 'ForceAtlas2 worker'}")
-    print(f"first render: {result['first_render_ms']:.0f} ms after the script started "
-          f"({result['ready_since_navigation_ms']:.0f} ms after navigation; target 3000)")
+    print(
+        f"graph: {len(graph['nodes'])} nodes, {len(graph['edges'])} edges, {graph['components']} components, "
+        f"graph.json {size / 1e6:.1f} MB, layout {'precomputed' if args.precomputed else 'ForceAtlas2 worker'}"
+    )
+    print(
+        f"first render: {result['first_render_ms']:.0f} ms after the script started "
+        f"({result['ready_since_navigation_ms']:.0f} ms after navigation; target 3000)"
+    )
     if not args.precomputed:
         print(f"layout stopped: {result['layout_settled_since_navigation_ms']:.0f} ms after navigation")
     if frame:
-        print(f"hover highlight: median {statistics.median(frame):.0f} ms, max {max(frame):.0f} ms to the next frame "
-              f"(handlers {statistics.median(handled):.0f} ms median; {len(frame)} samples; target 100)")
+        print(
+            f"hover highlight: median {statistics.median(frame):.0f} ms, max {max(frame):.0f} ms to the next frame "
+            f"(handlers {statistics.median(handled):.0f} ms median; {len(frame)} samples; target 100)"
+        )
     else:
         print("hover highlight: no sample hit a node")
     print(f"requests outside 127.0.0.1: {len(result['external_requests'])}")

@@ -12,8 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from wikigen.engines.base import empty_delta
+from wikigen.ids import concept_id, normalize_name
 
-CONCEPT = re.compile(r"^Concept (?P<name>[^:\[]+?)(?: \[type=(?P<type>\w+)\])?(?: \[aka=(?P<aka>[^\]]+)\])?: .+$")
+CONCEPT = re.compile(
+    r"^Concept (?P<name>[^:\[]+?)(?: \[type=(?P<type>\w+)\])?(?: \[aka=(?P<aka>[^\]]+)\])?: .+$"
+)
 RELATION = re.compile(r"^REL (?P<s>.+?) -(?P<p>[^>]+)-> (?P<o>.+?)\.?$")
 
 
@@ -29,10 +32,13 @@ def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
         return delta
     for source in request["sources"]:
         line = next((ln.strip() for ln in source["body"].splitlines() if ln.strip()), "")
-        delta["articles"].append({
-            "title": source["title"], "sources": [source["id"]],
-            "summary": [{"text": line, "quotes": [{"source": source["id"], "quote": line}]}],
-        })
+        delta["articles"].append(
+            {
+                "title": source["title"],
+                "sources": [source["id"]],
+                "summary": [{"text": line, "quotes": [{"source": source["id"], "quote": line}]}],
+            }
+        )
     seen: dict[str, dict[str, Any]] = {}
     relations: dict[tuple[str, str, str], dict[str, Any]] = {}
     for source_id, text in _texts(request):
@@ -44,18 +50,39 @@ def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
                 if name.casefold() in seen:
                     seen[name.casefold()]["evidence"].append({"source": source_id, "quote": line})
                     continue
-                concept = {"name": name, "type": match["type"] or "concept",
-                           "definition": {"text": line, "quotes": [{"source": source_id, "quote": line}]},
-                           "evidence": []}
+                concept = {
+                    "name": name,
+                    "type": match["type"] or "concept",
+                    "definition": {"text": line, "quotes": [{"source": source_id, "quote": line}]},
+                    "evidence": [],
+                }
                 if match["aka"]:
                     concept["aliases"] = [match["aka"]]
                 seen[name.casefold()] = concept
             rel = RELATION.match(line)
             if rel:
                 key = (rel["s"], rel["p"], rel["o"])
-                relations.setdefault(key, {"subject": rel["s"], "predicate": rel["p"], "object": rel["o"],
-                                           "basis": "explicit", "evidence": [{"source": source_id, "quote": line}]})
+                relations.setdefault(
+                    key,
+                    {
+                        "subject": rel["s"],
+                        "predicate": rel["p"],
+                        "object": rel["o"],
+                        "basis": "explicit",
+                        "evidence": [{"source": source_id, "quote": line}],
+                    },
+                )
     delta["concepts"] = list(seen.values())
-    known = {c["name"].casefold() for c in seen.values()} | {a["name"].casefold() for a in request["anchors"]}
-    delta["relations"] = [r for r in relations.values() if r["subject"].casefold() in known and r["object"].casefold() in known]
+    ids = {a["name"].casefold(): a["id"] for a in request["anchors"]}
+    ids |= {c["name"].casefold(): concept_id(c["name"]) for c in seen.values()}
+    # Existing relations between anchors are in the request so that they are not sent again (R15).
+    existing = {(r["subject"], normalize_name(r["predicate"]), r["object"]) for r in request["relations"]}
+    delta["relations"] = [
+        r
+        for r in relations.values()
+        if r["subject"].casefold() in ids
+        and r["object"].casefold() in ids
+        and (ids[r["subject"].casefold()], normalize_name(r["predicate"]), ids[r["object"].casefold()])
+        not in existing
+    ]
     return delta

@@ -58,7 +58,9 @@ def test_r9_no_diff_duplicate_and_recompile_make_no_call_and_no_commit(git_repo:
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")}, "duplicate upload")  # same content
     report = compiled(git_repo, engine, retry=True)
     assert engine.calls == 0 and not report.published
-    assert git_repo.git("rev-list", "--count", f"{head}..HEAD").stdout.strip() == "1"  # only the user's commit
+    assert (
+        git_repo.git("rev-list", "--count", f"{head}..HEAD").stdout.strip() == "1"
+    )  # only the user's commit
 
 
 def test_r3_verification_change_is_a_bookkeeping_commit_without_engine(git_repo: GitRepo):
@@ -82,9 +84,16 @@ def two_source_article(stage, request):  # type: ignore[no-untyped-def]
         quotes.append({"source": s["id"], "quote": s["body"].splitlines()[2]})
     for f in request["fragments"]:
         quotes.append({"source": f["source"], "quote": f["text"].strip()})
-    return {**empty_delta(), "articles": [
-        {"title": "Pods and nodes", "sources": sorted(set(ids)), "summary": [{"text": "joined", "quotes": quotes}]}
-    ]}
+    return {
+        **empty_delta(),
+        "articles": [
+            {
+                "title": "Pods and nodes",
+                "sources": sorted(set(ids)),
+                "summary": [{"text": "joined", "quotes": quotes}],
+            }
+        ],
+    }
 
 
 def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragments(git_repo: GitRepo):
@@ -100,10 +109,15 @@ def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragmen
     assert report.as_json()["revoked"]["article"] == 1
     stage, request = engine.requests[0]
     assert [s["id"] for s in request["sources"]] == ["knowledge/a"]
-    assert request["fragments"] == [{
-        "source": "knowledge/b", "version": before.manifest["knowledge/b"].version, "title": "B",
-        "lines": {"start": 3, "end": 3}, "text": "Line three of B, cited.\n",
-    }]
+    assert request["fragments"] == [
+        {
+            "source": "knowledge/b",
+            "version": before.manifest["knowledge/b"].version,
+            "title": "B",
+            "lines": {"start": 3, "end": 3},
+            "text": "Line three of B, cited.\n",
+        }
+    ]
     assert {r["id"] for r in request["revoked"]} == {article}
     after = snapshot_at(git_repo)
     assert article in after.objects  # same sources → same id, rebuilt
@@ -111,8 +125,13 @@ def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragmen
 
 
 def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(git_repo: GitRepo):
-    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
-                     f"{K}/node2.md": source(NODE2, title="More nodes")})
+    git_repo.commit(
+        {
+            f"{K}/pod.md": source(POD, title="Pods"),
+            f"{K}/node.md": source(NODE, title="Nodes"),
+            f"{K}/node2.md": source(NODE2, title="More nodes"),
+        }
+    )
     compiled(git_repo)
     before = snapshot_at(git_repo)
     assert set(before.objects["concept/node"]["sources"]) == {"knowledge/node", "knowledge/node2"}
@@ -130,8 +149,13 @@ def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(gi
 
 
 def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(git_repo: GitRepo):
-    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
-                     f"{K}/other.md": source("Other.\n\nConcept Cat: a cat.\n\nREL Cat -sits on-> Node.\n", title="O")})
+    git_repo.commit(
+        {
+            f"{K}/pod.md": source(POD, title="Pods"),
+            f"{K}/node.md": source(NODE, title="Nodes"),
+            f"{K}/other.md": source("Other.\n\nConcept Cat: a cat.\n\nREL Cat -sits on-> Node.\n", title="O"),
+        }
+    )
     compiled(git_repo)
     assert git_repo.read(RELATIONS_PATH).count("\n") == 2
     git_repo.commit({f"{K}/pod.md": None})  # withdraws Pod: its relation to Node goes
@@ -143,7 +167,9 @@ def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(gi
 
 
 def test_r29_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapshot(git_repo: GitRepo):
-    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A"), f"{K}/b.md": source("Beta text.\n", title="B")})
+    git_repo.commit(
+        {f"{K}/a.md": source("Alpha text.\n", title="A"), f"{K}/b.md": source("Beta text.\n", title="B")}
+    )
     compiled(git_repo)
     engine = ScriptedEngine(extract)
     git_repo.commit({f"{K}/a.md": None})
@@ -157,9 +183,16 @@ def test_r29_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapsh
     assert not (git_repo.root / "content/wiki/articles").exists()
 
 
-@pytest.mark.parametrize(("cap", "expected"), [
-    ("input_bytes", "> 1"), ("anchors", "2 > 1"), ("articles", "2 > 1"), ("relations", "2 > 1"), ("fragments", "> 1"),
-])
+@pytest.mark.parametrize(
+    ("cap", "expected"),
+    [
+        ("input_bytes", "> 1"),
+        ("anchors", "2 > 1"),
+        ("articles", "2 > 1"),
+        ("relations", "2 > 1"),
+        ("fragments", "> 1"),
+    ],
+)
 def test_r15_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str, expected: str):
     pod = POD + "\nREL Node -hosts-> Pod.\n"
     git_repo.commit({f"{K}/pod.md": source(pod, title="Pod"), f"{K}/node.md": source(NODE, title="Node")})
@@ -186,7 +219,10 @@ def test_r15_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monk
 
 
 def test_r16_batch_publishes_one_commit_per_increment(git_repo: GitRepo, monkeypatch):
-    files = {f"{K}/s{i:02}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(12)}
+    files = {
+        f"{K}/s{i:02}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}")
+        for i in range(12)
+    }
     git_repo.commit(files)
     monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "2000")
     with pytest.raises(CapExceeded):
@@ -202,30 +238,125 @@ def test_r16_batch_publishes_one_commit_per_increment(git_repo: GitRepo, monkeyp
 
 
 BAD_DELTAS = {
-    "ambiguous alias": ({"concepts": [
-        {"name": "Alpha", "type": "concept", "aliases": ["Shared"], "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}},
-        {"name": "Beta", "type": "concept", "aliases": ["Shared"], "definition": {"text": "b", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}},
-    ]}, "ambiguous concept name/alias"),
-    "self-loop": ({"concepts": [
-        {"name": "Alpha", "type": "concept", "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}}],
-        "relations": [{"subject": "Alpha", "predicate": "uses", "object": "alpha", "basis": "explicit",
-                       "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}]}]}, "self-loop"),
-    "unknown id": ({"relations": [{"subject": "concept/nope", "predicate": "uses", "object": "Ghost", "basis": "explicit",
-                                   "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}]}]}, "unknown concept"),
-    "quote not provided": ({"articles": [{"title": "A", "sources": ["knowledge/a"],
-                                          "summary": [{"text": "x", "quotes": [{"source": "knowledge/a", "quote": "not in the body"}]}]}]},
-                           "quote not found verbatim"),
-    "source not in request": ({"articles": [{"title": "Z", "sources": ["knowledge/zzz"],
-                                             "summary": [{"text": "x", "quotes": [{"source": "knowledge/zzz", "quote": "Alpha"}]}]}]},
-                              "not in the request"),
-    "duplicate relation": ({"concepts": [
-        {"name": "Alpha", "type": "concept", "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}},
-        {"name": "Gamma", "type": "concept", "definition": {"text": "g", "quotes": [{"source": "knowledge/a", "quote": "Gamma"}]}}],
-        "relations": [{"subject": "Alpha", "predicate": "uses", "object": "Gamma", "basis": "explicit",
-                       "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}]}] * 2}, "duplicate relation"),
-    "type conflict": ({"concepts": [
-        {"name": "Pod", "type": "animal", "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}}]},
-        "type conflict"),
+    "ambiguous alias": (
+        {
+            "concepts": [
+                {
+                    "name": "Alpha",
+                    "type": "concept",
+                    "aliases": ["Shared"],
+                    "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]},
+                },
+                {
+                    "name": "Beta",
+                    "type": "concept",
+                    "aliases": ["Shared"],
+                    "definition": {"text": "b", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]},
+                },
+            ]
+        },
+        "ambiguous concept name/alias",
+    ),
+    "self-loop": (
+        {
+            "concepts": [
+                {
+                    "name": "Alpha",
+                    "type": "concept",
+                    "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]},
+                }
+            ],
+            "relations": [
+                {
+                    "subject": "Alpha",
+                    "predicate": "uses",
+                    "object": "alpha",
+                    "basis": "explicit",
+                    "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}],
+                }
+            ],
+        },
+        "self-loop",
+    ),
+    "unknown id": (
+        {
+            "relations": [
+                {
+                    "subject": "concept/nope",
+                    "predicate": "uses",
+                    "object": "Ghost",
+                    "basis": "explicit",
+                    "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}],
+                }
+            ]
+        },
+        "unknown concept",
+    ),
+    "quote not provided": (
+        {
+            "articles": [
+                {
+                    "title": "A",
+                    "sources": ["knowledge/a"],
+                    "summary": [
+                        {"text": "x", "quotes": [{"source": "knowledge/a", "quote": "not in the body"}]}
+                    ],
+                }
+            ]
+        },
+        "quote not found verbatim",
+    ),
+    "source not in request": (
+        {
+            "articles": [
+                {
+                    "title": "Z",
+                    "sources": ["knowledge/zzz"],
+                    "summary": [{"text": "x", "quotes": [{"source": "knowledge/zzz", "quote": "Alpha"}]}],
+                }
+            ]
+        },
+        "not in the request",
+    ),
+    "duplicate relation": (
+        {
+            "concepts": [
+                {
+                    "name": "Alpha",
+                    "type": "concept",
+                    "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]},
+                },
+                {
+                    "name": "Gamma",
+                    "type": "concept",
+                    "definition": {"text": "g", "quotes": [{"source": "knowledge/a", "quote": "Gamma"}]},
+                },
+            ],
+            "relations": [
+                {
+                    "subject": "Alpha",
+                    "predicate": "uses",
+                    "object": "Gamma",
+                    "basis": "explicit",
+                    "evidence": [{"source": "knowledge/a", "quote": "Alpha text"}],
+                }
+            ]
+            * 2,
+        },
+        "duplicate relation",
+    ),
+    "type conflict": (
+        {
+            "concepts": [
+                {
+                    "name": "Pod",
+                    "type": "animal",
+                    "definition": {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]},
+                }
+            ]
+        },
+        "type conflict",
+    ),
 }
 
 
@@ -235,19 +366,34 @@ def test_r22_r26_bad_deltas_fail_listing_every_problem_and_keep_head(git_repo: G
     git_repo.commit({f"{K}/a.md": source("Alpha text with Gamma and a Pod mention.\n", title="A")})
     head = git_repo.head()
     for name, (partial, words) in BAD_DELTAS.items():
-        good_article = {"title": "A", "sources": ["knowledge/a"],
-                        "summary": [{"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}]}
+        good_article = {
+            "title": "A",
+            "sources": ["knowledge/a"],
+            "summary": [{"text": "a", "quotes": [{"source": "knowledge/a", "quote": "Alpha text"}]}],
+        }
         answer = {**empty_delta(), "articles": [good_article], **partial}
         if name in ("quote not provided", "source not in request"):
-            answer["articles"] = partial["articles"] + ([good_article] if name == "source not in request" else [])
+            answer["articles"] = partial["articles"] + (
+                [good_article] if name == "source not in request" else []
+            )
         with pytest.raises(ValidationError) as caught:
             compile_repo(git_repo.root, engine=ScriptedEngine([answer, empty_delta()]), retry=True)
         assert words in caught.value.message, (name, caught.value.message)
         assert git_repo.head() == head, name
     # Several problems at once are all listed.
-    many = {**empty_delta(), "articles": [{"title": "A", "sources": ["knowledge/a"], "summary": [
-        {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "missing one"}]},
-        {"text": "b", "quotes": [{"source": "knowledge/a", "quote": "missing two"}]}]}]}
+    many = {
+        **empty_delta(),
+        "articles": [
+            {
+                "title": "A",
+                "sources": ["knowledge/a"],
+                "summary": [
+                    {"text": "a", "quotes": [{"source": "knowledge/a", "quote": "missing one"}]},
+                    {"text": "b", "quotes": [{"source": "knowledge/a", "quote": "missing two"}]},
+                ],
+            }
+        ],
+    }
     result_engine = ScriptedEngine([many, empty_delta()])
     with pytest.raises(ValidationError) as caught:
         compile_repo(git_repo.root, engine=result_engine, retry=True)
@@ -257,8 +403,16 @@ def test_r22_r26_bad_deltas_fail_listing_every_problem_and_keep_head(git_repo: G
 
 def test_r33_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo):
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
-    bad = {**empty_delta(), "articles": [{"title": "A", "sources": ["knowledge/a"],
-                                         "summary": [{"text": "x", "quotes": [{"source": "knowledge/a", "quote": "nope"}]}]}]}
+    bad = {
+        **empty_delta(),
+        "articles": [
+            {
+                "title": "A",
+                "sources": ["knowledge/a"],
+                "summary": [{"text": "x", "quotes": [{"source": "knowledge/a", "quote": "nope"}]}],
+            }
+        ],
+    }
     with pytest.raises(ValidationError):
         compiled(git_repo, ScriptedEngine([bad, empty_delta()]))
     note = git_repo.git("notes", "--ref=refs/notes/wikigen", "show", "HEAD").stdout
@@ -281,7 +435,9 @@ def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: Git
     compiled(git_repo)
     path = "content/wiki/articles/knowledge--pod.md"
     text = git_repo.read(path)
-    git_repo.commit({path: text.replace("quote: Intro line about pods.", "quote: Intro line about cats.")}, "hand edit")
+    git_repo.commit(
+        {path: text.replace("quote: Intro line about pods.", "quote: Intro line about cats.")}, "hand edit"
+    )
     result = git_repo.wikigen("verify")
     assert result.code == 1 and "not at" in result.out and "edited by hand" in result.out
     git_repo.git("reset", "--hard", "HEAD~1")
@@ -295,16 +451,25 @@ def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: Git
 
 
 def test_r38_files_people_put_in_generated_folders_are_left_alone(git_repo: GitRepo):
-    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), "content/wiki/articles/my-notes.md": "# mine\n",
-                     "content/wiki/links.txt": "http://example.invalid\n"})
+    git_repo.commit(
+        {
+            f"{K}/pod.md": source(POD, title="Pods"),
+            "content/wiki/articles/my-notes.md": "# mine\n",
+            "content/wiki/links.txt": "http://example.invalid\n",
+        }
+    )
     compiled(git_repo)
     git_repo.commit({f"{K}/pod.md": source(POD + "\nMore.\n", title="Pods")})
     compiled(git_repo)
     assert git_repo.read("content/wiki/articles/my-notes.md") == "# mine\n"
     assert git_repo.read("content/wiki/links.txt") == "http://example.invalid\n"
     # A person's file where the compiler wants to write is a clear failure, not an overwrite.
-    git_repo.commit({"content/wiki/articles/knowledge--new.md": "# a person's page\n",
-                     f"{K}/new.md": source("New text.\n", title="New")})
+    git_repo.commit(
+        {
+            "content/wiki/articles/knowledge--new.md": "# a person's page\n",
+            f"{K}/new.md": source("New text.\n", title="New"),
+        }
+    )
     with pytest.raises(ValidationError) as caught:
         compiled(git_repo)
     assert "is not the compiler's" in caught.value.message
@@ -318,14 +483,25 @@ def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: Gi
         delta = extract(stage, request)
         for article in delta["articles"]:
             if article["sources"] == ["retrospectives/slow"]:
-                q = [{"source": "retrospectives/slow", "quote": "The cause is a hypothesis: the disk was full."}]
+                q = [
+                    {
+                        "source": "retrospectives/slow",
+                        "quote": "The cause is a hypothesis: the disk was full.",
+                    }
+                ]
                 article["summary"].append({"text": "The disk was full.", "status": "hypothesis", "quotes": q})
-                article["contradictions"] = [{"text": "Two causes disagree", "scope": "import", "uncertainty": "high", "quotes": q}]
+                article["contradictions"] = [
+                    {"text": "Two causes disagree", "scope": "import", "uncertainty": "high", "quotes": q}
+                ]
                 article["open_questions"] = [{"text": "Was the disk full?", "quotes": q}]
         return delta
 
-    git_repo.commit({"content/sources/retrospectives/slow.md": source(retro, title="Slow import"),
-                     f"{K}/pod.md": source(POD, title="Pods")})
+    git_repo.commit(
+        {
+            "content/sources/retrospectives/slow.md": source(retro, title="Slow import"),
+            f"{K}/pod.md": source(POD, title="Pods"),
+        }
+    )
     compiled(git_repo, ScriptedEngine(with_issues))
     path = "content/wiki/articles/retrospectives--slow.md"
     before = (git_repo.root / path).read_bytes()
@@ -333,6 +509,7 @@ def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: Gi
     git_repo.commit({f"{K}/node.md": source(NODE, title="Nodes")})
     compiled(git_repo, ScriptedEngine(with_issues))
     assert (git_repo.root / path).read_bytes() == before
+
     # R37: a delta that states the hypothesis as a fact fails.
     def as_fact(stage, request):  # type: ignore[no-untyped-def]
         delta = with_issues(stage, request)
@@ -340,7 +517,10 @@ def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: Gi
             for claim in article["summary"]:
                 claim["status"] = "stated"
         return delta
-    git_repo.commit({"content/sources/retrospectives/slow.md": source(retro + "\nMore.\n", title="Slow import")})
+
+    git_repo.commit(
+        {"content/sources/retrospectives/slow.md": source(retro + "\nMore.\n", title="Slow import")}
+    )
     with pytest.raises(ValidationError) as caught:
         compiled(git_repo, ScriptedEngine(as_fact))
     assert "R37" in caught.value.message
@@ -369,3 +549,49 @@ def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
     engine = ScriptedEngine(extract)
     result = git_repo.wikigen("compile")
     assert result.code == 1 and "local changes" in result.err and engine.calls == 0
+
+
+def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_commit(git_repo: GitRepo):
+    from wikigen.hashing import fingerprint
+    from wikigen.workspace import Workspace
+
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+    versions = {s: e.version for s, e in Workspace.open(git_repo.root).plan().manifest.items()}
+    legacy = {
+        "version": 7,
+        "fingerprint": fingerprint(versions.items()),
+        "objects": [{"citations": [{"source": "knowledge/a", "version": versions["knowledge/a"]}]}],
+        "tool": "pre-manifest",
+    }
+    git_repo.commit({SNAPSHOT_PATH: json.dumps(legacy)})
+    engine = ScriptedEngine(extract)
+    report = compiled(git_repo, engine)
+    assert engine.calls == 0 and report.bookkeeping and report.version == 7
+    assert git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split() == [SNAPSHOT_PATH]
+    data = json.loads(git_repo.read(SNAPSHOT_PATH))
+    assert data["version"] == 7 and data["tool"] == "pre-manifest" and data["objects"] == legacy["objects"]
+    assert data["sourceManifest"]["knowledge/a"]["version"] == versions["knowledge/a"]
+    assert not compiled(git_repo, engine).published and engine.calls == 0
+
+
+def test_r36_retry_back_to_running_compiles_nothing_and_subtasks_batch(git_repo: GitRepo):
+    def task(status: str, attempt: int, text: str = "Task notes.") -> str:
+        return source(f"{text}\n", title="T", task="T1", step="s", run="r", status=status, attempt=attempt)
+
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+    compiled(git_repo)
+    git_repo.commit({"content/sources/tasks/t.md": task("accepted", 1)})
+    assert compiled(git_repo).version == 2
+    engine = ScriptedEngine(extract)
+    git_repo.commit({"content/sources/tasks/t.md": task("running", 2, "Retrying.")})
+    report = compiled(git_repo, engine)
+    assert engine.calls == 0 and report.bookkeeping  # pending recorded, last checkpoint kept
+    snap = snapshot_at(git_repo)
+    assert snap.manifest["tasks/t"].pending is not None and "article/tasks--t" in snap.objects
+    sub = source("Subtask notes.\n", title="Sub", task="T1-a", parent="T1", status="accepted")
+    git_repo.commit({"content/sources/tasks/sub.md": sub})
+    assert compiled(git_repo, engine).bookkeeping and engine.calls == 0
+    git_repo.commit({"content/sources/tasks/t.md": task("accepted", 2, "Retried and accepted.")})
+    report = compiled(git_repo, engine)
+    assert engine.calls == 2 and sorted(report.added + report.updated) == ["tasks/sub", "tasks/t"]
+    assert len(report.increments) == 1  # the subtask is batched with its parent's checkpoint

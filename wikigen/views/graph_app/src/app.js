@@ -141,7 +141,6 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     },
   });
 
-  window.__r = renderer; window.__g = graph;
   const hulls = new HullLayer(renderer, concepts, colors.hull);
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
@@ -158,12 +157,16 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     state.active = active;
     state.set = active ? new Set([active, ...graph.neighbors(active)]) : null;
     state.edges = active ? new Set(graph.edges(active)) : null;
-    if (previous && state.set) {
-      const nodes = new Set([...previous, ...state.set]);
-      const edges = new Set([...previousEdges, ...state.edges]);
-      renderer.refresh({ partialGraph: { nodes: [...nodes], edges: [...edges] }, skipIndexation: true });
-    } else {
-      renderer.refresh({ partialGraph: { nodes: allNodes, edges: allEdges }, skipIndexation: true });
+    const partialGraph =
+      previous && state.set
+        ? { nodes: [...new Set([...previous, ...state.set])], edges: [...new Set([...previousEdges, ...state.edges])] }
+        : { nodes: allNodes, edges: allEdges };
+    try {
+      renderer.refresh({ partialGraph, skipIndexation: true });
+    } catch {
+      // A full refresh is pending (a layout step or a resize): sigma has not indexed the items yet,
+      // so a partial one cannot repaint them. Do the full one now, with the new highlight.
+      renderer.refresh();
     }
   };
 
