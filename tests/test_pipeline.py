@@ -35,8 +35,7 @@ def test_first_compile_writes_objects_and_commit_by_wikigen(git_repo: GitRepo):
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
     report = compiled(git_repo)
     assert report.published and report.version == 1
-    author, message, _ = git_repo.repo.revparse_single("HEAD").author.name, None, None
-    assert author == "wikigen"
+    assert git_repo.repo.revparse_single("HEAD").author.name == "wikigen"
     changed = git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split()
     assert all(p.startswith(("content/wiki/", "content/.wikigen/")) for p in changed)  # R31
     snap = snapshot_at(git_repo)
@@ -107,7 +106,7 @@ def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragmen
     engine = ScriptedEngine(two_source_article)
     report = compiled(git_repo, engine)
     assert report.as_json()["revoked"]["article"] == 1
-    stage, request = engine.requests[0]
+    _stage, request = engine.requests[0]
     assert [s["id"] for s in request["sources"]] == ["knowledge/a"]
     assert request["fragments"] == [
         {
