@@ -594,3 +594,20 @@ def test_r36_retry_back_to_running_compiles_nothing_and_subtasks_batch(git_repo:
     report = compiled(git_repo, engine)
     assert engine.calls == 2 and sorted(report.added + report.updated) == ["tasks/sub", "tasks/t"]
     assert len(report.increments) == 1  # the subtask is batched with its parent's checkpoint
+
+
+def test_r11_plan_json_reports_revoked_fragments_bytes_and_calls_without_calling(git_repo: GitRepo):
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
+                     f"{K}/node2.md": source(NODE2, title="More nodes")})
+    compiled(git_repo)
+    assert git_repo.json("plan")["engine_calls"] == 0
+    git_repo.commit({f"{K}/node.md": source(NODE + "\nEdited.\n", title="Nodes")})
+    plan = git_repo.json("plan")
+    assert plan["updated"] == ["knowledge/node"] and plan["engine_calls"] == 2
+    assert plan["revoked"] == {"article": 1, "concept": 1, "relation": 1, "topic": 0}
+    assert plan["fragments"] >= 2 and plan["anchors"] >= 1
+    assert plan["caps"]["input_bytes"][1] == 100_000 and 0 < plan["caps"]["input_bytes"][0] == plan["input_bytes"]
+    assert plan["over_caps"] == []
+    over = git_repo.wikigen("plan")
+    assert "engine calls the next compile would make: 2" in over.out
+    assert snapshot_at(git_repo).version == 1  # planning published nothing

@@ -95,9 +95,13 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 @click.pass_context
 def plan(ctx: click.Context, staged: bool, include_deferred: bool, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
+    from wikigen.pipeline import plan_figures
+
     ws = _workspace(ctx)
     result = ws.plan(staged=staged, include_deferred=include_deferred)
     data = plan_json(result)
+    if not result.invalid:
+        data |= plan_figures(ws, result)
     if as_json:
         _print_json(data)
     else:
@@ -120,6 +124,13 @@ def _print_plan(data: dict[str, Any]) -> None:
     for problem in data["invalid"]:
         click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
     click.echo(f"blobs read: {data['blobs_read']}")
+    if "engine_calls" in data:
+        revoked = ", ".join(f"{v} {k}(s)" for k, v in data["revoked"].items() if v) or "nothing"
+        click.echo(f"revoked: {revoked}; fragments: {data['fragments']}; anchors: {data['anchors']}")
+        for name, (used, limit) in data["caps"].items():
+            flag = "  OVER — the compile will fail; split with --batch" if used > limit else ""
+            click.echo(f"  caps.{name}: {used:,} / {limit:,}{flag}")
+        click.echo(f"engine calls the next compile would make: {data['engine_calls']}")
 
 
 @cli.command()

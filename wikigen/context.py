@@ -172,8 +172,12 @@ def build_context(
     titles: Mapping[str, str],
     read_body: BodyReader,
     caps: Caps,
+    enforce: bool = True,
 ) -> Context:
-    """The analyze request of one increment, counted against every cap before any engine call."""
+    """The analyze request of one increment, counted against every cap before any engine call.
+
+    With ``enforce`` (every compile) a cap exceeded raises CapExceeded; ``plan`` only reports it.
+    """
     problems: list[str] = []
 
     def live(object_id: str) -> bool:
@@ -283,7 +287,7 @@ def build_context(
         "input_bytes": (input_bytes, caps.input_bytes),
     }
     over = [(name, value, limit) for name, (value, limit) in used.items() if value > limit]
-    if over:
+    if over and enforce:
         names = ", ".join(s.id for s in changed) or "(withdrawals only)"
         detail = "; ".join(f"caps.{n}: {v:,} > {lim:,}" for n, v, lim in over)
         single = len(changed) == 1

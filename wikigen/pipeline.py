@@ -363,6 +363,53 @@ def _sum_usage(usages: Sequence[Usage]) -> dict[str, int | None]:
     return total
 
 
+def preview(
+    ws: Workspace, plan: Plan, selected: Sequence[str], withdrawn: Sequence[str], *, enforce: bool = True
+) -> tuple[dict[str, str], Context]:
+    """Revocation and the bounded request of one increment, before any engine call (also for `plan`)."""
+    baseline = ws.baseline
+    changed = [plan.sources[sid] for sid in selected]
+    touched = [sid for sid in selected if sid in plan.updated] + list(withdrawn)
+    revoked = revoke(baseline.objects, touched)
+    compiled_before = {
+        sid: e.version for sid, e in baseline.manifest.items() if e.version is not None and sid not in touched
+    }
+    titles = {sid: e.title for sid, e in baseline.manifest.items()}
+    ctx = build_context(
+        changed=changed,
+        withdrawn=list(withdrawn),
+        index=baseline.objects,
+        revoked=revoked,
+        compiled=compiled_before,
+        titles=titles,
+        read_body=_Bodies(ws.store, baseline.manifest, ws.config),
+        caps=ws.config.caps,
+        enforce=enforce,
+    )
+    return revoked, ctx
+
+
+def plan_figures(ws: Workspace, plan: Plan) -> dict[str, Any]:
+    """What `plan --json` adds: revoked objects, fragments, anchors, input bytes against caps, calls."""
+    if not plan.needs_compile:
+        return {"revoked": {k: 0 for k in ("article", "concept", "relation", "topic")}, "fragments": 0,
+                "anchors": 0, "input_bytes": 0, "caps": {}, "engine_calls": 0, "over_caps": []}
+    revoked, ctx = preview(ws, plan, plan.changed, plan.withdrawn, enforce=False)
+    counts = {k: 0 for k in ("article", "concept", "relation", "topic")}
+    for oid in revoked:
+        counts[kind_of(oid)] += 1
+    caps = {k: [v[0], v[1]] for k, v in ctx.caps.items()}
+    return {
+        "revoked": counts,
+        "fragments": len(ctx.fragments),
+        "anchors": len(ctx.anchors),
+        "input_bytes": ctx.input_bytes,
+        "caps": caps,
+        "over_caps": sorted(k for k, (used, limit) in caps.items() if used > limit),
+        "engine_calls": 2 if ctx.needs_engine else 0,
+    }
+
+
 def _run_increment(
     ws: Workspace,
     plan: Plan,
@@ -382,24 +429,7 @@ def _run_increment(
                 f"private source(s) {', '.join(private)} would be sent to the {engine.name} engine; "
                 "compile them with the offline engine or remove `private`"
             )
-    touched = [sid for sid in selected if sid in plan.updated] + withdrawn
-    index = baseline.objects
-    revoked = revoke(index, touched)
-    compiled_before = {
-        sid: e.version for sid, e in baseline.manifest.items() if e.version is not None and sid not in touched
-    }
-    titles = {sid: e.title for sid, e in baseline.manifest.items()}
-    bodies = _Bodies(ws.store, baseline.manifest, ws.config)
-    ctx: Context = build_context(
-        changed=changed,
-        withdrawn=withdrawn,
-        index=index,
-        revoked=revoked,
-        compiled=compiled_before,
-        titles=titles,
-        read_body=bodies,
-        caps=ws.config.caps,
-    )
+    revoked, ctx = preview(ws, plan, selected, withdrawn)
     if engine.remote:
         private_fragments = sorted(
             {
@@ -423,6 +453,7 @@ def _run_increment(
     for oid in revoked:
         revoked_counts[kind_of(oid)] += 1
     inc.revoked = revoked_counts
+    index = baseline.objects
 
     deltas: list[Delta] = []
     resolved = Resolved()
