@@ -91,17 +91,19 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 @cli.command()
 @click.option("--staged", is_flag=True, help="Plan from the index instead of HEAD.")
 @click.option("--include-deferred", is_flag=True, help="Also compile deferred and baseline-recorded sources.")
+@click.option("--engine", "engine_name", type=click.Choice(["offline", "http"]), help="Show the route of this engine.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def plan(ctx: click.Context, staged: bool, include_deferred: bool, as_json: bool) -> None:
+def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: str | None, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
-    from wikigen.pipeline import plan_figures
+    from wikigen.pipeline import plan_figures, route_of
 
-    ws = _workspace(ctx)
+    ws = _workspace(ctx, **{"engine.name": engine_name})
     result = ws.plan(staged=staged, include_deferred=include_deferred)
     data = plan_json(result)
     if not result.invalid:
         data |= plan_figures(ws, result)
+    data["route"] = route_of(ws.config)
     if as_json:
         _print_json(data)
     else:
@@ -131,6 +133,11 @@ def _print_plan(data: dict[str, Any]) -> None:
             flag = "  OVER — the compile will fail; split with --batch" if used > limit else ""
             click.echo(f"  caps.{name}: {used:,} / {limit:,}{flag}")
         click.echo(f"engine calls the next compile would make: {data['engine_calls']}")
+    route = data["route"]
+    fallback = "embedded model" if route["engine"] == "offline" else "no model set: engine.models or WIKIGEN_MODEL"
+    models = ", ".join(f"{k}: {v}" for k, v in route["models"].items()) or fallback
+    host = f" at {route['host']}" if route.get("host") else ""
+    click.echo(f"route: {route['engine']}{host} ({models})")
 
 
 @cli.command()

@@ -151,6 +151,18 @@ class CompileReport:
 Progress = Callable[[int, int, str], None]
 
 
+def route_of(config: Config) -> dict[str, Any]:
+    """The route a compile would take, without building the engine: for `plan` (never the key)."""
+    from urllib.parse import urlsplit
+
+    settings = config.engine
+    if settings.name == "offline":
+        return {"engine": "offline", "host": None, "models": {"analyze": "all-MiniLM-L6-v2-int8",
+                                                              "recheck": "all-MiniLM-L6-v2-int8"}}
+    host = urlsplit(settings.base_url).netloc if settings.base_url else None
+    return {"engine": settings.name, "host": host, "models": dict(settings.models)}
+
+
 def config_key(config: Config) -> str:
     """What makes a retry of the same sources meaningful: the caps and the engine route (R33)."""
     return json_sha256({"caps": repr(config.caps), "engine": repr(config.engine)})[:12]

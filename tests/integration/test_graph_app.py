@@ -130,7 +130,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser():  # type: ignore[no-untyped-def]
+def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed (apt-get install chromium)")
@@ -146,7 +146,7 @@ def requests() -> list[str]:
 
 
 @pytest.fixture
-def page(browser, requests, site):  # type: ignore[no-untyped-def]
+def page(browser, requests, site):
     context = browser.new_context(viewport={"width": 1200, "height": 800})
     page = context.new_page()
     page.on("request", lambda request: requests.append(request.url))
@@ -157,7 +157,7 @@ def page(browser, requests, site):  # type: ignore[no-untyped-def]
     assert errors == []
 
 
-def open_graph(page, site: str, name: str = "graph") -> None:  # type: ignore[no-untyped-def]
+def open_graph(page, site: str, name: str = "graph") -> None:
     page.goto(f"{site}/{name}/")
     page.wait_for_function("window.wikigenGraph !== undefined")
     page.evaluate("window.wikigenGraph.ready")

@@ -481,7 +481,7 @@ _TRAILING_STOP = frozenset(
         "be",
     ]
 )
-_ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "less", "ly", "ed", "ing")
+_ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "less", "ly", "ed")
 _FLAG = re.compile(r"^-{1,2}\w")
 _IDENTIFIER = re.compile(
     r"^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s?|[A-Z]{2,}[0-9]*s?|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$"
@@ -503,9 +503,8 @@ def term_ok(term: str, *, code: bool = False) -> bool:
         return False  # command lines and dotted field paths are not concepts
     if words[0].casefold() in _LEADING_STOP or words[-1].casefold() in _TRAILING_STOP:
         return False
-    if len(words) == 1 and not code and term[0].isupper() and not _IDENTIFIER.match(term):
-        if term.casefold().endswith(_ADJECTIVE_ENDINGS) and term.casefold() not in {"kubelet"}:
-            return False  # "Portable:", "Namespaced:" are properties, not concepts
+    if len(words) == 1 and not code and not _IDENTIFIER.match(term) and term.casefold().endswith(_ADJECTIVE_ENDINGS):
+        return False  # "Portable:", "Namespaced:", "dynamically" are properties, not concepts
     return any(ch.isalpha() for ch in term)
 
 

@@ -33,7 +33,8 @@ function relationItems(graph, relations, id, onFocus) {
         onclick: () => onFocus(other),
       });
       const predicate = h("span", { className: "wikigen-graph__predicate", text: ` —${relation.predicate}→ ` });
-      items.push(h("li", {}, outgoing ? ["this", predicate, button] : [button, predicate, "this"]));
+      const self = h("strong", { text: graph.getNodeAttribute(id, "label") });
+      items.push(h("li", {}, outgoing ? [self, predicate, button] : [button, predicate, self]));
     }
   });
   if (total > items.length) items.push(h("li", { text: `… and ${total - items.length} more` }));
