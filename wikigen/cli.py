@@ -209,6 +209,31 @@ def compile_command(
         )
 
 
+@cli.command(name="push")
+@click.option("--remote", default="origin", show_default=True, help="The remote to push to.")
+@click.option("--attempts", default=3, show_default=True, type=click.IntRange(1, 10), help="Bounded re-compiles.")
+@click.option("--engine", "engine_name", type=click.Choice(["offline", "http"]), help="Engine for this run.")
+@click.option("--retry", is_flag=True, help="Retry sources whose compile failed before (R33).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def push_command(
+    ctx: click.Context, remote: str, attempts: int, engine_name: str | None, retry: bool, as_json: bool
+) -> None:
+    """Compile, then push the compiler's commit and refs/notes/wikigen (CI's checkpoint). Never forces."""
+    from wikigen.remote import push
+
+    report = push(
+        ctx.obj["dir"], remote=remote, attempts=attempts,
+        compile_options={"overrides": {"engine.name": engine_name}, "retry": retry, "batch": True},
+    )
+    data = report.as_json()
+    if as_json:
+        _print_json(data)
+    else:
+        state = "pushed" if data["pushed"] else "nothing to push"
+        click.echo(f"{state} after {data['attempts']} attempt(s); snapshot {data['version']}")
+
+
 class _progress:
     """A rich progress bar on long compiles; silent with --json or when not a terminal."""
 

@@ -38,6 +38,7 @@ from wikigen.publish import (
     previous_failure,
     publish,
     record_failure,
+    record_outcome,
     refuse_dirty,
     refuse_retry,
 )
@@ -245,6 +246,10 @@ def compile_repo(
                 },
             )
             raise
+        # The source commit also records what its compile cost (R32), so CI pushes one notes ref.
+        record_outcome(ws.store, ws.head, {"status": "ok", "snapshot": inc.version, "commit": inc.commit,
+                                           "engineCalls": inc.engine_calls, "sentBytes": inc.sent_bytes["total"],
+                                           "sourcesTree": plan.sources_tree})
         report.increments.append(inc)
         report.published = True
         report.version = inc.version

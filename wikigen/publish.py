@@ -136,6 +136,14 @@ def record_failure(store: GitStore, commit: str | None, record: Mapping[str, Any
         store.write_note(commit, json.dumps({"status": "failed", **record}, sort_keys=True, indent=1) + "\n")
 
 
+def record_outcome(store: GitStore, commit: str | None, record: Mapping[str, Any]) -> None:
+    """A successful compile's figures as a note on its source commit (replaces an older failure note)."""
+    if commit is None:
+        return
+    with contextlib.suppress(WikigenError):
+        store.write_note(commit, json.dumps(dict(record), sort_keys=True, indent=1) + "\n")
+
+
 def previous_failure(
     store: GitStore, commit: str | None, sources_tree: str, config_key: str
 ) -> Mapping[str, Any] | None:
