@@ -141,6 +141,30 @@ def _print_plan(data: dict[str, Any]) -> None:
 
 
 @cli.command()
+@click.pass_context
+def hook(ctx: click.Context) -> None:
+    """The pre-commit checkpoint (R34): `check --staged`, then one summary line of `plan --staged`."""
+    from wikigen.checks import check_sources
+    from wikigen.pipeline import plan_figures
+
+    ws = _workspace(ctx)
+    problems = check_sources(ws, staged=True)
+    for problem in problems:
+        click.echo(str(problem))
+    if problems:
+        click.echo(f"wikigen: {len(problems)} problem(s) in staged sources; commit refused", err=True)
+        ctx.exit(EXIT_FAILURE)
+    result = ws.plan(staged=True)
+    figures = plan_figures(ws, result)
+    over = f"; over caps: {', '.join(figures['over_caps'])} (compile with --batch)" if figures["over_caps"] else ""
+    click.echo(
+        f"wikigen: {len(result.added) + len(result.updated) + len(result.withdrawn)} source(s) changed "
+        f"({len(result.added)} added, {len(result.updated)} updated, {len(result.withdrawn)} withdrawn); "
+        f"the next compile makes {figures['engine_calls']} engine call(s){over}"
+    )
+
+
+@cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:

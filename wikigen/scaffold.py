@@ -1,10 +1,12 @@
-"""`wikigen init`: lay out a knowledge repo without ever overwriting a file."""
+"""`wikigen init`: lay out a knowledge repo — settings, site, workflow, hooks, one example source per
+category — without ever overwriting a file, in a new or an existing repo."""
 
 from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
 
+from wikigen import __version__
 from wikigen.config import CATEGORIES, CONFIG_FILE
 
 EXAMPLES = {
@@ -52,18 +54,25 @@ def init_repo(root: Path) -> list[str]:
     """Create what is missing; return the paths written. Running it twice writes nothing."""
     written: list[str] = []
 
-    def write(rel: str, text: str) -> None:
+    def write(rel: str, text: str) -> bool:
         path = root / rel
         if path.exists():
-            return
+            return False
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         written.append(rel)
+        return True
+
+    def template(name: str) -> str:
+        return resources.files("wikigen").joinpath(f"templates/{name}").read_text(encoding="utf-8")
 
     root.mkdir(parents=True, exist_ok=True)
-    write(
-        CONFIG_FILE, resources.files("wikigen").joinpath("templates/wikigen.yml").read_text(encoding="utf-8")
-    )
+    write(CONFIG_FILE, template("wikigen.yml"))
+    write("mkdocs.yml", template("mkdocs.yml"))
+    write(".github/workflows/wikigen.yml", template("workflow.yml").replace("__VERSION__", __version__))
+    write(".pre-commit-config.yaml", template("pre-commit-config.yaml"))
+    if write("hooks/pre-commit", template("pre-commit")):
+        (root / "hooks/pre-commit").chmod(0o755)
     for category in CATEGORIES:
         slug, title, text = EXAMPLES[category]
         folder = root / "content" / "sources" / category
