@@ -108,17 +108,19 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A tiny static site on 127.0.0.1: /graph/ (the test graph) and /empty/ (no concepts)."""
+    """A tiny static site on 127.0.0.1: /graph/ (the test graph), /empty/ (no concepts) and
+    /missing/ (no graph.json)."""
     if not (ASSETS / "graph.js").is_file():
         pytest.skip(
             "wikigen/views/assets/graph.js is not built: run `npm ci && node build.mjs` in wikigen/views/graph_app"
         )
     root = tmp_path_factory.mktemp("graph-site")
     shutil.copytree(ASSETS, root / "assets")
-    for name, graph in (("graph", GRAPH), ("empty", EMPTY_GRAPH)):
+    for name, graph in (("graph", GRAPH), ("empty", EMPTY_GRAPH), ("missing", None)):
         (root / name).mkdir()
         (root / name / "index.html").write_text(PAGE.format(root="../"), encoding="utf-8")
-        (root / name / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
+        if graph is not None:
+            (root / name / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
     handler = functools.partial(QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -259,6 +261,14 @@ def test_empty_graph_shows_message(page, site):
     assert message.is_visible()
     assert page.evaluate("window.wikigenGraph.highlighted()") == []
     assert page.evaluate("window.wikigenGraph.search('pod')") is None
+
+
+def test_missing_graph_json_says_so(page, site):
+    page.goto(f"{site}/missing/")
+    page.wait_for_function("window.wikigenGraph !== undefined")
+    outcome = page.evaluate("window.wikigenGraph.ready.then(() => 'resolved', (error) => error.message)")
+    assert outcome == "Could not load the graph (HTTP 404)."
+    assert page.locator(".wikigen-graph__status").inner_text() == outcome
 
 
 def test_no_request_leaves_localhost(page, site, requests):

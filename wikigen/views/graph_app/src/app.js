@@ -1,6 +1,7 @@
 // One graph view inside <div id="wikigen-graph" data-src="graph.json">: search box, sigma stage
 // with the hull layer under it, side panel. V4 in the browser; nothing here writes anything back.
 import Sigma from "sigma";
+import { drawDiscNodeHover } from "sigma/rendering";
 
 import { buildGraph, describeRelations } from "./data.js";
 import { h } from "./dom.js";
@@ -11,10 +12,10 @@ import { emptyPanel, showConcept } from "./panel.js";
 import { LabelIndex, searchBox } from "./search.js";
 
 const EMPTY_MESSAGE = "No concepts in this snapshot yet";
-const HULL_UPDATE_MS = 400;
 const FORCED_LABELS = 60; // above this many neighbours, labels follow sigma's density rules
 const FLY_MS = 600;
 const SMALL_GRAPH = 300;
+const HOVER_LABEL = "#222222";
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
@@ -115,9 +116,15 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     hideEdgesOnMove: graph.size > 10000,
     labelColor: { color: colors.label },
     defaultEdgeColor: colors.edge,
+    // sigma's hover label sits on a white box: keep its text dark in the dark theme too.
+    defaultDrawNodeHover: (context, data, settings) =>
+      drawDiscNodeHover(context, data, { ...settings, labelColor: { color: HOVER_LABEL } }),
     // Small graphs label every node; large ones only nodes big enough on screen.
-    labelRenderedSizeThreshold: graph.order <= SMALL_GRAPH ? 0 : 7,
+    labelRenderedSizeThreshold: graph.order <= SMALL_GRAPH ? 0 : 6,
     labelDensity: graph.order <= SMALL_GRAPH ? 3 : 1,
+    // Zoomed in, nodes grow at most twice (sigma's default, the square root, has no bound).
+    zoomToSizeRatioFunction: (ratio) => Math.sqrt(Math.max(ratio, 0.25)),
+    stagePadding: 40, // room for the hulls' padding around the outermost nodes
     minCameraRatio: 0.005,
     maxCameraRatio: 4,
     // sigma hands the reducers a fresh copy of the attributes, so they may change it in place.
@@ -243,17 +250,8 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
 
   let layout = null;
   if (needsLayout) {
-    let lastHulls = 0;
-    layout = runLayout(graph, () => {
-      const now = performance.now();
-      if (now - lastHulls < HULL_UPDATE_MS) return;
-      lastHulls = now;
-      hulls.update(graph);
-    });
-    layout.done.then(() => {
-      hulls.update(graph);
-      settled.resolve();
-    });
+    layout = runLayout(graph, () => hulls.update(graph));
+    layout.done.then(() => settled.resolve());
   } else {
     hulls.update(graph);
     settled.resolve();

@@ -3,8 +3,12 @@ import Graph from "graphology";
 
 import { communityColor } from "./palette.js";
 
-const MIN_NODE_SIZE = 3;
-const MAX_NODE_SIZE = 16;
+// Node size by degree, in screen pixels at the overview; large graphs get smaller nodes.
+const MIN_NODE_SIZE = 2.5;
+
+function maxNodeSize(order) {
+  return 4 + 12 * Math.min(1, Math.sqrt(500 / Math.max(order, 1)));
+}
 
 // FNV-1a: a node's seeded start position depends on its id only, so adding a concept does not
 // move every other node's starting point.
@@ -47,6 +51,7 @@ export function buildGraph(json) {
   const nodes = Array.isArray(json?.nodes) ? json.nodes : [];
   const edges = Array.isArray(json?.edges) ? json.edges : [];
   const radius = 10 * Math.sqrt(Math.max(nodes.length, 1));
+  const maxSize = maxNodeSize(nodes.length);
   let maxDegree = 1;
   for (const node of nodes) if (isNumber(node?.degree)) maxDegree = Math.max(maxDegree, node.degree);
 
@@ -64,7 +69,7 @@ export function buildGraph(json) {
     graph.addNode(node.id, {
       ...position,
       label: typeof node.label === "string" && node.label !== "" ? node.label : node.id,
-      size: MIN_NODE_SIZE + (MAX_NODE_SIZE - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
+      size: MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
       color: communityColor(node.community),
     });
     concepts.set(node.id, node);

@@ -7,44 +7,70 @@ import FA2Layout from "graphology-layout-forceatlas2/worker";
 const MAX_ITERATIONS = 500;
 
 function maxMilliseconds(order) {
-  return Math.min(1500 + order / 4, 8000);
+  return Math.min(1500 + order / 2, 12000);
+}
+
+// Each copy makes sigma re-index the drawn graph: rarer for large graphs.
+function syncMilliseconds(order) {
+  return Math.max(400, order / 20);
 }
 
 /**
- * Start the layout. onStep is called (throttled by the caller) after each batch of iterations.
+ * Start the layout. The worker moves a copy of the graph, so that sigma does not re-index the
+ * drawn graph after every iteration (at 20,000 nodes that, not the worker, would set the pace);
+ * positions are copied to the drawn graph now and then and at the end, then onSync() is called.
  * Returns { done: Promise<void>, stop() }.
  */
-export function runLayout(graph, onStep) {
-  const layout = new FA2Layout(graph, {
-    settings: { ...inferSettings(graph), slowDown: 5 },
+export function runLayout(graph, onSync) {
+  const shadow = graph.copy();
+  const layout = new FA2Layout(shadow, {
+    settings: { ...inferSettings(shadow), slowDown: 5 },
     getEdgeWeight: "weight",
   });
   let iterations = 0;
   let stopped = false;
+  const syncMs = syncMilliseconds(graph.order);
+  let lastSync = performance.now();
   let finish;
   const done = new Promise((resolve) => {
     finish = resolve;
   });
+
+  const sync = () => {
+    lastSync = performance.now();
+    graph.updateEachNodeAttributes(
+      (node, attributes) => {
+        const moved = shadow.getNodeAttributes(node);
+        attributes.x = moved.x;
+        attributes.y = moved.y;
+        return attributes;
+      },
+      { attributes: ["x", "y"] },
+    );
+    onSync?.();
+  };
   const stop = () => {
     if (stopped) return;
     stopped = true;
     clearTimeout(timer);
-    graph.off("eachNodeAttributesUpdated", step);
+    shadow.off("eachNodeAttributesUpdated", step);
     layout.kill(); // terminates the worker
+    sync();
     finish();
   };
   // The supervisor writes each result with one updateEachNodeAttributes call: one event per batch.
   const step = () => {
     iterations += 1;
-    onStep?.();
     if (iterations === MAX_ITERATIONS) {
       // Exactly MAX_ITERATIONS batches, so a small graph always gets the same layout; the worker
       // is killed later, not from inside the supervisor's own message handler (that breaks it).
       layout.stop();
       setTimeout(stop, 0);
+    } else if (performance.now() - lastSync > syncMs) {
+      sync();
     }
   };
-  graph.on("eachNodeAttributesUpdated", step);
+  shadow.on("eachNodeAttributesUpdated", step);
   const timer = setTimeout(stop, maxMilliseconds(graph.order));
   layout.start();
   return { done, stop };
