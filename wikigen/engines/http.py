@@ -1,0 +1,542 @@
+"""The HTTP engine (R21): any OpenAI-compatible chat-completions server, through httpx.
+
+One ``run`` is one engine call (one stage); it may take several HTTP attempts. Structured output is
+asked for with a JSON Schema (``response_format: json_schema``); a server that rejects that gets JSON
+mode (``json_object``) once, and the fallback is remembered for the rest of the process. Every
+attempt shares the stage's deadline; 429, 5xx and connection errors are retried with exponential
+backoff and jitter, honouring ``Retry-After``, but never past the deadline.
+
+The API key is read from the environment at call time and only ever placed in the Authorization
+header: every text that leaves this module (errors, the per-attempt trace) is scrubbed of it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from wikigen.config import EngineSettings
+from wikigen.engines import prompts
+from wikigen.engines.base import STAGES, Delta, Usage, load_schema
+from wikigen.errors import ConfigError, EngineError, ValidationError
+from wikigen.validate import schema_problems
+
+RETRY_STATUSES = frozenset({408, 429})  # plus every 5xx
+MAX_ATTEMPTS = 5
+BACKOFF_S = 0.5
+MAX_BACKOFF_S = 30.0
+POLL_S = 0.05  # how often a waiting call looks at the cancellation event
+ERROR_TEXT_CHARS = 300
+KEY_ENV = "WIKIGEN_API_KEY"
+
+# (base_url, model) pairs whose server rejected response_format json_schema: JSON mode from then on.
+_JSON_MODE: set[tuple[str, str]] = set()
+_JSON_MODE_LOCK = threading.Lock()
+
+Call = dict[str, Any]
+
+
+class HttpEngineError(EngineError):
+    """An HTTP engine call failed; ``calls`` holds its attempts for the failure record (R33)."""
+
+    def __init__(self, message: str, calls: list[Call] | tuple[Call, ...] = ()) -> None:
+        super().__init__(message)
+        self.calls: tuple[Call, ...] = tuple(calls)
+
+
+class DeltaError(ValidationError):
+    """The server answered, but its output is not a valid delta; every problem is listed."""
+
+    def __init__(self, problems: list[str], calls: list[Call] | tuple[Call, ...] = ()) -> None:
+        super().__init__(problems)
+        self.calls: tuple[Call, ...] = tuple(calls)
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+
+class _Stop(Exception):
+    """The deadline passed or the call was cancelled while waiting for an answer."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class _Scrub:
+    """Removes the API key from any text before it reaches a message, a trace or a file."""
+
+    def __init__(self, key: str | None) -> None:
+        self.key = key
+
+    def __call__(self, text: str) -> str:
+        if self.key:
+            text = text.replace(self.key, "***")
+        return text
+
+
+class HttpEngine:
+    """An OpenAI-compatible chat-completions server as a wikigen engine."""
+
+    name = "http"
+    # Requests leave this machine: private sources never reach this engine.
+    remote = True
+
+    def __init__(
+        self,
+        settings: EngineSettings,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        environ: Mapping[str, str] | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
+        backoff_s: float = BACKOFF_S,
+        seed: int = 0,
+    ) -> None:
+        self.settings = settings
+        self._transport = transport
+        self._environ = environ
+        self.max_attempts = max(1, max_attempts)
+        self.backoff_s = backoff_s
+        self._random = random.Random(seed)  # jitter, reproducible
+
+    def route(self, stage: str) -> str:
+        return f"http/{self.host}/{self.settings.model_for(stage) or '(no model)'}"
+
+    @property
+    def host(self) -> str:
+        """The base URL's host and port, never its user name or password."""
+        if not self.settings.base_url:
+            return "(no base_url)"
+        try:
+            parts = urlsplit(self.settings.base_url)
+            port = parts.port
+        except ValueError:
+            return "(invalid base_url)"
+        if not parts.hostname:
+            return "(invalid base_url)"
+        return f"{parts.hostname}:{port}" if port else parts.hostname
+
+    def run(self, stage: str, request: Mapping[str, Any], deadline: float, cancel: threading.Event) -> Delta:
+        if stage not in STAGES:
+            raise EngineError(f"unknown stage {stage!r}; the http engine runs {' and '.join(STAGES)}")
+        url, model = self._target(stage)
+        key = self._key()
+        scrub = _Scrub(key)
+        calls: list[Call] = []
+        attempt = 0
+        failures = 0  # retryable failures so far
+        fell_back = False
+        while True:
+            self._check(stage, deadline, cancel, calls)
+            attempt += 1
+            json_mode = fell_back or (self.settings.base_url or "", model) in _JSON_MODE
+            payload = self._payload(stage, request, model, json_mode=json_mode)
+            call: Call = {
+                "stage": stage,
+                "attempt": attempt,
+                "model": model,
+                "model_reported": None,
+                "response_format": "json_object" if json_mode else "json_schema",
+                "status": None,
+                "latency_ms": None,
+                "error": None,
+            }
+            calls.append(call)
+            started = time.monotonic()
+            try:
+                answer = self._send(url, payload, key, deadline, cancel)
+            except _Stop as stop:
+                call["latency_ms"] = _ms(started)
+                call["error"] = stop.why
+                raise self._stopped(stage, stop.why, calls) from None
+            except (httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
+                raise ConfigError(
+                    f"engine.base_url {self._display_url()!r} is not a usable URL ({exc}); use the server's "
+                    "OpenAI-compatible root, e.g. http://localhost:8000/v1"
+                ) from None
+            except httpx.TimeoutException:
+                call["latency_ms"] = _ms(started)
+                call["error"] = "deadline passed"
+                raise self._stopped(stage, "deadline passed", calls) from None
+            except httpx.HTTPError as exc:
+                # Connection refused, reset, protocol errors: retried like a 503.
+                call["latency_ms"] = _ms(started)
+                call["error"] = scrub(f"{type(exc).__name__}: {exc}")[:ERROR_TEXT_CHARS]
+                failures += 1
+                if failures >= self.max_attempts:
+                    raise HttpEngineError(
+                        f"{stage}: could not reach {self._display_url()} after {attempt} attempt(s) "
+                        f"({call['error']}). Check engine.base_url (or WIKIGEN_BASE_URL) and that the "
+                        "server is running; nothing was published.",
+                        calls,
+                    ) from None
+                self._wait(stage, self._backoff(failures), deadline, cancel, calls, call["error"])
+                continue
+            call["latency_ms"] = _ms(started)
+            call["status"] = answer.status
+            if cancel.is_set():
+                call["error"] = "cancelled"
+                raise self._stopped(stage, "cancelled", calls)
+
+            if answer.status == 200:
+                try:
+                    data, usage, reported = _parse(stage, answer.body, scrub)
+                except DeltaError as exc:
+                    call["error"] = f"invalid delta: {len(exc.problems)} problem(s)"
+                    raise DeltaError(list(exc.problems), calls) from None
+                except HttpEngineError as exc:
+                    call["error"] = exc.message[:ERROR_TEXT_CHARS]
+                    raise HttpEngineError(exc.message, calls) from None
+                call["model_reported"] = reported
+                if fell_back:
+                    with _JSON_MODE_LOCK:
+                        _JSON_MODE.add((self.settings.base_url or "", model))
+                return Delta(
+                    data=data,
+                    route=self.route(stage),
+                    usage=usage,
+                    model=reported,
+                    calls=tuple(dict(c) for c in calls),
+                )
+
+            text = scrub(_error_text(answer.body))
+            call["error"] = f"HTTP {answer.status}: {text}"[:ERROR_TEXT_CHARS]
+            if not json_mode and not fell_back and _rejects_schema(answer.status, text):
+                # The server lacks structured output: JSON mode once, remembered if it works.
+                fell_back = True
+                continue
+            if answer.status in RETRY_STATUSES or answer.status >= 500:
+                failures += 1
+                if failures >= self.max_attempts:
+                    raise HttpEngineError(
+                        f"{stage}: {self.host} answered HTTP {answer.status} {attempt} time(s) in a row "
+                        f"({text}). The server is overloaded or failing; try again later or raise "
+                        "engine.deadline_s. Nothing was published.",
+                        calls,
+                    )
+                delay = _retry_after(answer.headers)
+                self._wait(
+                    stage,
+                    self._backoff(failures) if delay is None else delay,
+                    deadline,
+                    cancel,
+                    calls,
+                    call["error"],
+                )
+                continue
+            raise HttpEngineError(self._refused(stage, model, answer.status, text, key is not None), calls)
+
+    def _key(self) -> str | None:
+        """WIKIGEN_API_KEY when set (the environment overrides wikigen.yml), else engine.api_key_env's."""
+        environ = os.environ if self._environ is None else self._environ
+        name = KEY_ENV if environ.get(KEY_ENV) else self.settings.api_key_env
+        key = (environ.get(name) or "").strip()
+        if key and not (key.isascii() and key.isprintable() and " " not in key):
+            # Said without the key itself: it must never reach a message.
+            raise ConfigError(
+                f"the API key in ${name} has spaces or non-ASCII characters; set it to the key alone"
+            )
+        return key or None
+
+    # -- the request ------------------------------------------------------------------------------
+
+    def _target(self, stage: str) -> tuple[str, str]:
+        base_url = self.settings.base_url
+        model = self.settings.model_for(stage)
+        missing = []
+        if not base_url:
+            missing.append("engine.base_url (or WIKIGEN_BASE_URL), e.g. http://localhost:11434/v1")
+        if not model:
+            missing.append(f"engine.models.{stage} (or WIKIGEN_MODEL for every stage)")
+        if base_url and self.host == "(invalid base_url)":
+            raise ConfigError(
+                "engine.base_url is not a valid URL; use the server's OpenAI-compatible root, "
+                "e.g. http://localhost:8000/v1"
+            )
+        if missing or base_url is None or model is None:
+            raise ConfigError(
+                "the http engine needs "
+                + " and ".join(missing)
+                + "; set them in wikigen.yml or the environment"
+            )
+        return base_url.rstrip("/") + "/chat/completions", model
+
+    def _payload(self, stage: str, request: Mapping[str, Any], model: str, *, json_mode: bool) -> bytes:
+        schema = load_schema("delta")
+        body: dict[str, Any] = {
+            "model": model,
+            # In JSON mode the server cannot enforce the schema, so the prompt carries it.
+            "messages": prompts.messages(stage, request, schema=schema if json_mode else None),
+            "stream": False,
+        }
+        if json_mode:
+            body["response_format"] = {"type": "json_object"}
+        else:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "wikigen_delta", "schema": schema, "strict": False},
+            }
+        return json.dumps(body, ensure_ascii=False).encode("utf-8")
+
+    def _send(
+        self, url: str, payload: bytes, key: str | None, deadline: float, cancel: threading.Event
+    ) -> _Answer:
+        """POST in a worker thread, so that the deadline and the cancellation stop the wait at once.
+
+        The worker owns its client and closes it itself; an abandoned request ends at the latest
+        when its own timeout (the time that was left) runs out.
+        """
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise _Stop("deadline passed")
+        headers = {"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "wikigen"}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        done = threading.Event()
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                with httpx.Client(transport=self._transport, timeout=httpx.Timeout(remaining)) as client:
+                    response = client.post(url, content=payload, headers=headers)
+                    box["answer"] = _Answer(response.status_code, dict(response.headers), response.content)
+            except BaseException as exc:
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="wikigen-http", daemon=True).start()
+        while not done.wait(min(POLL_S, max(0.0, deadline - time.monotonic()))):
+            if cancel.is_set():
+                raise _Stop("cancelled")
+            if time.monotonic() >= deadline:
+                raise _Stop("deadline passed")
+        error = box.get("error")
+        if error is not None:
+            raise error
+        answer: _Answer = box["answer"]
+        return answer
+
+    # -- waiting, stopping, failing ---------------------------------------------------------------
+
+    def _backoff(self, failures: int) -> float:
+        delay = min(MAX_BACKOFF_S, self.backoff_s * float(2 ** (failures - 1)))
+        return delay * (0.5 + 0.5 * self._random.random())
+
+    def _wait(
+        self,
+        stage: str,
+        delay: float,
+        deadline: float,
+        cancel: threading.Event,
+        calls: list[Call],
+        last: str,
+    ) -> None:
+        if time.monotonic() + delay >= deadline:
+            raise HttpEngineError(
+                f"{stage}: the deadline passed (engine.deadline_s = {self.settings.deadline_s:g} s) before a "
+                f"retry could be made in {delay:.1f} s; last answer: {last}. Raise engine.deadline_s "
+                "(or WIKIGEN_DEADLINE) or try later; nothing was published.",
+                calls,
+            )
+        if cancel.wait(delay):
+            raise self._stopped(stage, "cancelled", calls)
+
+    def _check(self, stage: str, deadline: float, cancel: threading.Event, calls: list[Call]) -> None:
+        if cancel.is_set():
+            raise self._stopped(stage, "cancelled", calls)
+        if time.monotonic() >= deadline:
+            raise self._stopped(stage, "deadline passed", calls)
+
+    def _stopped(self, stage: str, why: str, calls: list[Call]) -> HttpEngineError:
+        if why == "cancelled":
+            return HttpEngineError(
+                f"{stage}: cancelled; the request was stopped and nothing was published", calls
+            )
+        return HttpEngineError(
+            f"{stage}: the deadline passed (engine.deadline_s = {self.settings.deadline_s:g} s) while waiting "
+            f"for {self.host}; the request was stopped and nothing was published. Raise engine.deadline_s "
+            "(or WIKIGEN_DEADLINE), use a faster model or split the change with --batch.",
+            calls,
+        )
+
+    def _refused(self, stage: str, model: str, status: int, text: str, sent_key: bool) -> str:
+        env = self.settings.api_key_env
+        if env != KEY_ENV:
+            env = f"{KEY_ENV} or ${env}"
+        if status in (401, 403):
+            advice = (
+                f"check the key in ${env} (engine.api_key_env)"
+                if sent_key
+                else f"no key was sent because ${env} (engine.api_key_env) is not set; set it"
+            )
+            return f"{stage}: {self.host} refused the request (HTTP {status}: {text}); {advice}."
+        if status == 404:
+            return (
+                f"{stage}: HTTP 404 for POST {self._display_url()}/chat/completions ({text}). Check "
+                f"engine.base_url (OpenAI-compatible servers usually end in /v1) and that model {model!r} "
+                "exists on the server."
+            )
+        return (
+            f"{stage}: {self.host} rejected the request (HTTP {status}: {text}). Check engine.models.{stage} "
+            f"({model!r}) and the server's limits (context length, structured output support)."
+        )
+
+    def _display_url(self) -> str:
+        try:
+            parts = urlsplit((self.settings.base_url or "").rstrip("/"))
+        except ValueError:
+            return self.host
+        return f"{parts.scheme}://{self.host}{parts.path}"
+
+
+# -- reading the answer -------------------------------------------------------------------------------
+
+
+def _parse(stage: str, raw: bytes, scrub: _Scrub) -> tuple[dict[str, Any], Usage, str | None]:
+    """A chat completion → (delta, usage, model reported). No repair: every problem fails the call."""
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise HttpEngineError(
+            f"{stage}: the server's answer is not JSON ({scrub(_snippet(raw))!r}); is engine.base_url an "
+            "OpenAI-compatible endpoint?"
+        ) from None
+    choices = body.get("choices") if isinstance(body, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise HttpEngineError(
+            f"{stage}: the server's answer has no choices ({scrub(_snippet(raw))!r}); is engine.base_url an "
+            "OpenAI-compatible chat-completions endpoint?"
+        )
+    reported = body.get("model") if isinstance(body.get("model"), str) else None
+    usage = _usage(body.get("usage"))
+    choice: dict[str, Any] = choices[0]
+    raw_message = choice.get("message")
+    message: dict[str, Any] = raw_message if isinstance(raw_message, dict) else {}
+    content = message.get("content")
+    problems: list[str] = []
+    if choice.get("finish_reason") == "length":
+        problems.append(
+            f"{stage}: the output was truncated (finish_reason: length) after {usage.output or 'an unknown number of'} "
+            "output tokens; raise the server's output limit or split the change with --batch"
+        )
+    if message.get("refusal"):
+        problems.append(f"{stage}: the model refused: {scrub(str(message['refusal']))[:ERROR_TEXT_CHARS]}")
+    if not isinstance(content, str) or not content.strip():
+        problems.append(f"{stage}: the answer's choices[0].message.content is empty")
+        raise DeltaError(problems)
+    try:
+        delta = json.loads(content)
+    except json.JSONDecodeError as exc:
+        problems.append(
+            f"{stage}: the output is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): "
+            f"{scrub(_snippet(content))!r}"
+        )
+        raise DeltaError(problems) from None
+    if not isinstance(delta, dict):
+        problems.append(f"{stage}: the output is JSON but not an object: {scrub(_snippet(content))!r}")
+        raise DeltaError(problems)
+    problems += [scrub(p) for p in schema_problems(delta, stage)]
+    if problems:
+        raise DeltaError(problems)
+    return delta, usage, reported
+
+
+def _usage(raw: Any) -> Usage:
+    """R32: counts as reported; one the server did not send is None, never 0."""
+    if not isinstance(raw, dict):
+        return Usage()
+    prompt = _count(raw.get("prompt_tokens"))
+    details = raw.get("prompt_tokens_details")
+    cached = _count(details.get("cached_tokens")) if isinstance(details, dict) else None
+    completion_details = raw.get("completion_tokens_details")
+    reasoning = (
+        _count(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else None
+    )
+    non_cached = prompt - cached if prompt is not None and cached is not None else prompt
+    return Usage(
+        input=non_cached,
+        cached_input=cached,
+        output=_count(raw.get("completion_tokens")),
+        reasoning=reasoning,
+    )
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    millis = lowered.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = lowered.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def _rejects_schema(status: int, text: str) -> bool:
+    lowered = text.lower()
+    if status == 400:
+        return "response_format" in lowered or "json_schema" in lowered
+    return status in (404, 422)
+
+
+def _error_text(raw: bytes) -> str:
+    """The server's own error message (OpenAI shape ``{"error": {"message": …}}``), else its text."""
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return _snippet(raw)
+    if isinstance(body, dict):
+        error = body.get("error")
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return _snippet(error["message"])
+        if isinstance(error, str):
+            return _snippet(error)
+        if isinstance(body.get("detail"), str):
+            return _snippet(body["detail"])
+    return _snippet(raw)
+
+
+def _snippet(raw: bytes | str) -> str:
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    text = " ".join(text.split())
+    return text if len(text) <= ERROR_TEXT_CHARS else text[: ERROR_TEXT_CHARS - 1] + "…"
+
+
+def _ms(started: float) -> int:
+    return round((time.monotonic() - started) * 1000)
