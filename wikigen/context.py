@@ -205,9 +205,9 @@ def build_context(
     # R13: revoked objects' citations of still-valid sources; R14: what the hits cite.
     cited: list[Sequence[Any]] = []
     for object_id in sorted(revoked) + anchors + article_hits:
-        entry = index.get(object_id)
-        if entry is not None:
-            cited.extend(entry.get("citations", []))
+        hit = index.get(object_id)
+        if hit is not None:
+            cited.extend(hit.get("citations", []))
     fragments = _fragments_for(cited, compiled, read_body, titles, problems)
     if problems:
         raise ValidationError(problems, what="baseline snapshot (a cited fragment)")
