@@ -1,11 +1,14 @@
 """Run the offline engine's analyze + recheck over a corpus in batches and print a sample to judge.
 
-    .venv/bin/python scripts/bench_offline_sample.py [k8s|tldr] [--limit N] [--batch 10]
+    .venv/bin/python scripts/bench_offline_sample.py [k8s|tldr] [--limit N] [--batch 10] [--sample 30]
 
-No pipeline: requests are built here (empty fragments), the concepts of earlier batches come back as
-anchors (those whose names occur in the batch, as R14 would send them), and the accumulated wiki is
-checked for what the compiler would reject (R22 quotes, R26 ambiguous names/aliases, self-loops,
-duplicate relations).
+No pipeline: requests are built here. The concepts of earlier batches come back as anchors (those
+whose names occur in the batch, as R14 would send them) with the lines their definitions and
+evidence cite as fragments; the accumulated wiki is checked for what the compiler would reject (R22
+quotes, R26 ambiguous names/aliases, self-loops, duplicate relations). The sample (random.Random(7))
+is printed for a person to judge. A source's id is its path without ``.md`` under the corpus
+prefix; its body is the text after the YAML frontmatter; ``--limit`` on tldr samples pages with
+random.Random(3).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,30 +48,88 @@ def load(corpus: str, limit: int | None) -> list[dict[str, Any]]:
         body = text[match.end() :] if match else text
         title_match = re.search(r"(?m)^title:\s*(.+)$", match.group(1)) if match else None
         heading = re.search(r"(?m)^#\s+(.+)$", body)
-        title = (title_match.group(1) if title_match else heading.group(1) if heading else path.stem).strip().strip("\"'")
+        title = (
+            (title_match.group(1) if title_match else heading.group(1) if heading else path.stem)
+            .strip()
+            .strip("\"'")
+        )
         rel = path.relative_to(root).with_suffix("").as_posix()
-        sources.append({
-            "id": prefix + rel, "version": "v1", "title": title, "category": "knowledge",
-            "verification": "unverified", "body": body,
-        })
+        sources.append(
+            {
+                "id": prefix + rel,
+                "version": "v1",
+                "title": title,
+                "category": "knowledge",
+                "verification": "unverified",
+                "body": body,
+            }
+        )
     return sources
 
 
-def request_for(batch: list[dict[str, Any]], wiki: dict[str, dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
+def request_for(
+    batch: list[dict[str, Any]],
+    wiki: dict[str, dict[str, Any]],
+    relations: list[dict[str, Any]],
+    bodies: dict[str, str],
+) -> dict[str, Any]:
+    """The analyze request of one batch: anchors are earlier concepts named in the batch (R14), and
+    the lines their definitions and evidence cite come along as fragments."""
     text = "\n".join(s["body"] for s in batch).casefold()
     anchors = []
+    fragments: dict[tuple[str, int, int], dict[str, Any]] = {}
     for concept in wiki.values():
         forms = [concept["name"], *concept["aliases"]]
-        if any(re.search(r"(?<![\w-])" + re.escape(f.casefold()) + r"(?![\w-])", text) for f in forms):
-            anchors.append({"id": concept["id"], "name": concept["name"], "aliases": concept["aliases"], "type": concept["type"]})
+        if not any(re.search(r"(?<![\w-])" + re.escape(f.casefold()) + r"(?![\w-])", text) for f in forms):
+            continue
+        anchors.append(
+            {
+                "id": concept["id"],
+                "name": concept["name"],
+                "aliases": concept["aliases"],
+                "type": concept["type"],
+            }
+        )
+        for quote in [*concept["definition"]["quotes"], *concept.get("evidence", [])]:
+            fragment = fragment_for(bodies[quote["source"]], quote["source"], quote["quote"])
+            fragments[(fragment["source"], fragment["lines"]["start"], fragment["lines"]["end"])] = fragment
     ids = {a["id"] for a in anchors}
     existing = [
-        {"id": r["id"], "subject": r["subject"], "predicate": r["predicate"], "object": r["object"], "basis": "explicit"}
-        for r in relations if r["subject"] in ids and r["object"] in ids
+        {
+            "id": r["id"],
+            "subject": r["subject"],
+            "predicate": r["predicate"],
+            "object": r["object"],
+            "basis": "explicit",
+        }
+        for r in relations
+        if r["subject"] in ids and r["object"] in ids
     ]
     return {
-        "stage": "analyze", "rules": "offline", "sources": batch, "fragments": [], "anchors": anchors,
-        "articles": [], "relations": existing, "revoked": [], "withdrawn": [],
+        "stage": "analyze",
+        "rules": "offline",
+        "sources": batch,
+        "fragments": [fragments[k] for k in sorted(fragments)],
+        "anchors": anchors,
+        "articles": [],
+        "relations": existing,
+        "revoked": [],
+        "withdrawn": [],
+    }
+
+
+def fragment_for(body: str, source: str, quote: str) -> dict[str, Any]:
+    """The whole lines of ``body`` that hold ``quote`` (first occurrence), as context.py cuts them."""
+    start = body.index(quote)
+    first = body.count("\n", 0, start) + 1
+    last = body.count("\n", 0, start + len(quote)) + 1
+    lines = body.split("\n")[first - 1 : last]
+    return {
+        "source": source,
+        "version": "v1",
+        "title": "",
+        "lines": {"start": first, "end": last},
+        "text": "\n".join(lines),
     }
 
 
@@ -89,13 +151,16 @@ def main() -> int:
     wiki: dict[str, dict[str, Any]] = {}  # concept id → concept (+ first source)
     relations: list[dict[str, Any]] = []
     problems: list[str] = []
+    from_recheck = 0
     cancel = threading.Event()
     for start in range(0, len(sources), args.batch):
         batch = sources[start : start + args.batch]
-        request = request_for(batch, wiki, relations)
+        request = request_for(batch, wiki, relations, bodies)
         deadline = time.monotonic() + 600
         analyzed = engine.run("analyze", request, deadline, cancel).data
-        rechecked = engine.run("recheck", {**request, "stage": "recheck", "delta": analyzed}, deadline, cancel).data
+        rechecked = engine.run(
+            "recheck", {**request, "stage": "recheck", "delta": analyzed}, deadline, cancel
+        ).data
         problems += check_quotes(analyzed, bodies) + check_quotes(rechecked, bodies)
         anchor_ids = {normalize_name(a["name"]): a["id"] for a in request["anchors"]}
         for concept in analyzed["concepts"]:
@@ -103,22 +168,41 @@ def main() -> int:
             if cid in wiki:
                 wiki[cid]["aliases"] = sorted(set(wiki[cid]["aliases"]) | set(concept.get("aliases", [])))
                 continue
-            wiki[cid] = {**concept, "id": cid, "aliases": list(concept.get("aliases", [])),
-                         "first": concept["definition"]["quotes"][0]["source"]}
+            wiki[cid] = {
+                **concept,
+                "id": cid,
+                "aliases": list(concept.get("aliases", [])),
+                "first": concept["definition"]["quotes"][0]["source"],
+            }
+        from_recheck += len(rechecked["relations"])
         for relation in [*analyzed["relations"], *rechecked["relations"]]:
-            def resolve(ref: str) -> str:
-                return ref if ref.startswith("concept/") else anchor_ids.get(normalize_name(ref), concept_id(ref))
-            subject, obj = resolve(relation["subject"]), resolve(relation["object"])
-            relations.append({**relation, "subject": subject, "object": obj,
-                              "id": f"{subject}|{normalize_predicate(relation['predicate'])}|{obj}"})
+            subject, obj = resolve(relation["subject"], anchor_ids), resolve(relation["object"], anchor_ids)
+            relations.append(
+                {
+                    **relation,
+                    "subject": subject,
+                    "object": obj,
+                    "id": f"{subject}|{normalize_predicate(relation['predicate'])}|{obj}",
+                }
+            )
     elapsed = time.monotonic() - loaded
     problems += check_wiki(wiki, relations)
     embedded = Ranker.shared().passages_embedded - embedded_before
 
-    cross = [r for r in relations if r["subject"] in wiki and r["object"] in wiki
-             and wiki[r["subject"]]["first"] != wiki[r["object"]]["first"]]
-    print(f"sources {len(sources)}  concepts {len(wiki)}  relations {len(relations)}  cross-source {len(cross)}")
-    print(f"model load {loaded - started:.1f}s  engine {elapsed:.1f}s  texts embedded {embedded}  ({embedded / elapsed:.1f}/s)")
+    cross = [
+        r
+        for r in relations
+        if r["subject"] in wiki
+        and r["object"] in wiki
+        and wiki[r["subject"]]["first"] != wiki[r["object"]]["first"]
+    ]
+    print(
+        f"sources {len(sources)}  concepts {len(wiki)}  relations {len(relations)} ({from_recheck} from recheck)"
+        f"  cross-source {len(cross)}"
+    )
+    print(
+        f"model load {loaded - started:.1f}s  engine {elapsed:.1f}s  texts embedded {embedded}  ({embedded / elapsed:.1f}/s)"
+    )
     print(f"problems {len(problems)}")
     for problem in problems[:20]:
         print("  !", problem)
@@ -131,12 +215,20 @@ def main() -> int:
     print("\n== relations")
     for relation in rng.sample(sorted(relations, key=lambda r: r["id"]), min(args.sample, len(relations))):
         quote = " ".join(relation["evidence"][0]["quote"].split())[:260]
-        subject, obj = names.get(relation["subject"], relation["subject"]), names.get(relation["object"], relation["object"])
+        subject, obj = (
+            names.get(relation["subject"], relation["subject"]),
+            names.get(relation["object"], relation["object"]),
+        )
         print(f"- {subject} —{relation['predicate']}→ {obj}\n    {quote}")
     return 1 if problems else 0
 
 
-def check_quotes(delta: dict[str, Any], bodies: dict[str, str]) -> list[str]:
+def resolve(ref: str, anchor_ids: dict[str, str]) -> str:
+    """A relation endpoint → concept id, as the compiler resolves it (anchor name, id or new name)."""
+    return ref if ref.startswith("concept/") else anchor_ids.get(normalize_name(ref), concept_id(ref))
+
+
+def check_quotes(delta: Mapping[str, Any], bodies: dict[str, str]) -> list[str]:
     problems = []
 
     def check(quote: dict[str, str]) -> None:

@@ -16,7 +16,11 @@ Rules, per stage:
   concepts of analyze's delta and the anchors; nothing already in the delta or the request.
 - **topics** — a topic per concept mentioned by at least :data:`TOPIC_MIN_ARTICLES` articles of this
   increment, titled by the concept's name, members = the concept and those articles (by id); the
-  :data:`MAX_TOPICS` most mentioned, ties by name.
+  :data:`MAX_TOPICS` most mentioned, ties by name. Its summary is the concept's definition.
+
+Every quote is a passage or a sentence cut from the provided text, so it is verbatim (R22); claims
+keep the epistemic status of what they quote (R37). The pipeline refuses an analyze delta over
+100,000 bytes, so a large increment cites fewer section passages (see :func:`_fit`).
 
 Passages are embedded once per run in one batch per source (``Ranker.embed``, the same model and
 pooling as ``Ranker.rank``); scores are rounded to 4 decimals and ties broken by offset, so the same
@@ -36,20 +40,23 @@ import numpy as np
 import numpy.typing as npt
 
 from wikigen.engines import extract
-from wikigen.engines.base import STAGES, Delta, empty_delta
-from wikigen.engines.extract import Definition, Mentions, Sentence, display, normalize_name
+from wikigen.engines.base import STAGES, Delta, canonical_bytes, empty_delta
+from wikigen.engines.extract import Definition, Mentions, Sentence, display
 from wikigen.errors import EngineError
 from wikigen.evidence.passages import Passage, passages
 from wikigen.evidence.rerank import DIGITS, Ranker
-from wikigen.ids import article_id, concept_id, normalize_predicate
+from wikigen.ids import article_id, concept_id, normalize_name, normalize_predicate
 
 MODEL = "all-MiniLM-L6-v2-int8"
 ROUTE = f"offline/{MODEL}"
 SUMMARY_CLAIMS = 3
 SECTION_CLAIMS = 2
 EVIDENCE_QUOTES = 3
+EVIDENCE_POOL = 8  # candidate sentences ranked per concept
 RELATION_QUOTES = 3
 TOPIC_MIN_ARTICLES = 3
+HEADLINE_CHARS = 240
+DELTA_BYTES = 90_000  # under the pipeline's 100,000-byte limit on analyze's delta
 MAX_TOPICS = 10
 
 T = TypeVar("T")
@@ -86,7 +93,7 @@ class _Guard:
         if time.monotonic() > self.deadline:
             raise EngineError(
                 f"the offline {self.stage} stage ran past its deadline; split the change with --batch "
-                "or raise the engine timeout"
+                "or raise engine.deadline_s (WIKIGEN_DEADLINE)"
             )
 
 
@@ -152,7 +159,9 @@ class _Scorer:
             for text, vector in zip(missing, self._ranker.embed(missing), strict=True):
                 self._vectors[text] = vector
 
-    def rank(self, query: str, items: Sequence[T], text: Callable[[T], str], offset: Callable[[T], Any]) -> list[T]:
+    def rank(
+        self, query: str, items: Sequence[T], text: Callable[[T], str], offset: Callable[[T], Any]
+    ) -> list[T]:
         """``items`` best first; equal (rounded) scores keep their order by offset, as Ranker.rank does."""
         self.prepare([query, *(text(item) for item in items)])
         vector = self._vectors[query]
@@ -176,11 +185,13 @@ def analyze(request: Mapping[str, Any], guard: _Guard) -> Json:
     fragments = _fragment_documents(request)
     anchors = _Anchors(request.get("anchors", ()))
     delta = empty_delta()
+    scorer.prepare(query for document in documents for query in _queries(document))
+    plans = []
     for document in documents:
         guard.check()
-        built = _article(document, scorer)
-        if built is not None:
-            delta["articles"].append(built)
+        plan = _article_plan(document, scorer)
+        if plan is not None:
+            plans.append(plan)
     concepts = _concepts(documents, fragments, anchors, request, scorer, guard)
     delta["concepts"] = [concept.as_json() for concept in concepts]
     mentions = _mentions(concepts, anchors)
@@ -188,46 +199,119 @@ def analyze(request: Mapping[str, Any], guard: _Guard) -> Json:
     existing = {_relation_key(r, resolve) for r in request.get("relations", ())}
     delta["relations"] = _relations(documents, mentions, existing, guard, resolve)
     delta["topics"] = _topics(documents, concepts, anchors, mentions)
+    _fit(plans, delta)
     return delta
 
 
 def _fragment_documents(request: Mapping[str, Any]) -> list[_Document]:
-    ordered = sorted(request.get("fragments", ()), key=lambda f: (f["source"], f["lines"]["start"]))
-    return [_document(f["source"], f.get("title", ""), f["text"]) for f in ordered]
+    """Fragments as documents; one too short for a passage (E1) is read as one passage anyway, since
+    it is exactly what an object cited (R13)."""
+    documents = []
+    for fragment in sorted(request.get("fragments", ()), key=lambda f: (f["source"], f["lines"]["start"])):
+        document = _document(fragment["source"], fragment.get("title", ""), fragment["text"])
+        if not document.sentences:
+            text = fragment["text"]
+            start = len(text) - len(text.lstrip())
+            cut = tuple(extract.sentences(fragment["source"], text.strip(), start))
+            document = _Document(document.source, document.title, text, (), (), cut)
+        documents.append(document)
+    return documents
 
 
 def _claim(source: str, quote: str) -> Json:
-    return {"text": display(quote), "status": extract.status(quote), "quotes": [{"source": source, "quote": quote}]}
+    """A claim citing ``quote`` verbatim; its text is the quote's first sentence, shown as read."""
+    return {
+        "text": _headline(quote),
+        "status": extract.status(quote),
+        "quotes": [{"source": source, "quote": quote}],
+    }
 
 
-def _article(document: _Document, scorer: _Scorer) -> Json | None:
+def _headline(quote: str) -> str:
+    """The claim's text: the quote's first sentence, shortcodes rendered, cut at a word near 240."""
+    shown = display(quote)
+    first = extract.sentences("", shown)
+    text = " ".join((first[0].text if first else shown).split())
+    if len(text) > HEADLINE_CHARS:
+        cut = text.rfind(" ", 0, HEADLINE_CHARS)
+        text = text[: cut if cut > 0 else HEADLINE_CHARS] + " …"
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What an article may cite, best first: summary passages and (heading, passages) sections."""
+
+    document: _Document
+    summary: tuple[str, ...]
+    sections: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _queries(document: _Document) -> list[str]:
+    """The article query (title and headings) and one query per ``##``/``###`` heading."""
+    headings = [h.text for h in document.headings if h.level in (2, 3)]
+    return [". ".join([document.title, *headings]), *headings]
+
+
+def _article_plan(document: _Document, scorer: _Scorer) -> _Plan | None:
     """One article per changed source: ranked summary, sections by heading (R20)."""
     prose = [p for p in document.passages if not p.text.startswith("|")] or list(document.passages)
     if not prose:
         quote = _fallback_quote(document.body)
-        if quote is None:
-            return None  # an empty body has nothing to cite
-        return {"title": document.title, "sources": [document.source], "summary": [_claim(document.source, quote)]}
-    sections = [h for h in document.headings if h.level in (2, 3)]
-    query = ". ".join([document.title, *(h.text for h in sections)])
-    best = scorer.rank(query, prose, lambda p: p.text, lambda p: p.start)[:SUMMARY_CLAIMS]
-    chosen = {p.start for p in best}
-    article: Json = {
-        "title": document.title,
-        "sources": [document.source],
-        "summary": [_claim(document.source, p.text) for p in sorted(best, key=lambda p: p.start)],
-    }
-    built = []
-    for index, heading in enumerate(sections):
-        end = sections[index + 1].start if index + 1 < len(sections) else len(document.body)
-        under = [p for p in prose if heading.start < p.start < end and p.start not in chosen]
+        return None if quote is None else _Plan(document, (quote,), ())  # an empty body cites nothing
+    headings = [h for h in document.headings if h.level in (2, 3)]
+    best = scorer.rank(_queries(document)[0], prose, lambda p: p.text, lambda p: p.start)[:SUMMARY_CLAIMS]
+    sections = []
+    for index, heading in enumerate(headings):
+        end = headings[index + 1].start if index + 1 < len(headings) else len(document.body)
+        # A section cites its own best passages, even one the summary cites too.
+        under = [p for p in prose if heading.start < p.start < end]
         top = scorer.rank(heading.text, under, lambda p: p.text, lambda p: p.start)[:SECTION_CLAIMS]
         if top:
-            claims = [_claim(document.source, p.text) for p in sorted(top, key=lambda p: p.start)]
-            built.append({"heading": heading.text, "claims": claims})
-    if built:
-        article["sections"] = built
+            sections.append((heading.text, tuple(p.text for p in sorted(top, key=lambda p: p.start))))
+    ordered = tuple(p.text for p in sorted(best, key=lambda p: p.start))
+    return _Plan(document, ordered, tuple(sections))
+
+
+def _article(plan: _Plan, level: int) -> Json:
+    """The article of ``plan`` at a compaction level (0: as planned; see _fit)."""
+    source = plan.document.source
+    article: Json = {
+        "title": plan.document.title,
+        "sources": [source],
+        "summary": [_claim(source, quote) for quote in plan.summary],
+    }
+    sections = []
+    for heading, quotes in plan.sections:
+        kept = quotes[:1] if level >= 1 else quotes
+        if level >= 2:  # the passage's first sentence instead of the whole passage
+            kept = tuple(_first_sentence(q) for q in kept)
+        sections.append({"heading": heading, "claims": [_claim(source, q) for q in kept]})
+    if sections and level < 4:
+        article["sections"] = sections
     return article
+
+
+def _first_sentence(quote: str) -> str:
+    found = extract.sentences("", quote)
+    return found[0].text if found else quote
+
+
+def _fit(plans: Sequence[_Plan], delta: Json) -> None:
+    """Articles at the least compaction that keeps the delta under DELTA_BYTES.
+
+    The pipeline refuses an analyze delta over 100,000 bytes (it travels on to recheck), so a large
+    increment cites fewer passages per heading, then sentences, then no sections, then one piece of
+    evidence per concept and no topic summaries, rather than fail.
+    """
+    for level in range(5):
+        delta["articles"] = [_article(plan, level) for plan in plans]
+        if len(canonical_bytes(delta)) <= DELTA_BYTES:
+            return
+    for concept in delta["concepts"]:
+        concept["evidence"] = concept["evidence"][:1]
+    for topic in delta["topics"]:
+        topic.pop("summary", None)
 
 
 def _fallback_quote(body: str) -> str | None:
@@ -306,22 +390,27 @@ def _concepts(
     scorer: _Scorer,
     guard: _Guard,
 ) -> list[_Concept]:
-    known, proper, words = _vocabulary(documents, anchors)
+    vocabulary = _vocabulary(documents, anchors)
     found: list[Definition] = []
     for document in documents:
         guard.check()
         found.extend(_lead_definition(document))
         for passage in document.passages:
-            found.extend(extract.list_definitions(document.source, passage.text, passage.start, proper))
+            listed = extract.list_definitions(document.source, passage.text, passage.start, vocabulary)
+            found.extend(d for d in listed if d.pattern == "glossary" or _named_again(document, d))
+        topics = frozenset(
+            normalize_name(t) for t in [*_title_terms(document.title), *(h.text for h in document.headings)]
+        )
         for sentence in document.sentences:
-            found.extend(extract.definitions(sentence, known, proper))
+            found.extend(extract.definitions(sentence, vocabulary, topics))
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
     commands = {d.source for d in documents if _has_command_lines(d)}
+    used = _phrase_finder(d.body for d in documents)
     concepts: dict[str, _Concept] = {}
     index: dict[str, str] = {}  # every normalized form → concept key
     for definition in found:
-        name = _canonical(definition.term, definition.code, words)
+        name = _canonical(definition.term, definition.code, vocabulary.words)
         forms = [normalize_name(f) for f in (definition.term, name, *extract.head_variants(name))]
         anchor = anchors.find(forms)
         if anchor is not None:
@@ -335,7 +424,8 @@ def _concepts(
         concept = concepts[existing]
         concept.definitions.append(definition)
         concept.candidates.extend([definition.term, *definition.aliases])
-        concept.candidates.extend(f for f in extract.head_variants(concept.name) if normalize_name(f) in words)
+        if not definition.code:  # Pod/Pods: the other number, where the changed sources use it
+            concept.candidates.extend(v for v in extract.head_variants(concept.name) if used(v))
         for form in [normalize_name(concept.name), *forms]:
             index.setdefault(form, existing)
     _rebuild_revoked(request, documents, fragments, anchors, concepts, index)
@@ -345,29 +435,54 @@ def _concepts(
     return ordered
 
 
-def _vocabulary(documents: Sequence[_Document], anchors: _Anchors) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """Terms marked as such somewhere (known), words capitalized mid-sentence (proper), all words."""
-    known: set[str] = set(anchors.by_key)
+def _phrase_finder(bodies: Iterable[str]) -> Callable[[str], bool]:
+    """Whether a phrase occurs as whole words in the changed sources, where R14's index would see it:
+    an alias no changed source uses could collide with a live concept the request does not carry."""
+    text = " ".join(" ".join(body.split()) for body in bodies).casefold()
+
+    def used(phrase: str) -> bool:
+        words = " ".join(phrase.split()).casefold()
+        return re.search(r"(?<![\w-])" + re.escape(words) + r"(?![\w-])", text) is not None
+
+    return used
+
+
+def _vocabulary(documents: Sequence[_Document], anchors: _Anchors) -> extract.Vocabulary:
+    """What the changed sources and anchors say about which phrases are terms (R20)."""
+    terms: set[str] = set(anchors.by_key)
+    marked: set[str] = set()
     proper: set[str] = set()
     words: set[str] = set()
     for document in documents:
         for term in [*_title_terms(document.title), *(h.text for h in document.headings)]:
             if extract.term_ok(term):
-                known.add(normalize_name(term))
+                terms.add(normalize_name(term))
         for sentence in document.sentences:
             clean = sentence.clean
             for mark in clean.marks:
-                if mark.kind in ("tooltip", "bold", "italic"):
-                    known.add(normalize_name(clean.text[mark.start : mark.end]))
-                if mark.kind == "tooltip" and mark.ref:
-                    known.add(normalize_name(mark.ref.replace("-", " ")))
+                text = normalize_name(clean.text[mark.start : mark.end])
+                if mark.kind == "tooltip":
+                    terms.update([text, normalize_name(mark.ref.replace("-", " "))])
+                elif mark.kind in ("bold", "italic"):
+                    marked.add(text)
             proper.update(normalize_name(w) for w in _MID_CAPITAL.findall(clean.text))
         words.update(normalize_name(w) for w in _WORD.findall(document.body))
-    return frozenset(known), frozenset(proper), frozenset(words)
+    return extract.Vocabulary(frozenset(terms), frozenset(marked), frozenset(proper), frozenset(words))
+
+
+def _named_again(document: _Document, definition: Definition) -> bool:
+    """A ``- **Term**: …`` entry defines a concept only when the source names the term elsewhere too;
+    use-case lists ("**Dedicated Nodes**: If you want …") name theirs once."""
+    finder = Mentions.build([(definition.term, [definition.term])])
+    return any(
+        finder.find(s.clean.text)
+        for s in document.sentences
+        if not definition.start <= s.start < definition.start + len(definition.quote)
+    )
 
 
 def _title_terms(title: str) -> list[str]:
-    """"Labels and Selectors" → Labels, Selectors; "Managing Workloads" names no term."""
+    """ "Labels and Selectors" → Labels, Selectors; "Managing Workloads" names no term."""
     first = title.split()[0].casefold() if title.split() else ""
     if first.endswith("ing") or first in {"how", "what", "why", "when", "about", "using", "introduction"}:
         return []
@@ -389,12 +504,13 @@ def _lead_definition(document: _Document) -> list[Definition]:
 
 
 def _has_command_lines(document: _Document) -> bool:
-    return re.search(r"(?m)^`" + re.escape(document.title) + r"(?:[ `])", document.body) is not None
+    """tldr-style pages: examples are lines that are one code span each."""
+    return re.search(r"(?m)^`[^`\n]+`[ \t]*$", document.body) is not None
 
 
 def _canonical(term: str, code: bool, words: frozenset[str]) -> str:
     """The display name: a code form or identifier as written, else singular and capitalized."""
-    if code or extract.identifier_like(term) and "-" in term:
+    if code or (extract.identifier_like(term) and "-" in term):
         return term
     parts = term.split()
     singular = next((f for f in extract.singular_forms(parts[-1]) if normalize_name(f) in words), None)
@@ -406,18 +522,29 @@ def _canonical(term: str, code: bool, words: frozenset[str]) -> str:
     return name
 
 
-_COMPONENT = re.compile(r"\b(?:component|daemon|agent|server|binary|process|proxy|controller manager|tool)\b", re.I)
-_RESOURCE = re.compile(r"\b(?:API (?:object|resource|kind)|object|resource)\b", re.I)
+# The type is a hint for readers, taken from the defining sentence; an anchor keeps its own (R26).
+_COMPONENT = re.compile(r"\b(?:component|daemon|agent|binary|controller manager)\b", re.I)
+_RESOURCE = re.compile(r"\b(?:an?|the)\s+(?:[\w-]+\s+)?(?:API\s+)?(?:object|resource|kind)\b", re.I)
+_ENTITY = re.compile(
+    r"\b(?:add-on|tool|project|solution|provider|framework|library|driver|server|proxy|gateway|"
+    r"controller|plugin|platform|operating system)\b",
+    re.I,
+)
 
 
 def _type(definition: Definition, name: str, commands: set[str]) -> str:
     if definition.pattern == "lead":
         return "command" if definition.source in commands else "term"
-    text = extract.visible(definition.quote).text
-    if _COMPONENT.search(text) and (definition.code or "-" in name or name.islower()):
+    # What the sentence says besides the term's own name ("the node controller is …" is no entity).
+    text = re.sub(re.escape(definition.term), " ", extract.visible(definition.quote).text, flags=re.I)
+    if _COMPONENT.search(text):
         return "component"
-    if extract.identifier_like(name) and not name.isupper() or _RESOURCE.search(text) and name[:1].isupper():
+    if _RESOURCE.search(text):
         return "resource"
+    if _ENTITY.search(text):
+        return "entity"
+    if extract.identifier_like(name) and not name.isupper() and "-" not in name:
+        return "resource"  # ReplicaSet, ConfigMap: API kinds are written in CamelCase
     if definition.pattern in ("glossary", "list"):
         return "term"
     return "concept"
@@ -441,7 +568,9 @@ def _rebuild_revoked(
         if any(k in index for k in keys) or anchors.find(keys) is not None:
             continue
         finder = Mentions.build([(label, forms)])
-        hit = next((s for d in [*fragments, *documents] for s in d.sentences if finder.find(s.clean.text)), None)
+        hit = next(
+            (s for d in [*fragments, *documents] for s in d.sentences if finder.find(s.clean.text)), None
+        )
         if hit is None:
             continue
         definition = Definition(label, hit.source, hit.start, hit.text, "revoked")
@@ -470,13 +599,15 @@ def _assign_aliases(concepts: Sequence[_Concept], anchors: _Anchors) -> None:
             concept.aliases.append(candidate)
 
 
-def _rank_evidence(concepts: Sequence[_Concept], documents: Sequence[_Document], scorer: _Scorer, guard: _Guard) -> None:
+def _rank_evidence(
+    concepts: Sequence[_Concept], documents: Sequence[_Document], scorer: _Scorer, guard: _Guard
+) -> None:
     """Up to 3 defining sentences (and sentences that name the concept), ranked by name + definition."""
     by_source = {d.source: d for d in documents}
+    pools: list[tuple[str, list[tuple[tuple[str, str], tuple[str, int]]]]] = []
     for concept in concepts:
         guard.check()
-        first = concept.definitions[0]
-        query = f"{concept.name}: {extract.visible(first.quote).text}"
+        query = f"{concept.name}: {extract.visible(concept.definitions[0].quote).text}"
         pool: dict[tuple[str, str], tuple[str, int]] = {}
         for definition in concept.definitions:
             pool.setdefault((definition.source, definition.quote), (definition.source, definition.start))
@@ -484,11 +615,14 @@ def _rank_evidence(concepts: Sequence[_Concept], documents: Sequence[_Document],
         for source in sorted({d.source for d in concept.definitions}):
             document = by_source.get(source)
             for sentence in document.sentences if document else ():
-                if len(pool) >= 8:
+                if len(pool) >= EVIDENCE_POOL:
                     break
                 if len(sentence.text) >= 40 and finder.find(sentence.clean.text):
                     pool.setdefault((sentence.source, sentence.text), (sentence.source, sentence.start))
-        items = sorted(pool.items(), key=lambda item: item[1])
+        pools.append((query, sorted(pool.items(), key=lambda item: item[1])))
+    # One embedding call for every query and candidate of the increment.
+    scorer.prepare(text for query, items in pools for text in [query, *(pair[1] for pair, _ in items)])
+    for concept, (query, items) in zip(concepts, pools, strict=True):
         ranked = scorer.rank(query, items, lambda item: item[0][1], lambda item: item[1])
         concept.evidence = [pair for pair, _ in ranked[:EVIDENCE_QUOTES]]
 
@@ -518,23 +652,31 @@ def _relations(
         for sentence in document.sentences:
             for found in extract.relations(sentence.clean.text, mentions.find(sentence.clean.text)):
                 key = (found.subject, found.predicate, found.object)
-                if (resolve(found.subject), normalize_predicate(found.predicate), resolve(found.object)) in existing:
+                if (
+                    resolve(found.subject),
+                    normalize_predicate(found.predicate),
+                    resolve(found.object),
+                ) in existing:
                     continue
                 evidence.setdefault(key, []).append((sentence.source, sentence.start, sentence.text))
     built = []
     for (subject, predicate, obj), quotes in sorted(evidence.items()):
         unique = sorted(set(quotes))[:RELATION_QUOTES]
-        built.append({
-            "subject": subject,
-            "predicate": predicate,
-            "object": obj,
-            "basis": "explicit",
-            "evidence": [{"source": source, "quote": text} for source, _, text in unique],
-        })
+        built.append(
+            {
+                "subject": subject,
+                "predicate": predicate,
+                "object": obj,
+                "basis": "explicit",
+                "evidence": [{"source": source, "quote": text} for source, _, text in unique],
+            }
+        )
     return built
 
 
-def _topics(documents: Sequence[_Document], concepts: Sequence[_Concept], anchors: _Anchors, mentions: Mentions) -> list[Json]:
+def _topics(
+    documents: Sequence[_Document], concepts: Sequence[_Concept], anchors: _Anchors, mentions: Mentions
+) -> list[Json]:
     """A topic per concept that at least TOPIC_MIN_ARTICLES articles of this increment mention."""
     names = {c.ref: c for c in concepts}
     anchor_names = {a["id"]: a["name"] for a in anchors.items}
@@ -569,7 +711,11 @@ def _resolver(anchors: _Anchors) -> Callable[[str], str]:
 
 
 def _relation_key(relation: Mapping[str, Any], resolve: Callable[[str], str]) -> tuple[str, str, str]:
-    return resolve(relation["subject"]), normalize_predicate(relation["predicate"]), resolve(relation["object"])
+    return (
+        resolve(relation["subject"]),
+        normalize_predicate(relation["predicate"]),
+        resolve(relation["object"]),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -588,14 +734,17 @@ def recheck(request: Mapping[str, Any], guard: _Guard) -> Json:
         taken.add(ref)
         named.append((ref, [concept["name"], *concept.get("aliases", ())]))
     named.extend((a["id"], [a["name"], *a.get("aliases", ())]) for a in anchors.items if a["id"] not in taken)
-    mentions = Mentions.build(named)
 
     resolve = _resolver(anchors)
-    existing = {_relation_key(r, resolve) for r in [*request.get("relations", ()), *delta.get("relations", ())]}
+    existing = {
+        _relation_key(r, resolve) for r in [*request.get("relations", ()), *delta.get("relations", ())]
+    }
     documents = [
         _document(s["id"], s.get("title") or s["id"], s["body"])
         for s in sorted(request.get("sources", ()), key=lambda s: s["id"])
     ]
+    documents.extend(_fragment_documents(request))
+    mentions = Mentions.build(named)
     result = empty_delta()
-    result["relations"] = _relations([*documents, *_fragment_documents(request)], mentions, existing, guard, resolve)
+    result["relations"] = _relations(documents, mentions, existing, guard, resolve)
     return result

@@ -1,0 +1,512 @@
+"""The offline engine (R20): ranked extractive articles, defined concepts, explicit relations."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wikigen.engines.base import STAGES, Engine, canonical_bytes
+from wikigen.engines.offline import ROUTE, OfflineEngine
+from wikigen.errors import EngineError
+from wikigen.evidence.passages import passages
+from wikigen.evidence.rerank import Ranker
+from wikigen.ids import concept_id, normalize_name, normalize_predicate
+
+POD_DOC = (
+    "A **Pod** is the smallest deployable unit of computing that you can create and manage in Kubernetes.\n\n"
+    "A **Deployment** is an object that provides declarative updates for Pods and ReplicaSets.\n\n"
+    "A Deployment manages ReplicaSets and every ReplicaSet creates Pods from its template.\n"
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ranker() -> Iterator[Ranker]:
+    yield Ranker.shared()  # loaded once for the whole session
+
+
+def make_request(
+    *bodies: str,
+    titles: Sequence[str] = (),
+    fragments: Sequence[tuple[str, str]] = (),
+    anchors: Sequence[Mapping[str, Any]] = (),
+    relations: Sequence[Mapping[str, Any]] = (),
+    revoked: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """A request for changed sources ``knowledge/s0…`` and fragments (source id, text) of others."""
+    sources = [
+        {
+            "id": f"knowledge/s{i}",
+            "version": f"v{i}",
+            "title": titles[i] if i < len(titles) else f"Source {i}",
+            "category": "knowledge",
+            "verification": "unverified",
+            "body": body,
+        }
+        for i, body in enumerate(bodies)
+    ]
+    return {
+        "stage": "analyze",
+        "rules": "test",
+        "sources": sources,
+        "fragments": [
+            {
+                "source": source,
+                "version": "f1",
+                "title": source,
+                "lines": {"start": 1, "end": text.count("\n") + 1},
+                "text": text,
+            }
+            for source, text in fragments
+        ],
+        "anchors": list(anchors),
+        "articles": [],
+        "relations": list(relations),
+        "revoked": list(revoked),
+        "withdrawn": [],
+    }
+
+
+def run(request: Mapping[str, Any], stage: str = "analyze", engine: Engine | None = None) -> dict[str, Any]:
+    engine = engine or OfflineEngine()
+    delta = engine.run(stage, {**request, "stage": stage}, time.monotonic() + 300, threading.Event())
+    assert delta.route == ROUTE and delta.model == "all-MiniLM-L6-v2-int8"
+    assert delta.usage.as_json() == {"input": None, "cached_input": None, "output": None, "reasoning": None}
+    return dict(delta.data)
+
+
+def recheck(request: Mapping[str, Any], analyzed: Mapping[str, Any]) -> dict[str, Any]:
+    return run({**request, "delta": analyzed}, "recheck")
+
+
+def all_quotes(delta: Mapping[str, Any]) -> Iterator[Mapping[str, str]]:
+    for article in delta["articles"]:
+        claims = [*article["summary"], *(c for s in article.get("sections", []) for c in s["claims"])]
+        for claim in claims:
+            yield from claim["quotes"]
+    for concept in delta["concepts"]:
+        yield from concept["definition"]["quotes"]
+        yield from concept.get("evidence", [])
+    for relation in delta["relations"]:
+        yield from relation["evidence"]
+    for topic in delta["topics"]:
+        for claim in topic.get("summary", []):
+            yield from claim["quotes"]
+
+
+def assert_verbatim(delta: Mapping[str, Any], request: Mapping[str, Any]) -> None:
+    """R22: every quote is a substring of its changed body or of one fragment's text."""
+    bodies = {s["id"]: s["body"] for s in request["sources"]}
+    for quote in all_quotes(delta):
+        assert quote["quote"], quote
+        texts = [bodies[quote["source"]]] if quote["source"] in bodies else []
+        texts += [f["text"] for f in request["fragments"] if f["source"] == quote["source"]]
+        assert any(quote["quote"] in text for text in texts), quote
+
+
+def concepts_by_name(delta: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {normalize_name(c["name"]): c for c in delta["concepts"]}
+
+
+def triples(delta: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    return {(r["subject"], r["predicate"], r["object"]) for r in delta["relations"]}
+
+
+def test_r19_engine_contract() -> None:
+    engine = OfflineEngine()
+    assert engine.name == "offline" and engine.remote is False
+    assert (
+        [engine.route(stage) for stage in STAGES] == [ROUTE, ROUTE] == ["offline/all-MiniLM-L6-v2-int8"] * 2
+    )
+    with pytest.raises(EngineError, match="unknown stage"):
+        run(make_request(POD_DOC), "summarize")
+
+
+def test_r19_cancel_and_deadline_raise_engine_error() -> None:
+    request = make_request(POD_DOC)
+    cancelled = threading.Event()
+    cancelled.set()
+    with pytest.raises(EngineError, match="cancelled"):
+        OfflineEngine().run("analyze", request, time.monotonic() + 60, cancelled)
+    with pytest.raises(EngineError, match="deadline"):
+        OfflineEngine().run("analyze", request, time.monotonic() - 1, threading.Event())
+
+
+def test_r20_same_request_gives_byte_identical_delta() -> None:
+    request = make_request(POD_DOC, "## Labels\n\n_Labels_ are key/value pairs that are attached to Pods.\n")
+    first = OfflineEngine().run("analyze", request, time.monotonic() + 300, threading.Event())
+    second = OfflineEngine().run("analyze", request, time.monotonic() + 300, threading.Event())
+    assert first.to_bytes() == second.to_bytes()
+    rechecked = [canonical_bytes(recheck(request, first.data)) for _ in range(2)]
+    assert rechecked[0] == rechecked[1]
+
+
+def test_r22_every_quote_is_verbatim_in_its_body_or_fragment() -> None:
+    request = make_request(
+        POD_DOC,
+        "# Nodes\n\n> Worker machines.\n\n- **Node**: a Node is a worker machine that runs Pods.\n\n"
+        "| a | b |\n|---|---|\n| table | cells are not sentences |\n",
+        fragments=[("knowledge/old", "The kubelet runs on every Node and starts Pods.\nNext line.")],
+        anchors=[{"id": "concept/kubelet", "name": "kubelet", "aliases": [], "type": "component"}],
+    )
+    analyzed = run(request)
+    assert_verbatim(analyzed, request)
+    assert_verbatim(recheck(request, analyzed), request)
+
+
+def test_r20_ranking_changes_cited_passages_from_document_order() -> None:
+    off_topic = [
+        "Whisk the eggs with the sugar until pale, then fold in the flour and bake for twenty minutes.",
+        "The harbour ferry leaves at dawn and returns after the fishing boats have unloaded their catch.",
+        "Paint the fence twice with a weatherproof varnish and let it dry in the afternoon sun.",
+    ]
+    on_topic = [
+        "The scheduler assigns each Pod to a node that has enough free CPU and memory for its containers.",
+        "Pod scheduling filters nodes by resource requests, taints and affinity, then scores the rest.",
+        "When no node fits a Pod, the scheduler keeps the Pod pending and retries scheduling later.",
+    ]
+    body = "\n\n".join(off_topic + on_topic) + "\n"
+    article = run(make_request(body, titles=["Pod scheduling on nodes"]))["articles"][0]
+    cited = [claim["quotes"][0]["quote"] for claim in article["summary"]]
+    in_document_order = [p.text for p in passages(body)][:3]
+    assert cited != in_document_order
+    assert cited == on_topic
+
+
+def test_r20_sections_follow_headings_with_best_passages() -> None:
+    body = (
+        "Intro paragraph that introduces the page and its subject at some length here.\n\n"
+        "## Storage\n\nThe cafeteria opens at noon and serves soup, bread and a choice of two salads.\n\n"
+        "Volumes give containers in a Pod a shared storage directory that outlives restarts.\n\n"
+        "The harbour ferry leaves at dawn and returns after the fishing boats have unloaded.\n\n"
+        "#### Detail\n\nA PersistentVolume is storage in the cluster that an administrator provisioned.\n\n"
+        "### Ephemeral volumes\n\nEphemeral volumes follow the Pod's lifetime and are deleted with it.\n"
+    )
+    article = run(make_request(body, titles=["Volumes"]))["articles"][0]
+    sections = {s["heading"]: [c["quotes"][0]["quote"] for c in s["claims"]] for s in article["sections"]}
+    assert list(sections) == ["Storage", "Ephemeral volumes"]  # "####" belongs to its "##" section
+    assert sections["Storage"] == [
+        "Volumes give containers in a Pod a shared storage directory that outlives restarts.",
+        "A PersistentVolume is storage in the cluster that an administrator provisioned.",
+    ]
+    assert sections["Ephemeral volumes"] == [
+        "Ephemeral volumes follow the Pod's lifetime and are deleted with it."
+    ]
+
+
+def test_r20_source_without_passages_still_gets_a_cited_article() -> None:
+    request = make_request("# x\n\nshort\n", "\n  tiny  \n")
+    articles = run(request)["articles"]
+    assert [a["sources"] for a in articles] == [["knowledge/s0"], ["knowledge/s1"]]
+    assert [a["summary"][0]["quotes"][0]["quote"] for a in articles] == ["# x\n\nshort", "tiny"]
+
+
+def test_r20_concepts_from_bold_copula_and_glossary_lists() -> None:
+    body = (
+        "A **Widget** is a reusable part that a Gadget mounts at start-up.\n\n"
+        "The Container Runtime Interface (CRI) is the plugin interface between the kubelet and runtimes.\n\n"
+        "kube-proxy\n: Maintains network rules on nodes so that Services reach their Pods.\n\n"
+        "- **Sprocket wheel**: a toothed wheel that drives the chain of the assembly line.\n\n"
+        "The Sprocket wheel turns twice per cycle of the line.\n\n"
+        "This mechanism is called the _Mixed Version Proxy_.\n"
+    )
+    concepts = concepts_by_name(run(make_request(body)))
+    assert {
+        "widget",
+        "container runtime interface",
+        "kube-proxy",
+        "sprocket wheel",
+        "mixed version proxy",
+    } <= set(concepts)
+    assert concepts["container runtime interface"]["aliases"] == ["CRI"]
+    assert concepts["kube-proxy"]["name"] == "kube-proxy"  # the code form, not "Kube-proxy"
+    assert concepts["widget"]["definition"]["quotes"][0]["quote"].startswith(
+        "A **Widget** is a reusable part"
+    )
+
+
+def test_r20_plural_term_gets_singular_name_and_plural_alias() -> None:
+    body = "_Labels_ are key/value pairs that are attached to objects.\n\nEach label has a key and a value.\n"
+    concept = concepts_by_name(run(make_request(body)))["label"]
+    assert (concept["name"], concept["aliases"]) == ("Label", ["Labels"])
+
+
+def test_r20_stop_list_headings_never_become_concepts() -> None:
+    body = (
+        "## What's next\n\n**What's next** is a list of pages to read after this one.\n\n"
+        "## See also\n\n**See also** is a section with related links for the reader.\n\n"
+        "- **Note**: the note is a reminder that this page is an example only.\n\n"
+        "- **Example**: an example is a small case that shows how a Widget is used.\n\n"
+        "This is a page that describes something. It is a test of the stop-list rules.\n"
+    )
+    names = set(concepts_by_name(run(make_request(body))))
+    assert not names & {"what's next", "see also", "note", "example", "this", "it"}
+
+
+def test_r20_heading_alone_is_not_a_concept() -> None:
+    heading_only = "## Frobnicator\n\nSet the dial to seven and wait until the lamp turns green.\n"
+    assert run(make_request(heading_only))["concepts"] == []
+    defined = heading_only + "\nThe frobnicator is a device that polishes the gears of the clock.\n"
+    assert list(concepts_by_name(run(make_request(defined)))) == ["frobnicator"]
+
+
+def test_r20_relation_needs_one_sentence_with_both_concepts_and_a_predicate() -> None:
+    same_page = POD_DOC + "\nA ReplicaSet is a controller object that keeps replicas running.\n"
+    analyzed = run(make_request(same_page))
+    assert ("Deployment", "manages", "ReplicaSet") in triples(analyzed)
+    (relation,) = [r for r in analyzed["relations"] if r["predicate"] == "manages"]
+    assert relation["basis"] == "explicit" and "uncertainty" not in relation
+    assert relation["evidence"] == [
+        {
+            "source": "knowledge/s0",
+            "quote": "A Deployment manages ReplicaSets and every ReplicaSet creates Pods from its template.",
+        }
+    ]
+    # Two concepts on one page, even in one sentence, make no relation without a predicate.
+    no_verb = POD_DOC.replace(
+        "A Deployment manages ReplicaSets and every", "Deployments, ReplicaSets and every"
+    )
+    assert ("Deployment", "manages", "ReplicaSet") not in triples(run(make_request(no_verb)))
+
+
+def test_r20_relation_rules_negation_passive_and_prepositions() -> None:
+    body = (
+        "A **Pod** is a group of containers that share storage and a network namespace.\n\n"
+        "A **Node** is a worker machine, virtual or physical, that runs the workloads.\n\n"
+        "A **Volume** is a directory that the containers in a Pod can read and write.\n\n"
+        "A Node does not delete Pods. Each Volume in a Pod uses a Node. Volumes are mounted by Pods.\n"
+    )
+    found = triples(run(make_request(body)))
+    assert ("Pod", "mounts", "Volume") in found  # passive: the agent after "by" is the subject
+    assert ("Node", "deletes", "Pod") not in found  # negated
+    assert ("Pod", "uses", "Node") not in found  # "in a Pod" is not the subject
+
+
+def test_r19_recheck_finds_fragment_relation_and_repeats_none() -> None:
+    gadget = {"id": "concept/gadget", "name": "Gadget", "aliases": ["Gadgets"], "type": "component"}
+    request = make_request(
+        "A **Widget** is a reusable part of the assembly line.\n\nA Widget needs a Gadget to work.\n",
+        fragments=[("knowledge/old", "Every Widget uses a Gadget while the line is running.")],
+        anchors=[gadget],
+    )
+    analyzed = run(request)
+    assert analyzed["relations"] == []  # the only stating sentence is in a fragment
+    rechecked = recheck(request, analyzed)
+    assert {k: v for k, v in rechecked.items() if k != "relations"} == {
+        "articles": [],
+        "concepts": [],
+        "topics": [],
+    }
+    assert rechecked["relations"] == [
+        {
+            "subject": "Widget",
+            "predicate": "uses",
+            "object": "concept/gadget",
+            "basis": "explicit",
+            "evidence": [
+                {"source": "knowledge/old", "quote": "Every Widget uses a Gadget while the line is running."}
+            ],
+        }
+    ]
+    # Already in analyze's delta, or already live among the request's relations: not repeated.
+    assert recheck(request, {**analyzed, "relations": rechecked["relations"]})["relations"] == []
+    live = {
+        "id": "relation/x",
+        "subject": concept_id("Widget"),
+        "predicate": "Uses",
+        "object": "concept/gadget",
+        "basis": "explicit",
+    }
+    assert recheck({**request, "relations": [live]}, analyzed)["relations"] == []
+
+
+def test_r25_anchor_name_and_type_are_reused() -> None:
+    anchor = {"id": "concept/pod", "name": "Pod", "aliases": ["Pods"], "type": "resource"}
+    body = "**Pods** are the smallest deployable units that Kubernetes manages for you.\n"
+    (concept,) = run(make_request(body, anchors=[anchor]))["concepts"]
+    assert (concept["name"], concept["type"], concept["aliases"]) == ("Pod", "resource", [])
+
+
+def test_r26_alias_of_pages_make_no_alias_collisions() -> None:
+    titles = ["pw-play", "pw-record", "gnubase64", "pw-cat"]
+    bodies = [
+        "# pw-play\n\n> This command is an alias of `pw-cat --playback`.\n\n- View documentation:\n\n`tldr pw-cat`\n",
+        "# pw-record\n\n> This command is an alias of `pw-cat --record`.\n\n- View documentation:\n\n`tldr pw-cat`\n",
+        "# gnubase64\n\n> This command is an alias of GNU `base64`.\n\n- View documentation:\n\n`tldr base64`\n",
+        "# pw-cat\n\n> Play and record audio files through PipeWire.\n\n- Play a file:\n\n`pw-cat --playback {{path/to/file.wav}}`\n",
+    ]
+    anchor = {"id": "concept/base64", "name": "base64", "aliases": [], "type": "command"}
+    delta = run(make_request(*bodies, titles=titles, anchors=[anchor]))
+    assert sorted(c["name"] for c in delta["concepts"]) == sorted(titles)
+    assert all(c["type"] == "command" and c["aliases"] == [] for c in delta["concepts"])
+    assert_unambiguous(delta, [anchor])
+
+
+def test_r37_epistemic_status_is_kept() -> None:
+    expected = {
+        "We suspect the cache was cold, but this is an unconfirmed hypothesis about the outage.": "hypothesis",
+        "We should consider adding a warm-up step; this is a proposal and it is not yet done.": "suggestion",
+        "Why did the import take so long on the second night of the migration?": "question",
+        "The import finished after four hours and all records were copied to the new store.": "stated",
+    }
+    body = "".join(f"## Part {i}\n\n{text}\n\n" for i, text in enumerate(expected))
+    article = run(make_request(body, titles=["Import retrospective"]))["articles"][0]
+    claims = [*article["summary"], *(c for s in article["sections"] for c in s["claims"])]
+    assert {c["quotes"][0]["quote"]: c["status"] for c in claims} == expected
+
+
+def test_r12_revoked_concept_is_rebuilt_from_a_fragment() -> None:
+    revoked = {
+        "id": "concept/sprocket",
+        "kind": "concept",
+        "label": "Sprocket",
+        "aliases": ["Sprockets"],
+        "type": "term",
+    }
+    request = make_request(
+        "An unrelated page about the weather in spring and the birds that come back.\n",
+        fragments=[("knowledge/old", "A Sprocket is a toothed wheel that drives the chain.")],
+        revoked=[revoked],
+    )
+    (concept,) = run(request)["concepts"]
+    assert (concept["name"], concept["type"], concept["aliases"]) == ("Sprocket", "term", ["Sprockets"])
+    assert concept["definition"]["quotes"] == [
+        {"source": "knowledge/old", "quote": "A Sprocket is a toothed wheel that drives the chain."}
+    ]
+
+
+def test_r20_topic_groups_articles_that_mention_a_concept() -> None:
+    definition = "A **Widget** is a reusable part of the assembly line that other parts attach to.\n"
+    uses = [
+        f"Page {i} explains how the Widget is painted in colour number {i} before shipping.\n"
+        for i in range(3)
+    ]
+    delta = run(make_request(definition, *uses))
+    (topic,) = delta["topics"]
+    assert topic["title"] == "Widget"
+    assert topic["members"][0] == "Widget" and len(topic["members"]) == 5
+    assert topic["summary"] == [delta["concepts"][0]["definition"]]
+
+
+def assert_unambiguous(delta: Mapping[str, Any], anchors: Sequence[Mapping[str, Any]]) -> None:
+    """R26: no name or alias shared by two concepts or a concept and another anchor; no self-loops or
+    duplicate relations."""
+    anchor_owner = {normalize_name(f): a["id"] for a in anchors for f in [a["name"], *a["aliases"]]}
+    owner: dict[str, str] = {}
+    for concept in delta["concepts"]:
+        me = anchor_owner.get(normalize_name(concept["name"]), concept_id(concept["name"]))
+        for form in {normalize_name(f) for f in [concept["name"], *concept.get("aliases", [])]}:
+            assert owner.setdefault(form, me) == me, form
+            assert anchor_owner.get(form, me) == me, form
+    seen = set()
+    for relation in delta["relations"]:
+        key = (
+            normalize_name(relation["subject"]),
+            normalize_predicate(relation["predicate"]),
+            normalize_name(relation["object"]),
+        )
+        assert key[0] != key[2] and key not in seen, key
+        seen.add(key)
+
+
+NAMES = ["Widget", "Gadget", "Pod", "Pods", "Node", "kube-proxy", "ReplicaSet", "Control plane", "CRI"]
+TEMPLATES = [
+    "A **{a}** is a part that holds the {b} in place.",
+    "The {a} is a component that {b} uses.",
+    "{a} uses {b} while running.",
+    "The {a} manages the {b} and the {a}.",
+    "{a} and {b} are both described on this page.",
+    "## {a}\n\nSome text about {b} and nothing else.",
+    "{a}\n: A term that names {b} in the glossary.",
+    "- **{a}**: {b} contains {a}, see {b}.",
+    "`{a}` is an alias of `{b}`.",
+    "{a} ({b}) is a thing that {a} creates.",
+]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(st.sampled_from(TEMPLATES), st.sampled_from(NAMES), st.sampled_from(NAMES)),
+            min_size=1,
+            max_size=6,
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_r26_random_bodies_keep_quotes_verbatim_names_unique_and_no_loops(
+    docs: list[list[tuple[str, str, str]]],
+) -> None:
+    bodies = ["\n\n".join(t.format(a=a, b=b) for t, a, b in doc) + "\n" for doc in docs]
+    anchors = [{"id": "concept/gadget", "name": "Gadget", "aliases": ["Gizmo"], "type": "concept"}]
+    request = make_request(*bodies, anchors=anchors)
+    analyzed = run(request)
+    assert_verbatim(analyzed, request)
+    assert_unambiguous(analyzed, anchors)
+    rechecked = recheck(request, analyzed)
+    assert_verbatim(rechecked, request)
+    assert_unambiguous({"concepts": [], "relations": analyzed["relations"] + rechecked["relations"]}, anchors)
+
+
+def test_r20_delta_is_byte_identical_across_processes(tmp_path) -> None:
+    """Set order and hash seeds never leak into the delta: two fresh processes agree byte for byte."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    request = make_request(
+        POD_DOC,
+        "_Labels_ are key/value pairs that are attached to objects such as Pods.\n\n"
+        "A Deployment uses Labels and every Deployment manages ReplicaSets.\n",
+        fragments=[("knowledge/old", "Every Pod uses a Node while the ReplicaSet is running.")],
+        anchors=[{"id": "concept/node", "name": "Node", "aliases": ["Nodes"], "type": "resource"}],
+    )
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    script = (
+        "import json, sys, threading, time\n"
+        "from wikigen.engines.offline import OfflineEngine\n"
+        "from wikigen.engines.base import canonical_bytes\n"
+        "request = json.loads(open(sys.argv[1], encoding='utf-8').read())\n"
+        "engine, cancel = OfflineEngine(), threading.Event()\n"
+        "first = engine.run('analyze', request, time.monotonic() + 300, cancel).data\n"
+        "second = engine.run('recheck', {**request, 'delta': first}, time.monotonic() + 300, cancel).data\n"
+        "sys.stdout.buffer.write(canonical_bytes([first, second]))\n"
+    )
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", script, str(path)],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    ]
+    assert outputs[0] == outputs[1]
+    analyzed = run(request)
+    assert outputs[0] == canonical_bytes([analyzed, recheck(request, analyzed)])
+
+
+def test_r15_large_increment_keeps_the_analyze_delta_under_the_recheck_limit() -> None:
+    """The pipeline refuses an analyze delta over 100,000 bytes: a large increment cites less."""
+    words = ["scheduler", "node", "pod", "volume", "label", "taint", "quota", "lease", "probe", "image"]
+    sections = []
+    for i in range(40):
+        passage = " ".join(f"{words[(i + j) % 10]}{j}" for j in range(100)) + "."
+        sections.append(f"## Part {i}\n\n{passage}\n\nSecond {passage}\n\nThird {passage}\n")
+    request = make_request("\n".join(sections[:20]), "\n".join(sections[20:]))
+    assert len(canonical_bytes(request["sources"])) > 90_000
+    analyzed = run(request)
+    assert len(canonical_bytes(analyzed)) <= 90_000
+    assert_verbatim(analyzed, request)
+    assert all(article["summary"] for article in analyzed["articles"])
+    # It cites fewer passages per heading rather than fail (2 at most when it fits).
+    assert {len(s["claims"]) for a in analyzed["articles"] for s in a.get("sections", [])} <= {1}
