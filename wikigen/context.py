@@ -202,12 +202,17 @@ def build_context(
         and e.get("object") in anchor_set
     )
 
-    # R13: revoked objects' citations of still-valid sources; R14: what the hits cite.
+    # R13: every citation of a revoked object that a still-valid source holds. R14: for an anchor, the
+    # lines its definition cites; an article hit travels as metadata (title, sources, citation ids).
+    # Evidence beyond a definition is not needed to link to a concept, and would grow every increment.
     cited: list[Sequence[Any]] = []
-    for object_id in sorted(revoked) + anchors + article_hits:
-        hit = index.get(object_id)
-        if hit is not None:
-            cited.extend(hit.get("citations", []))
+    for object_id in sorted(revoked):
+        cited.extend(index.get(object_id, {}).get("citations", []))
+    for object_id in anchors:
+        entry = index[object_id]
+        defining = set(entry.get("definitionCitations", []))
+        own = [c for c in entry.get("citations", []) if c[0] in defining] or entry.get("citations", [])[:1]
+        cited.extend(own)
     fragments = _fragments_for(cited, compiled, read_body, titles, problems)
     if problems:
         raise ValidationError(problems, what="baseline snapshot (a cited fragment)")

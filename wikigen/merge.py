@@ -73,6 +73,7 @@ def index_entry(
         entry["aliases"] = list(obj.get("aliases", []))
         entry["type"] = obj["type"]
         entry["definition"] = obj["definition"]["text"][:280]
+        entry["definitionCitations"] = list(obj["definition"].get("citations", []))
     elif obj["kind"] == "article":
         entry["names"] = [obj["title"]]
         entry["sourceIds"] = list(obj["sources"])

@@ -269,12 +269,16 @@ def compile_repo(
 
 
 def _select(ws: Workspace, plan: Plan, batch: bool) -> list[str]:
-    """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16)."""
+    """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16).
+
+    A first guess fills half the byte cap with whole sources; the real request (fragments, anchors,
+    hits) is then measured and the prefix halved until every cap holds. A single source that still
+    does not fit is left to fail with its own message.
+    """
     changed = list(plan.changed)
     if not batch:
         return changed
     caps = ws.config.caps
-    # Fill to about half the byte cap with whole sources; context (fragments, anchors) needs the rest.
     budget = caps.input_bytes // 2
     chosen: list[str] = []
     used = 0
@@ -284,6 +288,12 @@ def _select(ws: Workspace, plan: Plan, batch: bool) -> list[str]:
             break
         chosen.append(sid)
         used += size
+    withdrawn = plan.withdrawn
+    while len(chosen) > 1:
+        _, ctx = preview(ws, plan, chosen, withdrawn, enforce=False)
+        if all(used <= limit for used, limit in ctx.caps.values()):
+            break
+        chosen = chosen[: len(chosen) // 2]
     return chosen
 
 
