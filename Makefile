@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GRAPH_APP := wikigen/views/graph_app
 
-.PHONY: setup site test lint bench assets browser
+.PHONY: setup site test lint bench bench-site bench-offline assets browser
 
 $(BIN)/wikigen: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -41,3 +41,11 @@ lint: setup
 
 bench: setup
 	$(BIN)/python scripts/bench_plan.py
+
+bench-offline: setup
+	$(BIN)/python scripts/bench_offline.py k8s
+	$(BIN)/python scripts/bench_offline.py tldr
+
+bench-site: setup
+	$(BIN)/python scripts/bench_site.py
+	$(BIN)/python scripts/bench_graph.py

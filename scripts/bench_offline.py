@@ -96,8 +96,8 @@ def k8s(root: Path, repo: pygit2.Repository, engine: OfflineEngine) -> None:
     print(f"  engine calls {data['engine_calls']}, input bytes {data['input_bytes']:,} "
           f"({data['input_bytes'] / corpus_bytes:.1%} of the corpus's {corpus_bytes:,} bytes), "
           f"doc {len(files[path]):,} bytes, fragments {inc.fragments}, anchors {inc.anchors}, revoked {data['revoked']}")
-    print("  git diff --stat HEAD~1:")
-    print("   " + git(root, "diff", "--stat", "HEAD~1").replace("\n", "\n   "))
+    print("  git diff --stat HEAD~1 HEAD:")
+    print("   " + git(root, "diff", "--stat", "HEAD~1", "HEAD").replace("\n", "\n   "))
 
 
 def tldr(root: Path, repo: pygit2.Repository, engine: OfflineEngine) -> None:

@@ -258,6 +258,33 @@ def push_command(
         click.echo(f"{state} after {data['attempts']} attempt(s); snapshot {data['version']}")
 
 
+def _mkdocs(ctx: click.Context, verb: str, args: list[str]) -> None:
+    import subprocess
+
+    from wikigen.gitstore import GitStore
+
+    root = GitStore(ctx.obj["dir"]).root
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run([sys.executable, "-m", "mkdocs", verb, "-f", str(root / "mkdocs.yml"), *args], env=env)
+    ctx.exit(result.returncode)
+
+
+@cli.command()
+@click.option("--strict", is_flag=True, help="Fail on warnings (as CI does).")
+@click.pass_context
+def build(ctx: click.Context, strict: bool) -> None:
+    """Build the site (mkdocs build) from the committed snapshot. Calls no model, makes no snapshot."""
+    _mkdocs(ctx, "build", ["--strict"] if strict else [])
+
+
+@cli.command()
+@click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
+@click.pass_context
+def serve(ctx: click.Context, dev_addr: str) -> None:
+    """Serve the site locally with live reload (mkdocs serve)."""
+    _mkdocs(ctx, "serve", ["-a", dev_addr])
+
+
 class _progress:
     """A rich progress bar on long compiles; silent with --json or when not a terminal."""
 

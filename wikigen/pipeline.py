@@ -225,9 +225,10 @@ def compile_repo(
     budget = RunBudget(ws.config.budget.max_sent_bytes, ws.config.budget.max_engine_calls)
     first = True
     total = len(plan.changed) + len(plan.withdrawn)
+    order = batch_order(plan) if batch else None
     done = 0
     while True:
-        selected = _select(ws, plan, batch)
+        selected = _select(ws, plan, batch, order)
         if progress is not None:
             progress(done, total, f"increment of {len(selected)} source(s)")
         try:
@@ -268,7 +269,24 @@ def compile_repo(
     return report
 
 
-def _select(ws: Workspace, plan: Plan, batch: bool) -> list[str]:
+def batch_order(plan: Plan) -> dict[str, int]:
+    """R16: the order --batch compiles in — sources whose titles the other changed sources mention
+    most come first, so that later increments can link to what they define (ties by id)."""
+    from wikigen.context import name_tokens, text_ngrams
+
+    titles = {sid: name_tokens(plan.sources[sid].title) for sid in plan.changed}
+    mentions = dict.fromkeys(plan.changed, 0)
+    wanted = {t for t in titles.values() if t}
+    for sid in plan.changed:
+        grams = text_ngrams(plan.sources[sid].body) & wanted
+        for other, title in titles.items():
+            if other != sid and title in grams:
+                mentions[other] += 1
+    ordered = sorted(plan.changed, key=lambda sid: (-mentions[sid], sid))
+    return {sid: i for i, sid in enumerate(ordered)}
+
+
+def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | None = None) -> list[str]:
     """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16).
 
     A first guess fills half the byte cap with whole sources; the real request (fragments, anchors,
@@ -278,6 +296,8 @@ def _select(ws: Workspace, plan: Plan, batch: bool) -> list[str]:
     changed = list(plan.changed)
     if not batch:
         return changed
+    if order:
+        changed.sort(key=lambda sid: (order.get(sid, len(order)), sid))
     caps = ws.config.caps
     budget = caps.input_bytes // 2
     chosen: list[str] = []

@@ -20,8 +20,6 @@ import pytest
 pytestmark = pytest.mark.integration
 
 ASSETS = Path(__file__).resolve().parents[2] / "wikigen" / "views" / "assets"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 EMPTY_MESSAGE = "No concepts in this snapshot yet"
 
 PAGE = """<!doctype html>
@@ -131,15 +129,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.join()
 
 
-@pytest.fixture(scope="session")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

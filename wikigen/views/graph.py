@@ -1,0 +1,152 @@
+"""``graph.json``: the semantic graph (V2–V3), pure.
+
+Nodes are concepts only; edges are evidenced relations only. Relations between the same two
+concepts are drawn as one edge that keeps every relation — each with its own direction and
+predicate — and the edge's weight is their count. A node's degree is the number of relations
+touching it. Articles, topics and sources are reading pages: they appear in a node's side panel
+(its articles and evidence) and never as nodes, edges or degree. Positions are left to the browser
+(``x``/``y`` null) and never written back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from wikigen.views.communities import DEFAULT_SEED, communities, components
+from wikigen.views.layout import GRAPH_PAGE
+from wikigen.views.site import Site, citations_of, label_of
+
+Citation = Mapping[str, Any]
+
+
+def semantic_graph(
+    concepts: Mapping[str, Mapping[str, Any]],
+    relations: Iterable[Mapping[str, Any]],
+    *,
+    concept_url: Callable[[str], str] = lambda oid: "",
+    article: Callable[[str], tuple[str, str] | None] = lambda oid: None,
+    evidence: Callable[[Citation], tuple[str, str]] = lambda c: (str(c["source"]), ""),
+    seed: int = DEFAULT_SEED,
+) -> dict[str, Any]:
+    """The graph.json document for these concepts and relations (URLs from the given callables)."""
+    edges: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    degree = dict.fromkeys(concepts, 0)
+    for relation in relations:
+        subject, target = str(relation.get("subject")), str(relation.get("object"))
+        # V2: only relations between two concepts, with evidence, are edges; never a self-loop.
+        if (
+            subject not in concepts
+            or target not in concepts
+            or subject == target
+            or not citations_of(relation)
+        ):
+            continue
+        a, b = sorted((subject, target))
+        edges.setdefault((a, b), []).append(relation)
+        degree[subject] += 1
+        degree[target] += 1
+
+    weighted = [(a, b, len(rels)) for (a, b), rels in edges.items()]
+    community = communities(concepts, weighted, seed=seed)
+    component = components(concepts, weighted)
+
+    nodes = []
+    for oid in sorted(concepts):
+        obj = concepts[oid]
+        definition = _definition(obj)
+        articles = [found for a in obj.get("articles", []) or [] if (found := article(str(a))) is not None]
+        nodes.append(
+            {
+                "id": oid,
+                "label": label_of(obj),
+                "type": str(obj.get("type", "concept")),
+                "degree": degree[oid],
+                "community": community[oid],
+                "component": component[oid],
+                "url": concept_url(oid),
+                "x": None,
+                "y": None,
+                "definition": str(definition.get("text", "")),
+                "articles": [{"title": title, "url": url} for title, url in articles],
+                "evidence": [_evidence(c, evidence) for c in _ordered_citations(obj)],
+            }
+        )
+    return {
+        "kind": "semantic",
+        "nodes": nodes,
+        "edges": [
+            {
+                "id": f"{a}|{b}",
+                "source": a,
+                "target": b,
+                "weight": len(rels),
+                "relations": [
+                    {
+                        "id": str(r["id"]),
+                        "subject": str(r["subject"]),
+                        "predicate": str(r["predicate"]),
+                        "object": str(r["object"]),
+                    }
+                    for r in sorted(rels, key=lambda r: str(r["id"]))
+                ],
+            }
+            for (a, b), rels in sorted(edges.items())
+        ],
+        "communities": len(set(community.values())),
+        "components": len(set(component.values())),
+    }
+
+
+def _definition(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    definition = obj.get("definition")
+    return definition if isinstance(definition, Mapping) else {}
+
+
+def _ordered_citations(obj: Mapping[str, Any]) -> list[Citation]:
+    """The definition's citations first, then the rest, each once."""
+    definition = _definition(obj)
+    first = [str(cid) for cid in definition.get("citations", []) or []]
+    cites = citations_of(obj)
+    rank = {cid: i for i, cid in enumerate(first)}
+    return sorted(cites, key=lambda c: (rank.get(str(c["citation_id"]), len(rank)),))
+
+
+def _evidence(citation: Citation, evidence: Callable[[Citation], tuple[str, str]]) -> dict[str, str]:
+    source_title, url = evidence(citation)
+    return {
+        "quote": str(citation.get("quote", "")),
+        "source": str(citation["source"]),
+        "source_title": source_title,
+        "url": url,
+        "citation_id": str(citation["citation_id"]),
+    }
+
+
+def site_graph(site: Site, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+    """graph.json for a site, every URL relative to the graph page."""
+    layout = site.layout
+    concepts = site.knowledge.of_kind("concept")
+
+    def concept_url(oid: str) -> str:
+        return site.href(GRAPH_PAGE, layout.object(oid)) or ""
+
+    def article(oid: str) -> tuple[str, str] | None:
+        obj = site.objects.get(oid)
+        href = site.href(GRAPH_PAGE, layout.object(oid))
+        return None if obj is None or href is None else (label_of(obj), href)
+
+    def evidence(citation: Citation) -> tuple[str, str]:
+        source = site.sources.get(str(citation["source"]))
+        target = site.target(citation)
+        href = site.href(GRAPH_PAGE, target.page, target.anchor or "") or ""
+        return (source.title if source else str(citation["source"]), href)
+
+    return semantic_graph(
+        concepts,
+        site.knowledge.of_kind("relation").values(),
+        concept_url=concept_url,
+        article=article,
+        evidence=evidence,
+        seed=seed,
+    )

@@ -1,0 +1,216 @@
+"""The committed snapshot, read from git for the views (the I/O edge of the site).
+
+Everything comes from HEAD — the snapshot manifest, the object files, ``relations.jsonl`` — and each
+source's body from the manifest's blob of the *cited* version, its body hash checked against the
+manifest (E5). The work tree is never read, nothing is written, no model is called (V5).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from wikigen.config import Config
+from wikigen.gitstore import EMPTY_TREE, GitStore
+from wikigen.hashing import sha256_hex
+from wikigen.objects import RELATIONS_PATH, parse_object
+from wikigen.snapshot import ManifestEntry
+from wikigen.sources import SOURCES_DIR, Source, is_source_path, parse_source
+from wikigen.workspace import Workspace
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class SourceView:
+    """One source as the site shows it: the version its citations point at, and where it stands."""
+
+    id: str
+    path: str  # the path of the shown version, for resolving its relative links
+    title: str
+    category: str
+    verification: str
+    status: str  # "compiled" | "pending" | "uncompiled" | "rejected"
+    version: str | None  # the version shown: the compiled (cited) one, else the newest known
+    blob: str | None
+    body: str | None  # None when the blob is missing or does not hold that version
+    verified_body: bool = False  # sha256(body) equals the manifest's contentHash
+    compiled_version: str | None = None  # what citations point at; None: never compiled
+    pending_version: str | None = None
+    reason: str = ""  # why pending, or why the body could not be shown
+    changed: bool = False  # HEAD holds a version the snapshot has not seen yet
+    private: bool = False
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """One snapshot, ready to be projected into pages. ``objects`` holds articles, concepts, topics
+    (their full structured data) and relations (one per line of relations.jsonl), by id."""
+
+    version: int = 0
+    exists: bool = False
+    head: str | None = None
+    stale: bool = False  # content/sources at HEAD differs from the tree the snapshot was compiled from
+    trace: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    sources: Mapping[str, SourceView] = field(default_factory=lambda: _EMPTY)
+    objects: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
+    provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
+    problems: tuple[str, ...] = ()
+
+    def of_kind(self, kind: str) -> dict[str, Mapping[str, Any]]:
+        return {oid: obj for oid, obj in self.objects.items() if obj.get("kind") == kind}
+
+
+def load_knowledge(root: Path | str) -> Knowledge:
+    """Read the snapshot committed at HEAD of the repo at ``root``; raises WikigenError on a bad repo."""
+    ws = Workspace.open(root)
+    store, config, snapshot = ws.store, ws.config, ws.baseline
+    tree = store.commit_tree(ws.head)
+    sources_tree = store.subtree(tree, SOURCES_DIR)
+    head_blobs = {path: blob for path, blob in store.blobs(sources_tree, SOURCES_DIR) if is_source_path(path)}
+    problems: list[str] = []
+    sources: dict[str, SourceView] = {}
+    covered: set[str] = set()
+
+    for source_id, entry in sorted(snapshot.manifest.items()):
+        view = _manifest_source(store, config, entry, head_blobs, problems)
+        sources[source_id] = view
+        covered.update(p for p in (entry.path, entry.compiled_path) if p)
+        if entry.pending is not None:
+            covered.add(entry.pending.path)
+
+    # Sources committed since the snapshot (or with no snapshot at all) still get their pages.
+    for path in sorted(set(head_blobs) - covered):
+        blob = head_blobs[path]
+        parsed = parse_source(path, store.read_blob(blob), blob, config)
+        if not isinstance(parsed, Source):
+            problems.extend(str(p) for p in parsed)
+            continue
+        if parsed.id in sources:
+            continue
+        sources[parsed.id] = _view(
+            parsed,
+            status="rejected" if parsed.verification == "rejected" else "uncompiled",
+            verified=False,
+            changed=True,
+        )
+
+    objects: dict[str, Mapping[str, Any]] = {}
+    relations: dict[str, Any] = {}
+    if any(e.get("kind") == "relation" for e in snapshot.objects.values()):
+        raw = store.read_file(tree, RELATIONS_PATH)
+        for line in (raw or b"").decode("utf-8").splitlines():
+            if line.strip():
+                relation = json.loads(line)
+                relations[relation["id"]] = relation
+    for object_id, indexed in sorted(snapshot.objects.items()):
+        kind = indexed.get("kind")
+        if kind == "relation":
+            if object_id not in relations:
+                problems.append(f"{object_id}: missing from {RELATIONS_PATH}")
+                continue
+            objects[object_id] = MappingProxyType({**relations[object_id], "kind": "relation"})
+            continue
+        data = store.read_file(tree, str(indexed.get("file", "")))
+        if data is None:
+            problems.append(f"{object_id}: its file {indexed.get('file')} is missing at HEAD")
+            continue
+        try:
+            objects[object_id] = MappingProxyType(parse_object(data))
+        except (ValueError, UnicodeDecodeError) as exc:
+            problems.append(f"{indexed.get('file')}: cannot be read ({exc})")
+
+    return Knowledge(
+        version=snapshot.version,
+        exists=snapshot.exists,
+        head=ws.head,
+        stale=snapshot.exists and snapshot.legacy is None and snapshot.sources_tree != sources_tree,
+        trace=snapshot.trace,
+        sources=MappingProxyType(sources),
+        objects=MappingProxyType(objects),
+        provenance=MappingProxyType(
+            {oid: MappingProxyType(dict(e.get("provenance") or {})) for oid, e in snapshot.objects.items()}
+        ),
+        problems=tuple(problems),
+    )
+
+
+def _manifest_source(
+    store: GitStore,
+    config: Config,
+    entry: ManifestEntry,
+    head_blobs: Mapping[str, str],
+    problems: list[str],
+) -> SourceView:
+    """The cited (compiled) version of a manifest source; a waiting one shows its pending version."""
+    pending = entry.pending
+    known_blobs = {entry.blob, pending.blob if pending else None}
+    changed = head_blobs.get(entry.path) not in known_blobs and entry.path in head_blobs
+    if entry.version is not None:
+        path, blob, expected = entry.compiled_path or entry.path, entry.blob, entry.content_hash
+        status = "pending" if pending is not None else "compiled"
+    elif pending is not None:
+        path, blob, expected, status = pending.path, pending.blob, pending.content_hash, "pending"
+    else:
+        path, blob, expected, status = entry.path, head_blobs.get(entry.path), None, "uncompiled"
+    body: str | None = None
+    reason = pending.reason if pending is not None else ""
+    verified = False
+    metadata: Mapping[str, Any] = _EMPTY
+    if blob is None or blob == EMPTY_TREE or not store.has_object(blob):
+        reason = f"the blob {blob} of this version is not in the repository"
+        problems.append(f"{entry.id}: {reason}")
+    else:
+        parsed = parse_source(path, store.read_blob(blob), blob, config)
+        if not isinstance(parsed, Source):
+            reason = f"blob {blob} no longer parses as a source"
+            problems.append(f"{entry.id}: {reason}")
+        elif expected is not None and sha256_hex(parsed.body) != expected:
+            # E5: a raw view must show the cited version or nothing.
+            reason = f"blob {blob} does not hold the body whose hash the manifest records"
+            problems.append(f"{entry.id}: {reason}")
+        else:
+            body = parsed.body
+            verified = expected is not None
+            metadata = parsed.metadata
+    return SourceView(
+        id=entry.id,
+        path=path,
+        title=entry.title or (pending.title if pending else "") or entry.id,
+        category=entry.category,
+        verification=entry.verification,
+        status=status,
+        version=entry.version or (pending.version if pending else None),
+        blob=blob,
+        body=body,
+        verified_body=verified,
+        compiled_version=entry.version,
+        pending_version=pending.version if pending else None,
+        reason=reason,
+        changed=changed,
+        private=entry.private,
+        metadata=metadata,
+    )
+
+
+def _view(source: Source, *, status: str, verified: bool, changed: bool) -> SourceView:
+    return SourceView(
+        id=source.id,
+        path=source.path,
+        title=source.title,
+        category=source.category,
+        verification=source.verification,
+        status=status,
+        version=source.version,
+        blob=source.blob,
+        body=source.body,
+        verified_body=verified,
+        changed=changed,
+        private=source.private,
+        metadata=source.metadata,
+    )

@@ -1,0 +1,237 @@
+"""The ``wikigen`` MkDocs plugin: the committed snapshot projected into a static site.
+
+A knowledge repo's ``mkdocs.yml`` needs ``docs_dir: content``, ``theme: {name: material}`` and
+``plugins: [wikigen]``. At build time the plugin reads the snapshot committed at HEAD (never the
+work tree), generates every page in memory, and hands each page's finished HTML to the theme.
+Nothing under ``content/`` is written, no model is called and no snapshot is made (V5).
+
+Unless ``mkdocs.yml`` says otherwise it also sets what the site needs: ``navigation.prune``, a short
+navigation, no Google Fonts, and a local iframe-worker shim, so that the built site makes no request
+beyond its own host.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page as MkPage
+from mkdocs.structure.toc import get_toc
+
+from wikigen.errors import WikigenError
+from wikigen.gitstore import GitStore
+from wikigen.objects import object_path
+from wikigen.views.communities import DEFAULT_SEED
+from wikigen.views.graph import site_graph
+from wikigen.views.knowledge import Knowledge, load_knowledge
+from wikigen.views.layout import CONCEPT_INDEX, GRAPH_JSON, GRAPH_PAGE, HOME, TOPIC_INDEX, Layout
+from wikigen.views.markup import Page
+from wikigen.views.pages import build_pages
+from wikigen.views.site import CATEGORY_TITLES, Site
+from wikigen.views.source_pages import source_pages
+
+log = logging.getLogger("mkdocs.plugins.wikigen")
+
+ASSET_DIR = Path(__file__).parent / "assets"
+OWN_ASSETS = ("citations.css", "citations.js", "iframe-worker.js")
+GRAPH_ASSETS = ("graph.js", "graph.css", "graph.LICENSES.txt")
+SHIM = "assets/wikigen/iframe-worker.js"
+MATERIAL_DEFAULT_FONT = {"text": "Roboto", "code": "Roboto Mono"}
+PLACEHOLDER = "<!-- wikigen: this page is generated from the committed snapshot -->\n"
+COMPILED_FOLDERS = ("wiki/articles/", "wiki/concepts/", "wiki/topics/")
+
+
+class WikigenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
+    repo = c.Optional(c.Type(str))  # the knowledge repo; default: the folder of mkdocs.yml
+    nav = c.Type(bool, default=True)  # a short navigation when mkdocs.yml has no `nav`
+    prune = c.Type(bool, default=True)  # theme.features: navigation.prune
+    offline = c.Type(bool, default=True)  # no Google Fonts; the local iframe-worker shim
+    graph = c.Type(bool, default=True)  # the graph page and graph.json
+    seed = c.Type(int, default=DEFAULT_SEED)  # Louvain's seed (V3)
+
+
+class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped-call]
+    """Generates the reading pages, the raw views and the semantic graph from the committed snapshot."""
+
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.root: Path | None = None
+        self.pages: dict[str, Page] = {}
+        self.knowledge: Knowledge | None = None
+
+    # -- configuration -------------------------------------------------------------------------------
+
+    @event_priority(50)  # before Material's offline plugin looks for an iframe-worker shim
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        folder = Path(config.config_file_path or ".").resolve().parent
+        wanted = Path(self.config.repo).expanduser() if self.config.repo else folder
+        if not wanted.is_absolute():
+            wanted = folder / wanted
+        try:
+            self.root = GitStore(wanted).root.resolve()
+        except WikigenError as exc:
+            raise PluginError(f"wikigen: {exc.message}") from None
+        docs = Path(config.docs_dir).resolve()
+        if docs != self.root / "content":
+            raise PluginError(
+                f"wikigen: docs_dir is {docs}, but the knowledge repo's content folder is "
+                f"{self.root / 'content'}; set `docs_dir: content` in mkdocs.yml"
+            )
+        theme = config.theme
+        if theme.name != "material":
+            log.info(
+                "wikigen: the pages are made for theme `material`; `%s` will render them plainly", theme.name
+            )
+        features = list(theme.get("features") or [])
+        if self.config.prune and "navigation.prune" not in features:
+            features.append("navigation.prune")
+        theme["features"] = features
+        if self.config.offline:
+            if theme.get("font") == MATERIAL_DEFAULT_FONT:
+                theme["font"] = False  # Material would load Roboto from Google Fonts
+            polyfills = list(config.extra.get("polyfills") or [])
+            if not any("iframe-worker" in str(p) for p in polyfills):
+                polyfills.append(SHIM)  # so that Material's offline plugin adds no unpkg.com script
+            config.extra["polyfills"] = polyfills
+        for name, target in (("citations.css", config.extra_css), ("citations.js", config.extra_javascript)):
+            uri = f"assets/wikigen/{name}"
+            if uri not in [str(x) for x in target]:
+                target.append(uri)
+        if config.validation.nav.omitted_files == logging.INFO:
+            # Thousands of source pages are reached from their category pages, not from the nav.
+            config.validation.nav.omitted_files = logging.DEBUG
+        return config
+
+    # -- pages ---------------------------------------------------------------------------------------
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        assert self.root is not None
+        try:
+            knowledge = load_knowledge(self.root)
+        except WikigenError as exc:
+            raise PluginError(f"wikigen: {exc.message}") from None
+        for problem in knowledge.problems:
+            log.warning("wikigen: %s", problem)
+        self.knowledge = knowledge
+
+        # Sources and compiled files are rendered from git by this plugin, never as raw Markdown.
+        for file in list(files):
+            uri = file.src_uri
+            rendered_here = uri.startswith(("sources/", *COMPILED_FOLDERS)) and uri.endswith(".md")
+            if rendered_here or uri == "wiki/relations.jsonl":
+                files.remove(file)
+        user_pages = {f.src_uri for f in files if f.is_documentation_page()}
+        home = HOME if not ({"index.md", "README.md"} & user_pages) else "wiki/index.md"
+        layout = Layout(
+            source_ids=knowledge.sources,
+            object_files={
+                oid: object_path(oid) for oid in knowledge.objects if not oid.startswith("relation/")
+            },
+            use_directory_urls=config.use_directory_urls,
+            home=home,
+        )
+        bundle = all((ASSET_DIR / name).is_file() for name in GRAPH_ASSETS[:2])
+        if self.config.graph and not bundle:
+            log.info(
+                "wikigen: the graph viewer is not built (wikigen/views/assets/graph.js); the graph page "
+                "says how to build it"
+            )
+        site = Site(knowledge, layout, graph_bundle=bundle)
+        pages = build_pages(site) + source_pages(site)
+        if not self.config.graph:
+            pages = [p for p in pages if p.src_uri != GRAPH_PAGE]
+
+        self.pages = {}
+        for page in pages:
+            if page.src_uri in user_pages:
+                log.info(
+                    "wikigen: %s exists in docs_dir; it is kept instead of the generated page", page.src_uri
+                )
+                continue
+            self.pages[page.src_uri] = page
+            files.append(File.generated(config, page.src_uri, content=_stub(page)))
+        if self.config.graph:
+            graph = site_graph(site, seed=self.config.seed)
+            data = json.dumps(graph, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+            files.append(File.generated(config, GRAPH_JSON, content=data))
+        names = OWN_ASSETS + (GRAPH_ASSETS if bundle and self.config.graph else ())
+        for name in names:
+            uri = f"assets/wikigen/{name}"
+            if files.get_file_from_path(uri) is None:
+                files.append(File.generated(config, uri, abs_src_path=str(ASSET_DIR / name)))
+
+        if self.config.nav and config.nav is None:
+            config.nav = _navigation(home, files, set(self.pages), self.config.graph)
+        return files
+
+    def on_page_content(self, html: str, page: MkPage, config: MkDocsConfig, files: Files) -> str:
+        generated = self.pages.get(page.file.src_uri)
+        if generated is None or page.file.generated_by is None:
+            return html
+        page.toc = get_toc(_toc_tokens(generated.toc))
+        return generated.html
+
+    def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
+        """Rebuild when a commit moves HEAD: the site shows what is committed, not the work tree."""
+        assert self.root is not None
+        git_dir = Path(GitStore(self.root).repo.path)
+        for path in (git_dir / "HEAD", git_dir / "refs" / "heads", git_dir / "packed-refs"):
+            if path.exists():
+                server.watch(str(path))
+        return server
+
+
+def _stub(page: Page) -> str:
+    # Titles are HTML in MkDocs' templates (the nav, <title>): escaped here, once.
+    meta: dict[str, Any] = {"title": html.escape(page.title, quote=False), **page.meta}
+    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=True) + "---\n\n" + PLACEHOLDER
+
+
+def _toc_tokens(entries: tuple[tuple[int, str, str], ...]) -> list[Any]:
+    tokens: list[dict[str, Any]] = []
+    stack: list[dict[str, Any]] = []
+    for level, anchor, text in entries:
+        token = {"level": level, "id": anchor, "name": html.escape(text, quote=False), "children": []}
+        while stack and stack[-1]["level"] >= level:
+            stack.pop()
+        (stack[-1]["children"] if stack else tokens).append(token)
+        stack.append(token)
+    return tokens
+
+
+def _navigation(home: str, files: Files, generated: set[str], graph: bool) -> list[Any]:
+    """Home, the category directories, the concept index, topics, the graph, then people's own pages
+    grouped by folder — never the thousands of source and compiled pages."""
+    nav: list[Any] = [{"Home": home}]
+    categories = sorted(u for u in generated if u.startswith("categories/"))
+    order = list(CATEGORY_TITLES)
+    categories.sort(key=lambda u: (order.index(u[11:-3]) if u[11:-3] in order else len(order), u))
+    nav.append({"Categories": [{CATEGORY_TITLES.get(u[11:-3], u[11:-3]): u} for u in categories]})
+    nav.append({"Concepts": CONCEPT_INDEX})
+    nav.append({"Topics": TOPIC_INDEX})
+    if graph and GRAPH_PAGE in generated:
+        nav.append({"Graph": GRAPH_PAGE})
+    own = sorted(f.src_uri for f in files if f.is_documentation_page() and f.src_uri not in generated)
+    sections: dict[str, list[str]] = {}
+    for uri in own:
+        folder, _, _ = uri.rpartition("/")
+        if not folder:
+            nav.append(uri)
+            continue
+        sections.setdefault(folder.split("/")[0], []).append(uri)
+    for folder, uris in sorted(sections.items()):
+        uris.sort(key=lambda u: (u.rsplit("/", 1)[-1] not in ("index.md", "README.md"), u))
+        nav.append({folder.replace("-", " ").replace("_", " ").capitalize(): uris})
+    return nav

@@ -1,0 +1,405 @@
+"""The snapshot projected into pages (pure): home, category directories (R2), the concept index A–Z,
+topics, articles, concepts, the graph page — and, in ``source_pages``, each source rendered and its
+raw view. Every page is finished HTML; the plugin hands it to the theme as the page's content.
+
+Compiled knowledge is shown as a candidate with the verification status of its sources; a
+hypothesis stays labelled a hypothesis (R37); contradictions and open questions are shown with
+their scope, versions and uncertainty (R27).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from wikigen.config import CATEGORIES
+from wikigen.ids import normalize_name
+from wikigen.views.knowledge import Knowledge
+from wikigen.views.layout import CONCEPT_INDEX, GRAPH_PAGE, TOPIC_INDEX, Layout
+from wikigen.views.markup import Doc, Page, esc
+from wikigen.views.site import (
+    CATEGORY_NOTES,
+    CATEGORY_TITLES,
+    STATUS_LABEL,
+    Notes,
+    Site,
+    citations_of,
+    label_of,
+)
+from wikigen.views.source_pages import source_pages
+
+BUILD_BUNDLE = "cd wikigen/views/graph_app && npm ci && node build.mjs"
+
+
+def build_pages(site: Site) -> list[Page]:
+    """Every page of the site except the sources' (see ``source_pages.source_pages``)."""
+    k = site.knowledge
+    pages = [home_page(site), concept_index_page(site), topic_index_page(site), graph_page(site)]
+    categories = sorted({s.category for s in k.sources.values()} | set(CATEGORIES))
+    pages += [category_page(site, c) for c in categories]
+    for oid, obj in sorted(k.objects.items()):
+        kind = obj.get("kind")
+        if kind == "article":
+            pages.append(article_page(site, oid, obj))
+        elif kind == "concept":
+            pages.append(concept_page(site, oid, obj))
+        elif kind == "topic":
+            pages.append(topic_page(site, oid, obj))
+    return pages
+
+
+# -- overview pages --------------------------------------------------------------------------------
+
+
+def home_page(site: Site) -> Page:
+    k, layout = site.knowledge, site.layout
+    doc = Doc(layout.home)
+    doc.heading(1, "Knowledge base")
+    counts = {kind: len(k.of_kind(kind)) for kind in ("article", "concept", "relation", "topic")}
+    if k.exists:
+        doc.add(
+            f'<p class="wikigen-lead">Snapshot <strong>{k.version}</strong>'
+            + (f", commit <code>{esc(k.head[:12])}</code>" if k.head else "")
+            + ". Everything compiled here is a "
+            + site.badge("candidate", "candidate")
+            + ": a reading of the sources, each claim citing the exact text it comes from. Hover a "
+            "citation marker to see the quote; click it to land on that span in the source.</p>"
+        )
+    else:
+        doc.add(
+            '<p class="wikigen-lead">No snapshot yet: run <code>wikigen compile</code> to compile the '
+            "sources into articles, concepts and relations. The sources are shown below.</p>"
+        )
+    if k.stale:
+        doc.add(
+            '<p class="wikigen-warning">Sources changed since this snapshot was compiled; the changed '
+            "ones are marked on their pages. Run <code>wikigen compile</code> to compile them.</p>"
+        )
+    doc.heading(2, "Figures", "figures")
+    links = {
+        "concept": layout.href(doc.src_uri, CONCEPT_INDEX),
+        "topic": layout.href(doc.src_uri, TOPIC_INDEX),
+        "relation": layout.href(doc.src_uri, GRAPH_PAGE),
+    }
+    rows = []
+    for kind, title in (
+        ("article", "Articles"),
+        ("concept", "Concepts"),
+        ("relation", "Relations"),
+        ("topic", "Topics"),
+    ):
+        label = f'<a href="{esc(links[kind])}">{title}</a>' if kind in links else title
+        rows.append(
+            f'<tr><td>{label}</td><td class="wikigen-num" data-kind="{kind}">{counts[kind]}</td></tr>'
+        )
+    doc.add('<div class="wikigen-figures"><table><thead><tr><th>Kind</th><th>Count</th></tr></thead><tbody>')
+    doc.add(*rows, "</tbody></table></div>")
+
+    doc.heading(2, "Sources per category", "sources")
+    doc.add(
+        '<div class="wikigen-figures"><table><thead><tr><th>Category</th><th>Sources</th><th>Compiled</th>'
+        "<th>Pending</th><th>Not compiled</th><th>Verified</th></tr></thead><tbody>"
+    )
+    for category in sorted({s.category for s in k.sources.values()} | set(CATEGORIES)):
+        members = [s for s in k.sources.values() if s.category == category]
+        cells = [
+            len(members),
+            sum(1 for s in members if s.compiled_version is not None),
+            sum(1 for s in members if s.status == "pending"),
+            sum(1 for s in members if s.status in ("uncompiled", "rejected")),
+            sum(1 for s in members if s.verification == "verified"),
+        ]
+        title = CATEGORY_TITLES.get(category, category)
+        doc.add(
+            f'<tr data-category="{esc(category)}"><td>{site.link(doc.src_uri, layout.category(category), title)}</td>'
+            + "".join(f'<td class="wikigen-num">{n}</td>' for n in cells)
+            + "</tr>"
+        )
+    doc.add("</tbody></table></div>")
+
+    trace = k.trace
+    if trace:
+        doc.heading(2, "Last compile", "last-compile")
+        routes = ", ".join(
+            f"{esc(s)}: <code>{esc(r)}</code>" for s, r in sorted((trace.get("routes") or {}).items())
+        )
+        doc.add(
+            f"<p>Engine <code>{esc(trace.get('engine', '?'))}</code>"
+            + (f" ({routes})" if routes else "")
+            + f", {esc(trace.get('engineCalls', 0))} engine call(s), "
+            f"{len(trace.get('changed') or [])} source(s) changed, "
+            f"{len(trace.get('withdrawn') or [])} withdrawn.</p>"
+        )
+    if k.problems:
+        doc.heading(2, "Problems", "problems")
+        doc.add('<ul class="wikigen-problems">' + "".join(f"<li>{esc(p)}</li>" for p in k.problems) + "</ul>")
+    return doc.page("Home")
+
+
+def category_page(site: Site, category: str) -> Page:
+    k, layout = site.knowledge, site.layout
+    doc = Doc(layout.category(category))
+    title = CATEGORY_TITLES.get(category, category)
+    doc.heading(1, title)
+    doc.add(f'<p class="wikigen-lead">{esc(CATEGORY_NOTES.get(category, "Sources of this category."))}</p>')
+    members = sorted(
+        (s for s in k.sources.values() if s.category == category), key=lambda s: (s.title.casefold(), s.id)
+    )
+    if not members:
+        doc.add("<p>No sources in this category yet.</p>")
+        return doc.page(title)
+    doc.add(
+        '<div class="wikigen-directory"><table><thead><tr><th>Source</th><th>Verification</th><th>Status</th>'
+        "<th>Version</th><th>Articles</th></tr></thead><tbody>"
+    )
+    for s in members:
+        raw = site.href(doc.src_uri, layout.raw(s.id))
+        articles = ", ".join(site.object_link(doc.src_uri, a) for a in site.articles_of.get(s.id, []))
+        doc.add(
+            f'<tr data-source="{esc(s.id)}"><td>{site.source_link(doc.src_uri, s.id)}'
+            + (
+                f' <a class="wikigen-raw-link" href="{esc(raw)}">raw</a>'
+                if raw and s.body is not None
+                else ""
+            )
+            + f"</td><td>{site.verification_badge(s.verification)}</td><td>{_status(site, s)}</td>"
+            f"<td><code>{esc(s.version or '')}</code></td><td>{articles}</td></tr>"
+        )
+    doc.add("</tbody></table></div>")
+    return doc.page(title)
+
+
+def _status(site: Site, source: Any) -> str:
+    text = {
+        "compiled": "compiled",
+        "pending": "pending",
+        "uncompiled": "not compiled",
+        "rejected": "rejected",
+    }
+    badge = site.badge(text.get(source.status, source.status), source.status)
+    if source.reason and source.status == "pending":
+        badge += f" <small>({esc(source.reason)})</small>"
+    return badge
+
+
+def _initial(name: str) -> str:
+    folded = unicodedata.normalize("NFKD", name.strip())
+    first = next((ch for ch in folded if not unicodedata.combining(ch)), "")
+    return first.upper() if first.isalpha() and first.upper() <= "Z" else "#"
+
+
+def concept_index_page(site: Site) -> Page:
+    doc = Doc(CONCEPT_INDEX)
+    doc.heading(1, "Concepts A–Z")
+    entries: list[tuple[str, str, str | None]] = []  # (shown name, concept id, alias of)
+    for oid, obj in site.knowledge.of_kind("concept").items():
+        entries.append((label_of(obj), oid, None))
+        entries += [(str(alias), oid, label_of(obj)) for alias in obj.get("aliases", []) or []]
+    if not entries:
+        doc.add("<p>No concepts in this snapshot yet.</p>")
+        return doc.page("Concepts")
+    entries.sort(key=lambda e: (_initial(e[0]) == "#", _initial(e[0]), normalize_name(e[0]), e[1]))
+    groups: dict[str, list[tuple[str, str, str | None]]] = {}
+    for entry in entries:
+        groups.setdefault(_initial(entry[0]), []).append(entry)
+    jump = " ".join(
+        f'<a href="#letter-{esc(letter if letter != "#" else "other")}">{esc(letter)}</a>'
+        for letter in groups
+    )
+    doc.add(f'<p class="wikigen-letters">{jump}</p>')
+    for letter, group in groups.items():
+        doc.heading(2, letter, f"letter-{letter if letter != '#' else 'other'}")
+        items = []
+        for name, oid, alias_of in group:
+            obj = site.objects[oid]
+            target = site.href(doc.src_uri, site.layout.object(oid))
+            if alias_of:
+                items.append(f'<li>{esc(name)} → <a href="{esc(target)}">{esc(alias_of)}</a></li>')
+            else:
+                items.append(
+                    f'<li><a href="{esc(target)}">{esc(name)}</a> '
+                    f"{site.badge(str(obj.get('type', 'concept')), 'type')}</li>"
+                )
+        doc.add('<ul class="wikigen-index">' + "".join(items) + "</ul>")
+    return doc.page("Concepts")
+
+
+def topic_index_page(site: Site) -> Page:
+    doc = Doc(TOPIC_INDEX)
+    doc.heading(1, "Topics")
+    topics = sorted(site.knowledge.of_kind("topic").items(), key=lambda t: normalize_name(label_of(t[1])))
+    if not topics:
+        doc.add("<p>No topics in this snapshot yet.</p>")
+        return doc.page("Topics")
+    items = [
+        f"<li>{site.object_link(doc.src_uri, oid)} <small>({len(obj.get('members', []))} members)</small></li>"
+        for oid, obj in topics
+    ]
+    doc.add('<ul class="wikigen-index">' + "".join(items) + "</ul>")
+    return doc.page("Topics")
+
+
+def graph_page(site: Site) -> Page:
+    doc = Doc(GRAPH_PAGE)
+    layout = site.layout
+    concepts = len(site.knowledge.of_kind("concept"))
+    relations = len(site.knowledge.of_kind("relation"))
+    doc.heading(1, "Semantic graph")
+    doc.add(
+        f'<p class="wikigen-lead">{concepts} concept(s), {relations} relation(s). Nodes are concepts only '
+        "and edges evidenced relations only; communities are colours, connected components hulls. "
+        "Hover or click a concept to highlight its neighbours; search flies to a concept.</p>"
+    )
+    css = layout.href(doc.src_uri, layout.asset("graph.css"))
+    js = layout.href(doc.src_uri, layout.asset("graph.js"))
+    data = layout.href(doc.src_uri, "graph/graph.json")
+    if site.graph_bundle:
+        doc.add(
+            f'<link rel="stylesheet" href="{esc(css)}">',
+            f'<div id="wikigen-graph" data-src="{esc(data)}"></div>',
+            f'<script src="{esc(js)}"></script>',
+        )
+    else:
+        doc.add(
+            '<div class="wikigen-warning" id="wikigen-graph-missing"><p>The graph viewer is not built, so '
+            f"this page shows no graph. Build it once with <code>{esc(BUILD_BUNDLE)}</code> and rebuild "
+            f'the site. The graph data is here: <a href="{esc(data)}">graph.json</a>.</p></div>'
+        )
+    return doc.page("Graph", hide=["navigation", "toc"])
+
+
+# -- compiled knowledge ----------------------------------------------------------------------------
+
+
+def _claims(site: Site, notes: Notes, claims: Iterable[Mapping[str, Any]]) -> str:
+    out = []
+    for claim in claims:
+        status = str(claim.get("status", "stated"))
+        label = STATUS_LABEL.get(status)
+        badge = site.badge(label, status) + " " if label else ""
+        out.append(
+            f'<p class="wikigen-claim wikigen-claim--{esc(status)}">{badge}{esc(claim.get("text", ""))} '
+            f"{notes.marks(claim.get('citations', []))}</p>"
+        )
+    return "\n".join(out)
+
+
+def _issues(site: Site, doc: Doc, notes: Notes, title: str, issues: Sequence[Mapping[str, Any]]) -> None:
+    """R27: contradictions and open questions are shown with scope, versions and uncertainty."""
+    if not issues:
+        return
+    doc.heading(2, title)
+    items = []
+    for issue in issues:
+        facts = []
+        if issue.get("scope"):
+            facts.append(f"scope: {esc(issue['scope'])}")
+        versions = []
+        for pinned in issue.get("versions", []) or []:
+            sid, _, version = str(pinned).rpartition("@")
+            versions.append(f"{site.source_link(doc.src_uri, sid)} @ <code>{esc(version)}</code>")
+        if versions:
+            facts.append("versions: " + ", ".join(versions))
+        facts.append(f"uncertainty: {esc(issue.get('uncertainty') or 'not stated')}")
+        items.append(
+            f'<li><span class="wikigen-issue__text">{esc(issue.get("text", ""))}</span> '
+            f"{notes.marks(issue.get('citations', []))}"
+            f'<br><small class="wikigen-issue__facts">{" · ".join(facts)}</small></li>'
+        )
+    doc.add(f'<ul class="wikigen-issues" data-issues="{esc(title.casefold())}">' + "".join(items) + "</ul>")
+
+
+def _sources_of(obj: Mapping[str, Any]) -> list[str]:
+    return sorted({str(c["source"]) for c in citations_of(obj)} | {str(s) for s in obj.get("sources", [])})
+
+
+def _links(site: Site, page: str, ids: Iterable[str]) -> str:
+    items = [f"<li>{site.object_link(page, oid)}</li>" for oid in sorted(set(ids)) if oid in site.objects]
+    return '<ul class="wikigen-links">' + "".join(items) + "</ul>" if items else ""
+
+
+def article_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
+    doc = Doc(site.layout.object(oid) or "")
+    notes = Notes(site, doc.src_uri).add(citations_of(obj))
+    title = label_of(obj)
+    doc.heading(1, title)
+    doc.add(site.candidate_note(doc.src_uri, _sources_of(obj)))
+    doc.add(_claims(site, notes, obj.get("summary", [])))
+    for section in obj.get("sections", []) or []:
+        doc.heading(2, str(section.get("heading", "")))
+        doc.add(_claims(site, notes, section.get("claims", [])))
+    _issues(site, doc, notes, "Contradictions", obj.get("contradictions", []) or [])
+    _issues(site, doc, notes, "Open questions", obj.get("open_questions", []) or [])
+    concepts = site.concepts_of.get(oid, [])
+    if concepts:
+        doc.heading(2, "Concepts")
+        doc.add(_links(site, doc.src_uri, concepts))
+    if site.topics_of.get(oid):
+        doc.heading(2, "Topics")
+        doc.add(_links(site, doc.src_uri, site.topics_of[oid]))
+    doc.add(notes.section())
+    return doc.page(title)
+
+
+def concept_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
+    doc = Doc(site.layout.object(oid) or "")
+    notes = Notes(site, doc.src_uri).add(citations_of(obj))
+    relations = [site.objects[r] for r in sorted(set(site.relations_of.get(oid, []))) if r in site.objects]
+    for relation in relations:
+        notes.add(citations_of(relation))
+    title = label_of(obj)
+    doc.heading(1, title)
+    facts = [site.badge(str(obj.get("type", "concept")), "type")]
+    if obj.get("aliases"):
+        facts.append("also: " + ", ".join(f"<em>{esc(a)}</em>" for a in obj["aliases"]))
+    doc.add(f'<p class="wikigen-facts">{" · ".join(facts)}</p>')
+    doc.add(site.candidate_note(doc.src_uri, _sources_of(obj)))
+    definition = obj.get("definition")
+    if isinstance(definition, Mapping):
+        doc.heading(2, "Definition")
+        doc.add(_claims(site, notes, [definition]))
+    evidence = [str(e) for e in obj.get("evidence", []) or []]
+    if evidence:
+        doc.heading(2, "Evidence")
+        items = [
+            f"<li><q>{esc(notes.pool[cid].get('quote', ''))}</q> {notes.marks([cid])}</li>"
+            for cid in evidence
+            if cid in notes.pool
+        ]
+        doc.add('<ul class="wikigen-evidence">' + "".join(items) + "</ul>")
+    if relations:
+        doc.heading(2, "Relations")
+        items = [f"<li>{site.relation_line(doc.src_uri, r, notes)}</li>" for r in relations]
+        doc.add('<ul class="wikigen-relations">' + "".join(items) + "</ul>")
+    if obj.get("articles"):
+        doc.heading(2, "Articles")
+        doc.add(_links(site, doc.src_uri, [str(a) for a in obj["articles"]]))
+    if site.topics_of.get(oid):
+        doc.heading(2, "Topics")
+        doc.add(_links(site, doc.src_uri, site.topics_of[oid]))
+    graph = site.href(doc.src_uri, GRAPH_PAGE)
+    doc.add(f'<p><a class="wikigen-graph-link" href="{esc(graph)}">Open the semantic graph</a></p>')
+    doc.add(notes.section())
+    return doc.page(title)
+
+
+def topic_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
+    doc = Doc(site.layout.object(oid) or "")
+    notes = Notes(site, doc.src_uri).add(citations_of(obj))
+    title = label_of(obj)
+    doc.heading(1, title)
+    doc.add(site.candidate_note(doc.src_uri, _sources_of(obj)))
+    doc.add(_claims(site, notes, obj.get("summary", [])))
+    doc.heading(2, "Members")
+    doc.add(_links(site, doc.src_uri, [str(m) for m in obj.get("members", [])]))
+    _issues(site, doc, notes, "Contradictions", obj.get("contradictions", []) or [])
+    _issues(site, doc, notes, "Open questions", obj.get("open_questions", []) or [])
+    doc.add(notes.section())
+    return doc.page(title)
+
+
+def all_pages(knowledge: Knowledge, layout: Layout, *, graph_bundle: bool = True) -> list[Page]:
+    """Every page of the snapshot: overview, compiled knowledge, and each source's two pages."""
+    site = Site(knowledge, layout, graph_bundle=graph_bundle)
+    return build_pages(site) + source_pages(site)
