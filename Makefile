@@ -29,8 +29,8 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
 site: setup
-	$(BIN)/wikigen compile
-	$(BIN)/mkdocs build --strict
+	$(BIN)/wikigen compile --batch --include-deferred
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 test: setup browser
 	$(BIN)/python -m pytest

@@ -18,14 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pygit2  # noqa: E402
+import pygit2
 
-from tests.corpora import commit_files, corpus_files  # noqa: E402
-from wikigen.engines.offline import OfflineEngine  # noqa: E402
-from wikigen.evidence.rerank import Ranker  # noqa: E402
-from wikigen.objects import RELATIONS_PATH  # noqa: E402
-from wikigen.pipeline import compile_repo  # noqa: E402
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot  # noqa: E402
+from tests.corpora import commit_files, corpus_files
+from wikigen.engines.offline import OfflineEngine
+from wikigen.evidence.rerank import Ranker
+from wikigen.objects import RELATIONS_PATH
+from wikigen.pipeline import compile_repo
+from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
 
 
 def rss_mb() -> float:
@@ -95,7 +95,7 @@ def k8s(root: Path, repo: pygit2.Repository, engine: OfflineEngine) -> None:
     inc = report.increments[0]
     print(f"  engine calls {data['engine_calls']}, input bytes {data['input_bytes']:,} "
           f"({data['input_bytes'] / corpus_bytes:.1%} of the corpus's {corpus_bytes:,} bytes), "
-          f"doc {len(files[path]):,} bytes, fragments {inc.fragments}, anchors {inc.anchors}, revoked {data['revoked']}")
+          f"doc {len(files[path]):,} bytes, fragments {inc.fragments} ({inc.fragment_bytes:,} bytes), anchors {inc.anchors}, revoked {data['revoked']}")
     print("  git diff --stat HEAD~1 HEAD:")
     print("   " + git(root, "diff", "--stat", "HEAD~1", "HEAD").replace("\n", "\n   "))
 

@@ -87,6 +87,7 @@ class IncrementReport:
     objects: dict[str, dict[str, int]] = field(default_factory=dict)
     caps: dict[str, list[int]] = field(default_factory=dict)
     fragments: int = 0
+    fragment_bytes: int = 0
     anchors: int = 0
 
 
@@ -494,6 +495,7 @@ def _run_increment(
     inc = IncrementReport(version=version, commit=None, sources=list(selected), withdrawn=withdrawn)
     inc.input_bytes = ctx.input_bytes
     inc.fragments = len(ctx.fragments)
+    inc.fragment_bytes = sum(len(f.text.encode("utf-8")) for f in ctx.fragments)
     inc.anchors = len(ctx.anchors)
     inc.caps = {k: [v[0], v[1]] for k, v in ctx.caps.items()}
     revoked_counts = {k: 0 for k in ("article", "concept", "relation", "topic")}

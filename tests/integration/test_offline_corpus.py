@@ -1,0 +1,60 @@
+"""Issue 4 on the 115 Kubernetes concept docs, through the real pipeline and the offline engine:
+a batch compile from empty, the counts that matter, verify, and one edited doc compiled incrementally."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.corpora import commit_files, corpus_available, corpus_files
+from wikigen.engines.offline import OfflineEngine
+from wikigen.objects import RELATIONS_PATH
+from wikigen.pipeline import compile_repo
+from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not corpus_available("k8s"), reason="../shared/corpora/k8s-concepts is not beside the repo"),
+]
+
+
+def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
+    files = corpus_files("k8s")
+    corpus_bytes = sum(len(v) for v in files.values())
+    commit_files(git_repo.repo, dict(files))
+    engine = OfflineEngine()
+    report = compile_repo(git_repo.root, engine=engine, batch=True)
+    assert report.published and len(report.increments) > 1
+
+    snapshot = load_snapshot(git_repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data)
+    concepts = {oid: e for oid, e in snapshot.objects.items() if e["kind"] == "concept"}
+    blob = git_repo.repo.revparse_single(f"HEAD:{RELATIONS_PATH}").data.decode()
+    relations = [json.loads(line) for line in blob.splitlines()]
+    first = {oid: min(e["sources"]) for oid, e in concepts.items()}
+    cross = [r for r in relations if first[r["subject"]] != first[r["object"]]]
+    assert len(concepts) >= 100
+    assert len(relations) >= 50 and all(r["evidence"] and r["basis"] == "explicit" for r in relations)
+    assert len(cross) >= 10
+    assert len([o for o in snapshot.objects if o.startswith("article/")]) == 115
+    assert git_repo.wikigen("verify").code == 0
+
+    path = "content/sources/knowledge/k8s/workloads/pods/_index.md"
+    commit_files(git_repo.repo, {path: files[path] + b"\n\nA Pod is the unit that the kubelet runs on a node.\n"})
+    before = git_repo.head()
+    report = compile_repo(git_repo.root, engine=engine)
+    data = report.as_json()
+    inc = report.increments[0]
+    assert data["engine_calls"] <= 2
+    assert data["input_bytes"] <= corpus_bytes // 10
+    doc = len(files[path].split(b"\n---\n", 1)[-1])  # the body; the frontmatter is not sent as text
+    assert inc.fragment_bytes > 0 and data["input_bytes"] <= 2 * (doc + inc.fragment_bytes)
+    changed = git_repo.git("diff", "--name-only", before, "HEAD").stdout.split()
+    after = load_snapshot(git_repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data)
+    rewritten = {e["file"] for oid, e in after.objects.items() if e["provenance"].get("snapshot") == after.version
+                 or e["provenance"].get("extended", {}).get("snapshot") == after.version}
+    removed = {e["file"] for oid, e in snapshot.objects.items() if oid not in after.objects}
+    assert set(changed) <= rewritten | removed | {SNAPSHOT_PATH, RELATIONS_PATH}
+    assert "content/wiki/articles/knowledge--k8s--workloads--pods--_index.md" in changed
+    assert len(changed) < 40  # only affected objects, not the 459 of the snapshot
