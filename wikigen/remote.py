@@ -15,7 +15,8 @@ from typing import Any
 
 from wikigen.errors import GitStoreError, WikigenError
 from wikigen.gitstore import NOTES_REF, GitStore
-from wikigen.pipeline import CompileReport, compile_repo
+from wikigen.pipeline import compile_repo
+from wikigen.report import CompileReport
 
 REMOTE_NOTES = "refs/notes/wikigen-remote"
 
