@@ -86,7 +86,7 @@ def k8s(root: Path, repo: pygit2.Repository, engine: OfflineEngine) -> None:
         s, o = concepts.get(rel["subject"], {}).get("label"), concepts.get(rel["object"], {}).get("label")
         print(f"   - {s} —{rel['predicate']}→ {o}: {rel['evidence'][0]['quote'][:170]}")
 
-    path = "content/sources/knowledge/k8s/workloads/pods/_index.md"
+    path = "content/sources/knowledge/k8s/workloads/controllers/replicaset.md"
     if path not in files:
         path = sorted(files)[0]
     commit_files(repo, {path: files[path] + b"\n\nA Pod is the unit that the kubelet runs on a node.\n"}, "edit one doc")

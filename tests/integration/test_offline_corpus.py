@@ -40,7 +40,7 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     assert len([o for o in snapshot.objects if o.startswith("article/")]) == 115
     assert git_repo.wikigen("verify").code == 0
 
-    path = "content/sources/knowledge/k8s/workloads/pods/_index.md"
+    path = "content/sources/knowledge/k8s/workloads/controllers/replicaset.md"
     commit_files(git_repo.repo, {path: files[path] + b"\n\nA Pod is the unit that the kubelet runs on a node.\n"})
     before = git_repo.head()
     report = compile_repo(git_repo.root, engine=engine)
@@ -56,5 +56,5 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
                  or e["provenance"].get("extended", {}).get("snapshot") == after.version}
     removed = {e["file"] for oid, e in snapshot.objects.items() if oid not in after.objects}
     assert set(changed) <= rewritten | removed | {SNAPSHOT_PATH, RELATIONS_PATH}
-    assert "content/wiki/articles/knowledge--k8s--workloads--pods--_index.md" in changed
+    assert "content/wiki/articles/knowledge--k8s--workloads--controllers--replicaset.md" in changed
     assert len(changed) < 40  # only affected objects, not the 459 of the snapshot
