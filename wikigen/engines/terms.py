@@ -1,0 +1,391 @@
+"""Terms (R20): what may name a concept, and the sentences and lists that define one.
+
+Stop-lists and filters every concept name and alias passes, the plural/singular forms a mention of
+the same thing may take, the evidence the request's texts give that a phrase is a term, and the
+definition patterns ("X is a …", "… is called **X**", glossary lists). A definition's quote is a
+verbatim span of the sentence or passage it was read from (R22).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wikigen.engines.text import Sentence, Visible, sentences, visible
+from wikigen.ids import normalize_name
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The normalized words of a ``|``-separated list."""
+    return frozenset(normalize_name(word) for word in text.split("|"))
+
+
+STOP_TERMS = word_set(
+    "what's next|whats next|before you begin|examples|example|see also|overview|introduction|summary|"
+    "background|notes|note|prerequisites|cleaning up|further reading|objectives|caution|warning|tip|"
+    "important|motivation|limitations|limitation|caveats|caveat|troubleshooting|references|reference|"
+    "details|usage|installation|getting started|next steps|how it works|use cases|use case|faq|glossary|"
+    "terminology|recommendation|recommendations|discussion|all|also|do not|this|it|that|these|those|"
+    "there|here|they|we|you|one|each|every|some|any|the following|following|other|others|default|"
+    "defaults|none|true|false|yes|no|enabled|disabled|name|names|value|values|type|types|field|fields|"
+    "key|keys|data|information|result|results|output|input|support|feature|features|way|ways|thing|"
+    "things|case|cases|part|step|steps|list|set|number|option|options|idea|goal|purpose|problem|"
+    "solution|answer|question|reason|difference|advantage|disadvantage|benefit|benefits|approach|"
+    "process|method|user|users|people|team|something|anything|everything|nothing|status|state|version|"
+    "alpha|beta|stable|deprecated|optional|required|what|how|why|when|where|which|who|the|a|an|more|"
+    "less|most|same|first|last|next|previous|new|old|good|bad|better|best|best practices|humans|push|"
+    "pull|done|todo|command|commands|tool|tools|file|files|page|pages|section|sections|text|content|"
+    "document|documentation|change|changes|issue|issues|error|errors|item|items|entry|entries|object|"
+    "objects|resource|resources|system|systems|application|applications|component|components|api|apis|"
+    "configuration|extension|extensions|solution|solutions|mechanism|implementation|spec|metadata|"
+    "specification|condition|conditions|policy|policies|rule|rules|setting|settings|level|levels"
+)
+_LEADING_STOP = word_set(
+    "this|that|these|those|it|its|your|our|their|my|his|her|some|any|all|each|every|both|such|other|"
+    "another|many|most|more|few|no|only|same|following|new|which|what|when|where|how|why|if|one|two|"
+    "three|there|here|we|you|they|i|he|she|in|on|at|for|to|of|by|with|from|as|and|or|but|not|since|"
+    "because|although|while|unless|once|after|before|so|then|thus|also|however|therefore|note|now|"
+    "most|several|certain|various|using|creating|running|configuring|managing|setting|adding|enabling|"
+    "disabling|deleting|writing|reading|getting|making|choosing|specifying|defining|deploying|updating|"
+    "working|understanding|learning|installing"
+)
+_TRAILING_STOP = word_set("of|to|and|or|with|for|in|on|at|by|from|the|a|an|as|is|are|be")
+_ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "less", "ly", "ed")
+_FLAG = re.compile(r"^-{1,2}\w")
+_FORBIDDEN = re.compile(r"[{}<>=\"';:,()\[\]/\\|*`$~#@!?&]")
+_IDENTIFIER = re.compile(
+    r"^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s?|[A-Z]{2,}[0-9]*s?|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$"
+)
+_HYPHENATED = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
+_TITLE_WORD = re.compile(r"^[A-Z0-9][\w-]*$")
+
+
+def term_ok(term: str, *, code: bool = False) -> bool:
+    """Generic filters every concept name and alias passes (stop-list, flags, URLs, placeholders)."""
+    words = term.split()
+    if not 2 <= len(term) <= 60 or not words or len(words) > 5 or normalize_name(term) in STOP_TERMS:
+        return False
+    if re.fullmatch(r"[\d.,:%\-+ ]+", term) or _FLAG.match(term) or "://" in term or term.startswith("www."):
+        return False
+    if _FORBIDDEN.search(term) or term[0] in ".-_" or term[-1] in ".-_":
+        return False
+    if code and (" " in term or "." in term):
+        return False  # command lines and dotted field paths are not concepts
+    if words[0].casefold() in _LEADING_STOP or words[-1].casefold() in _TRAILING_STOP:
+        return False
+    if len(words) == 1 and not identifier_like(term) and term.casefold().endswith(_ADJECTIVE_ENDINGS):
+        return False  # "Portable:", "Namespaced:", "dynamically" are properties, not concepts
+    return any(ch.isalpha() for ch in term)
+
+
+def identifier_like(term: str) -> bool:
+    """CamelCase, ALLCAPS or hyphenated lowercase: ``ReplicaSet``, ``CRI``, ``kube-proxy``."""
+    return _IDENTIFIER.match(term) is not None
+
+
+_PLURAL_KEEP = word_set(
+    "kubernetes|status|class|access|process|address|ingress|egress|dns|tls|https|metrics|series|species|"
+    "analysis|basis|bus|alias|os|us|is|has|was|this|its|less|news|always|versus|plus|various|previous"
+)
+
+
+def singular_forms(word: str) -> list[str]:
+    """Candidate singulars of a plural word, most likely first (empty when it does not look plural)."""
+    low = word.casefold()
+    if (
+        low in _PLURAL_KEEP
+        or low.endswith(("ss", "us", "is", "ous"))
+        or not low.endswith("s")
+        or len(low) < 4
+    ):
+        return []
+    forms = []
+    if low.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    if low.endswith(("ches", "shes", "xes", "zes", "sses")):
+        forms.append(word[:-2])
+    forms.append(word[:-1])
+    return forms
+
+
+def plural_forms(word: str) -> list[str]:
+    low = word.casefold()
+    if low.endswith(("s", "x", "z", "ch", "sh")):
+        return [word + "es"]
+    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
+        return [word[:-1] + "ies"]
+    return [word + "s"]
+
+
+def head_variants(term: str) -> list[str]:
+    """The term with its last word singular or plural: how a mention of the same thing may read."""
+    words = term.split()
+    if not words:
+        return []
+    if words[-1].casefold() in _PLURAL_KEEP:
+        return []
+    changed = singular_forms(words[-1]) or plural_forms(words[-1])
+    return [" ".join([*words[:-1], form]) for form in changed]
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What the request's texts say about words, normalized: the evidence that a phrase is a term.
+
+    ``terms``: titles, headings, glossary tooltips and anchors; ``marked``: bold and italic runs;
+    ``proper``: words written capitalized mid-sentence; ``words``: every word of the texts.
+    """
+
+    terms: frozenset[str] = frozenset()
+    marked: frozenset[str] = frozenset()
+    proper: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+    def knows(self, term: str, *, strong: bool = False) -> bool:
+        forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
+        return bool(forms & self.terms) or (not strong and bool(forms & self.marked))
+
+    def is_proper(self, term: str) -> bool:
+        forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
+        return bool(forms & self.proper)
+
+
+# ---------------------------------------------------------------------------------------------
+# Definitions: a sentence that says what a term is.
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    term: str  # as written in the visible text
+    source: str
+    start: int  # offset of the quote in its text
+    quote: str  # verbatim
+    pattern: str  # copula | called | glossary | list | lead | revoked
+    aliases: tuple[str, ...] = ()
+    code: bool = False
+
+
+_PREFIX = re.compile(r"^(?:(?:In|Within|For|On) [^,]{1,40},\s+)?(?:(?:[Aa]n?|[Tt]he|Each|Every)\s+)?")
+_COPULA = re.compile(r"\s(?:is|are|(?:may|can) be|refers to|means|represents)\s")
+# What a thing does, said of the page's own subject: "Dynamic volume provisioning allows …".
+_FUNCTION = re.compile(
+    r"\s(?P<verb>enables?|allows?|lets|provides?|defines?|describes?|ensures?|maintains?|tracks|manages|"
+    r"watches|controls|stores|holds|handles|implements|runs|contains|selects|determines|specifies)\s"
+)
+_POSSESSIVE = re.compile(r"^(?P<term>.+?)['’]s (?:main |primary )?(?:purpose|job|role|goal|function)$")
+_PAREN = re.compile(
+    r"^(?P<term>.+?)\s*\((?:(?:also )?(?:called|known as|referred to as|or)\s+)?(?P<inner>[^()]{1,40})\)$"
+)
+_ALSO = re.compile(
+    r"^(?P<term>.+?),\s*(?:also|sometimes|often)\s+(?:called|known as|referred to as)\s+(?P<aka>[^,]{1,40}),?$"
+)
+_ADVERBS = re.compile(
+    r"^(?:(?:essentially|simply|basically|typically|usually|generally|primarily|mainly)\s+)+", re.I
+)
+_DEFINING = re.compile(
+    r"^(?:a|an|the|one|any|used|responsible|designed|intended|meant|made up|defined as|short for|"
+    r"how|what|where)\b",
+    re.IGNORECASE,
+)
+_NOT_DEFINING = re.compile(
+    r"^(?:the (?:default|same|only|case|recommended|preferred|most|first|last|next|one|result|reason|"
+    r"problem|easiest|simplest|best)|a (?:good|bad|great|common|better|way to)|one of the (?:most|best)|"
+    r"(?:not|no|also|now|still|only|available|deprecated|enabled|disabled|set|true|false|required|"
+    r"optional|supported|immutable|removed|ignored|recommended|useful|important|different|stable|ready|"
+    r"omitted|empty|done|possible|able|likely|being|currently|in|on|at|for|with|to|from|by|there|here|"
+    r"then|so|too|more|less|very|always|never|often|sometimes|unavailable|allowed|just|already|"
+    r"unable|free|similar|specific|unique|valid|invalid|limited|based|built|run|shown|listed|described|"
+    r"covered|explained|discussed))\b",
+    re.IGNORECASE,
+)
+_CALLED = re.compile(r"\b(?:is|are) (?:called|known as|referred to as|termed) (?:an? |the )?$")
+_DEF_LIST = re.compile(
+    r"(?m)^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+(?P<definition>\S[^\n]*(?:\n(?![^\n:]{2,80}\n[ \t]*:)[^\n]+)*)"
+)
+_LIST_TERM = re.compile(
+    r"^(?:\*\*(?P<bold>[^*\n]{2,60}?):?\*\*|`(?P<code>[^`\n]{2,60})`|_(?P<em>[^_\n]{2,60})_)"
+    r"\s*(?:[:—–]|\s-)\s+\S"
+)
+_DASH_TERM = re.compile(r"^(?P<term>[A-Za-z][\w .-]{1,40}?)\s+[—–]\s+\S")
+_QUALIFIERS = word_set("optional|deprecated|alpha|beta|stable|ga|required|recommended|default")
+
+
+def definitions(
+    sentence: Sentence, vocabulary: Vocabulary, topics: frozenset[str] = frozenset()
+) -> list[Definition]:
+    """Defined terms of one sentence: "X is a …", "… is called **X**" (R20).
+
+    ``topics`` are the normalized title and heading terms of the sentence's own source: a sentence
+    saying what one of them does ("X allows …") defines it too.
+    """
+    clean = sentence.clean
+    found: list[Definition] = []
+    if re.search(r"\n[ \t]*:[ \t]", sentence.text):
+        return found  # a definition list entry: list_definitions reads it
+    prefix = _PREFIX.match(clean.text)
+    copula = _COPULA.search(clean.text, prefix.end() if prefix else 0)
+    function = _FUNCTION.search(clean.text, prefix.end() if prefix else 0)
+    if prefix is not None and function is not None and (copula is None or function.start() < copula.start()):
+        head = clean.text[prefix.end() : function.start()].strip()
+        glossary = function.group("verb") in ("lets", "allows", "enables") and vocabulary.knows(
+            head, strong=True
+        )
+        if head and (_is_topic(head, topics) or glossary) and _acceptable(head, None, vocabulary):
+            found.append(_definition(sentence, head, "copula", [], False))
+        copula = None
+    if prefix is not None and copula is not None:
+        head = clean.text[prefix.end() : copula.start()].strip()
+        aliases: list[str] = []
+        possessive = _POSSESSIVE.match(head)
+        if possessive:
+            head = possessive.group("term")
+        elif not _defining_rest(copula.group().strip(), clean.text[copula.end() :].strip()):
+            head = ""
+        also = _ALSO.match(head)
+        if also:
+            head = also.group("term")
+            aliases.append(also.group("aka").strip())
+        paren = _PAREN.match(head)
+        if paren:
+            head = paren.group("term").strip()
+            if normalize_name(paren.group("inner")) not in _QUALIFIERS:
+                aliases.append(paren.group("inner").strip())
+        start = prefix.end() + clean.text[prefix.end() :].find(head)
+        marked = _marked(clean, start, start + len(head)) if head else None
+        if head and _acceptable(head, marked, vocabulary):
+            found.append(_definition(sentence, head, "copula", aliases, marked == "code"))
+    for mark in clean.marks:
+        if mark.kind not in ("bold", "italic", "code") or not _CALLED.search(clean.text[: mark.start]):
+            continue
+        term = clean.text[mark.start : mark.end]
+        after = clean.text[mark.end : mark.end + 2]
+        if (not after or after[0] in ".,;:" or after == " (") and _acceptable(term, mark.kind, vocabulary):
+            found.append(_definition(sentence, term, "called", [], mark.kind == "code"))
+    return found
+
+
+def list_definitions(source: str, passage_text: str, base: int, vocabulary: Vocabulary) -> list[Definition]:
+    """Glossary patterns of one passage: ``Term`` / ``: definition`` lines, ``- **Term**: …``, ``Term — …``."""
+    found: list[Definition] = []
+    for match in _DEF_LIST.finditer(passage_text):
+        term = visible(match.group("term")).text.strip()
+        aliases: list[str] = []
+        paren = _PAREN.match(term)
+        if paren:
+            term = paren.group("term").strip()
+            if normalize_name(paren.group("inner")) not in _QUALIFIERS:
+                aliases.append(paren.group("inner").strip())
+        code = match.group("term").strip().startswith("`")
+        if _listed_ok(term, code, vocabulary) and len(match.group("definition").split()) >= 3:
+            quote = match.group(0).strip()
+            found.append(
+                Definition(term, source, base + match.start(), quote, "glossary", tuple(aliases), code)
+            )
+    if found:
+        return found
+    listed = _LIST_TERM.match(passage_text)
+    dashed = _DASH_TERM.match(passage_text)
+    if listed:
+        term = (listed.group("bold") or listed.group("code") or listed.group("em") or "").strip()
+        code = listed.group("code") is not None
+    elif dashed:
+        term, code = dashed.group("term").strip(), False
+        if not (identifier_like(term) or vocabulary.is_proper(term) or vocabulary.knows(term)):
+            return found
+    else:
+        return found
+    first = sentences(source, passage_text, base)
+    rest = re.sub(r"^\W*" + re.escape(term) + r"\W*", "", first[0].clean.text) if first else ""
+    if (
+        first
+        and normalize_name(rest.split()[0] if rest.split() else "if") not in _NOT_A_DEFINITION
+        and _listed_ok(term, code, vocabulary)
+        and len(first[0].clean.text.split()) >= len(term.split()) + 4
+    ):
+        found.append(Definition(term, source, first[0].start, first[0].text, "list", (), code))
+    return found
+
+
+# "- **Dedicated Nodes**: If you want …" is a use case, not a definition.
+_NOT_A_DEFINITION = word_set(
+    "if|when|in|for|you|to|this|it|there|because|although|while|as|with|on|by|use|see|note|we|your|"
+    "set|add|create|run|make|do|don't|avoid|consider|check"
+)
+
+
+def _listed_ok(term: str, code: bool, vocabulary: Vocabulary) -> bool:
+    """A list entry's term: code values (``Forbid``, ``spec``) only when the texts name them as terms."""
+    if not term_ok(term, code=code):
+        return False
+    if code:
+        return _HYPHENATED.match(term) is not None or vocabulary.knows(term, strong=True)
+    if len(term.split()) == 1:
+        return identifier_like(term) or vocabulary.knows(term, strong=True) or vocabulary.is_proper(term)
+    return True
+
+
+def _definition(sentence: Sentence, term: str, pattern: str, aliases: list[str], code: bool) -> Definition:
+    kept = tuple(
+        a for a in aliases if (term_ok(a) or identifier_like(a)) and normalize_name(a) != normalize_name(term)
+    )
+    return Definition(term, sentence.source, sentence.start, sentence.text, pattern, kept, code)
+
+
+def _defining_rest(verb: str, rest: str) -> bool:
+    if verb in ("may be", "can be"):  # "A node may be a virtual or physical machine"
+        return re.match(r"(?:a|an|any)\s", rest) is not None and _NOT_DEFINING.match(rest) is None
+    if verb not in ("is", "are"):
+        return True
+    rest = _ADVERBS.sub("", rest)
+    if len(rest.split()) < 2 or _NOT_DEFINING.match(rest):
+        return False
+    if _DEFINING.match(rest):
+        return True
+    if verb != "are":
+        return False
+    first = rest.split()[0].casefold()
+    if first in ("namespaced", "named"):
+        return True
+    return (
+        not first.endswith(("ly", "ing", "ed", *_ADJECTIVE_ENDINGS))
+        and re.fullmatch(r"[a-z][a-z/-]*", first) is not None
+    )
+
+
+def _is_topic(term: str, topics: frozenset[str]) -> bool:
+    forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
+    return bool(forms & topics) or any(form.endswith(" " + topic) for form in forms for topic in topics)
+
+
+def _marked(clean: Visible, start: int, end: int) -> str | None:
+    for mark in clean.marks:
+        if (
+            mark.start == start
+            and mark.end == end
+            and mark.kind in ("bold", "italic", "code", "tooltip", "link")
+        ):
+            return mark.kind
+    return None
+
+
+def _acceptable(term: str, marked: str | None, vocabulary: Vocabulary) -> bool:
+    """R20: precision first. A plain phrase must look like a name or be marked as a term elsewhere."""
+    code = marked == "code"
+    if not term_ok(term, code=code):
+        return False
+    if code:  # `kube-proxy`, `ReplicaSet`; not field names (`volumeHandle`) or values (`ready`)
+        return (
+            _HYPHENATED.match(term) is not None
+            or (identifier_like(term) and term[0].isupper())
+            or vocabulary.knows(term, strong=True)
+        )
+    if marked is not None or identifier_like(term) or vocabulary.knows(term):
+        return True
+    words = term.split()
+    if all(_TITLE_WORD.match(word) for word in words):
+        return len(words) > 1 or vocabulary.is_proper(term)
+    # "Kubernetes API server": named modifiers in front of a known term.
+    return any(
+        all(_TITLE_WORD.match(word) for word in words[:cut]) and vocabulary.knows(" ".join(words[cut:]))
+        for cut in range(1, len(words))
+    )
