@@ -22,12 +22,17 @@ def normalize_predicate(predicate: str) -> str:
 
 
 def slugify(text: str, limit: int = 72) -> str:
-    """A path-safe slug. When slugging loses information, a short hash of the text keeps it unique."""
+    """A path-safe slug that keeps distinct names distinct: spaces become ``_``, hyphens stay.
+
+    "Control plane" → ``control_plane``, "kube-apiserver" → ``kube-apiserver``, so "nix store" and
+    "nix-store" never share an id. When slugging loses information (other punctuation, a literal
+    underscore, a cut), a short hash of the normalized text keeps the slug unique.
+    """
     normalized = normalize_name(text)
-    slug = _NON_WORD.sub("-", normalized).strip("-_")[:limit].strip("-_")
+    slug = _NON_WORD.sub("-", normalized.replace(" ", "_")).strip("-_")[:limit].strip("-_")
     if not slug:
         return "x-" + short_hash(normalized, 8)
-    if slug != normalized.replace(" ", "-"):
+    if "_" in normalized or slug != normalized.replace(" ", "_"):
         slug = f"{slug}-{short_hash(normalized, 6)}"
     return slug
 
