@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygit2
 
-from tests.corpora import commit_files, corpus_files
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, dump_snapshot
+from tests.corpora import baseline_bytes, commit_files, corpus_files
+from wikigen.snapshot import SNAPSHOT_PATH
 from wikigen.workspace import Workspace
 
 
@@ -42,14 +42,7 @@ def main() -> None:
         started = time.perf_counter()
         plan = Workspace.open(root).plan()
         first = time.perf_counter() - started
-        snapshot = Snapshot(
-            version=1,
-            sources_tree=plan.sources_tree,
-            fingerprint=plan.fingerprint,
-            manifest=plan.manifest,
-            exists=True,
-        )
-        data = dump_snapshot(snapshot)
+        data = baseline_bytes(plan)
         commit_files(repo, {SNAPSHOT_PATH: data}, "baseline")
         print(f"sources: {len(files)}  manifest: {len(data):,} bytes")
         print(f"first plan (reads every blob, in-process): {first:.3f} s, blobs read {plan.blobs_read}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pygit2
 
@@ -44,3 +45,13 @@ def commit_files(repo: pygit2.Repository, files: dict[str, bytes | None], messag
     repo.index.read_tree(repo[tree])
     repo.index.write()
     return str(commit)
+
+
+def baseline_bytes(plan: Any, version: int = 1) -> bytes:
+    """A snapshot recording ``plan`` as compiled, written by the snapshot module's own writer."""
+    from wikigen.snapshot import Snapshot, dump_snapshot
+
+    return dump_snapshot(
+        Snapshot(version=version, sources_tree=plan.sources_tree, fingerprint=plan.fingerprint,
+                 manifest=plan.manifest, exists=True)
+    )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo
-from tests.corpora import commit_files, corpus_available, corpus_files
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, dump_snapshot
+from tests.corpora import baseline_bytes, commit_files, corpus_available, corpus_files
+from wikigen.snapshot import SNAPSHOT_PATH
 from wikigen.workspace import Workspace
 
 pytestmark = [
@@ -24,14 +24,7 @@ def test_r7_tldr_noop_reads_no_blob_and_one_edit_reads_one(git_repo: GitRepo):
     plan = Workspace.open(git_repo.root).plan()
     assert len(plan.added) == 6643 and not plan.invalid
     # The baseline is written by the snapshot module's own writer, as the compiler does.
-    snapshot = Snapshot(
-        version=1,
-        sources_tree=plan.sources_tree,
-        fingerprint=plan.fingerprint,
-        manifest=plan.manifest,
-        exists=True,
-    )
-    commit_files(git_repo.repo, {SNAPSHOT_PATH: dump_snapshot(snapshot)}, "baseline")
+    commit_files(git_repo.repo, {SNAPSHOT_PATH: baseline_bytes(plan)}, "baseline")
 
     noop = Workspace.open(git_repo.root).plan()
     assert noop.blobs_read == 0 and noop.unchanged == 6643 and not noop.needs_compile
