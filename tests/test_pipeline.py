@@ -611,3 +611,22 @@ def test_r11_plan_json_reports_revoked_fragments_bytes_and_calls_without_calling
     over = git_repo.wikigen("plan")
     assert "engine calls the next compile would make: 2" in over.out
     assert snapshot_at(git_repo).version == 1  # planning published nothing
+
+
+def test_r29_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: GitRepo):
+    def with_topic(stage, request):  # type: ignore[no-untyped-def]
+        delta = extract(stage, request)
+        if stage == "analyze" and any(s["id"] == "knowledge/pod" for s in request["sources"]):
+            q = [{"source": "knowledge/pod", "quote": "Concept Pod [type=resource]: a Pod is the smallest unit."}]
+            delta["topics"] = [{"title": "Pods", "members": ["Pod", "Pods", "Nodes"], "summary": [{"text": "t", "quotes": q}]}]
+        return delta
+
+    git_repo.commit({f"{K}/pod.md": source("Concept Pod [type=resource]: a Pod is the smallest unit.\n", title="Pods"),
+                     f"{K}/node.md": source(NODE, title="Nodes")})
+    compiled(git_repo, ScriptedEngine(with_topic))
+    assert any(o.startswith("topic/") for o in snapshot_at(git_repo).objects)
+    git_repo.commit({f"{K}/pod.md": None})
+    engine = ScriptedEngine(extract)
+    report = compiled(git_repo, engine)
+    assert engine.calls == 0 and report.published  # the live Node anchor's lines are not a reason to call
+    assert not any(o.startswith(("topic/", "concept/pod")) for o in snapshot_at(git_repo).objects)

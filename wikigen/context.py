@@ -78,11 +78,12 @@ class Context:
     revoked: Mapping[str, str]
     input_bytes: int
     caps: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # name → (used, limit)
+    rebuildable: bool = False  # a revoked object still cites a valid source (R13)
 
     @property
     def needs_engine(self) -> bool:
         """False for a local removal (R29): no changed source and nothing left to rebuild from."""
-        return bool(self.request["sources"]) or bool(self.fragments and self.request["revoked"])
+        return bool(self.request["sources"]) or self.rebuildable
 
 
 # A body reader: (source id, version) → body text of that version, verified against its blob.
@@ -208,6 +209,8 @@ def build_context(
     cited: list[Sequence[Any]] = []
     for object_id in sorted(revoked):
         cited.extend(index.get(object_id, {}).get("citations", []))
+    # R29: something is left to rebuild only if a revoked object still cites a valid source.
+    rebuildable = any(compiled.get(c[1]) == c[2] for c in cited)
     for object_id in anchors:
         entry = index[object_id]
         defining = set(entry.get("definitionCitations", []))
@@ -321,4 +324,5 @@ def build_context(
         revoked=dict(revoked),
         input_bytes=input_bytes,
         caps=used,
+        rebuildable=rebuildable,
     )
