@@ -618,7 +618,7 @@ def test_r29_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: 
         delta = extract(stage, request)
         if stage == "analyze" and any(s["id"] == "knowledge/pod" for s in request["sources"]):
             q = [{"source": "knowledge/pod", "quote": "Concept Pod [type=resource]: a Pod is the smallest unit."}]
-            delta["topics"] = [{"title": "Pods", "members": ["Pod", "Pods", "Nodes"], "summary": [{"text": "t", "quotes": q}]}]
+            delta["topics"] = [{"title": "Pods", "members": ["Pod", "Node", "Pods"], "summary": [{"text": "t", "quotes": q}]}]
         return delta
 
     git_repo.commit({f"{K}/pod.md": source("Concept Pod [type=resource]: a Pod is the smallest unit.\n", title="Pods"),
