@@ -220,12 +220,26 @@ def test_focus_highlights_exactly_the_one_hop_neighbours(page, site):
     assert page.evaluate("window.wikigenGraph.highlighted()") == []
 
 
+def hover_node(page, node_id: str, attempts: int = 10) -> None:
+    """Hover a node; on a loaded machine the last layout frame may still be pending, so re-aim."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(attempts):
+        page.mouse.move(5, 5)
+        position = page.evaluate(f"window.wikigenGraph.clientPosition('{node_id}')")
+        page.mouse.move(position["x"], position["y"], steps=4)
+        try:
+            page.wait_for_function("window.wikigenGraph.highlighted().length > 0", timeout=3000)
+            return
+        except PlaywrightTimeout:
+            page.wait_for_timeout(250)
+    raise AssertionError(f"hovering {node_id} never highlighted it")
+
+
 def test_hover_highlights_node_and_edge_shows_predicates(page, site):
     open_graph(page, site)
     page.evaluate("window.wikigenGraph.settled")
-    position = page.evaluate("window.wikigenGraph.clientPosition('concept/container')")
-    page.mouse.move(position["x"], position["y"], steps=4)
-    page.wait_for_function("window.wikigenGraph.highlighted().length > 0")
+    hover_node(page, "concept/container")
     assert page.evaluate("window.wikigenGraph.highlighted()") == [
         "concept/container",
         "concept/image",
@@ -235,11 +249,16 @@ def test_hover_highlights_node_and_edge_shows_predicates(page, site):
     page.wait_for_function("window.wikigenGraph.highlighted().length === 0")
 
     # The pod–node edge aggregates two relations: both directions are shown.
-    a = page.evaluate("window.wikigenGraph.clientPosition('concept/pod')")
-    b = page.evaluate("window.wikigenGraph.clientPosition('concept/node')")
-    page.mouse.move((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2, steps=4)
     tooltip = page.locator(".wikigen-graph__tooltip")
-    tooltip.wait_for(state="visible")
+    for _ in range(10):
+        a = page.evaluate("window.wikigenGraph.clientPosition('concept/pod')")
+        b = page.evaluate("window.wikigenGraph.clientPosition('concept/node')")
+        page.mouse.move((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2, steps=4)
+        page.wait_for_timeout(300)
+        if tooltip.is_visible():
+            break
+        page.mouse.move(5, 5)
+    tooltip.wait_for(state="visible", timeout=3000)
     assert tooltip.inner_text().splitlines() == ["Pod —runs on→ Node", "Node —contains→ Pod"]
 
 
