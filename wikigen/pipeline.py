@@ -190,9 +190,10 @@ def batch_order(plan: Plan) -> dict[str, int]:
 def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | None = None) -> list[str]:
     """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16).
 
-    A first guess fills half the byte cap with whole sources; the real request (fragments, anchors,
-    hits) is then measured and the prefix halved until every cap holds. A single source that still
-    does not fit is left to fail with its own message.
+    A first guess fills a quarter of the byte cap with whole sources — an extractive engine's delta
+    quotes them, and analyze's delta has its own 100,000-byte limit —; the real request (fragments,
+    anchors, hits) is then measured and the prefix halved until every cap holds. A single source that
+    still does not fit is left to fail with its own message.
     """
     changed = list(plan.changed)
     if not batch:
@@ -200,7 +201,7 @@ def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | N
     if order:
         changed.sort(key=lambda sid: (order.get(sid, len(order)), sid))
     caps = ws.config.caps
-    budget = caps.input_bytes // 2
+    budget = caps.input_bytes // 4
     chosen: list[str] = []
     used = 0
     for sid in changed:

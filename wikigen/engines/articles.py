@@ -1,8 +1,8 @@
 """Articles (R20): one per changed source, its summary and sections cited from ranked passages (E1).
 
 The summary is the passages that rank best against the title and headings; each ``##``/``###``
-heading gets the passages under it that rank best against the heading. :func:`fit` compacts the
-articles until analyze's delta fits the pipeline's limit.
+heading gets the passages under it that rank best against the heading. An article depends on its
+own source only (:func:`fit`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from wikigen.engines.base import canonical_bytes
 from wikigen.engines.documents import Document, Json, Scorer, claim
-from wikigen.engines.text import sentences
 
 SUMMARY_CLAIMS = 3
 SECTION_CLAIMS = 2
@@ -54,8 +53,8 @@ def article_plan(document: Document, scorer: Scorer) -> Plan | None:
     return Plan(document, ordered, tuple(sections))
 
 
-def _article(plan: Plan, level: int) -> Json:
-    """The article of ``plan`` at a compaction level (0: as planned; see fit)."""
+def _article(plan: Plan) -> Json:
+    """The article of ``plan``: its summary claims, then one section per heading."""
     source = plan.document.source
     article: Json = {
         "title": plan.document.title,
@@ -64,31 +63,24 @@ def _article(plan: Plan, level: int) -> Json:
     }
     sections = []
     for heading, quotes in plan.sections:
-        kept = quotes[:1] if level >= 1 else quotes
-        if level >= 2:  # the passage's first sentence instead of the whole passage
-            kept = tuple(_first_sentence(q) for q in kept)
-        sections.append({"heading": heading, "claims": [claim(source, q) for q in kept]})
-    if sections and level < 4:
+        sections.append({"heading": heading, "claims": [claim(source, q) for q in quotes]})
+    if sections:
         article["sections"] = sections
     return article
 
 
-def _first_sentence(quote: str) -> str:
-    found = sentences("", quote)
-    return found[0].text if found else quote
-
-
 def fit(plans: Sequence[Plan], delta: Json) -> None:
-    """Articles at the least compaction that keeps the delta under DELTA_BYTES.
+    """The articles, each a function of its own source only; cross-source objects give way if needed.
 
-    The pipeline refuses an analyze delta over 100,000 bytes (it travels on to recheck), so a large
-    increment cites fewer passages per heading, then sentences, then no sections, then one piece of
-    evidence per concept and no topic summaries, rather than fail.
+    An article never depends on what else is in its increment (issue 4: compiled alone, in a batch or
+    after any history, its file is byte-identical). The pipeline refuses an analyze delta over
+    100,000 bytes, so when the delta is too big the concepts keep one piece of evidence and topics
+    drop their summaries; what still does not fit fails in the pipeline and is split with --batch,
+    whose increments are sized well below that limit.
     """
-    for level in range(5):
-        delta["articles"] = [_article(plan, level) for plan in plans]
-        if len(canonical_bytes(delta)) <= DELTA_BYTES:
-            return
+    delta["articles"] = [_article(plan) for plan in plans]
+    if len(canonical_bytes(delta)) <= DELTA_BYTES:
+        return
     for concept in delta["concepts"]:
         concept["evidence"] = concept["evidence"][:1]
     for topic in delta["topics"]:
