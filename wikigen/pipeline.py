@@ -26,7 +26,7 @@ from wikigen.errors import (
     WikigenError,
 )
 from wikigen.gitstore import GitStore
-from wikigen.hashing import fingerprint, json_sha256, sha256_hex
+from wikigen.hashing import fingerprint, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.merge import merge
@@ -43,7 +43,8 @@ from wikigen.publish import (
 )
 from wikigen.report import CompileReport, IncrementReport, RunBudget
 from wikigen.snapshot import RULES, ManifestEntry, Snapshot
-from wikigen.sources import SOURCES_DIR, Source, parse_source
+from wikigen.sources import SOURCES_DIR
+from wikigen.sourceset import read_recorded
 from wikigen.validate import Resolved, resolve
 from wikigen.workspace import Workspace
 
@@ -237,14 +238,11 @@ class _Bodies:
             raise ValidationError(
                 [f"{source_id}@{version} is not a compiled version in the manifest"], "baseline snapshot"
             )
-        result = parse_source(
-            entry.compiled_path or entry.path, self.store.read_blob(entry.blob), entry.blob, self.config
+        result, why = read_recorded(
+            self.store, self.config, entry.compiled_path or entry.path, entry.blob, entry.content_hash
         )
-        if not isinstance(result, Source) or sha256_hex(result.body) != entry.content_hash:
-            raise ValidationError(
-                [f"{source_id}@{version}: blob {entry.blob} does not hold that version's body"],
-                "baseline snapshot",
-            )
+        if result is None:
+            raise ValidationError([f"{source_id}@{version}: {why}"], "baseline snapshot")
         self.cache[key] = result.body
         return result.body
 

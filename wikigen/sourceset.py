@@ -12,7 +12,8 @@ from types import MappingProxyType
 
 from wikigen.config import Config
 from wikigen.errors import Problem
-from wikigen.gitstore import GitStore
+from wikigen.gitstore import EMPTY_TREE, GitStore
+from wikigen.hashing import sha256_hex
 from wikigen.snapshot import ManifestEntry, Snapshot
 from wikigen.sources import SOURCES_DIR, Source, duplicate_id_problems, is_source_path, parse_source
 
@@ -99,3 +100,21 @@ def read_sources(
         blobs_read=store.blobs_read - before,
         renames=tuple(renames),
     )
+
+
+def read_recorded(
+    store: GitStore, config: Config, path: str, blob: str | None, content_hash: str | None
+) -> tuple[Source | None, str]:
+    """The source at a blob the manifest recorded, its body checked against the recorded hash (E5, R13).
+
+    Returns ``(source, "")``, or ``(None, why)`` when the blob is missing, no longer parses, or holds
+    another body. With ``content_hash`` None (a version never compiled) the body is not checked.
+    """
+    if blob is None or blob == EMPTY_TREE or not store.has_object(blob):
+        return None, f"the blob {blob} of this version is not in the repository"
+    parsed = parse_source(path, store.read_blob(blob), blob, config)
+    if not isinstance(parsed, Source):
+        return None, f"blob {blob} no longer parses as a source"
+    if content_hash is not None and sha256_hex(parsed.body) != content_hash:
+        return None, f"blob {blob} does not hold the body whose hash the manifest records"
+    return parsed, ""

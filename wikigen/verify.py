@@ -11,7 +11,7 @@ from typing import Any
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.hashing import sha256_hex
 from wikigen.objects import RELATIONS_PATH, object_citations, parse_object, parse_relations
-from wikigen.sources import Source, parse_source
+from wikigen.sourceset import read_recorded
 from wikigen.workspace import Workspace
 
 
@@ -32,18 +32,12 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             problems.append(f"{key}: the source is not compiled in the manifest")
         elif entry.version != version:
             problems.append(f"{key}: the manifest's compiled version is {entry.version} (stale citation)")
-        elif entry.blob is None or not ws.store.has_object(entry.blob):
-            problems.append(f"{key}: the manifest's blob {entry.blob} is not in the repository")
         else:
-            parsed = parse_source(
-                entry.compiled_path or entry.path, ws.store.read_blob(entry.blob), entry.blob, ws.config
+            parsed, why = read_recorded(
+                ws.store, ws.config, entry.compiled_path or entry.path, entry.blob, entry.content_hash
             )
-            if not isinstance(parsed, Source):
-                problems.append(f"{key}: blob {entry.blob} no longer parses as a source")
-            elif sha256_hex(parsed.body) != entry.content_hash:
-                problems.append(
-                    f"{key}: blob {entry.blob} does not hold the body whose hash the manifest records"
-                )
+            if parsed is None:
+                problems.append(f"{key}: {why}")
             else:
                 body = parsed.body
         bodies[key] = body

@@ -15,11 +15,11 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.config import Config
-from wikigen.gitstore import EMPTY_TREE, GitStore
-from wikigen.hashing import sha256_hex
+from wikigen.gitstore import GitStore
 from wikigen.objects import RELATIONS_PATH, parse_object
 from wikigen.snapshot import ManifestEntry
 from wikigen.sources import SOURCES_DIR, Source, is_source_path, parse_source
+from wikigen.sourceset import read_recorded
 from wikigen.workspace import Workspace
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -162,22 +162,15 @@ def _manifest_source(
     reason = pending.reason if pending is not None else ""
     verified = False
     metadata: Mapping[str, Any] = _EMPTY
-    if blob is None or blob == EMPTY_TREE or not store.has_object(blob):
-        reason = f"the blob {blob} of this version is not in the repository"
+    # E5: a raw view shows the cited version or nothing.
+    parsed, why = read_recorded(store, config, path, blob, expected)
+    if parsed is None:
+        reason = why
         problems.append(f"{entry.id}: {reason}")
     else:
-        parsed = parse_source(path, store.read_blob(blob), blob, config)
-        if not isinstance(parsed, Source):
-            reason = f"blob {blob} no longer parses as a source"
-            problems.append(f"{entry.id}: {reason}")
-        elif expected is not None and sha256_hex(parsed.body) != expected:
-            # E5: a raw view must show the cited version or nothing.
-            reason = f"blob {blob} does not hold the body whose hash the manifest records"
-            problems.append(f"{entry.id}: {reason}")
-        else:
-            body = parsed.body
-            verified = expected is not None
-            metadata = parsed.metadata
+        body = parsed.body
+        verified = expected is not None
+        metadata = parsed.metadata
     return SourceView(
         id=entry.id,
         path=path,
