@@ -87,7 +87,8 @@ def compile_repo(
     engine = engine or make_engine(ws.config)
     cancel = cancel or threading.Event()
     refuse_dirty(ws.store)
-    plan = ws.plan(include_deferred=include_deferred)
+    parsed_cache: dict[Any, Any] = {}
+    plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
     if plan.invalid:
         raise SourceError(plan.invalid)  # R5: nothing is published
     key = config_key(ws.config)
@@ -160,7 +161,7 @@ def compile_repo(
         done += len(inc.sources) + len(inc.withdrawn)
         first = False
         ws = Workspace.open(path, overrides=overrides)
-        plan = ws.plan(include_deferred=include_deferred)
+        plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
         if not plan.needs_compile:
             break
         if not batch:

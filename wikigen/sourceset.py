@@ -38,6 +38,7 @@ def read_sources(
     config: Config,
     *,
     include_deferred: bool = False,
+    parsed_cache: dict[tuple[str, str], Source | list[Problem]] | None = None,
 ) -> SourceSet:
     """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``."""
     before = store.blobs_read
@@ -46,7 +47,12 @@ def read_sources(
     renames: list[tuple[str, str]] = []
 
     def read(path: str, blob: str) -> None:
-        result = parse_source(path, store.read_blob(blob), blob, config)
+        # A --batch run plans again after every increment: a blob already parsed is not read twice.
+        result = parsed_cache.get((path, blob)) if parsed_cache is not None else None
+        if result is None:
+            result = parse_source(path, store.read_blob(blob), blob, config)
+            if parsed_cache is not None:
+                parsed_cache[(path, blob)] = result
         if isinstance(result, Source):
             parsed[path] = result
         else:

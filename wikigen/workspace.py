@@ -43,12 +43,18 @@ class Workspace:
             root = self.store.commit_tree(commit if commit is not None else self.head)
         return self.store.subtree(root, SOURCES_DIR)
 
-    def read(self, *, staged: bool = False, include_deferred: bool = False) -> SourceSet:
+    def read(
+        self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
+    ) -> SourceSet:
         tree = self.sources_tree(staged=staged)
-        return read_sources(self.store, self.baseline, tree, self.config, include_deferred=include_deferred)
+        return read_sources(
+            self.store, self.baseline, tree, self.config, include_deferred=include_deferred, parsed_cache=parsed_cache
+        )
 
-    def plan(self, *, staged: bool = False, include_deferred: bool = False) -> Plan:
-        current = self.read(staged=staged, include_deferred=include_deferred)
+    def plan(
+        self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
+    ) -> Plan:
+        current = self.read(staged=staged, include_deferred=include_deferred, parsed_cache=parsed_cache)
         return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
 
 
