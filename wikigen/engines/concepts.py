@@ -13,16 +13,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikigen.engines import candidates
 from wikigen.engines.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import (
     Definition,
     Vocabulary,
-    definitions,
+    canonical_name,
     head_variants,
     identifier_like,
     list_definitions,
-    singular_forms,
     term_ok,
 )
 from wikigen.engines.text import visible
@@ -81,7 +81,7 @@ class Concept:
         }
 
 
-_PATTERN_RANK = {"copula": 0, "called": 0, "glossary": 0, "lead": 0, "list": 1, "revoked": 2}
+_PATTERN_RANK = {"copula": 0, "called": 0, "glossary": 0, "lead": 0, "list": 1, "described": 1, "revoked": 2}
 _WORD = re.compile(r"[A-Za-z][\w-]*")
 _MID_CAPITAL = re.compile(r"(?<=[a-z,;] )[A-Z][\w-]*")
 
@@ -102,11 +102,10 @@ def build_concepts(
         for passage in document.passages:
             listed = list_definitions(document.source, passage.text, passage.start, vocabulary)
             found.extend(d for d in listed if d.pattern == "glossary" or _named_again(document, d))
-        topics = frozenset(
-            normalize_name(t) for t in [*_title_terms(document.title), *(h.text for h in document.headings)]
-        )
-        for sentence in document.sentences:
-            found.extend(definitions(sentence, vocabulary, topics))
+    parsed = candidates.parses(documents)
+    guard.check()
+    terms = candidates.collect(documents, parsed, vocabulary)
+    found.extend(candidates.definitions(documents, parsed, terms, vocabulary, scorer))
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
     commands = {d.source for d in documents if _has_command_lines(d)}
@@ -114,7 +113,7 @@ def build_concepts(
     concepts: dict[str, Concept] = {}
     index: dict[str, str] = {}  # every normalized form → concept key
     for definition in found:
-        name = _canonical(definition.term, definition.code, vocabulary.words)
+        name = canonical_name(definition.term, definition.code, vocabulary.words)
         forms = [normalize_name(f) for f in (definition.term, name, *head_variants(name))]
         anchor = anchors.find(forms)
         if anchor is not None:
@@ -210,20 +209,6 @@ def _lead_definition(document: Document) -> list[Definition]:
 def _has_command_lines(document: Document) -> bool:
     """tldr-style pages: examples are lines that are one code span each."""
     return re.search(r"(?m)^`[^`\n]+`[ \t]*$", document.body) is not None
-
-
-def _canonical(term: str, code: bool, words: frozenset[str]) -> str:
-    """The display name: a code form or identifier as written, else singular and capitalized."""
-    if code or (identifier_like(term) and "-" in term):
-        return term
-    parts = term.split()
-    singular = next((f for f in singular_forms(parts[-1]) if normalize_name(f) in words), None)
-    if singular is not None and not (len(parts) == 1 and parts[0].isupper()):
-        parts[-1] = singular
-    name = " ".join(parts)
-    if name[0].islower() and not re.search(r"[\d_.]", name):
-        name = name[0].upper() + name[1:]
-    return name
 
 
 # The type is a hint for readers, taken from the defining sentence; an anchor keeps its own (R26).

@@ -46,7 +46,10 @@ from wikigen.engines.documents import (
     fragment_documents,
     read_document,
 )
-from wikigen.engines.relations import Mentions, relations
+from wikigen.engines.candidates import parses
+from wikigen.engines.relations import Mention, Mentions
+from wikigen.engines.text import Sentence
+from wikigen.engines.statements import stated
 from wikigen.errors import EngineError
 from wikigen.evidence.rerank import Ranker
 from wikigen.ids import article_id, concept_id, normalize_name, normalize_predicate
@@ -63,6 +66,7 @@ class OfflineEngine:
 
     name = "offline"
     remote = False
+    derives_topics = True  # the compiler derives topics from the objects (wikigen.topics)
 
     def route(self, stage: str) -> str:
         return ROUTE
@@ -105,7 +109,7 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     resolve = _resolver(anchors)
     existing = {_relation_key(r, resolve) for r in request.get("relations", ())}
     delta["relations"] = _relations(documents, mentions, existing, guard, resolve)
-    delta["topics"] = _topics(documents, concepts, anchors, mentions)
+    delta["topics"] = []  # topics are derived by the compiler from the merged objects (wikigen.topics)
     fit(plans, delta)
     return delta
 
@@ -118,7 +122,18 @@ def _mentions(concepts: Sequence[Concept], anchors: Anchors) -> Mentions:
     named: list[tuple[str, Sequence[str]]] = [(c.ref, [c.name, *c.aliases]) for c in concepts]
     found = {c.anchor for c in concepts if c.anchor}
     named.extend((a["id"], [a["name"], *a.get("aliases", ())]) for a in anchors.items if a["id"] not in found)
-    return Mentions.build(named)
+    return Mentions.build(named, known=True)
+
+
+def _named_as_written(mention: Mention, sentence: Sentence) -> bool:
+    """A construct named by a plain lower-case word (`case`, `if`, `use`) is mentioned where the
+    sentence writes it as code, not where the English word occurs ("in this case")."""
+    surface = sentence.clean.text[mention.start : mention.end]
+    if not (surface.isalpha() and surface.islower() and not mention.ref.startswith("concept/")):
+        return True
+    if mention.ref[:1].isupper():
+        return True
+    return any(m.kind == "code" and (m.start, m.end) == (mention.start, mention.end) for m in sentence.clean.marks)
 
 
 def _relations(
@@ -130,18 +145,30 @@ def _relations(
 ) -> list[Json]:
     """R20/R23: one relation per (subject, predicate, object), evidenced by the sentences stating it."""
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
+    parsed = parses(documents)
+    found_in: dict[str, set[str]] = {}
+    mentioned = []
     for document in documents:
-        guard.check()
         for sentence in document.sentences:
-            for found in relations(sentence.clean.text, mentions.find(sentence.clean.text)):
-                key = (found.subject, found.predicate, found.object)
-                if (
-                    resolve(found.subject),
-                    normalize_predicate(found.predicate),
-                    resolve(found.object),
-                ) in existing:
-                    continue
-                evidence.setdefault(key, []).append((sentence.source, sentence.start, sentence.text))
+            found = [m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence)]
+            mentioned.append((sentence, found))
+            for mention in found:
+                found_in.setdefault(mention.ref, set()).add(document.source)
+    # A hub (the language, the product) is mentioned by most of the increment's sources.
+    hubs = frozenset(
+        ref for ref, sources in found_in.items() if len(documents) >= 3 and len(sources) >= 0.6 * len(documents)
+    )
+    for sentence, found in mentioned:
+        guard.check()
+        for relation in stated(parsed[sentence.text], found, hubs):
+            key = (relation.subject, relation.predicate, relation.object)
+            if (
+                resolve(relation.subject),
+                normalize_predicate(relation.predicate),
+                resolve(relation.object),
+            ) in existing:
+                continue
+            evidence.setdefault(key, []).append((sentence.source, sentence.start, sentence.text))
     built = []
     for (subject, predicate, obj), quotes in sorted(evidence.items()):
         unique = sorted(set(quotes))[:RELATION_QUOTES]
@@ -227,7 +254,7 @@ def recheck(request: Mapping[str, Any], guard: Guard) -> Json:
         for s in sorted(request.get("sources", ()), key=lambda s: s["id"])
     ]
     documents.extend(fragment_documents(request))
-    mentions = Mentions.build(named)
+    mentions = Mentions.build(named, known=True)
     result = empty_delta()
     result["relations"] = _relations(documents, mentions, existing, guard, resolve)
     return result

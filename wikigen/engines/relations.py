@@ -40,13 +40,15 @@ class Mentions:
         )
 
     @classmethod
-    def build(cls, names: Iterable[tuple[str, Sequence[str]]]) -> Mentions:
-        """``names``: (ref, surface forms); a form claimed by two refs matches neither."""
+    def build(cls, names: Iterable[tuple[str, Sequence[str]]], *, known: bool = False) -> Mentions:
+        """``names``: (ref, surface forms); a form claimed by two refs matches neither. ``known``:
+        the names are those of concepts already accepted, so stop-listed words ("List", `case`)
+        are found too."""
         owners: dict[str, set[str]] = {}
         for ref, forms in names:
             for form in forms:
                 for variant in (form, *head_variants(form)):
-                    if term_ok(variant) or identifier_like(variant):
+                    if (known and len(variant.strip()) >= 2) or term_ok(variant) or identifier_like(variant):
                         owners.setdefault(normalize_name(variant), set()).add(ref)
         unique = {key: next(iter(refs)) for key, refs in owners.items() if len(refs) == 1}
         return cls(unique)

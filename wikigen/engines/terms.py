@@ -102,8 +102,8 @@ def singular_forms(word: str) -> list[str]:
     forms = []
     if low.endswith("ies"):
         forms.append(word[:-3] + "y")
-    if low.endswith(("ches", "shes", "xes", "zes", "sses")):
-        forms.append(word[:-2])
+    if low.endswith(("ches", "shes", "xes", "zes", "sses", "ases")):
+        forms.append(word[:-2])  # aliases → alias
     forms.append(word[:-1])
     return forms
 
@@ -126,6 +126,21 @@ def head_variants(term: str) -> list[str]:
         return []
     changed = singular_forms(words[-1]) or plural_forms(words[-1])
     return [" ".join([*words[:-1], form]) for form in changed]
+
+
+def canonical_name(term: str, code: bool, words: frozenset[str]) -> str:
+    """The display name: a code form or identifier as written, else singular and capitalized."""
+    if code or (identifier_like(term) and "-" in term):
+        return term
+    parts = term.split()
+    singular = next((f for f in singular_forms(parts[-1]) if normalize_name(f) in words), None)
+    if singular is not None and not (len(parts) == 1 and parts[0].isupper()):
+        parts[-1] = singular
+    name = " ".join(parts)
+    if name[0].islower() and not re.search(r"[\d_.]", name):
+        name = name[0].upper() + name[1:]
+    return name
+
 
 
 @dataclass(frozen=True, slots=True)

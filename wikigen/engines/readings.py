@@ -1,0 +1,335 @@
+"""What a sentence says about a term it names, read from the sentence's parse (R20).
+
+A *reading* places one mention of a term in its sentence: the subject of a copula ("A **trait** is a
+…"), of a verb that says what the term does ("*Modules* let us organize code …"), the name a sentence
+gives ("… is called the *prelude*", "… known as IEx"), an apposition ("ETS, a cache …"), any other
+subject, or a mere mention. Its rank orders definitions by form: 0 defines, 1 describes, 2 mentions.
+Negated and question sentences define nothing; a forward reference ("… which Chapter 18 covers")
+ranks below a sentence that does not point elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wikigen.engines.parse import Parse, Word
+
+DEFINES, DESCRIBES, MENTIONS = 0, 1, 2
+
+# Verbs that say what a thing is for, when the term is their subject.
+FUNCTION_LEMMAS = frozenset(
+    [
+        "let",
+        "allow",
+        "enable",
+        "provide",
+        "define",
+        "represent",
+        "describe",
+        "store",
+        "hold",
+        "contain",
+        "ensure",
+        "manage",
+        "track",
+        "control",
+        "specify",
+        "determine",
+        "mean",
+        "refer",
+        "implement",
+        "give",
+        "return",
+        "create",
+        "keep",
+        "wrap",
+        "encode",
+        "identify",
+        "combine",
+        "convert",
+        "handle",
+        "execute",
+        "evaluate",
+        "perform",
+        "group",
+        "extend",
+        "expose",
+        "schedule",
+        "run",
+        "watch",
+        "maintain",
+        "select",
+        "act",
+        "serve",
+        "consist",
+        "denote",
+        "indicate",
+        "capture",
+        "match",
+        "spawn",
+        "send",
+        "receive",
+        "supervise",
+        "register",
+        "start",
+    ]
+)
+CALL_LEMMAS = frozenset(["call", "know", "refer", "name", "term", "dub"])
+_DEMONSTRATIVE = frozenset(
+    [
+        "this",
+        "that",
+        "these",
+        "those",
+        "such",
+        "it",
+        "they",
+        "its",
+        "their",
+        "our",
+        "your",
+        "his",
+        "her",
+        "my",
+    ]
+)
+_FORWARD = re.compile(
+    r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
+    r"we(?:'ll| will) (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
+    r"discuss|cover|explain)\w*|coming up)\b",
+    re.IGNORECASE,
+)
+_HEDGE = frozenset(["may", "might", "could", "would", "should"])
+_NOT_DEFINING_ATTR = frozenset(
+    [
+        "same",
+        "only",
+        "case",
+        "reason",
+        "problem",
+        "result",
+        "thing",
+        "way",
+        "one",
+        "part",
+        "example",
+        "lot",
+        "bit",
+        "kind",
+        "type",
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    pattern: str  # copula | function | called | appositive | emphasis | subject | mention
+    rank: int
+    anaphoric: bool = False  # "This set is called …": the sentence before says what "this" is
+    forward: bool = False
+
+
+def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
+    """The reading of the mention whose syntactic head is ``head``."""
+    forward = _FORWARD.search(parse.text) is not None
+    if parse.text.rstrip().endswith("?") or _negated(parse, head):
+        return Reading("mention", MENTIONS, forward=forward)
+    words = parse.words
+    governor = words[head.head]
+    if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i:
+        attr = next((w for w in parse.children(governor.i) if w.dep in ("attr", "acomp")), None)
+        if (
+            attr is not None
+            and attr.dep == "attr"
+            and _defining_attr(parse, attr)
+            and not _hedged(parse, governor)
+        ):
+            return Reading("copula", DEFINES, forward=forward)
+        return Reading("subject", DESCRIBES, forward=forward)
+    if (
+        head.dep == "nsubj"
+        and governor.lemma in FUNCTION_LEMMAS
+        and not _hedged(parse, governor)
+        and _determiner(parse, head) not in _DEMONSTRATIVE
+    ):
+        return Reading("function", DEFINES, forward=forward)
+    if head.dep == "nsubjpass" and governor.lemma == "use" and not _hedged(parse, governor):
+        return Reading("function", DEFINES, forward=forward)  # "X is used to …"
+    if head.dep == "attr" and governor.lemma == "be" and marked:
+        return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
+    called = _called(parse, head)
+    if called is not None:
+        return Reading("called", DEFINES, anaphoric=called, forward=forward)
+    if _determiner(parse, head) not in _DEMONSTRATIVE and any(
+        w.dep == "appos" and w.pos in ("NOUN", "PROPN") for w in parse.children(head.i)
+    ):
+        return Reading("appositive", DEFINES, forward=forward)
+    if marked:  # technical prose emphasizes a term where it introduces it
+        return Reading("emphasis", DEFINES, forward=forward)
+    if head.dep in ("nsubj", "nsubjpass"):
+        return Reading("subject", DESCRIBES, forward=forward)
+    return Reading("mention", MENTIONS, forward=forward)
+
+
+def _called(parse: Parse, head: Word) -> bool | None:
+    """The term is the name a sentence gives: "… is called X", "X, known as …", "called X".
+
+    Returns whether the subject that is named is anaphoric ("This set is called …"), or None.
+    """
+    words = parse.words
+    governor = words[head.head]
+    verb: Word | None = None
+    if head.dep in ("oprd", "attr", "dobj") and governor.lemma in CALL_LEMMAS:
+        verb = governor
+    elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALL_LEMMAS:
+        verb = words[governor.head]
+    if verb is None or (verb.lemma == "call" and head.dep == "dobj"):
+        return None
+    subject = next((w for w in parse.children(verb.i) if w.dep in ("nsubjpass", "nsubj")), None)
+    if subject is None:
+        return False
+    return subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+
+
+def _defining_attr(parse: Parse, attr: Word) -> bool:
+    """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
+    if attr.pos not in ("NOUN", "PROPN") or attr.lemma.casefold() in _NOT_DEFINING_ATTR:
+        return False
+    determiner = _determiner(parse, attr)
+    if determiner in ("a", "an", "the", "any", "one"):
+        return True
+    return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
+
+
+def _determiner(parse: Parse, word: Word) -> str:
+    for child in parse.children(word.i):
+        if child.dep in ("det", "poss") and child.i < word.i:
+            return child.text.casefold()
+    return ""
+
+
+def _negated(parse: Parse, head: Word) -> bool:
+    governor = parse.words[head.head]
+    return any(
+        w.dep == "neg" or w.lemma.casefold() in ("no", "never")
+        for w in [*parse.children(governor.i), *parse.children(head.i)]
+        if w.dep in ("neg", "det", "advmod")
+    )
+
+
+def _hedged(parse: Parse, verb: Word) -> bool:
+    return any(w.dep == "aux" and w.lemma.casefold() in _HEDGE for w in parse.children(verb.i))
+
+
+def noun_phrase(parse: Parse, head: Word) -> tuple[int, int]:
+    """The visible-text span of the name whose head is ``head``: the head and the modifiers right
+    before it that belong to the name (compounds, adjectives, proper nouns), never determiners,
+    numbers, generic adjectives ("other", "main") or clauses. A code word names itself."""
+    if head.code:
+        return head.start, head.end
+    coded = [w for w in parse.words if w.code and w.head == head.i and w.dep in ("compound", "nmod", "amod")]
+    if coded and head.lemma.casefold() in CLASSIFIERS:
+        return coded[-1].start, coded[-1].end  # "the `Enum` module" names `Enum`
+    inside = {w.i for w in parse.subtree(head.i)}
+    start = head.start
+    index = head.i - 1
+    while index >= 0 and index in inside:
+        word = parse.words[index]
+        hyphen = word.text == "-"
+        if not hyphen and (
+            word.dep in ("det", "poss", "nummod", "predet", "case", "punct", "cc", "conj", "prep")
+            or word.pos not in ("NOUN", "PROPN", "ADJ", "X", "VERB")
+            or word.lemma.casefold() in GENERIC_MODIFIERS
+        ):
+            break
+        start = word.start
+        index -= 1
+    if parse.text[start] == "-":
+        start += 1
+    return start, head.end
+
+
+CLASSIFIERS = frozenset(
+    [
+        "module",
+        "function",
+        "operator",
+        "protocol",
+        "macro",
+        "struct",
+        "attribute",
+        "sigil",
+        "type",
+        "class",
+        "method",
+        "library",
+        "package",
+        "command",
+        "option",
+        "field",
+        "flag",
+        "keyword",
+        "variable",
+        "directive",
+        "behaviour",
+        "behavior",
+    ]
+)
+GENERIC_MODIFIERS = frozenset(
+    [
+        "other",
+        "another",
+        "main",
+        "many",
+        "several",
+        "various",
+        "new",
+        "same",
+        "different",
+        "particular",
+        "certain",
+        "following",
+        "previous",
+        "next",
+        "first",
+        "last",
+        "basic",
+        "simple",
+        "whole",
+        "entire",
+        "own",
+        "more",
+        "most",
+        "few",
+        "such",
+        "additional",
+        "specific",
+        "given",
+        "existing",
+        "actual",
+        "real",
+        "single",
+        "multiple",
+        "two",
+        "three",
+        "important",
+        "common",
+        "usual",
+        "typical",
+        "special",
+        "general",
+        "small",
+        "large",
+        "big",
+        "good",
+        "bad",
+        "best",
+        "better",
+        "easy",
+        "hard",
+        "necessary",
+        "possible",
+        "example",
+    ]
+)

@@ -1,0 +1,241 @@
+"""Relations a sentence states between two concepts it names, read from its parse (R20, R23).
+
+Subject and object come from the dependency parse, not from word order: the subject of a verb and
+its direct or prepositional object ("The kubelet registers the node *with* the API server"), the
+agent of a passive ("… is managed *by* X"), a copula with a class ("Every binary is a bitstring")
+or a relational noun ("`Arc<T>` is the thread-safe counterpart *of* `Rc<T>`", "… are extensions
+built on top of maps"), and a class with its listed members ("two associative data structures:
+keyword lists and maps"). The verb phrase is the predicate; the sentence, verbatim, is the evidence
+(``basis: explicit``). Questions, negated and hypothetical statements state nothing. A hub (a name
+most sources mention, such as the language or the product) is an endpoint only as the subject the
+sentence is about, never where it modifies something ("a test in Rust").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from wikigen.engines.parse import Parse, Word
+from wikigen.engines.relations import Mention
+
+_HEDGES = frozenset(["may", "might", "could", "would", "should"])
+_CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
+_CLASS_NOUNS = frozenset(
+    ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
+)
+_VAGUE_VERBS = frozenset(
+    [
+        "be",
+        "have",
+        "do",
+        "get",
+        "make",
+        "see",
+        "say",
+        "take",
+        "go",
+        "come",
+        "want",
+        "need",
+        "try",
+        "let",
+        "know",
+        "think",
+    ]
+)
+_SUBJECTS = ("nsubj", "nsubjpass")
+MAX_PREDICATE_WORDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    subject: str
+    predicate: str
+    object: str
+
+
+def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = frozenset()) -> list[Stated]:
+    """The relations ``parse``'s sentence states between the concepts ``mentions`` name."""
+    if parse.text.rstrip().endswith("?") or not mentions:
+        return []
+    refs: dict[int, str] = {}
+    for mention in mentions:
+        head = parse.span_head(mention.start, mention.end)
+        if head is not None:
+            refs.setdefault(head.i, mention.ref)
+    if len(set(refs.values())) < 2:
+        return []
+    found: set[Stated] = set()
+    for verb in parse.words:
+        if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb):
+            continue
+        subjects = _with_conjuncts(parse, [w for w in parse.children(verb.i) if w.dep in _SUBJECTS])
+        subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
+        passive = any(w.dep == "nsubjpass" for w in subjects)
+        for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
+            if agent:  # "Y is managed by X": X manages Y
+                found.update(Stated(obj_ref, predicate, ref) for ref, _ in subject_refs)
+            else:
+                found.update(
+                    Stated(ref, predicate, obj_ref) for ref, _ in subject_refs if obj_ref not in hubs
+                )
+    found.update(_listed(parse, refs, hubs))
+    return sorted(
+        (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
+    )
+
+
+def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -> list[tuple[str, str, bool]]:
+    """(object ref, predicate, whether the object is the agent of a passive) for ``verb``."""
+    out: list[tuple[str, str, bool]] = []
+    children = parse.children(verb.i)
+    particle = " ".join(w.text.casefold() for w in children if w.dep == "prt")
+    base = _verb_phrase(verb, particle, passive)
+    if verb.lemma == "be":
+        for attr in (w for w in children if w.dep == "attr"):
+            for word in _with_conjuncts(parse, [attr]):
+                if word.i in refs:
+                    out.append((refs[word.i], "is a", False))
+            # "is the counterpart of Y", "are extensions built on top of Y", "is a kind of Y"
+            for ref, path in _reached(parse, attr, refs):
+                if attr.lemma.casefold() in _CLASS_NOUNS and path == ["of"]:
+                    out.append((ref, "is a", False))
+                else:
+                    words = ["is", attr.lemma.casefold(), *path]
+                    if len(words) <= MAX_PREDICATE_WORDS:
+                        out.append((ref, " ".join(words), False))
+        return out
+    if verb.lemma.casefold() in _VAGUE_VERBS and not particle:
+        return out
+    for obj in (w for w in children if w.dep in ("dobj", "obj", "oprd")):
+        out.extend((refs[w.i], base, False) for w in _with_conjuncts(parse, [obj]) if w.i in refs)
+    for prep in (w for w in children if w.dep in ("prep", "agent")):
+        for pobj in _with_conjuncts(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"]):
+            if pobj.i not in refs:
+                continue
+            if prep.dep == "agent" or (passive and prep.text.casefold() == "by"):
+                out.append((refs[pobj.i], _active(verb, particle), True))
+            else:
+                words = f"{base} {prep.text.casefold()}".split()
+                if len(words) <= MAX_PREDICATE_WORDS:
+                    out.append((refs[pobj.i], " ".join(words), False))
+    for obj in (w for w in children if w.dep == "dobj" and w.i not in refs):
+        # "Structs take the name of the module": the object names a part of a concept
+        for ref, path in _reached(parse, obj, refs):
+            words = [base, obj.lemma.casefold(), *path]
+            if path == ["of"] and len(" ".join(words).split()) <= MAX_PREDICATE_WORDS:
+                out.append((ref, " ".join(words), False))
+    for xcomp in (w for w in children if w.dep == "xcomp" and w.pos == "VERB"):
+        # "X is used to create Y": the purpose is the predicate
+        if _unsure(parse, xcomp):
+            continue
+        inner = parse.children(xcomp.i)
+        for obj in (w for w in inner if w.dep == "dobj"):
+            for word in _with_conjuncts(parse, [obj]):
+                if word.i in refs:
+                    words = f"{base} to {xcomp.lemma.casefold()}".split()
+                    if len(words) <= MAX_PREDICATE_WORDS:
+                        out.append((refs[word.i], " ".join(words), False))
+    return out
+
+
+def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str, list[str]]]:
+    """Concepts reached from ``noun`` through "of"/"on"/"for" phrases or a participle: the words of
+    the path ("of"; "built on top of"), two steps at most."""
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(word: Word, path: list[str], depth: int) -> None:
+        if depth > 3:
+            return
+        for child in parse.children(word.i):
+            if child.dep == "prep":
+                for pobj in _with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"]):
+                    step = [*path, child.text.casefold()]
+                    if pobj.i in refs:
+                        found.append((refs[pobj.i], step))
+                    elif pobj.lemma.casefold() in ("top", "front", "part", "set", "list", "kind", "type"):
+                        walk(pobj, [*step, pobj.text.casefold()], depth + 1)
+            elif child.dep == "acl" and child.pos == "VERB" and depth == 0 and child.tag == "VBN":
+                walk(child, [*path, child.text.casefold()], depth + 1)
+
+    walk(noun, [], 0)
+    return found
+
+
+def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
+    """ "two data structures: keyword lists and maps", "collections such as lists": members are a
+    kind of the class they are listed under."""
+    found: set[Stated] = set()
+    for word in parse.words:
+        if word.i not in refs or word.pos not in ("NOUN", "PROPN") or word.tag not in ("NNS", "NNPS"):
+            continue
+        members: list[Word] = []
+        for child in parse.children(word.i):
+            if child.dep == "appos" and ":" in parse.text[word.end : child.start]:
+                members.extend(_with_conjuncts(parse, [child]))
+            elif (
+                child.dep == "prep"
+                and child.text.casefold() == "as"
+                and any(w.text.casefold() == "such" for w in parse.children(child.i))
+            ):
+                members.extend(
+                    _with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"])
+                )
+        for member in members:
+            if member.i in refs and refs[member.i] not in hubs:
+                found.add(Stated(refs[member.i], "is a", refs[word.i]))
+    return found
+
+
+def _with_conjuncts(parse: Parse, words: Sequence[Word]) -> list[Word]:
+    """The words and those coordinated with them ("keyword lists and maps")."""
+    out = list(words)
+    index = 0
+    while index < len(out):
+        out.extend(w for w in parse.children(out[index].i) if w.dep == "conj" and w not in out)
+        index += 1
+    return out
+
+
+def _denied(parse: Parse, subject: Word) -> bool:
+    """ "not every binary is …": the subject itself is negated."""
+    return any(w.dep == "neg" or w.lemma.casefold() == "no" for w in parse.children(subject.i))
+
+
+def _unsure(parse: Parse, verb: Word) -> bool:
+    """Negated, hedged or conditional: "does not", "may", "if …"."""
+    for child in parse.children(verb.i):
+        lemma = child.lemma.casefold()
+        if child.dep == "neg" or (child.dep == "aux" and lemma in _HEDGES):
+            return True
+        if child.dep == "mark" and lemma in _CONDITIONS:
+            return True
+    # inside an if-clause, or a clause governed by a hedge
+    head = parse.words[verb.head]
+    return (
+        verb.dep == "advcl"
+        and any(w.dep == "mark" and w.lemma.casefold() in _CONDITIONS for w in parse.children(verb.i))
+    ) or (head.i != verb.i and verb.dep in ("conj",) and _unsure(parse, head))
+
+
+def _verb_phrase(verb: Word, particle: str, passive: bool) -> str:
+    if passive:
+        return " ".join(filter(None, ["is", verb.text.casefold(), particle]))
+    return _active(verb, particle)
+
+
+def _active(verb: Word, particle: str) -> str:
+    return " ".join(filter(None, [third_person(verb.lemma.casefold()), particle]))
+
+
+def third_person(lemma: str) -> str:
+    """ "use" → "uses", "watch" → "watches", "carry" → "carries", "be" → "is"."""
+    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+    if lemma in irregular:
+        return irregular[lemma]
+    if lemma.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return lemma + "es"
+    if lemma.endswith("y") and len(lemma) > 2 and lemma[-2] not in "aeiou":
+        return lemma[:-1] + "ies"
+    return lemma + "s"
