@@ -2,13 +2,60 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from wikigen.errors import Problem
 from wikigen.gitstore import EMPTY_TREE
-from wikigen.sources import SOURCES_DIR, Source, duplicate_id_problems, is_source_path, parse_source
+from wikigen.sources import (
+    CONTENT_DIR,
+    SOURCES_DIR,
+    Source,
+    duplicate_id_problems,
+    is_source_path,
+    link_problem,
+    parse_source,
+)
 from wikigen.workspace import Workspace
+
+
+def _link_on_disk(root: Path, rel: str) -> Problem | None:
+    """The link problem of ``rel`` (under content/) or of the linked folder above it; None if no link."""
+    parts = rel.split("/")
+    for end in range(1, len(parts) + 1):
+        full = root.joinpath(*parts[:end])
+        if full.is_symlink():
+            return link_problem("/".join(parts[:end]), os.readlink(full))
+    return None
+
+
+def _relative(root: Path, path: Path) -> str:
+    """``path`` relative to the repo root, without following a link on the way: a link is judged as
+    the link it is, not as what it points at."""
+    full = Path(os.path.abspath(path if path.is_absolute() else Path.cwd() / path))
+    resolved = root.resolve()
+    for candidate, base in ((full, root), (full, resolved), (full.parent.resolve() / full.name, resolved)):
+        try:
+            return candidate.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return path.as_posix()
+
+
+def disk_links(root: Path) -> list[Problem]:
+    """Issue 15.1: every symbolic link under content/ in the work tree, ignored files included,
+    since MkDocs copies whatever the docs folder holds (and follows linked folders)."""
+    content = root / CONTENT_DIR
+    if content.is_symlink():
+        return [link_problem(CONTENT_DIR, os.readlink(content))]
+    problems = []
+    for dirpath, dirnames, filenames in os.walk(content):  # never into a linked folder
+        for name in sorted(dirnames + filenames):
+            full = Path(dirpath) / name
+            if full.is_symlink():
+                problems.append(link_problem(full.relative_to(root).as_posix(), os.readlink(full)))
+    return problems
 
 
 def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] = ()) -> list[Problem]:
@@ -17,25 +64,28 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
         return list(ws.read(staged=True).problems)
     root = ws.root
     wanted: list[str] = []
+    problems: list[Problem] = []
     if files:
         for name in files:
-            path = Path(name)
-            full = path if path.is_absolute() else (Path.cwd() / path)
-            try:
-                rel = full.resolve().relative_to(root.resolve()).as_posix()
-            except ValueError:
-                rel = path.as_posix()
-            if is_source_path(rel):
+            rel = _relative(root, Path(name))
+            linked = _link_on_disk(root, rel) if rel.startswith(CONTENT_DIR + "/") else None
+            if linked is not None:
+                problems.append(linked)
+            elif is_source_path(rel):
                 wanted.append(rel)
     else:
+        problems.extend(disk_links(root))
         base = root / SOURCES_DIR
         wanted = (
-            sorted(p.relative_to(root).as_posix() for p in base.rglob("*.md") if p.is_file())
+            sorted(
+                p.relative_to(root).as_posix()
+                for p in base.rglob("*.md")
+                if p.is_file() and _link_on_disk(root, p.relative_to(root).as_posix()) is None
+            )
             if base.is_dir()
             else []
         )
 
-    problems: list[Problem] = []
     ids: list[tuple[str, str, int]] = []
     for rel in wanted:
         full = root / rel

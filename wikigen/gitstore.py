@@ -23,6 +23,7 @@ COMPILER_NAME = "wikigen"
 COMPILER_EMAIL = "wikigen@localhost"
 _BLOB = pygit2.enums.FileMode.BLOB
 _TREE = pygit2.enums.FileMode.TREE
+_LINK = pygit2.enums.FileMode.LINK
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +163,8 @@ class GitStore:
             return changes
 
     def blobs(self, tree: str, prefix: str) -> Iterator[tuple[str, str]]:
-        """(path, blob id) for every file below a tree, without reading any blob."""
+        """(path, blob id) for every file below a tree, without reading any blob. Symbolic links are
+        not files: ``links`` lists them."""
         with _translated("listing a tree"):
             stack: list[tuple[str, Any]] = [(prefix, self._tree_obj(tree))]
             while stack:
@@ -171,8 +173,27 @@ class GitStore:
                     path = f"{base}/{entry.name}" if base else str(entry.name)
                     if entry.type_str == "tree":
                         stack.append((path, self.repo[entry.id]))
-                    elif entry.type_str == "blob":
+                    elif entry.type_str == "blob" and entry.filemode != _LINK:
                         yield path, str(entry.id)
+
+    def links(self, tree: str, prefix: str) -> list[tuple[str, str]]:
+        """(path, target) for every symbolic link below a tree (mode 120000), sorted by path.
+
+        Issue 15.1: reads the tree objects and the links' own blobs (their target text) only.
+        """
+        found: list[tuple[str, str]] = []
+        with _translated("listing symbolic links"):
+            stack: list[tuple[str, Any]] = [(prefix, self._tree_obj(tree))]
+            while stack:
+                base, obj = stack.pop()
+                for entry in obj:
+                    path = f"{base}/{entry.name}" if base else str(entry.name)
+                    if entry.type_str == "tree":
+                        stack.append((path, self.repo[entry.id]))
+                    elif entry.filemode == _LINK:
+                        target = bytes(self.repo[entry.id].read_raw()).decode("utf-8", "replace")
+                        found.append((path, target))
+        return sorted(found)
 
     def read_blob(self, blob: str) -> bytes:
         with _translated(f"reading blob {blob}"):

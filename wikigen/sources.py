@@ -19,8 +19,12 @@ from wikigen.config import Config
 from wikigen.errors import Problem
 from wikigen.hashing import canonical_json, sha256_hex, source_version
 
+CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
 SOURCES_DIR = "content/sources"
 MAX_BODY_BYTES = 100_000
+# Issue 15.2: frontmatter is small structured data; these bound the work of reading it.
+MAX_FRONTMATTER_BYTES = 64 * 1024
+MAX_FRONTMATTER_DEPTH = 20
 VERIFICATION = ("unverified", "verified", "rejected")
 RESERVED = ("id", "title", "category", "verification")
 TASK_FIELDS = ("task", "step", "run", "parent", "status", "attempt", "revision", "acceptance", "invalidated")
@@ -131,6 +135,39 @@ def _split_frontmatter(text: str) -> tuple[str | None, str, int]:
     raise ValueError("frontmatter opened with '---' is never closed")
 
 
+def _unbounded(front: str) -> tuple[int, str] | None:
+    """(0-based frontmatter line, message) for frontmatter whose reading is not bounded by its size.
+
+    Issue 15.2: a few hundred bytes of anchors and aliases expand to billions of values ("billion
+    laughs"). PyYAML's own event stream shows every anchor and alias before anything is composed, so
+    they are refused here, as is frontmatter over the size or nesting limit. Raises yaml.YAMLError
+    for text that is not YAML at all.
+    """
+    size = len(front.encode("utf-8"))
+    if size > MAX_FRONTMATTER_BYTES:
+        return 0, (
+            f"frontmatter is {size:,} bytes, over the {MAX_FRONTMATTER_BYTES:,}-byte limit; "
+            "move long text into the body"
+        )
+    refused = "anchors and aliases are refused because they can expand without bound; write the value out"
+    depth = 0
+    for event in yaml.parse(front, Loader=yaml.SafeLoader):
+        line = event.start_mark.line if event.start_mark is not None else 0
+        if isinstance(event, yaml.AliasEvent):
+            return line, f"frontmatter uses the YAML alias *{event.anchor}; {refused}"
+        if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+            return line, f"frontmatter uses the YAML anchor &{event.anchor}; {refused}"
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_FRONTMATTER_DEPTH:
+                return line, (
+                    f"frontmatter is nested more than {MAX_FRONTMATTER_DEPTH} levels deep; flatten it"
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
 def normalize_status(value: Any) -> str | None:
     if value is None:
         return None
@@ -192,6 +229,9 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
     front: dict[str, Any] = {}
     if front_text is not None:
         try:
+            unbounded = _unbounded(front_text)
+            if unbounded is not None:
+                return [Problem(path, unbounded[0] + 2, unbounded[1])]
             loaded = yaml.safe_load(front_text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
@@ -302,6 +342,17 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
         blob=blob,
         private=is_private(path, source_id, metadata, config),
         task=task,
+    )
+
+
+def link_problem(path: str, target: str) -> Problem:
+    """Issue 15.1: a symbolic link under content/ would publish whatever it points at."""
+    return Problem(
+        path,
+        1,
+        f"is a symbolic link (to {target!r}); links under {CONTENT_DIR}/ are refused because the site "
+        f"would publish what they point at: replace the link with a plain file, or remove it "
+        f"(`git rm {path}`)",
     )
 
 

@@ -6,7 +6,7 @@ those blobs are read. Unchanged sources are known from the manifest alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -15,7 +15,14 @@ from wikigen.errors import Problem
 from wikigen.gitstore import EMPTY_TREE, GitStore
 from wikigen.hashing import sha256_hex
 from wikigen.snapshot import ManifestEntry, Snapshot
-from wikigen.sources import SOURCES_DIR, Source, duplicate_id_problems, is_source_path, parse_source
+from wikigen.sources import (
+    SOURCES_DIR,
+    Source,
+    duplicate_id_problems,
+    is_source_path,
+    link_problem,
+    parse_source,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +46,24 @@ def read_sources(
     *,
     include_deferred: bool = False,
     parsed_cache: dict[tuple[str, str], Source | list[Problem]] | None = None,
+    links: Sequence[tuple[str, str]] | None = None,
 ) -> SourceSet:
-    """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``."""
+    """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``.
+
+    ``links`` are the (path, target) symbolic links under content/ (``GitStore.links``); by default
+    those under content/sources/. Each is a problem (issue 15.1) and none is parsed as a source.
+    """
     before = store.blobs_read
     parsed: dict[str, Source] = {}
-    problems: list[Problem] = []
+    if links is None:
+        links = store.links(tree, SOURCES_DIR)
+    problems: list[Problem] = [link_problem(path, target) for path, target in links]
+    linked = {path for path, _ in links}
     renames: list[tuple[str, str]] = []
 
     def read(path: str, blob: str) -> None:
+        if path in linked:
+            return  # its blob is the link's target text, not a source
         # A --batch run plans again after every increment: a blob already parsed is not read twice.
         result = parsed_cache.get((path, blob)) if parsed_cache is not None else None
         if result is None:

@@ -11,7 +11,7 @@ from wikigen.config import CONFIG_FILE, Config, load_config
 from wikigen.gitstore import GitStore
 from wikigen.plan import Plan, make_plan
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
-from wikigen.sources import SOURCES_DIR
+from wikigen.sources import CONTENT_DIR, SOURCES_DIR
 from wikigen.sourceset import SourceSet, read_sources
 
 
@@ -46,9 +46,18 @@ class Workspace:
     def read(
         self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
     ) -> SourceSet:
-        tree = self.sources_tree(staged=staged)
+        root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
+        tree = self.store.subtree(root, SOURCES_DIR)
+        # Issue 15.1: a link anywhere under content/ (the site's docs folder) makes the sources invalid.
+        links = self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR)
         return read_sources(
-            self.store, self.baseline, tree, self.config, include_deferred=include_deferred, parsed_cache=parsed_cache
+            self.store,
+            self.baseline,
+            tree,
+            self.config,
+            include_deferred=include_deferred,
+            parsed_cache=parsed_cache,
+            links=links,
         )
 
     def plan(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         assert self.root is not None
+        _drop_links(files, Path(config.docs_dir))
         try:
             knowledge = load_knowledge(self.root)
         except WikigenError as exc:
@@ -191,6 +193,31 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             if path.exists():
                 server.watch(str(path))
         return server
+
+
+def _drop_links(files: Files, docs_dir: Path) -> None:
+    """Issue 15.1: never copy a symbolic link into the site, whatever `wikigen check` said.
+
+    MkDocs follows links (folders too) and copies their targets, which could publish the build
+    machine's files (`.git/config`, `/proc/self/environ`). A file that is a link, lies in a linked
+    folder, or resolves outside ``docs_dir`` is dropped with a warning; `--strict` then fails.
+    """
+    docs = Path(os.path.realpath(docs_dir))
+    for file in list(files):
+        if file.generated_by is not None or file.abs_src_path is None or file.src_dir is None:
+            continue
+        if Path(os.path.realpath(file.src_dir)) != docs:
+            continue  # the theme's own files
+        parts = Path(file.src_uri).parts
+        linked = any(docs_dir.joinpath(*parts[:end]).is_symlink() for end in range(1, len(parts) + 1))
+        if linked or not Path(os.path.realpath(file.abs_src_path)).is_relative_to(docs):
+            log.warning(
+                "wikigen: %s/%s is a symbolic link (or lies in a linked folder), so it is not copied into "
+                "the site; replace the link with a plain file (`wikigen check` lists every link)",
+                docs_dir.name,
+                file.src_uri,
+            )
+            files.remove(file)
 
 
 def _stub(page: Page) -> str:
