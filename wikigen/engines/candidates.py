@@ -176,8 +176,13 @@ def collect(
             parse = parsed[sentence.text]
             clean = sentence.clean
             for match in _ABBREVIATION.finditer(clean.text):
-                long, short = match.group("long"), match.group("short")
-                if _initials(long, short):
+                words, short = match.group("long").split(), match.group("short")
+                # "The Container Runtime Interface (CRI)": the name is the words the letters spell
+                long = next(
+                    (" ".join(words[i:]) for i in range(len(words)) if _initials(" ".join(words[i:]), short)),
+                    None,
+                )
+                if long is not None:
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
@@ -371,8 +376,9 @@ def _marked(clean: Visible, start: int, end: int) -> bool:
 
 
 def _initials(long: str, short: str) -> bool:
-    letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word)
-    return letters.casefold().startswith(short.rstrip("s").casefold()[:2]) and len(short) <= len(letters) + 1
+    letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
+    wanted = short.rstrip("s").casefold()
+    return letters == wanted or (len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted))
 
 
 def _names(heading: str, term: str) -> bool:

@@ -147,6 +147,7 @@ def _relations(
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
     parsed = parses(documents)
     found_in: dict[str, set[str]] = {}
+    proper: dict[str, list[bool]] = {}
     mentioned = []
     for document in documents:
         for sentence in document.sentences:
@@ -154,9 +155,16 @@ def _relations(
             mentioned.append((sentence, found))
             for mention in found:
                 found_in.setdefault(mention.ref, set()).add(document.source)
-    # A hub (the language, the product) is mentioned by most of the increment's sources.
+                if mention.start > 0:
+                    proper.setdefault(mention.ref, []).append(sentence.clean.text[mention.start].isupper())
+    # A hub (the language, the product) is a proper name most of the increment's sources mention.
     hubs = frozenset(
-        ref for ref, sources in found_in.items() if len(documents) >= 3 and len(sources) >= 0.6 * len(documents)
+        ref
+        for ref, sources in found_in.items()
+        if len(documents) >= 3
+        and len(sources) >= 0.6 * len(documents)
+        and proper.get(ref)
+        and sum(proper[ref]) >= 0.8 * len(proper[ref])
     )
     for sentence, found in mentioned:
         guard.check()

@@ -137,7 +137,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         return Reading("mention", MENTIONS, forward=forward)
     words = parse.words
     governor = words[head.head]
-    if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i:
+    main = governor.dep == "ROOT" or (governor.dep == "conj" and words[governor.head].dep == "ROOT")
+    if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i and main:
         attr = next((w for w in parse.children(governor.i) if w.dep in ("attr", "acomp")), None)
         if (
             attr is not None
@@ -149,12 +150,13 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"
+        and main
         and governor.lemma in FUNCTION_LEMMAS
         and not _hedged(parse, governor)
         and _determiner(parse, head) not in _DEMONSTRATIVE
     ):
         return Reading("function", DEFINES, forward=forward)
-    if head.dep == "nsubjpass" and governor.lemma == "use" and not _hedged(parse, governor):
+    if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "attr" and governor.lemma == "be" and marked:
         return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"

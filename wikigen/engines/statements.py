@@ -102,13 +102,24 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 if attr.lemma.casefold() in _CLASS_NOUNS and path == ["of"]:
                     out.append((ref, "is a", False))
                 else:
-                    words = ["is", attr.lemma.casefold(), *path]
+                    # "are extensions built on top of maps": the participle carries the relation
+                    participle = bool(path) and path[0] not in ("of", "for", "on", "in", "to", "with")
+                    words = ["is", *path] if participle else ["is", attr.lemma.casefold(), *path]
                     if len(words) <= MAX_PREDICATE_WORDS:
                         out.append((ref, " ".join(words), False))
         return out
     if verb.lemma.casefold() in _VAGUE_VERBS and not particle:
         return out
-    for obj in (w for w in children if w.dep in ("dobj", "obj", "oprd")):
+    objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
+    if not objects and verb.tag in ("VBZ", "VBP"):
+        # "A Deployment manages ReplicaSets and every ReplicaSet creates Pods": the parser took the
+        # object for the subject of the next clause; it follows the verb directly.
+        for clause in (w for w in children if w.dep == "ccomp" and w.i > verb.i):
+            subject = next((w for w in parse.children(clause.i) if w.dep == "nsubj"), None)
+            between = parse.words[verb.i + 1 : subject.i] if subject is not None else []
+            if subject is not None and all(w.pos == "DET" for w in between):
+                objects.append(subject)
+    for obj in objects:
         out.extend((refs[w.i], base, False) for w in _with_conjuncts(parse, [obj]) if w.i in refs)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
         for pobj in _with_conjuncts(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"]):
