@@ -31,11 +31,13 @@ request gives byte-identical delta JSON.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from wikigen.engines.articles import article_plan, fit, queries
 from wikigen.engines.base import STAGES, Delta, empty_delta
+from wikigen.engines.candidates import parses
 from wikigen.engines.concepts import Anchors, Concept, build_concepts
 from wikigen.engines.documents import (
     Document,
@@ -46,10 +48,10 @@ from wikigen.engines.documents import (
     fragment_documents,
     read_document,
 )
-from wikigen.engines.candidates import parses
+from wikigen.engines.parse import Parser
 from wikigen.engines.relations import Mention, Mentions
-from wikigen.engines.text import Sentence
 from wikigen.engines.statements import stated
+from wikigen.engines.text import Sentence
 from wikigen.errors import EngineError
 from wikigen.evidence.rerank import Ranker
 from wikigen.ids import article_id, concept_id, normalize_name, normalize_predicate
@@ -71,7 +73,24 @@ class OfflineEngine:
     def route(self, stage: str) -> str:
         return ROUTE
 
+    def __init__(self) -> None:
+        self.seconds = 0.0  # spent in run(), parsing and embedding included
+
+    @property
+    def timings(self) -> dict[str, float]:
+        """Seconds per stage of the work, for benchmarks: parse, embed and the rest of run()."""
+        parse = Parser.shared().seconds if Parser._shared is not None else 0.0
+        embed = Ranker._shared.seconds if Ranker._shared is not None else 0.0
+        return {"parse": parse, "embed": embed, "other": max(0.0, self.seconds - parse - embed)}
+
     def run(self, stage: str, request: Mapping[str, Any], deadline: float, cancel: threading.Event) -> Delta:
+        started = time.perf_counter()
+        try:
+            return self._run(stage, request, deadline, cancel)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _run(self, stage: str, request: Mapping[str, Any], deadline: float, cancel: threading.Event) -> Delta:
         if stage not in STAGES:
             raise EngineError(f"unknown stage {stage!r}; the offline engine runs {' and '.join(STAGES)}")
         guard = Guard(deadline, cancel, stage)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import threading
+import time
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -77,6 +78,7 @@ class Ranker:
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._lock = threading.Lock()
         self.passages_embedded = 0
+        self.seconds = 0.0  # spent embedding, for the benchmarks' per-stage figures
 
     @classmethod
     def shared(cls) -> Ranker:
@@ -88,9 +90,11 @@ class Ranker:
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """L2-normalised, mean-pooled embeddings, one row per text."""
+        started = time.perf_counter()
         batches = [self._embed_batch(texts[i : i + BATCH_SIZE]) for i in range(0, len(texts), BATCH_SIZE)]
         with self._lock:
             self.passages_embedded += len(texts)
+            self.seconds += time.perf_counter() - started
         if not batches:
             return np.zeros((0, self._width()), dtype=np.float32)
         return np.concatenate(batches)
