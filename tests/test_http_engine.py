@@ -22,12 +22,13 @@ from tests.conftest import GIT_ENV, GitRepo, source
 from tests.engines import extract
 from tests.fake_openai import MODEL, FakeOpenAI, Reply, completion, offline_answer
 from wikigen.config import EngineSettings, load_config
-from wikigen.engines import prompts
-from wikigen.engines.base import empty_delta, load_schema, make_engine
+from wikigen.engines import make_engine, prompts
+from wikigen.engines.base import empty_delta
 from wikigen.engines.http import DeltaError, HttpEngine, HttpEngineError, _retry_after
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import BudgetExceeded, ConfigError, EngineError, PrivacyError, ValidationError
 from wikigen.pipeline import compile_repo
+from wikigen.schemas import load_schema
 from wikigen.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wikigen.engines.base import STAGES, Engine, canonical_bytes
+from wikigen.engines.base import STAGES, Engine
 from wikigen.engines.offline import ROUTE, OfflineEngine
 from wikigen.errors import EngineError
 from wikigen.evidence.passages import passages
 from wikigen.evidence.rerank import Ranker
+from wikigen.hashing import canonical_bytes
 from wikigen.ids import concept_id, normalize_name, normalize_predicate
 
 POD_DOC = (
@@ -474,7 +475,7 @@ def test_r20_delta_is_byte_identical_across_processes(tmp_path) -> None:
     script = (
         "import json, sys, threading, time\n"
         "from wikigen.engines.offline import OfflineEngine\n"
-        "from wikigen.engines.base import canonical_bytes\n"
+        "from wikigen.hashing import canonical_bytes\n"
         "request = json.loads(open(sys.argv[1], encoding='utf-8').read())\n"
         "engine, cancel = OfflineEngine(), threading.Event()\n"
         "first = engine.run('analyze', request, time.monotonic() + 300, cancel).data\n"

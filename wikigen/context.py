@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikigen.config import Caps
-from wikigen.engines.base import canonical_bytes
 from wikigen.errors import CapExceeded, ValidationError
 from wikigen.evidence.passages import line_starts
-from wikigen.hashing import sha256_hex
+from wikigen.hashing import canonical_bytes, sha256_hex
 from wikigen.ids import kind_of, normalize_name
 from wikigen.snapshot import RULES
 from wikigen.sources import Source

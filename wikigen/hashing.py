@@ -25,6 +25,14 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default)
 
 
+def canonical_bytes(value: Any) -> bytes:
+    """The UTF-8 bytes an engine receives and a delta is measured in: compact JSON with sorted keys.
+
+    Unlike ``canonical_json`` it accepts only JSON values: a request or delta is plain JSON (R19).
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def sha256_hex(text: str | bytes) -> str:
     data = text.encode("utf-8") if isinstance(text, str) else text
     return hashlib.sha256(data).hexdigest()

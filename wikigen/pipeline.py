@@ -17,7 +17,7 @@ from typing import Any
 
 from wikigen.config import Config
 from wikigen.context import Context, build_context
-from wikigen.engines.base import Delta, Engine, Usage, canonical_bytes, make_engine
+from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
     EngineError,
     PrivacyError,
@@ -26,7 +26,7 @@ from wikigen.errors import (
     WikigenError,
 )
 from wikigen.gitstore import GitStore
-from wikigen.hashing import fingerprint, json_sha256
+from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.merge import merge

@@ -10,12 +10,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
-
 from wikigen.context import Context
-from wikigen.engines.base import load_schema
 from wikigen.evidence.citations import Citation, locate, make_citation
 from wikigen.ids import article_id, concept_id, kind_of, normalize_name, relation_id, topic_id
+from wikigen.schemas import schema_problems
 
 # R37: words that mark a hypothesis or a not-yet-done suggestion in the cited text.
 _HEDGES = (
@@ -28,16 +26,6 @@ _HEDGES = (
     "suggested improvement",
 )
 
-_schema_cache: dict[str, Any] = {}
-
-
-def _validator() -> jsonschema.protocols.Validator:
-    if "delta" not in _schema_cache:
-        schema = load_schema("delta")
-        _schema_cache["delta"] = jsonschema.Draft202012Validator(schema)
-    validator: jsonschema.protocols.Validator = _schema_cache["delta"]
-    return validator
-
 
 @dataclass
 class Resolved:
@@ -46,18 +34,6 @@ class Resolved:
     objects: dict[str, dict[str, Any]] = field(default_factory=dict)
     merged_concepts: dict[str, dict[str, Any]] = field(default_factory=dict)  # R25: live concept → additions
     problems: list[str] = field(default_factory=list)
-
-
-def schema_problems(delta: Mapping[str, Any], stage: str) -> list[str]:
-    problems = []
-    for error in sorted(_validator().iter_errors(delta), key=lambda e: list(e.absolute_path)):
-        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
-        problems.append(f"{stage}: schema: {where}: {error.message}")
-    if stage == "recheck":
-        for key in ("articles", "concepts", "topics"):
-            if delta.get(key):
-                problems.append(f"recheck: may only add relations (R19), but returned {key}")
-    return problems
 
 
 class _Citer:

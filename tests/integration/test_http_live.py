@@ -20,8 +20,8 @@ from tests.conftest import GitRepo, source
 from wikigen.config import EngineSettings
 from wikigen.engines.http import HttpEngine
 from wikigen.pipeline import compile_repo
+from wikigen.schemas import schema_problems
 from wikigen.snapshot import SNAPSHOT_PATH
-from wikigen.validate import schema_problems
 
 pytestmark = pytest.mark.integration
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikigen.engines.base import canonical_bytes
 from wikigen.engines.documents import Document, Json, Scorer, claim
+from wikigen.hashing import canonical_bytes
 
 SUMMARY_CLAIMS = 3
 SECTION_CLAIMS = 2

@@ -3,19 +3,19 @@
 A request and a delta are plain JSON (schemas in ``wikigen/schemas/``). The pipeline calls
 ``analyze``, then ``recheck`` with analyze's delta added to the same request; both share one
 deadline (a ``time.monotonic()`` value) and one cancellation event.
+
+This module is the contract only: it sits below the compiler and knows no engine. The engines
+implement it; the factory that picks one is ``wikigen.engines.make_engine``.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Protocol
 
-from wikigen.config import Config
-from wikigen.errors import ConfigError
+from wikigen.hashing import canonical_bytes
 
 STAGES = ("analyze", "recheck")
 
@@ -66,32 +66,5 @@ class Engine(Protocol):
     ) -> Delta: ...
 
 
-def canonical_bytes(value: Any) -> bytes:
-    """The UTF-8 bytes an engine receives: compact JSON with sorted keys."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-def load_schema(name: str) -> dict[str, Any]:
-    text = resources.files("wikigen").joinpath(f"schemas/{name}.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
-
-
 def empty_delta() -> dict[str, Any]:
     return {"articles": [], "concepts": [], "relations": [], "topics": []}
-
-
-def make_engine(config: Config) -> Engine:
-    """The engine named by the settings (flag, environment, wikigen.yml, default ``offline``)."""
-    name = config.engine.name
-    if name == "offline":
-        from wikigen.engines.offline import OfflineEngine
-
-        engine: Engine = OfflineEngine()
-        return engine
-    if name == "http":
-        from wikigen.engines.http import HttpEngine
-
-        remote: Engine = HttpEngine(config.engine)
-        return remote
-    raise ConfigError(f"unknown engine {name!r}; use offline or http")

@@ -8,6 +8,7 @@ backoff and jitter, honouring ``Retry-After``, but never past the deadline.
 
 The API key is read from the environment at call time and only ever placed in the Authorization
 header: every text that leaves this module (errors, the per-attempt trace) is scrubbed of it.
+Reading a 200 answer into a delta is ``completions.py``'s.
 """
 
 from __future__ import annotations
@@ -28,39 +29,30 @@ import httpx
 
 from wikigen.config import EngineSettings
 from wikigen.engines import prompts
-from wikigen.engines.base import STAGES, Delta, Usage, load_schema
-from wikigen.errors import ConfigError, EngineError, ValidationError
-from wikigen.validate import schema_problems
+from wikigen.engines.base import STAGES, Delta
+from wikigen.engines.completions import (
+    ERROR_TEXT_CHARS,
+    Call,
+    DeltaError,
+    HttpEngineError,
+    error_text,
+    read_completion,
+)
+from wikigen.errors import ConfigError, EngineError
+from wikigen.schemas import load_schema
+
+__all__ = ["DeltaError", "HttpEngine", "HttpEngineError"]
 
 RETRY_STATUSES = frozenset({408, 429})  # plus every 5xx
 MAX_ATTEMPTS = 5
 BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
 POLL_S = 0.05  # how often a waiting call looks at the cancellation event
-ERROR_TEXT_CHARS = 300
 KEY_ENV = "WIKIGEN_API_KEY"
 
 # (base_url, model) pairs whose server rejected response_format json_schema: JSON mode from then on.
 _JSON_MODE: set[tuple[str, str]] = set()
 _JSON_MODE_LOCK = threading.Lock()
-
-Call = dict[str, Any]
-
-
-class HttpEngineError(EngineError):
-    """An HTTP engine call failed; ``calls`` holds its attempts for the failure record (R33)."""
-
-    def __init__(self, message: str, calls: list[Call] | tuple[Call, ...] = ()) -> None:
-        super().__init__(message)
-        self.calls: tuple[Call, ...] = tuple(calls)
-
-
-class DeltaError(ValidationError):
-    """The server answered, but its output is not a valid delta; every problem is listed."""
-
-    def __init__(self, problems: list[str], calls: list[Call] | tuple[Call, ...] = ()) -> None:
-        super().__init__(problems)
-        self.calls: tuple[Call, ...] = tuple(calls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +187,7 @@ class HttpEngine:
 
             if answer.status == 200:
                 try:
-                    data, usage, reported = _parse(stage, answer.body, scrub)
+                    data, usage, reported = read_completion(stage, answer.body, scrub)
                 except DeltaError as exc:
                     call["error"] = f"invalid delta: {len(exc.problems)} problem(s)"
                     raise DeltaError(list(exc.problems), calls) from None
@@ -214,7 +206,7 @@ class HttpEngine:
                     calls=tuple(dict(c) for c in calls),
                 )
 
-            text = scrub(_error_text(answer.body))
+            text = scrub(error_text(answer.body))
             call["error"] = f"HTTP {answer.status}: {text}"[:ERROR_TEXT_CHARS]
             if not json_mode and not fell_back and _rejects_schema(answer.status, text):
                 # The server lacks structured output: JSON mode once, remembered if it works.
@@ -405,82 +397,7 @@ class HttpEngine:
         return f"{parts.scheme}://{self.host}{parts.path}"
 
 
-# -- reading the answer -------------------------------------------------------------------------------
-
-
-def _parse(stage: str, raw: bytes, scrub: _Scrub) -> tuple[dict[str, Any], Usage, str | None]:
-    """A chat completion → (delta, usage, model reported). No repair: every problem fails the call."""
-    try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise HttpEngineError(
-            f"{stage}: the server's answer is not JSON ({scrub(_snippet(raw))!r}); is engine.base_url an "
-            "OpenAI-compatible endpoint?"
-        ) from None
-    choices = body.get("choices") if isinstance(body, dict) else None
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise HttpEngineError(
-            f"{stage}: the server's answer has no choices ({scrub(_snippet(raw))!r}); is engine.base_url an "
-            "OpenAI-compatible chat-completions endpoint?"
-        )
-    reported = body.get("model") if isinstance(body.get("model"), str) else None
-    usage = _usage(body.get("usage"))
-    choice: dict[str, Any] = choices[0]
-    raw_message = choice.get("message")
-    message: dict[str, Any] = raw_message if isinstance(raw_message, dict) else {}
-    content = message.get("content")
-    problems: list[str] = []
-    if choice.get("finish_reason") == "length":
-        problems.append(
-            f"{stage}: the output was truncated (finish_reason: length) after {usage.output or 'an unknown number of'} "
-            "output tokens; raise the server's output limit or split the change with --batch"
-        )
-    if message.get("refusal"):
-        problems.append(f"{stage}: the model refused: {scrub(str(message['refusal']))[:ERROR_TEXT_CHARS]}")
-    if not isinstance(content, str) or not content.strip():
-        problems.append(f"{stage}: the answer's choices[0].message.content is empty")
-        raise DeltaError(problems)
-    try:
-        delta = json.loads(content)
-    except json.JSONDecodeError as exc:
-        problems.append(
-            f"{stage}: the output is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): "
-            f"{scrub(_snippet(content))!r}"
-        )
-        raise DeltaError(problems) from None
-    if not isinstance(delta, dict):
-        problems.append(f"{stage}: the output is JSON but not an object: {scrub(_snippet(content))!r}")
-        raise DeltaError(problems)
-    problems += [scrub(p) for p in schema_problems(delta, stage)]
-    if problems:
-        raise DeltaError(problems)
-    return delta, usage, reported
-
-
-def _usage(raw: Any) -> Usage:
-    """R32: counts as reported; one the server did not send is None, never 0."""
-    if not isinstance(raw, dict):
-        return Usage()
-    prompt = _count(raw.get("prompt_tokens"))
-    details = raw.get("prompt_tokens_details")
-    cached = _count(details.get("cached_tokens")) if isinstance(details, dict) else None
-    completion_details = raw.get("completion_tokens_details")
-    reasoning = (
-        _count(completion_details.get("reasoning_tokens")) if isinstance(completion_details, dict) else None
-    )
-    non_cached = prompt - cached if prompt is not None and cached is not None else prompt
-    return Usage(
-        input=non_cached,
-        cached_input=cached,
-        output=_count(raw.get("completion_tokens")),
-        reasoning=reasoning,
-    )
-
-
-def _count(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None
+# -- what the status and headers say ----------------------------------------------------------------
 
 
 def _retry_after(headers: Mapping[str, str]) -> float | None:
@@ -513,29 +430,6 @@ def _rejects_schema(status: int, text: str) -> bool:
     if status == 400:
         return "response_format" in lowered or "json_schema" in lowered
     return status in (404, 422)
-
-
-def _error_text(raw: bytes) -> str:
-    """The server's own error message (OpenAI shape ``{"error": {"message": …}}``), else its text."""
-    try:
-        body = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return _snippet(raw)
-    if isinstance(body, dict):
-        error = body.get("error")
-        if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return _snippet(error["message"])
-        if isinstance(error, str):
-            return _snippet(error)
-        if isinstance(body.get("detail"), str):
-            return _snippet(body["detail"])
-    return _snippet(raw)
-
-
-def _snippet(raw: bytes | str) -> str:
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    text = " ".join(text.split())
-    return text if len(text) <= ERROR_TEXT_CHARS else text[: ERROR_TEXT_CHARS - 1] + "…"
 
 
 def _ms(started: float) -> int:
