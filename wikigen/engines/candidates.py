@@ -84,7 +84,7 @@ _GENERIC = frozenset(
 )
 HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
-_CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$~#!?&=]")
+_CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 _PLAIN_WORD = re.compile(r"^[a-z]+$")
 _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
@@ -130,7 +130,7 @@ def code_term_ok(term: str) -> bool:
     if "." in term.rstrip(".") and not term[0].isupper():
         return False
     bare = re.sub(r"/\d+$", "", term)
-    return re.fullmatch(r"[@:~]?[A-Za-z_][\w.!?]*(?:<[\w, ]+>)?|~[a-zA-Z]|[<>|&^=+*-]{1,3}", bare) is not None
+    return re.fullmatch(r"[@:~]?[A-Za-z_][\w.!?-]*(?:<[\w, ]+>)?|~[a-zA-Z]|[<>|&^=+*-]{1,3}", bare) is not None
 
 
 def parses(documents: Sequence[Document]) -> dict[str, Parse]:

@@ -1,0 +1,200 @@
+"""R20/R23: definition shapes, relation shapes and the hub rule, read from the parse of sentences
+written for these tests (not copied from any corpus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from wikigen.engines.candidates import code_term_ok
+from wikigen.engines.parse import Parse, parse_sentences
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, noun_phrase, read
+from wikigen.engines.relations import Mentions
+from wikigen.engines.statements import Stated, stated, third_person
+from wikigen.engines.text import visible
+
+
+def parsed(text: str) -> Parse:
+    return parse_sentences([visible(text)])[0]
+
+
+def reading_of(text: str, term: str):  # type: ignore[no-untyped-def]
+    clean = visible(text)
+    parse = parse_sentences([clean])[0]
+    start = clean.text.index(term)
+    head = parse.span_head(start, start + len(term))
+    assert head is not None
+    marked = any(m.kind in ("bold", "italic") and m.start <= start < m.end for m in clean.marks)
+    return read(parse, head, marked=marked)
+
+
+def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> set[tuple[str, str, str]]:
+    clean = visible(text)
+    mentions = Mentions.build([(name, [name]) for name in names], known=True).find(clean.text)
+    return {(s.subject, s.predicate, s.object) for s in stated(parse_sentences([clean])[0], mentions, hubs)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Definition shapes
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "pattern"),
+    [
+        ("A gizmo is a small device that counts the sprockets of a machine.", "gizmo", "copula"),
+        ("Gizmos are small devices that count sprockets.", "Gizmos", "copula"),
+        ("A _ledger_ defines the entries a particular account holds.", "ledger", "function"),
+        ("_Bundles_ let us group related files for easy transport.", "Bundles", "function"),
+        ("A fence is used to keep the flock inside the meadow.", "fence", "function"),
+        ("The spinning wheel, a tool for making yarn, sits by the window.", "spinning wheel", "appositive"),
+        ("This arrangement is called the _orchard layout_.", "orchard layout", "called"),
+        ("The grower's notebook, known as the Almanac, records each harvest.", "Almanac", "called"),
+        ("We say these two crops form a _rotation pair_.", "rotation pair", "emphasis"),
+    ],
+)
+def test_r20_definition_shapes(sentence: str, term: str, pattern: str) -> None:
+    """R20: copular, functional, appositive, naming and emphasized first-use definitions."""
+    reading = reading_of(sentence, term)
+    assert (reading.pattern, reading.rank) == (pattern, DEFINES)
+
+
+def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
+    """R20: "This set is called …" is quoted together with the sentence it refers back to."""
+    assert reading_of("This set is called the _prelude_.", "prelude").anaphoric
+    assert not reading_of("The first set of tools is called the _prelude_.", "prelude").anaphoric
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "rank"),
+    [
+        ("Gizmos are prevalent in every workshop.", "Gizmos", DESCRIBES),  # no class: describes
+        ("A gizmo is not a sprocket.", "gizmo", MENTIONS),  # negated: defines nothing
+        ("Is a gizmo a kind of sprocket?", "gizmo", MENTIONS),  # a question
+        ("You can read more about the gizmo in the appendix.", "gizmo", MENTIONS),
+    ],
+)
+def test_r20_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:
+    """R20, precision first: negations, questions and passing mentions do not define."""
+    assert reading_of(sentence, term).rank == rank
+
+
+def test_r20_forward_reference_is_flagged() -> None:
+    """Issue 10: "… which Chapter 18 covers" points elsewhere and ranks below a plain definition."""
+    assert reading_of("A trellis is a frame, and Chapter 18 shows how to build one.", "trellis").forward
+    assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
+
+
+def test_r20_names_are_noun_phrases_without_determiners() -> None:
+    """R20: the name of a defined term is its noun phrase: compounds and adjectives, no articles."""
+    parse = parsed("The two main associative storage bins hold the seeds.")
+    head = next(w for w in parse.words if w.text == "bins")
+    start, end = noun_phrase(parse, head)
+    assert parse.text[start:end] == "associative storage bins"
+    parse = parsed("The `Counter` module provides counting functions.")
+    head = next(w for w in parse.words if w.text == "module")
+    start, end = noun_phrase(parse, head)
+    assert parse.text[start:end] == "Counter"  # a code name names itself
+
+
+def test_r20_code_names() -> None:
+    """R20: code spans that name things, not expressions or lower-case field paths."""
+    for good in ("case", "@moduledoc", "Rc<T>", "String.Chars", "IO.inspect/2", "kube-proxy", "~r"):
+        assert code_term_ok(good), good
+    for bad in ("x = 1", "spec.replicas", "foo(bar)", "a, b", "123"):
+        assert not code_term_ok(bad), bad
+
+
+# ---------------------------------------------------------------------------------------------
+# Relation shapes
+
+
+def test_r23_subject_verb_object() -> None:
+    """R23: the subject and the direct object of a verb, with the verb as the predicate."""
+    assert relations_of("The miller grinds the grain every morning.", "miller", "grain") == {
+        ("miller", "grinds", "grain")
+    }
+
+
+def test_r23_prepositional_object_and_particle() -> None:
+    """R23: a prepositional object keeps its preposition in the predicate."""
+    assert ("barn", "depends on", "windmill") in relations_of(
+        "The barn depends on the windmill for power.", "barn", "windmill"
+    )
+
+
+def test_r23_passive_with_agent_is_turned_around() -> None:
+    """R23: "Y is managed by X" states that X manages Y."""
+    assert relations_of("The orchard is managed by the cooperative.", "orchard", "cooperative") == {
+        ("cooperative", "manages", "orchard")
+    }
+
+
+def test_r23_copula_with_a_class_and_a_relational_noun() -> None:
+    """R23: "X is a Y" and "X is the counterpart of Y"."""
+    assert relations_of("Every sickle is a blade.", "sickle", "blade") == {("sickle", "is a", "blade")}
+    assert ("scythe", "is counterpart of", "sickle") in relations_of(
+        "The scythe is the two-handed counterpart of the sickle.", "scythe", "sickle"
+    )
+    assert ("crate", "is built on top of", "pallet") in relations_of(
+        "Crates are boxes built on top of pallets that add walls.", "crate", "pallet"
+    )
+
+
+def test_r23_members_listed_under_a_class() -> None:
+    """R23: "two containers: barrels and crates" makes each member a kind of the class."""
+    found = relations_of("The farm has two main containers: barrels and crates.", "container", "barrel", "crate")
+    assert {("barrel", "is a", "container"), ("crate", "is a", "container")} <= found
+
+
+def test_r23_coordinated_objects() -> None:
+    """R23: objects joined by "and" are each related."""
+    found = relations_of("The cart carries apples and pears to the market.", "cart", "apple", "pear")
+    assert {("cart", "carries", "apple"), ("cart", "carries", "pear")} <= found
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The miller does not grind the grain.",  # negated
+        "The miller might grind the grain.",  # hypothetical
+        "If the miller grinds the grain, the baker is happy.",  # conditional
+        "Does the miller grind the grain?",  # a question
+        "Not every miller is a grain.",  # negated subject
+    ],
+)
+def test_r23_negated_hypothetical_and_questions_state_nothing(sentence: str) -> None:
+    """R23: negated, hypothetical and question sentences are skipped."""
+    assert not {r for r in relations_of(sentence, "miller", "grain") if r[1] in ("grinds", "is a")}
+
+
+def test_r23_two_names_without_a_predicate_are_no_relation() -> None:
+    """R23: same sentence is not a semantic relation."""
+    assert relations_of("The miller, the grain and the weather.", "miller", "grain") == set()
+
+
+def test_r23_hub_is_an_endpoint_only_as_the_subject() -> None:
+    """Issue 10: a hub (the language) is not the object of "a test in Tavola"; it may be the subject."""
+    hubs = frozenset({"Tavola"})
+    assert relations_of("A test in Tavola is a function.", "Tavola", "test", "function", hubs=hubs) == {
+        ("test", "is a", "function")
+    }
+    assert ("Tavola", "checks", "function") in relations_of(
+        "Tavola checks each function.", "Tavola", "function", hubs=hubs
+    )
+    assert relations_of("Every function is written in Tavola.", "Tavola", "function", hubs=hubs) == set()
+
+
+def test_r23_predicates_read_in_the_third_person() -> None:
+    assert [third_person(v) for v in ("use", "watch", "carry", "be", "go", "stay")] == [
+        "uses",
+        "watches",
+        "carries",
+        "is",
+        "goes",
+        "stays",
+    ]
+
+
+def test_r23_stated_is_sorted_and_free_of_self_loops() -> None:
+    clean = visible("The miller grinds the miller's grain.")
+    mentions = Mentions.build([("miller", ["miller"])], known=True).find(clean.text)
+    assert stated(parse_sentences([clean])[0], mentions) == []
