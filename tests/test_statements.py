@@ -9,7 +9,7 @@ from wikigen.engines.candidates import code_term_ok
 from wikigen.engines.parse import Parse, parse_sentences
 from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, noun_phrase, read
 from wikigen.engines.relations import Mentions
-from wikigen.engines.statements import Stated, stated, third_person
+from wikigen.engines.statements import stated, third_person
 from wikigen.engines.text import visible
 
 
