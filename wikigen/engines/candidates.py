@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.engines.documents import Document, Scorer
+from wikigen.engines.language import CJK, english, is_english, language
 from wikigen.engines.parse import Parse, parse_sentences
-from wikigen.engines.readings import DEFINES, DESCRIBES, Reading, noun_phrase, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, Reading, noun_phrase, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import (
     STOP_TERMS,
@@ -32,7 +33,7 @@ from wikigen.engines.terms import (
 from wikigen.engines.text import Sentence, Visible, visible
 from wikigen.ids import normalize_name
 
-STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known"})
+STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed"})
 # People and pronoun-like nouns are subjects of many sentences and the concept of none.
 _GENERIC = frozenset(
     [
@@ -86,6 +87,7 @@ HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the 
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 _PLAIN_WORD = re.compile(r"^[a-z]+$")
+_QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
 _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
 )
@@ -134,8 +136,9 @@ def code_term_ok(term: str) -> bool:
 
 
 def parses(documents: Sequence[Document]) -> dict[str, Parse]:
-    """Every sentence's parse, by its verbatim text; one batched parser call for the increment."""
-    sentences = [s for d in documents for s in d.sentences]
+    """Every sentence's parse, by its verbatim text; one batched parser call for the increment.
+    The parser is English: a document in another language is never parsed (issue 10, item 6)."""
+    sentences = [s for d in english(documents) for s in d.sentences]
     parsed = parse_sentences([s.clean for s in sentences])
     return {s.text: p for s, p in zip(sentences, parsed, strict=True)}
 
@@ -172,7 +175,12 @@ def collect(
             for term, code in _heading_terms(line):
                 # "## case" over a section that writes `case`: the heading names the construct
                 add(term, code or term in coded, "heading", heading.text)
+        foreign = not is_english(language(document))
         for sentence in document.sentences:
+            if foreign:  # language-independent rules only: emphasized and definition-list terms
+                for start, end, signal in _independent_spans(sentence):
+                    add(sentence.clean.text[start:end], False, signal)
+                continue
             parse = parsed[sentence.text]
             clean = sentence.clean
             for match in _ABBREVIATION.finditer(clean.text):
@@ -186,6 +194,11 @@ def collect(
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
+            for match in _QUOTED.finditer(clean.text):
+                # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
+                head = parse.span_head(match.start("phrase"), match.end("phrase"))
+                if head is not None and (head.pos in ("NOUN", "PROPN") or head.code):
+                    add(match.group("phrase"), False, "quoted")
             for word in parse.words:
                 if not (word.code or word.pos in ("NOUN", "PROPN")):
                     continue
@@ -222,7 +235,16 @@ def definitions(
     readings: dict[str, list[Found]] = {}
     counts: dict[str, int] = {}
     for document in documents:
+        foreign = not is_english(language(document))
         for sentence in document.sentences:
+            if foreign:
+                for ref, reading in _read_without_parse(sentence, candidates, mentions):
+                    counts[ref] = counts.get(ref, 0) + 1
+                    own = normalize_name(sentence.heading) in candidates[ref].sections or _names(
+                        sentence.heading, candidates[ref].term
+                    )
+                    readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
+                continue
             parse = parsed[sentence.text]
             for mention in mentions.find(sentence.clean.text):
                 candidate = candidates[mention.ref]
@@ -232,7 +254,9 @@ def definitions(
                 if candidate.code and _PLAIN_WORD.match(candidate.term) and not head.code:
                     continue  # `case`, `if`, `use`: the word in prose is not the construct
                 counts[mention.ref] = counts.get(mention.ref, 0) + 1
-                marked = _marked(sentence.clean, mention.start, mention.end)
+                marked = _marked(sentence.clean, mention.start, mention.end) or _quoted(
+                    sentence.clean.text, mention.start, mention.end
+                )
                 reading = read(parse, head, marked=marked)
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
@@ -310,13 +334,16 @@ def _best_form(found: list[Found]) -> list[Found]:
 def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
     """R20, precision first: how much of a term the candidate must be for the form of its best
     definition. A hub (a name most sources mention) is defined only by what it *is*."""
-    strong = bool(candidate.signals & STRONG)
+    strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
     named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank
     if hub:
         return best.reading.pattern == "copula" and (strong or named)
+    if rank == DEFINES and best.reading.pattern == "emphasis":
+        # emphasis also stresses ("a variable's *existing value*"): a term is named again
+        return count >= 2 or "heading" in candidate.signals
     if rank == DEFINES:
-        if best.reading.pattern in ("copula", "emphasis", "called", "appositive"):
+        if best.reading.pattern in ("copula", "called", "appositive"):
             return strong or named or count >= 2
         return strong or named or count >= 3
     if rank == DESCRIBES:
@@ -362,7 +389,7 @@ def _prose_term_ok(term: str) -> bool:
     if not term_ok(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
         return False
     words = term.split()
-    return not (len(words) == 1 and len(term) < 3)
+    return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
 
 
 def _marked(clean: Visible, start: int, end: int) -> bool:
@@ -373,6 +400,57 @@ def _marked(clean: Visible, start: int, end: int) -> bool:
             if len(inner.split()) <= 4 and (mark.end - mark.start) - (end - start) <= 4:
                 return True
     return False
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """The words [start, end) stand in quotation marks of their own: "tagged tuples"."""
+    return start > 0 and end < len(text) and text[start - 1] in "\"“" and text[end] in "\"”"
+
+
+def _independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
+    """Terms a sentence marks in any language (issue 10, item 6): its emphasized words (at most 4
+    words, 40 characters) and a definition list's term (``Term`` / ``: definition``), as spans of
+    its visible text with the signal each gives."""
+    clean = sentence.clean
+    spans = []
+    listed = _LISTED_TERM.match(sentence.text)
+    if listed is not None:
+        term = visible(listed.group("term")).text.strip()
+        if term and clean.text.startswith(term):
+            spans.append((0, len(term), "listed"))
+    for mark in clean.marks:
+        inner = clean.text[mark.start : mark.end]
+        if mark.kind in ("bold", "italic") and len(inner.split()) <= 4 and len(inner) <= 40:
+            spans.append((mark.start, mark.end, "marked"))
+    return spans
+
+
+def _read_without_parse(
+    sentence: Sentence, candidates: Mapping[str, Candidate], mentions: Mentions
+) -> list[tuple[str, Reading]]:
+    """Readings of a sentence in a language the parser does not read: where the term is emphasized
+    or listed it is defined, elsewhere mentioned. Text without spaces between words (Chinese) is
+    found by its marks, since the finder needs word boundaries."""
+    clean = sentence.clean
+    spans = {(m.start, m.end): m.ref for m in mentions.find(clean.text)}
+    defining = set()
+    for start, end, _ in _independent_spans(sentence):
+        key = _key(clean.text[start:end], False)
+        if key in candidates:
+            spans.setdefault((start, end), key)
+            defining.add((start, end))
+    found = []
+    for (start, end), ref in sorted(spans.items()):
+        if candidates[ref].code and not any(
+            m.kind == "code" and m.start <= start and end <= m.end for m in clean.marks
+        ):
+            continue  # a code name in prose counts where it is written as code
+        marked = (start, end) in defining or _marked(clean, start, end)
+        found.append((ref, Reading("emphasis", DEFINES) if marked else Reading("mention", MENTIONS)))
+    return found
+
+
+_LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
 
 
 def _initials(long: str, short: str) -> bool:

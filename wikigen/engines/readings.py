@@ -96,7 +96,7 @@ _DEMONSTRATIVE = frozenset(
 )
 _FORWARD = re.compile(
     r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
-    r"we(?:'ll| will) (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
+    r"(?:we|you)(?:'ll| will) (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
     r"discuss|cover|explain)\w*|coming up)\b",
     re.IGNORECASE,
 )
@@ -132,6 +132,19 @@ class Reading:
 
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     """The reading of the mention whose syntactic head is ``head``."""
+    reading = _read(parse, head, marked)
+    if reading.rank == DEFINES and _conditional(parse):
+        # "If the file is opened …, the function expects …" says what happens, not what it is
+        return Reading(reading.pattern, DESCRIBES, reading.anaphoric, reading.forward)
+    return reading
+
+
+def _conditional(parse: Parse) -> bool:
+    first = next((w for w in parse.words if w.pos not in ("PUNCT", "SPACE")), None)
+    return first is not None and first.lemma.casefold() in ("if", "when", "unless", "whenever", "once")
+
+
+def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     forward = _FORWARD.search(parse.text) is not None
     if parse.text.rstrip().endswith("?") or _negated(parse, head):
         return Reading("mention", MENTIONS, forward=forward)
@@ -155,7 +168,9 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         and not _hedged(parse, governor)
         and _determiner(parse, head) not in _DEMONSTRATIVE
     ):
-        return Reading("function", DEFINES, forward=forward)
+        # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind
+        definite = _determiner(parse, head) == "the" and head.pos == "NOUN" and not head.code
+        return Reading("function", DESCRIBES if definite else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "attr" and governor.lemma == "be" and marked:
@@ -167,11 +182,34 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         w.dep == "appos" and w.pos in ("NOUN", "PROPN") for w in parse.children(head.i)
     ):
         return Reading("appositive", DEFINES, forward=forward)
+    which = _which_clause(parse, head)
+    if which is not None:
+        return Reading(which, DEFINES, forward=forward)
     if marked:  # technical prose emphasizes a term where it introduces it
         return Reading("emphasis", DEFINES, forward=forward)
     if head.dep in ("nsubj", "nsubjpass"):
         return Reading("subject", DESCRIBES, forward=forward)
     return Reading("mention", MENTIONS, forward=forward)
+
+
+def _which_clause(parse: Parse, head: Word) -> str | None:
+    """ "`Agent`s, which are simple abstractions around state": a relative clause that says what
+    the term is ("copula") or what it is meant for ("function")."""
+    for clause in parse.children(head.i):
+        if clause.dep != "relcl" or _hedged(parse, clause) or _negated(parse, clause):
+            continue
+        pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
+        if pronoun is None or pronoun.lemma.casefold() not in ("which", "that", "who"):
+            continue
+        if ", " not in parse.text[head.end : pronoun.start + 1] and pronoun.lemma.casefold() != "that":
+            continue
+        if clause.lemma == "be" and any(
+            w.dep == "attr" and _defining_attr(parse, w) for w in parse.children(clause.i)
+        ):
+            return "copula"
+        if clause.lemma in ("mean", "use", "design", "intend") and pronoun.dep == "nsubjpass":
+            return "function"
+    return None
 
 
 def _called(parse: Parse, head: Word) -> bool | None:

@@ -97,6 +97,15 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             for word in _with_conjuncts(parse, [attr]):
                 if word.i in refs:
                     out.append((refs[word.i], "is a", False))
+            # "is the regular way to represent Y": the clause that qualifies the class
+            for clause in (w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"):
+                if _unsure(parse, clause):
+                    continue
+                infinitive = any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(clause.i))
+                for obj in (w for w in parse.children(clause.i) if w.dep == "dobj"):
+                    for word in _with_conjuncts(parse, [obj]):
+                        if word.i in refs and infinitive:
+                            out.append((refs[word.i], f"is {attr.lemma.casefold()} to {clause.lemma.casefold()}", False))
             # "is the counterpart of Y", "are extensions built on top of Y", "is a kind of Y"
             for ref, path in _reached(parse, attr, refs):
                 if attr.lemma.casefold() in _CLASS_NOUNS and path == ["of"]:

@@ -89,6 +89,9 @@ _PLURAL_KEEP = word_set(
 )
 
 
+_SINGULAR_IN_S = word_set("status|class|access|process|address|ingress|egress|alias|bus")
+
+
 def singular_forms(word: str) -> list[str]:
     """Candidate singulars of a plural word, most likely first (empty when it does not look plural)."""
     low = word.casefold()
@@ -122,9 +125,12 @@ def head_variants(term: str) -> list[str]:
     words = term.split()
     if not words:
         return []
-    if words[-1].casefold() in _PLURAL_KEEP:
-        return []
-    changed = singular_forms(words[-1]) or plural_forms(words[-1])
+    last = words[-1].casefold()
+    if last in _PLURAL_KEEP:
+        # "process" and "alias" end in s but are singular: their plural is still another number
+        changed = plural_forms(words[-1]) if last in _SINGULAR_IN_S else []
+    else:
+        changed = singular_forms(words[-1]) or plural_forms(words[-1])
     return [" ".join([*words[:-1], form]) for form in changed]
 
 
