@@ -71,6 +71,7 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb):
             continue
         subjects = _with_conjuncts(parse, [w for w in parse.children(verb.i) if w.dep in _SUBJECTS])
+        subjects = _resolved(parse, subjects)
         subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
         passive = any(w.dep == "nsubjpass" for w in subjects)
         for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
@@ -80,10 +81,31 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
                 found.update(
                     Stated(ref, predicate, obj_ref) for ref, _ in subject_refs if obj_ref not in hubs
                 )
+        found.update(_used_for(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
+
+
+def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
+    """ "the kubelet, which runs on …": the subject of a relative clause is the noun it qualifies;
+    "X is a component that runs on …": and that noun, as a copula's class, stands for X."""
+    out: list[Word] = []
+    for word in subjects:
+        if word.lemma.casefold() not in ("which", "that", "who") or word.dep != "nsubj":
+            out.append(word)
+            continue
+        clause = parse.words[word.head]
+        if clause.dep != "relcl":
+            continue
+        antecedent = parse.words[clause.head]
+        out.append(antecedent)
+        if antecedent.dep == "attr":
+            copula = parse.words[antecedent.head]
+            if copula.lemma == "be" and not _unsure(parse, copula):
+                out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
+    return _with_conjuncts(parse, out)
 
 
 def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -> list[tuple[str, str, bool]]:
@@ -129,7 +151,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             if subject is not None and all(w.pos == "DET" for w in between):
                 objects.append(subject)
     for obj in objects:
-        out.extend((refs[w.i], base, False) for w in _with_conjuncts(parse, [obj]) if w.i in refs)
+        out.extend((refs[w.i], base, False) for w in _with_conjuncts(parse, [_named(parse, obj)]) if w.i in refs)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
         for pobj in _with_conjuncts(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"]):
             if pobj.i not in refs:
@@ -160,6 +182,38 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     return out
 
 
+def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
+    """ "use tuples and atoms to create tagged tuples": what is used is used to do it."""
+    if verb.lemma != "use":
+        return set()
+    children = parse.children(verb.i)
+    used = [w for o in children if o.dep == "dobj" for w in _with_conjuncts(parse, [o]) if w.i in refs]
+    found: set[Stated] = set()
+    for purpose in (w for w in children if w.dep in ("xcomp", "advcl") and w.pos == "VERB"):
+        if _unsure(parse, purpose):
+            continue
+        for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
+            for word in _with_conjuncts(parse, [_named(parse, obj)]):
+                if word.i in refs:
+                    predicate = f"is used to {purpose.lemma.casefold()}"
+                    found.update(Stated(refs[u.i], predicate, refs[word.i]) for u in used)
+    return found
+
+
+def _named(parse: Parse, word: Word) -> Word:
+    """ "a feature called doctests" stands for doctests."""
+    for clause in parse.children(word.i):
+        if clause.dep == "acl" and clause.lemma in ("call", "know", "name"):
+            for child in parse.children(clause.i):
+                if child.dep in ("oprd", "attr", "dobj"):
+                    return child
+                if child.dep == "prep" and child.text.casefold() == "as":
+                    pobj = next((w for w in parse.children(child.i) if w.dep == "pobj"), None)
+                    if pobj is not None:
+                        return pobj
+    return word
+
+
 def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str, list[str]]]:
     """Concepts reached from ``noun`` through "of"/"on"/"for" phrases or a participle: the words of
     the path ("of"; "built on top of"), two steps at most."""
@@ -188,11 +242,16 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
     kind of the class they are listed under."""
     found: set[Stated] = set()
     for word in parse.words:
-        if word.i not in refs or word.pos not in ("NOUN", "PROPN") or word.tag not in ("NNS", "NNPS"):
+        if word.i not in refs or word.pos not in ("NOUN", "PROPN"):
             continue
         members: list[Word] = []
+        named = _named(parse, word)
+        if named.i != word.i:
+            members.append(named)  # "a macro called `use`": use is a macro
         for child in parse.children(word.i):
-            if child.dep == "appos" and ":" in parse.text[word.end : child.start]:
+            between = parse.text[word.end : child.start]
+            plural = word.tag in ("NNS", "NNPS")
+            if child.dep == "appos" and (("(" in between and plural) or (":" in between and plural)):
                 members.extend(_with_conjuncts(parse, [child]))
             elif (
                 child.dep == "prep"
