@@ -1,0 +1,761 @@
+#!/usr/bin/env python3
+"""Knowledge-quality benchmark of the offline engine (issue 10, item 10). Prints figures; asserts nothing.
+
+  python scripts/bench_quality.py [k8s] [elixir] [tldr] [--sample-dir DIR] [--keep DIR] [--overwrite-judged]
+
+Each corpus (default: all three) is committed into a fresh git repo and compiled from empty through
+the real pipeline (``compile_repo(root, engine=OfflineEngine(), batch=True)``), each in a subprocess of
+this script so that wall time and peak RSS are per corpus:
+
+- ``k8s``: the 115 Kubernetes concept docs; recall against the glossary terms with ``mentions >= 3``
+  (``../shared/corpora/k8s-concepts/gold/glossary.tsv``, about 110 rows).
+- ``elixir``: the 24 chapters of the Elixir "Getting started" guide; concept recall (142 rows) and
+  relation recall (77 rows), scored as ``../shared/corpora/elixir-guide/gold/README.md`` says.
+- ``tldr``: a seeded (``random.Random(7)``) sample of 1,000 tldr pages; counts only.
+
+Per corpus it prints counts, recall, quality checks (raw HTML in claims, definitions and quotes; article
+titles that are file names although the source has a heading; duplicate topic titles; topics without a
+summary), wall time, peak RSS, passages embedded and the engine's per-stage times when it exposes
+them. It writes to the sample dir (default ``tests/data/judged/``):
+
+- ``<corpus>-concepts.tsv`` / ``<corpus>-relations.tsv``: a seeded (``random.Random(10)``) sample of 30
+  concepts and 30 relations with empty ``verdict`` and ``reason`` columns to judge by hand; a file whose
+  ``verdict`` column is already filled in is never overwritten unless ``--overwrite-judged`` is given;
+- ``<corpus>-missing.txt``: the gold entries not found;
+- ``<corpus>-figures.json``: every figure printed.
+
+``--keep DIR`` keeps each compiled repo as ``DIR/<corpus>`` (it must not exist yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+import pygit2  # noqa: E402
+import yaml  # noqa: E402
+
+from tests.corpora import commit_files, shared_dir  # noqa: E402
+
+CORPORA = ("k8s", "elixir", "tldr")
+SOURCES = {  # corpus: (folder below the shared dir, prefix below the repo root)
+    "k8s": ("corpora/k8s-concepts/content/en/docs/concepts", "content/sources/knowledge/k8s"),
+    "elixir": ("corpora/elixir-guide/content", "content/sources/knowledge/elixir"),
+    "tldr": ("corpora/tldr-pages/pages", "content/sources/knowledge/tldr"),
+}
+TLDR_SAMPLE = 1000
+TLDR_SEED = 7
+JUDGE_SEED = 10
+JUDGE_SIZE = 30
+WIKI_DIR = "content/wiki"
+SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
+# A raw HTML tag as the issue counts it; inline code spans (`Rc<T>`), autolinks (<https://…>) and Hugo
+# shortcodes ({{< glossary_tooltip … >}}, counted on their own) are not HTML.
+HTML_TAG = re.compile(r"<[a-zA-Z/][^>]*>")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}", re.S)
+AUTOLINK = re.compile(r"<(?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
+HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(\S.*?)[ \t#]*$", re.M)
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+
+
+# ---------------------------------------------------------------------------------------------
+# corpora
+
+
+def corpus_files(name: str) -> dict[str, bytes]:
+    """The corpus's Markdown files keyed by their path under content/sources/ (tldr: the seeded sample)."""
+    folder, prefix = SOURCES[name]
+    root = shared_dir() / folder
+    if not root.is_dir():
+        raise SystemExit(f"{name}: corpus not found at {root} (set WIKIGEN_SHARED)")
+    paths = sorted(root.rglob("*.md"), key=lambda p: p.relative_to(root).as_posix())
+    if name == "tldr":
+        paths = sorted(random.Random(TLDR_SEED).sample(paths, min(TLDR_SAMPLE, len(paths))))
+    return {f"{prefix}/{p.relative_to(root).as_posix()}": p.read_bytes() for p in paths}
+
+
+def gold_rows(corpus: str, name: str) -> list[dict[str, str]]:
+    path = shared_dir() / "corpora" / corpus / "gold" / name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+# ---------------------------------------------------------------------------------------------
+# names
+
+
+def norm(text: str) -> str:
+    """NFKC, casefold, '-', '_' and whitespace as one space (a name made only of them stays as it is)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    spaced = " ".join(re.sub(r"[-_\s]+", " ", folded).split())
+    return spaced or " ".join(folded.split())
+
+
+def joined(text: str) -> str:
+    """norm() with the separators dropped: 'Add-ons' = 'addons', 'PersistentVolumeClaim' = 'Persistent Volume Claim'."""
+    key = norm(text)
+    return key.replace(" ", "") or key
+
+
+def number_forms(key: str) -> set[str]:
+    """A normalized name with its last word both singular and plural."""
+    forms = {key}
+    if key.endswith("ies") and len(key) > 4:
+        forms.add(key[:-3] + "y")
+    if key.endswith("es") and len(key) > 3:
+        forms.add(key[:-2])
+    if key.endswith("s") and not key.endswith("ss") and len(key) > 2:
+        forms.add(key[:-1])
+    if key.endswith("y") and len(key) > 2 and key[-2] not in "aeiou":
+        forms.add(key[:-1] + "ies")
+    forms |= {key + "s", key + "es"}
+    return forms
+
+
+def collapse(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def overlaps(a: str, b: str, size: int = 20) -> bool:
+    """One contains the other, or they share a common substring of ``size`` characters (whitespace collapsed)."""
+    a, b = collapse(a), collapse(b)
+    if not a or not b:
+        return False
+    if a in b or b in a:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return any(short[i : i + size] in long_ for i in range(len(short) - size + 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# reading the published snapshot back from git
+
+
+def read_objects(repo: pygit2.Repository) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    """Every article, concept and topic file and every relation line under content/wiki/ at HEAD."""
+    objects: dict[str, dict[str, Any]] = {}
+    relations: list[dict[str, Any]] = []
+    head = repo.head.peel(pygit2.Commit).tree
+    if WIKI_DIR not in head:
+        return objects, relations
+
+    def walk(tree: Any, prefix: str) -> Iterable[tuple[str, bytes]]:
+        for entry in tree:
+            path = f"{prefix}/{entry.name}"
+            found: Any = repo[entry.id]
+            if entry.type_str == "tree":
+                yield from walk(found, path)
+            else:
+                yield path, bytes(found.data)
+
+    for path, data in walk(head[WIKI_DIR], WIKI_DIR):
+        if path.endswith(".jsonl"):
+            relations += [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
+        elif path.endswith(".md"):
+            text = data.decode("utf-8")
+            if not text.startswith("---\n"):
+                continue
+            loaded = yaml.safe_load(text[4 : text.index("\n---\n", 4)])
+            if isinstance(loaded, dict) and "kind" in loaded and "id" in loaded:
+                objects[loaded["id"]] = loaded
+    relations.sort(key=lambda r: r["id"])
+    return objects, relations
+
+
+def source_paths(repo: pygit2.Repository) -> dict[str, str]:
+    """Source id → path, from the snapshot manifest."""
+    from wikigen.snapshot import load_snapshot
+
+    try:
+        blob: Any = repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}")
+        data = bytes(blob.data)
+    except KeyError:
+        return {}
+    return {sid: entry.path for sid, entry in load_snapshot(data).manifest.items()}
+
+
+def claims_of(obj: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every claim-like text of an object (summary, section claims, definition, issues)."""
+    found = list(obj.get("summary") or [])
+    for section in obj.get("sections") or []:
+        found += list(section.get("claims") or [])
+    found += list(obj.get("contradictions") or []) + list(obj.get("open_questions") or [])
+    return found
+
+
+def markup(text: str) -> set[str]:
+    """ "html" for a raw HTML tag, "shortcode" for Hugo shortcode markup ({{< … >}}, not HTML)."""
+    text = CODE_SPAN.sub(" ", str(text))
+    kinds = {"shortcode"} if SHORTCODE.search(text) else set()
+    if HTML_TAG.search(AUTOLINK.sub(" ", SHORTCODE.sub(" ", text))):
+        kinds.add("html")
+    return kinds
+
+
+def split_source(data: bytes) -> tuple[dict[str, Any], str]:
+    """A source's frontmatter (when it parses) and its body."""
+    text = data.decode("utf-8", "replace")
+    if text.startswith("---\n"):
+        match = re.search(r"^---[ \t]*$\n?", text[4:], re.M)
+        if match:
+            try:
+                meta = yaml.safe_load(text[4 : 4 + match.start()])
+            except yaml.YAMLError:
+                meta = None
+            return (meta if isinstance(meta, dict) else {}), text[4 + match.end() :]
+    return {}, text
+
+
+def headings(body: str) -> list[str]:
+    return [m.group(1) for m in HEADING.finditer(FENCE.sub("", body))]
+
+
+# ---------------------------------------------------------------------------------------------
+# one corpus (in its own process)
+
+
+def stage_seconds(stages: Any) -> dict[str, Any] | None:
+    """The engine's per-stage times ({"parse": s, "embed": s, "other": s}), rounded; None when absent."""
+    if not isinstance(stages, Mapping) or not stages:
+        return None
+    return {str(k): round(float(v), 1) if isinstance(v, (int, float)) else str(v) for k, v in stages.items()}
+
+
+def compile_corpus(name: str, root: Path) -> dict[str, Any]:
+    from wikigen.engines.offline import OfflineEngine
+    from wikigen.pipeline import compile_repo
+
+    files = corpus_files(name)
+    repo = pygit2.init_repository(str(root), initial_head="main")
+    commit_files(repo, dict(files))
+    engine = OfflineEngine()
+    started = time.perf_counter()
+    report = compile_repo(root, engine=engine, batch=True)
+    wall = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    data = report.as_json()
+
+    embedded = None
+    # OfflineEngine.timings (parse, embed, other) once the engine exposes it; "n/a" before.
+    stages: Any = getattr(engine, "timings", None) or getattr(engine, "stage_seconds", None)
+    try:
+        from wikigen.evidence.rerank import Ranker
+
+        ranker = Ranker.shared()
+        embedded = getattr(ranker, "passages_embedded", None)
+        stages = stages or getattr(ranker, "timings", None) or getattr(ranker, "stage_seconds", None)
+    except Exception as exc:  # a benchmark reports what it can
+        print(f"  (no ranker figures: {exc})")
+
+    objects, relations = read_objects(repo)
+    figures: dict[str, Any] = {
+        "corpus": name,
+        "sources": len(files),
+        "published": data.get("published"),
+        "increments": len(report.increments),
+        "engine_calls": data.get("engine_calls"),
+        "wall_s": round(wall, 1),
+        "peak_rss_mb": round(peak_mb),
+        "passages_embedded": embedded,
+        "stage_seconds": stage_seconds(stages),
+    }
+    return {
+        "figures": figures,
+        "files": files,
+        "objects": objects,
+        "relations": relations,
+        "paths": source_paths(repo),
+    }
+
+
+def measure(name: str, result: dict[str, Any], sample_dir: Path, overwrite: bool) -> dict[str, Any]:
+    figures: dict[str, Any] = result["figures"]
+    objects: dict[str, dict[str, Any]] = result["objects"]
+    relations: list[dict[str, Any]] = result["relations"]
+    files: dict[str, bytes] = result["files"]
+    paths: dict[str, str] = result["paths"]
+    kinds = Counter(o["kind"] for o in objects.values())
+    concepts = {oid: o for oid, o in objects.items() if o["kind"] == "concept"}
+    topics = [o for o in objects.values() if o["kind"] == "topic"]
+    related = {r["subject"] for r in relations} | {r["object"] for r in relations}
+    in_relation = sum(1 for cid in concepts if cid in related)
+    figures |= {
+        "articles": kinds["article"],
+        "concepts": len(concepts),
+        "relations": len(relations),
+        "concepts_in_relation": in_relation,
+        "concepts_in_relation_share": round(in_relation / len(concepts), 3) if concepts else None,
+        "topics": len(topics),
+    }
+    figures["checks"] = quality_checks(objects, relations, files, paths)
+    missing: list[str] = []
+    if name == "k8s":
+        figures["recall"], missing = k8s_recall(concepts)
+    elif name == "elixir":
+        figures["recall"], missing = elixir_recall(concepts, relations, paths)
+    sample_dir.mkdir(parents=True, exist_ok=True)
+    if missing:
+        (sample_dir / f"{name}-missing.txt").write_text("\n".join(missing) + "\n", encoding="utf-8")
+    figures["samples"] = write_samples(name, concepts, relations, sample_dir, overwrite)
+    return figures
+
+
+def quality_checks(
+    objects: Mapping[str, Mapping[str, Any]],
+    relations: list[dict[str, Any]],
+    files: Mapping[str, bytes],
+    paths: Mapping[str, str],
+) -> dict[str, Any]:
+    # markup kind ("html", "shortcode") → where ("claims", "definitions", "quotes") → distinct texts
+    found: dict[str, dict[str, set[tuple[str, ...]]]] = {
+        kind: {where: set() for where in ("claims", "definitions", "quotes")}
+        for kind in ("html", "shortcode")
+    }
+    examples: list[str] = []
+
+    def check(where: str, key: tuple[str, ...], text: str) -> None:
+        for kind in markup(text):
+            found[kind][where].add(key)
+            if kind == "html" and where != "quotes" and len(examples) < 5:
+                examples.append(collapse(text)[:160])
+
+    for oid in sorted(objects):
+        obj = objects[oid]
+        if obj["kind"] == "concept" and obj.get("definition"):
+            check("definitions", (oid, obj["definition"].get("text", "")), obj["definition"].get("text", ""))
+        for item in claims_of(obj):
+            check("claims", (oid, item.get("text", "")), item.get("text", ""))
+        for citation in obj.get("citations") or []:
+            check("quotes", (citation["source"], citation["quote"]), citation["quote"])
+    for rel in relations:
+        for citation in rel.get("evidence") or []:
+            check("quotes", (citation["source"], citation["quote"]), citation["quote"])
+
+    stem_titles = []
+    for art in (o for o in objects.values() if o["kind"] == "article"):
+        for sid in art.get("sources") or []:
+            path = paths.get(sid) or f"content/sources/{sid}.md"
+            if path not in files:
+                continue
+            # A title that is the file name although the source has a heading (and neither its
+            # frontmatter title nor a heading reads the same as the file name).
+            stem = norm(Path(path).stem)
+            meta, body = split_source(files[path])
+            named = [str(meta.get("title") or ""), *headings(body)]
+            if len(named) > 1 and norm(art["title"]) == stem and not any(norm(n) == stem for n in named if n):
+                stem_titles.append(f"{art['title']} ({path})")
+    topic_titles = Counter(norm(o["title"]) for o in objects.values() if o["kind"] == "topic")
+    duplicated = {t: n for t, n in topic_titles.items() if n > 1}
+    no_summary = sorted(o["title"] for o in objects.values() if o["kind"] == "topic" and not o.get("summary"))
+    return {
+        "html_claims": len(found["html"]["claims"]),
+        "html_definitions": len(found["html"]["definitions"]),
+        "html_quotes": len(found["html"]["quotes"]),
+        "html_examples": examples,
+        "shortcode_claims": len(found["shortcode"]["claims"]),
+        "shortcode_definitions": len(found["shortcode"]["definitions"]),
+        "shortcode_quotes": len(found["shortcode"]["quotes"]),
+        "titles_equal_file_stem": len(stem_titles),
+        "titles_equal_file_stem_examples": stem_titles[:5],
+        "duplicate_topic_titles": sum(duplicated.values()),
+        "duplicate_topic_title_groups": {t: n for t, n in sorted(duplicated.items())},
+        "topics_without_summary": len(no_summary),
+    }
+
+
+def concept_names(concept: Mapping[str, Any]) -> list[str]:
+    return [concept["name"], *(concept.get("aliases") or [])]
+
+
+def k8s_recall(concepts: Mapping[str, Mapping[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """Glossary terms (mentions >= 3) whose match forms equal an extracted name or alias."""
+    strict: set[str] = set()
+    loose: set[str] = set()
+    for concept in concepts.values():
+        for name in concept_names(concept):
+            strict |= number_forms(norm(name))
+            loose |= number_forms(joined(name))
+    gold = [row for row in gold_rows("k8s-concepts", "glossary.tsv") if int(row["mentions"]) >= 3]
+    found = found_loose = 0
+    missing = []
+    for row in gold:
+        forms = [f for f in row["match_forms"].split(";") if f.strip()]
+        hit = any(norm(f) in strict for f in forms)
+        found += hit
+        found_loose += any(joined(f) in loose for f in forms)
+        if not hit:
+            missing.append(f"{row['term']}\t{row['match_forms']}\tmentions={row['mentions']}")
+    recall = {
+        "glossary_terms": len(gold),
+        "found": found,
+        "recall": round(found / len(gold), 3) if gold else None,
+        "found_joined": found_loose,
+        "recall_joined": round(found_loose / len(gold), 3) if gold else None,
+    }
+    return recall, ["# glossary terms (mentions >= 3) not found: term, match_forms, mentions", *missing]
+
+
+def elixir_recall(
+    concepts: Mapping[str, Mapping[str, Any]], relations: list[dict[str, Any]], paths: Mapping[str, str]
+) -> tuple[dict[str, Any], list[str]]:
+    """Concept and relation recall as the gold README's "How to score" says."""
+    gold_concepts = gold_rows("elixir-guide", "concepts.tsv")
+    gold_relations = gold_rows("elixir-guide", "relations.tsv")
+    by_name: dict[str, set[str]] = {}  # normalized extracted name/alias → concept ids
+    for cid, concept in concepts.items():
+        for name in concept_names(concept):
+            by_name.setdefault(norm(name), set()).add(cid)
+
+    def gold_forms(row: Mapping[str, str]) -> list[str]:
+        return [row["concept"], *(a for a in row["aliases"].split(";") if a.strip())]
+
+    row_of: dict[str, Mapping[str, str]] = {}
+    for row in gold_concepts:
+        for form in gold_forms(row):
+            row_of.setdefault(norm(form), row)
+
+    def matches(row: Mapping[str, str]) -> set[str]:
+        return {cid for form in gold_forms(row) for cid in by_name.get(norm(form), ())}
+
+    missing = ["# concepts not found: concept, aliases, defining_file"]
+    concept_found = 0
+    for row in gold_concepts:
+        if matches(row):
+            concept_found += 1
+        else:
+            missing.append(f"{row['concept']}\t{row['aliases']}\t{row['defining_file']}")
+
+    def names_in(quote: str, row: Mapping[str, str] | None, cids: set[str]) -> bool:
+        text = norm(quote)
+        names = (gold_forms(row) if row else []) + [n for cid in cids for n in concept_names(concepts[cid])]
+        return any(norm(n) and norm(n) in text for n in names)
+
+    missing.append("# relations not found: subject, predicate, object, file, quote")
+    relation_found = 0
+    for gold in gold_relations:
+        subject_row, object_row = row_of.get(norm(gold["subject"])), row_of.get(norm(gold["object"]))
+        subjects = matches(subject_row) if subject_row else set(by_name.get(norm(gold["subject"]), ()))
+        objects_ = matches(object_row) if object_row else set(by_name.get(norm(gold["object"]), ()))
+        hit = False
+        for rel in relations:
+            pair = (rel["subject"], rel["object"])
+            if not (
+                (pair[0] in subjects and pair[1] in objects_) or (pair[1] in subjects and pair[0] in objects_)
+            ):
+                continue
+            for ev in rel.get("evidence") or []:
+                same_file = Path(paths.get(ev["source"]) or ev["source"]).stem == Path(gold["file"]).stem
+                if overlaps(ev.get("quote", ""), gold["quote"]) or (
+                    same_file
+                    and names_in(gold["quote"], subject_row, {pair[0], pair[1]} & subjects)
+                    and names_in(gold["quote"], object_row, {pair[0], pair[1]} & objects_)
+                ):
+                    hit = True
+                    break
+            if hit:
+                break
+        relation_found += hit
+        if not hit:
+            missing.append("\t".join(gold[k] for k in ("subject", "predicate", "object", "file", "quote")))
+    recall = {
+        "gold_concepts": len(gold_concepts),
+        "concepts_found": concept_found,
+        "concept_recall": round(concept_found / len(gold_concepts), 3),
+        "gold_relations": len(gold_relations),
+        "relations_found": relation_found,
+        "relation_recall": round(relation_found / len(gold_relations), 3),
+    }
+    return recall, missing
+
+
+# ---------------------------------------------------------------------------------------------
+# samples to judge by hand
+
+
+def judged(path: Path) -> bool:
+    """The file exists and someone filled in its verdict column."""
+    if not path.exists():
+        return False
+    rows = csv.DictReader(
+        path.read_text(encoding="utf-8").splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE
+    )
+    return any((row.get("verdict") or "").strip() for row in rows)
+
+
+def write_tsv(path: Path, header: list[str], rows: list[list[str]], overwrite: bool) -> str:
+    if judged(path) and not overwrite:
+        return f"kept (already judged): {path}"
+    cells = [header] + [[collapse(c).replace("\t", " ") for c in row] + ["", ""] for row in rows]
+    path.write_text("".join("\t".join(r) + "\n" for r in cells), encoding="utf-8")
+    return f"wrote {len(rows)} rows: {path}"
+
+
+def write_samples(
+    name: str,
+    concepts: Mapping[str, Mapping[str, Any]],
+    relations: list[dict[str, Any]],
+    sample_dir: Path,
+    overwrite: bool,
+) -> list[str]:
+    def cited(obj: Mapping[str, Any], ids: Iterable[str]) -> tuple[str, str]:
+        table = {c.get("citation_id"): c for c in obj.get("citations") or []}
+        quotes = [table[i] for i in ids if i in table]
+        return (" … ".join(c["quote"] for c in quotes), "; ".join(sorted({c["source"] for c in quotes})))
+
+    concept_rows = []
+    for cid in random.Random(JUDGE_SEED).sample(sorted(concepts), min(JUDGE_SIZE, len(concepts))):
+        concept = concepts[cid]
+        definition = concept.get("definition") or {}
+        quote, source = cited(concept, definition.get("citations") or [])
+        concept_rows.append(
+            [
+                cid,
+                concept["name"],
+                "; ".join(concept.get("aliases") or []),
+                str(concept.get("type", "")),
+                str(definition.get("text", "")),
+                quote,
+                source,
+            ]
+        )
+
+    relation_rows = []
+    for rel in random.Random(JUDGE_SEED).sample(relations, min(JUDGE_SIZE, len(relations))):
+        evidence = rel.get("evidence") or []
+        relation_rows.append(
+            [
+                rel["id"],
+                concepts.get(rel["subject"], {}).get("name", rel["subject"]),
+                rel["predicate"],
+                concepts.get(rel["object"], {}).get("name", rel["object"]),
+                " … ".join(e["quote"] for e in evidence),
+                "; ".join(sorted({e["source"] for e in evidence})),
+            ]
+        )
+    return [
+        write_tsv(
+            sample_dir / f"{name}-concepts.tsv",
+            ["id", "name", "aliases", "type", "definition", "quote", "source", "verdict", "reason"],
+            concept_rows,
+            overwrite,
+        ),
+        write_tsv(
+            sample_dir / f"{name}-relations.tsv",
+            ["id", "subject", "predicate", "object", "quote", "source", "verdict", "reason"],
+            relation_rows,
+            overwrite,
+        ),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# printing
+
+
+def print_corpus(f: Mapping[str, Any]) -> None:
+    def share(value: Any) -> str:
+        return "n/a" if value is None else f"{value:.2f}"
+
+    print(f"\n== {f['corpus']} ==")
+    print(
+        f"  sources {f['sources']}, increments {f['increments']}, engine calls {f['engine_calls']}, "
+        f"published {f['published']}"
+    )
+    print(
+        f"  articles {f['articles']}, concepts {f['concepts']}, relations {f['relations']}, topics {f['topics']}"
+    )
+    print(
+        f"  concepts with at least one relation: {f['concepts_in_relation']} "
+        f"(share {share(f['concepts_in_relation_share'])})"
+    )
+    recall = f.get("recall")
+    if recall and "glossary_terms" in recall:
+        print(
+            f"  glossary recall (mentions >= 3): {recall['found']}/{recall['glossary_terms']} = "
+            f"{share(recall['recall'])}; with separators dropped (camelCase/'Add-ons' = 'addons'): "
+            f"{recall['found_joined']}/{recall['glossary_terms']} = {share(recall['recall_joined'])}"
+        )
+    elif recall:
+        print(
+            f"  concept recall: {recall['concepts_found']}/{recall['gold_concepts']} = "
+            f"{share(recall['concept_recall'])}; relation recall: {recall['relations_found']}/"
+            f"{recall['gold_relations']} = {share(recall['relation_recall'])}"
+        )
+    else:
+        print("  recall: n/a (no gold list)")
+    c = f["checks"]
+    print(
+        f"  raw HTML: claims {c['html_claims']}, definitions {c['html_definitions']}, quotes {c['html_quotes']}"
+    )
+    print(
+        f"  Hugo shortcodes: claims {c['shortcode_claims']}, definitions {c['shortcode_definitions']}, "
+        f"quotes {c['shortcode_quotes']}"
+    )
+    for example in c["html_examples"]:
+        print(f"    e.g. {example}")
+    print(f"  article titles equal to the file stem (source has a heading): {c['titles_equal_file_stem']}")
+    for example in c["titles_equal_file_stem_examples"]:
+        print(f"    e.g. {example}")
+    print(
+        f"  topics sharing a title: {c['duplicate_topic_titles']} {c['duplicate_topic_title_groups'] or ''}".rstrip()
+    )
+    print(f"  topics without a summary: {c['topics_without_summary']}")
+    stages = f["stage_seconds"]
+    stage_text = ", ".join(f"{k} {v} s" for k, v in stages.items()) if stages else "n/a"
+    embedded = "n/a" if f["passages_embedded"] is None else f"{f['passages_embedded']:,}"
+    print(f"  wall {f['wall_s']:.1f} s, peak RSS {f['peak_rss_mb']} MB, passages embedded {embedded}")
+    print(f"  stage times: {stage_text}")
+    for line in f["samples"]:
+        print(f"  sample {line}")
+
+
+def print_table(all_figures: list[Mapping[str, Any]]) -> None:
+    Cell = Callable[[Mapping[str, Any]], str]
+
+    def recall_cell(f: Mapping[str, Any], key: str) -> str:
+        r = f.get("recall") or {}
+        return "n/a" if r.get(key) is None else f"{r[key]:.2f}"
+
+    rows: list[tuple[str, Cell]] = [
+        ("sources", lambda f: str(f["sources"])),
+        ("articles", lambda f: str(f["articles"])),
+        ("concepts", lambda f: str(f["concepts"])),
+        ("relations", lambda f: str(f["relations"])),
+        (
+            "concepts in a relation",
+            lambda f: f"{f['concepts_in_relation']} ({f['concepts_in_relation_share'] or 0:.2f})",
+        ),
+        ("topics", lambda f: str(f["topics"])),
+        ("glossary recall", lambda f: recall_cell(f, "recall")),
+        ("concept recall", lambda f: recall_cell(f, "concept_recall")),
+        ("relation recall", lambda f: recall_cell(f, "relation_recall")),
+        (
+            "raw HTML claims/defs/quotes",
+            lambda f: "{html_claims}/{html_definitions}/{html_quotes}".format(**f["checks"]),
+        ),
+        ("titles = file stem", lambda f: str(f["checks"]["titles_equal_file_stem"])),
+        ("topics sharing a title", lambda f: str(f["checks"]["duplicate_topic_titles"])),
+        ("topics without summary", lambda f: str(f["checks"]["topics_without_summary"])),
+        ("wall (s)", lambda f: f"{f['wall_s']:.1f}"),
+        ("peak RSS (MB)", lambda f: str(f["peak_rss_mb"])),
+        (
+            "passages embedded",
+            lambda f: "n/a" if f["passages_embedded"] is None else str(f["passages_embedded"]),
+        ),
+        (
+            "stage times (s)",
+            lambda f: (
+                " ".join(f"{k}={v}" for k, v in f["stage_seconds"].items()) if f["stage_seconds"] else "n/a"
+            ),
+        ),
+    ]
+    table = [["", *(f["corpus"] for f in all_figures)]]
+    table += [[label, *(cell(f) for f in all_figures)] for label, cell in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    print("\n== summary ==")
+    for row in table:
+        print(
+            "  "
+            + "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def run_child(name: str, sample_dir: Path, keep: Path | None, overwrite: bool) -> int:
+    if keep is not None:
+        root = keep / name
+        if root.exists() and any(root.iterdir()):
+            print(f"{name}: --keep target {root} exists and is not empty; remove it or choose another dir")
+            return 2
+        root.mkdir(parents=True, exist_ok=True)
+        result = compile_corpus(name, root)
+    else:
+        with tempfile.TemporaryDirectory(prefix=f"bench-quality-{name}-") as tmp:
+            result = compile_corpus(name, Path(tmp) / "repo")
+    figures = measure(name, result, sample_dir, overwrite)
+    if keep is not None:
+        figures["kept"] = str(keep / name)
+    (sample_dir / f"{name}-figures.json").write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+    print_corpus(figures)
+    if keep is not None:
+        print(f"  compiled repo kept at {keep / name}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument(
+        "corpora", nargs="*", metavar="CORPUS", help="k8s, elixir and/or tldr (default: all three)"
+    )
+    parser.add_argument("--sample-dir", type=Path, default=REPO_ROOT / "tests" / "data" / "judged")
+    parser.add_argument("--keep", type=Path, default=None, help="keep each compiled repo as DIR/<corpus>")
+    parser.add_argument(
+        "--overwrite-judged",
+        action="store_true",
+        help="rewrite sample files even when their verdict column is filled in",
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    unknown = [c for c in args.corpora if c not in CORPORA]
+    if unknown:
+        parser.error(f"unknown corpus {', '.join(unknown)}; choose from {', '.join(CORPORA)}")
+    names = [c for c in CORPORA if c in args.corpora] or list(CORPORA)
+    sample_dir = args.sample_dir.resolve()
+    sample_dir.mkdir(parents=True, exist_ok=True)
+    keep = args.keep.resolve() if args.keep else None
+    if args.child:
+        return run_child(names[0], sample_dir, keep, args.overwrite_judged)
+
+    all_figures = []
+    failed = []
+    for name in names:
+        print(f"\n{name}: compiling from empty ...", flush=True)
+        command = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            name,
+            "--child",
+            "--sample-dir",
+            str(sample_dir),
+        ]
+        if keep:
+            command += ["--keep", str(keep)]
+        if args.overwrite_judged:
+            command.append("--overwrite-judged")
+        figures_path = sample_dir / f"{name}-figures.json"
+        figures_path.unlink(missing_ok=True)
+        done = subprocess.run(command, cwd=REPO_ROOT)
+        if done.returncode != 0 or not figures_path.exists():
+            print(f"{name}: failed (exit {done.returncode})")
+            failed.append(name)
+            continue
+        all_figures.append(json.loads(figures_path.read_text()))
+    if all_figures:
+        print_table(all_figures)
+        print(f"\nfigures, samples and missing gold entries: {sample_dir}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
