@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.engines.documents import Document, Scorer
-from wikigen.engines.language import CJK, english, is_english, language
+from wikigen.engines.language import english, is_english, language
 from wikigen.engines.parse import Parse, parse_sentences
 from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, Reading, noun_phrase, read
 from wikigen.engines.relations import Mentions
@@ -30,7 +30,7 @@ from wikigen.engines.terms import (
     singular_forms,
     term_ok,
 )
-from wikigen.engines.text import Sentence, Visible, visible
+from wikigen.engines.text import CJK, Sentence, Visible, visible
 from wikigen.ids import normalize_name
 
 STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed"})
@@ -334,6 +334,11 @@ def _best_form(found: list[Found]) -> list[Found]:
 def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
     """R20, precision first: how much of a term the candidate must be for the form of its best
     definition. A hub (a name most sources mention) is defined only by what it *is*."""
+    if candidate.code and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term):
+        # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming
+        # sentence makes the word a term (`case`, `alias`, `iodata`)
+        if not candidate.signals & {"heading", "called", "marked"}:
+            return False
     strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
     named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank
@@ -429,24 +434,35 @@ def _read_without_parse(
     sentence: Sentence, candidates: Mapping[str, Candidate], mentions: Mentions
 ) -> list[tuple[str, Reading]]:
     """Readings of a sentence in a language the parser does not read: where the term is emphasized
-    or listed it is defined, elsewhere mentioned. Text without spaces between words (Chinese) is
-    found by its marks, since the finder needs word boundaries."""
+    (or is a definition list's term) it is defined, elsewhere mentioned. A term written without
+    spaces between words (Chinese) is found wherever it occurs, since the finder needs word
+    boundaries."""
     clean = sentence.clean
     spans = {(m.start, m.end): m.ref for m in mentions.find(clean.text)}
-    defining = set()
-    for start, end, _ in _independent_spans(sentence):
+    for key, candidate in candidates.items():
+        if CJK.match(candidate.term):  # no spaces between words: every occurrence is a mention
+            at = clean.text.find(candidate.term)
+            while at >= 0:
+                spans.setdefault((at, at + len(candidate.term)), key)
+                at = clean.text.find(candidate.term, at + len(candidate.term))
+    defining: dict[tuple[int, int], str] = {}
+    for start, end, signal in _independent_spans(sentence):
         key = _key(clean.text[start:end], False)
         if key in candidates:
-            spans.setdefault((start, end), key)
-            defining.add((start, end))
+            spans[(start, end)] = key
+            defining[(start, end)] = "glossary" if signal == "listed" else "emphasis"
     found = []
     for (start, end), ref in sorted(spans.items()):
         if candidates[ref].code and not any(
             m.kind == "code" and m.start <= start and end <= m.end for m in clean.marks
         ):
             continue  # a code name in prose counts where it is written as code
-        marked = (start, end) in defining or _marked(clean, start, end)
-        found.append((ref, Reading("emphasis", DEFINES) if marked else Reading("mention", MENTIONS)))
+        if (start, end) in defining:
+            found.append((ref, Reading(defining[(start, end)], DEFINES)))
+        elif _marked(clean, start, end):
+            found.append((ref, Reading("emphasis", DEFINES)))
+        else:
+            found.append((ref, Reading("mention", MENTIONS)))
     return found
 
 

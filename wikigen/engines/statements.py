@@ -45,6 +45,9 @@ _VAGUE_VERBS = frozenset(
     ]
 )
 _SUBJECTS = ("nsubj", "nsubjpass")
+_RELATING_PREPOSITIONS = frozenset(
+    "on in to with from into onto through across between within against as inside over".split()
+)
 MAX_PREDICATE_WORDS = 5
 
 
@@ -152,14 +155,21 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 objects.append(subject)
     for obj in objects:
         out.extend((refs[w.i], base, False) for w in _with_conjuncts(parse, [_named(parse, obj)]) if w.i in refs)
+    # What the verb did to something else comes along: "applies labels to Pods"
+    plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
+        word = prep.text.casefold()
+        agent = prep.dep == "agent" or (passive and word == "by")
+        if not agent and word not in _RELATING_PREPOSITIONS:
+            continue  # "by default", "after the phase", "in case of": circumstances, not relations
         for pobj in _with_conjuncts(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"]):
             if pobj.i not in refs:
                 continue
-            if prep.dep == "agent" or (passive and prep.text.casefold() == "by"):
+            if agent:
                 out.append((refs[pobj.i], _active(verb, particle), True))
             else:
-                words = f"{base} {prep.text.casefold()}".split()
+                middle = plain.text.casefold() if plain is not None else ""
+                words = " ".join(filter(None, [base, middle, word])).split()
                 if len(words) <= MAX_PREDICATE_WORDS:
                     out.append((refs[pobj.i], " ".join(words), False))
     for obj in (w for w in children if w.dep == "dobj" and w.i not in refs):
