@@ -191,9 +191,12 @@ def test_r20_sections_follow_headings_with_best_passages() -> None:
     article = run(make_request(body, titles=["Volumes"]))["articles"][0]
     sections = {s["heading"]: [c["quotes"][0]["quote"] for c in s["claims"]] for s in article["sections"]}
     assert list(sections) == ["Storage", "Ephemeral volumes"]  # "####" belongs to its "##" section
+    # Issue 10: the summary takes the passage that best covers the page (here the "####" one), and
+    # no passage is cited twice, so the section keeps its own best one; off-topic text stays out.
+    summary = [c["quotes"][0]["quote"] for c in article["summary"]]
+    assert summary == ["A PersistentVolume is storage in the cluster that an administrator provisioned."]
     assert sections["Storage"] == [
-        "Volumes give containers in a Pod a shared storage directory that outlives restarts.",
-        "A PersistentVolume is storage in the cluster that an administrator provisioned.",
+        "Volumes give containers in a Pod a shared storage directory that outlives restarts."
     ]
     assert sections["Ephemeral volumes"] == [
         "Ephemeral volumes follow the Pod's lifetime and are deleted with it."
@@ -508,6 +511,7 @@ def test_r15_a_large_increment_never_changes_its_articles() -> None:
     assert len(canonical_bytes(request["sources"])) > 90_000
     analyzed = run(request)
     assert_verbatim(analyzed, request)
-    alone = run(make_request(first))
-    assert analyzed["articles"][0] == alone["articles"][0]
-    assert {len(s["claims"]) for a in analyzed["articles"] for s in a.get("sections", [])} == {2}
+    # The passages here repeat each other, so an article cites few of them (issue 10: no two claims
+    # say the same); what matters is that neither article is trimmed by the size of the increment.
+    assert analyzed["articles"][0] == run(make_request(first))["articles"][0]
+    assert analyzed["articles"][1:] == run(make_request("", second))["articles"]  # "" has no article

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikigen.evidence.passages import Passage, line_starts, lines_of_span, passages
+from wikigen.evidence.passages import Passage, line_starts, lines_of_span, outline, passages
 
 POD = "A Pod is the smallest deployable unit of computing that you can create and manage."
 
@@ -126,3 +126,96 @@ def test_e1_line_helpers() -> None:
 def test_e1_passages_are_deterministic() -> None:
     body = f"# T\n\n{POD}\n\n- {POD}\n\n> {POD}\n"
     assert passages(body) == passages(body)
+
+
+# ---------------------------------------------------------------------------------------------
+# E1: markup is not prose. Every sentence below was written for these tests.
+
+PROSE = "The scheduler places each workload on a machine that has room for it."
+
+
+def test_e1_raw_html_anchors_captions_and_images_are_never_passages() -> None:
+    """E1: raw HTML blocks, anchor-only and caption-only paragraphs, images, figure shortcodes and
+    their captions never become passages."""
+    body = (
+        '<div class="note">A block of raw HTML that is long enough to be a passage.</div>\n\n'
+        '<a id="a-rather-long-anchor-name-for-this-test"></a>\n\n'
+        '<span class="caption">Figure 1: how the parts of the system fit together</span>\n\n'
+        '<img src="/images/architecture-overview.png" alt="architecture overview">\n\n'
+        "![A drawing of the machines and the scheduler](/images/machines.png)\n\n"
+        "*The scheduler talks to every machine through one shared interface.*\n\n"
+        "![Another drawing of the same machines](/images/again.png)\n"
+        "_Figure 3: the same machines seen from the scheduler's side._\n\n"
+        '{{< figure src="/images/flow.svg" alt="Flow of a request"\n'
+        '    caption="The path a request takes through the system" >}}\n\n'
+        '{{< glossary_definition term_id="workload" length="all" >}}\n\n'
+        f"{PROSE}\n"
+    )
+    assert [p.text for p in check_verbatim(body)] == [PROSE]
+
+
+def test_e1_reference_definitions_link_lists_and_link_tables_are_never_passages() -> None:
+    """E1: reference-link definitions, lists and tables whose text is mostly links are navigation."""
+    body = (
+        "[guide]: https://example.invalid/a/rather/long/path/to/the/guide\n"
+        "[spec]: https://example.invalid/another/long/path/to/the/spec\n\n"
+        "- [Scheduling overview](/docs/scheduling/): basics\n"
+        "- [Machines and capacity](/docs/machines/): sizes\n"
+        "- [Workload placement rules](/docs/placement/): rules\n\n"
+        "| page | link |\n|---|---|\n| [Scheduling overview](/docs/scheduling/) | [go](/s/) |\n"
+        "| [Machines and capacity](/docs/machines/) | [go](/m/) |\n\n"
+        f"{PROSE}\n"
+        "[inline-ref]: https://example.invalid/a/definition/swallowed/by/the/paragraph\n"
+    )
+    assert [p.text for p in check_verbatim(body)] == [PROSE]
+
+
+def test_e1_e2_leading_markup_is_trimmed_and_inline_html_stays_verbatim() -> None:
+    """E1/E2: an anchor or image before the prose is trimmed off the span; inline HTML inside prose
+    stays in the verbatim passage (the claim's displayed text drops it, not the quote)."""
+    inline = "The scheduler <b>never</b> moves a running workload to another machine."
+    body = f'<a id="placement"></a>\n{PROSE}\n\n![icon](/i.png) {PROSE}\n\n{inline}\n'
+    found = check_verbatim(body)
+    assert [p.text for p in found] == [PROSE, PROSE, inline]
+    assert found[0].start == body.index(PROSE) and found[0].line_start == 2
+
+
+def test_e1_a_passage_never_crosses_a_block_boundary() -> None:
+    """E1: a paragraph directly followed by a fence, a list, a quote, raw HTML or a heading ends there."""
+    body = (
+        f"{PROSE}\n```\ncode that is long enough to be a passage if it were one\n```\n"
+        f"{PROSE}\n- a list item that follows the paragraph without a blank line\n\n"
+        f"{PROSE}\n> a quote that follows the paragraph without a blank line\n\n"
+        f"{PROSE}\n<div>raw html that follows the paragraph</div>\n\n"
+        f"{PROSE}\n## A heading right after it\n"
+    )
+    found = check_verbatim(body)
+    assert [p.text for p in found] == [
+        PROSE,
+        PROSE,
+        "a list item that follows the paragraph without a blank line",
+        PROSE,
+        "a quote that follows the paragraph without a blank line",
+        PROSE,
+        PROSE,
+    ]
+    for passage in found:
+        assert "\n" not in passage.text
+
+
+def test_e1_outline_headings_are_top_level_blocks_only() -> None:
+    """E1/R20: headings come from the parse: none inside code, HTML blocks, lists or quotes."""
+    body = (
+        "Setext title\n============\n\n"
+        "```\n# not a heading\n```\n\n"
+        "<div>\n\n## inside HTML is still Markdown\n\n</div>\n\n"
+        "> ## Quoted heading\n\n- ## Listed heading\n\n"
+        "### `code` heading ###\n"
+    )
+    _, headings = outline(body)
+    assert [(h.level, h.text) for h in headings] == [
+        (1, "Setext title"),
+        (2, "inside HTML is still Markdown"),
+        (3, "`code` heading"),
+    ]
+    assert [body[h.start : h.start + 3] for h in headings] == ["Set", "## ", "###"]

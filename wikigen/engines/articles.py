@@ -1,69 +1,264 @@
-"""Articles (R20): one per changed source, its summary and sections cited from ranked passages (E1).
+"""Articles (R20): one per changed source, read like a wiki page and cited from its passages (E1).
 
-The summary is the passages that rank best against the title and headings; each ``##``/``###``
-heading gets the passages under it that rank best against the heading. An article depends on its
-own source only (:func:`fit`).
+- **Title** (R1, for the article only): the source's frontmatter title, else its first H1, else its
+  first heading of any level (chapters often open with ``##``), else the file name. The source's own
+  title and version never change.
+- **Summary**: the lead (the opening paragraph under the title, when it is prose), then the passages
+  that best cover the rest, chosen by maximal marginal relevance over the ONNX embeddings so that no
+  two say the same; a section never loses its best passage to the summary.
+- **Sections** follow the headings (the two shallowest levels below the title, ``##`` and ``###``
+  in most sources); each cites the passages under it that rank best against its heading.
+- No passage is cited twice in one article, and none that is a greeting, a question to the reader,
+  a contributor list or a navigation line (link lists are not passages at all, E1).
+
+An article depends on its own source only (:func:`fit`). Scores are rounded and ties go to the
+earlier passage, so the same source gives the same article.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikigen.engines.documents import Document, Json, Scorer, claim
+from wikigen.engines.documents import Document, Heading, Json, Scorer, claim, shown
+from wikigen.engines.text import sentences
+from wikigen.evidence.passages import Passage
+from wikigen.evidence.rerank import DIGITS
 from wikigen.hashing import canonical_bytes
 
 SUMMARY_CLAIMS = 3
 SECTION_CLAIMS = 2
 DELTA_BYTES = 90_000  # under the pipeline's 100,000-byte limit on analyze's delta
+MMR_LAMBDA = 0.7  # relevance against redundancy when the summary picks its passages
+SAME = 0.9  # two passages this similar say the same thing: never both in one article
+FLOOR = 0.5  # a pick ranks at least this share of the best candidate's score (off-topic text stays out)
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What an article may cite, best first: summary passages and (heading, passages) sections."""
+    """What an article cites, in reading order: summary passages and (heading, passages) sections."""
 
     document: Document
     summary: tuple[str, ...]
     sections: tuple[tuple[str, tuple[str, ...]], ...]
+    title: str = ""
+
+
+def article_title(document: Document) -> str:
+    """R1 for the article only: frontmatter title, else first H1, else first heading, else file name.
+
+    The request carries the source's title (frontmatter ``title``, else first H1, else the file
+    stem). With no H1 in the body, a title equal to the file stem (the last part of the default id)
+    is that default, so the article takes the first heading of any level instead.
+    """
+    title = document.title
+    if not document.headings or any(h.level == 1 for h in document.headings):
+        return title
+    if title in (document.source, document.source.rsplit("/", 1)[-1]):
+        return shown(document.headings[0].markdown or document.headings[0].text)
+    return title
 
 
 def queries(document: Document) -> list[str]:
-    """The article query (title and headings) and one query per ``##``/``###`` heading."""
-    headings = [h.text for h in document.headings if h.level in (2, 3)]
-    return [". ".join([document.title, *headings]), *headings]
+    """The article query (title and section headings) and one query per section heading."""
+    headings = [h.text for h in _section_headings(document)]
+    return [". ".join([article_title(document), *headings]), *headings]
 
 
 def article_plan(document: Document, scorer: Scorer) -> Plan | None:
-    """One article per changed source: ranked summary, sections by heading (R20)."""
-    prose = [p for p in document.passages if not p.text.startswith("|")] or list(document.passages)
+    """One article per changed source: lead and covering summary, sections by heading (R20)."""
+    title = article_title(document)
+    readable = [p for p in document.passages if not p.text.startswith("|")] or list(document.passages)
+    prose = [p for p in readable if not boilerplate(p.text)] or readable
     if not prose:
         quote = _fallback_quote(document.body)
-        return None if quote is None else Plan(document, (quote,), ())  # an empty body cites nothing
-    headings = [h for h in document.headings if h.level in (2, 3)]
-    best = scorer.rank(queries(document)[0], prose, lambda p: p.text, lambda p: p.start)[:SUMMARY_CLAIMS]
+        # an empty body cites nothing
+        return None if quote is None else Plan(document, (quote,), (), title)
+    headings = _section_headings(document)
+    under = _under_headings(document, headings, prose)
+    query = queries(document)[0]
+    relevance = {p.start: scorer.similarity(query, p.text) for p in prose}
+    # A section keeps its best passage; the summary takes from what is left.
+    best_of = {
+        h.start: scorer.rank(h.text, found, _text, _start)[0] for h in headings if (found := under[h.start])
+    }
+    reserved = {p.start for p in best_of.values()}
+    summary = _summary(document, headings, prose, relevance, reserved, scorer)
+    cited = list(summary)
     sections = []
+    for heading in headings:
+        picks = _section(heading, under[heading.start], cited, scorer)
+        cited.extend(picks)
+        if picks:
+            sections.append((heading.text, tuple(p.text for p in sorted(picks, key=_start))))
+    ordered = tuple(p.text for p in sorted(summary, key=_start))
+    return Plan(document, ordered, tuple(sections), title)
+
+
+def _summary(
+    document: Document,
+    headings: Sequence[Heading],
+    prose: Sequence[Passage],
+    relevance: dict[int, float],
+    reserved: set[int],
+    scorer: Scorer,
+) -> list[Passage]:
+    """The lead, then maximal marginal relevance over the rest (MMR_LAMBDA), none the same as another."""
+    top = max(relevance.values())
+    floor = round(FLOOR * top, DIGITS) if top > 0 else 0.0
+    first_section = headings[0].start if headings else len(document.body)
+    lead = next((p for p in prose if p.start < first_section and _is_prose(document.body, p)), None)
+    chosen = [lead] if lead is not None and relevance[lead.start] >= floor else []
+    pool = [p for p in prose if p not in chosen and p.start not in reserved and relevance[p.start] >= floor]
+    while len(chosen) < SUMMARY_CLAIMS:
+        pool = [p for p in pool if not _repeats(p, chosen, scorer)]
+        if not pool:
+            break
+        scored = [(_mmr(p, relevance, chosen, scorer), p) for p in pool]
+        pick = min(scored, key=lambda pair: (-pair[0], pair[1].start))[1]
+        chosen.append(pick)
+        pool.remove(pick)
+    return chosen
+
+
+def _mmr(passage: Passage, relevance: dict[int, float], chosen: Sequence[Passage], scorer: Scorer) -> float:
+    redundancy = max((scorer.similarity(passage.text, c.text) for c in chosen), default=0.0)
+    return round(MMR_LAMBDA * relevance[passage.start] - (1 - MMR_LAMBDA) * redundancy, DIGITS)
+
+
+def _section(
+    heading: Heading, under: Sequence[Passage], cited: Sequence[Passage], scorer: Scorer
+) -> list[Passage]:
+    """The passages under ``heading`` that rank best against it, none cited already (or the same)."""
+    ranked = scorer.rank(heading.text, under, _text, _start)
+    if not ranked:
+        return []
+    floor = round(FLOOR * scorer.similarity(heading.text, ranked[0].text), DIGITS)
+    picks: list[Passage] = []
+    for passage in ranked:
+        if len(picks) == SECTION_CLAIMS:
+            break
+        if picks and scorer.similarity(heading.text, passage.text) < floor:
+            break
+        if not _repeats(passage, [*cited, *picks], scorer):
+            picks.append(passage)
+    return picks
+
+
+def _repeats(passage: Passage, cited: Sequence[Passage], scorer: Scorer) -> bool:
+    """The same text, or text that says the same (cosine at least SAME), is cited already."""
+    return any(c.text == passage.text or scorer.similarity(c.text, passage.text) >= SAME for c in cited)
+
+
+def _section_headings(document: Document) -> list[Heading]:
+    """The headings sections follow: the two shallowest levels below the title's own heading."""
+    headings = list(document.headings)
+    if headings and (headings[0].level == 1 or headings[0].markdown == article_title(document)):
+        headings = headings[1:]  # the page's own heading is its title, not a section
+    levels = sorted({h.level for h in headings})[:2]
+    return [h for h in headings if h.level in levels]
+
+
+def _under_headings(
+    document: Document, headings: Sequence[Heading], prose: Sequence[Passage]
+) -> dict[int, list[Passage]]:
+    under: dict[int, list[Passage]] = {}
     for index, heading in enumerate(headings):
         end = headings[index + 1].start if index + 1 < len(headings) else len(document.body)
-        # A section cites its own best passages, even one the summary cites too.
-        under = [p for p in prose if heading.start < p.start < end]
-        top = scorer.rank(heading.text, under, lambda p: p.text, lambda p: p.start)[:SECTION_CLAIMS]
-        if top:
-            sections.append((heading.text, tuple(p.text for p in sorted(top, key=lambda p: p.start))))
-    ordered = tuple(p.text for p in sorted(best, key=lambda p: p.start))
-    return Plan(document, ordered, tuple(sections))
+        under[heading.start] = [p for p in prose if heading.start < p.start < end]
+    return under
+
+
+def _text(passage: Passage) -> str:
+    return passage.text
+
+
+def _start(passage: Passage) -> int:
+    return passage.start
+
+
+# ---------------------------------------------------------------------------------------------
+# What a wiki page leaves out: greetings, questions to the reader, contributor lists, navigation.
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+$")
+_GREETING = re.compile(
+    r"^(?:welcome|hello|hi|hey|greetings|thanks(?! to)|thank you|cheers|congratulations|congrats"
+    r"|happy (?:coding|hacking|learning|reading)|enjoy(?: the| your)? (?:ride|reading|guide|book))\b",
+    re.IGNORECASE,
+)
+_TO_READER = re.compile(
+    r"^(?:looking for|want(?:s)? to|need(?:s)? (?:help|more)|have (?:you|a|any)|do you|did you|are you"
+    r"|would you|could you|can you|interested in|ready to|curious|wondering|got (?:a|any)|stuck|questions)\b"
+    r"|\byou(?:r|rs|rself)?\b",
+    re.IGNORECASE,
+)
+_NAVIGATION = re.compile(
+    r"^(?:(?:up )?next|previous|prev|back|read next|what's next|next steps?|further reading)"
+    r"(?:\s+(?:chapter|page|section|article|lesson))?\s*[:→»>|]"
+    r"|^(?:see also|go (?:back )?to|return to|back to|continue (?:to|with|reading)|jump to)\b"
+    r"|^(?:this|that) (?:finishes|concludes|wraps up|ends) (?:our|the|this)\b"
+    r"|^in the (?:next|following|previous) (?:chapter|section|page|lesson)s?\b"
+    r"|^[←→«»]",
+    re.IGNORECASE,
+)
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w@`])@[A-Za-z0-9][\w-]{1,38}\b")
+_ROLE = re.compile(
+    r"^(?:maintainers?|contributors?|authors?|credits|acknowledg\w*|written by|maintained by|contact)\b", re.I
+)
+_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+
+
+def boilerplate(quote: str) -> str | None:
+    """Why a passage is not a wiki claim ("greeting", "question to the reader", "contributor list",
+    "navigation"), or None. Decided from what a reader sees of it, its first sentence first."""
+    text = shown(quote)
+    cut = sentences("", text)
+    first = " ".join((cut[0].text if cut else text).split())
+    if _GREETING.match(text):
+        return "greeting"
+    if first.rstrip("\"')]*_ ").endswith("?") and _TO_READER.search(first):
+        return "question to the reader"
+    contacts = len(_CONTACT.findall(_CODE.sub(" ", text)))
+    if contacts >= 2 or (contacts and (_ROLE.match(first) or len(text) < 100)):
+        return "contributor list"
+    if _NAVIGATION.match(first):
+        return "navigation"
+    return None
+
+
+def _is_prose(body: str, passage: Passage) -> bool:
+    """A lead is a paragraph of sentences: not a list item or a table."""
+    line = body.rfind("\n", 0, passage.start) + 1
+    if _LIST_ITEM.match(body, line, passage.start) or passage.text.startswith("|"):
+        return False
+    return bool(sentences("", passage.text))
 
 
 def _article(plan: Plan) -> Json:
-    """The article of ``plan``: its summary claims, then one section per heading."""
+    """The article of ``plan``: its summary claims, then one section per heading; no quote twice."""
     source = plan.document.source
+    quoted: set[str] = set()
+
+    def claims(quotes: Sequence[str]) -> list[Json]:
+        built = []
+        for quote in quotes:
+            made = claim(source, quote)
+            if made["quotes"][0]["quote"] not in quoted:
+                quoted.add(made["quotes"][0]["quote"])
+                built.append(made)
+        return built
+
     article: Json = {
-        "title": plan.document.title,
+        "title": plan.title or plan.document.title,
         "sources": [source],
-        "summary": [claim(source, quote) for quote in plan.summary],
+        "summary": claims(plan.summary),
     }
     sections = []
     for heading, quotes in plan.sections:
-        sections.append({"heading": heading, "claims": [claim(source, q) for q in quotes]})
+        made = claims(quotes)
+        if made:
+            sections.append({"heading": heading, "claims": made})
     if sections:
         article["sections"] = sections
     return article

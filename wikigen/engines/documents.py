@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from wikigen.engines.text import Sentence, display, sentences, status, visible
 from wikigen.errors import EngineError
-from wikigen.evidence.passages import Passage, passages
+from wikigen.evidence.passages import HeadingLine, Passage, outline
 from wikigen.evidence.rerank import DIGITS, Ranker
 
 HEADLINE_CHARS = 240
@@ -55,7 +55,8 @@ class Guard:
 class Heading:
     start: int
     level: int
-    text: str
+    text: str  # what a reader sees
+    markdown: str = ""  # the inline Markdown as written, as R1 takes a title from a heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,29 +69,16 @@ class Document:
     sentences: tuple[Sentence, ...]
 
 
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
-_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)")
-
-
 def read_document(source: str, title: str, body: str) -> Document:
-    found = passages(body)
+    found, lines = outline(body)
     cut = tuple(s for p in found for s in sentences(source, p.text, p.start, p.heading))
-    return Document(source, title, body, found, _headings(body), cut)
+    return Document(source, title, body, found, _headings(lines), cut)
 
 
-def _headings(body: str) -> tuple[Heading, ...]:
-    found: list[Heading] = []
-    fenced = False
-    offset = 0
-    for line in body.splitlines(keepends=True):
-        if _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced and (match := _HEADING.match(line.rstrip("\r\n"))):
-            text = visible(match.group(2)).text
-            if text:
-                found.append(Heading(offset, len(match.group(1)), text))
-        offset += len(line)
-    return tuple(found)
+def _headings(lines: Sequence[HeadingLine]) -> tuple[Heading, ...]:
+    """The top-level headings as markdown-it parsed them (none inside code, HTML, lists or quotes)."""
+    found = ((line, visible(line.text).text) for line in lines)
+    return tuple(Heading(line.start, line.level, text, line.text) for line, text in found if text)
 
 
 def fragment_documents(request: Mapping[str, Any]) -> list[Document]:
@@ -133,25 +121,77 @@ class Scorer:
         scored = [(round(float(self._vectors[text(item)] @ vector), DIGITS), item) for item in items]
         return [item for _, item in sorted(scored, key=lambda pair: (-pair[0], offset(pair[1])))]
 
+    def similarity(self, first: str, second: str) -> float:
+        """The cosine of two texts' embeddings, rounded as ``rank`` rounds (the vectors are unit length)."""
+        self.prepare([first, second])
+        return round(float(self._vectors[first] @ self._vectors[second]), DIGITS)
+
 
 # ---------------------------------------------------------------------------------------------
 # Claims: a quote and the text it is shown as.
 
 
 def claim(source: str, quote: str) -> Json:
-    """A claim citing ``quote`` verbatim; its text is the quote's first sentence, shown as read."""
-    return {
-        "text": _headline(quote),
-        "status": status(quote),
-        "quotes": [{"source": source, "quote": quote}],
-    }
+    """A claim citing ``quote`` verbatim; its text is the quote's first sentence, shown as read.
+
+    R37: the status is that sentence's own, never its paragraph's. The quote keeps the sentences
+    after it only while they share that status, so a hedge or a proposal later in the paragraph is
+    neither put on this claim nor cited as stated.
+    """
+    quote = _same_status_run(quote)
+    text = _headline(quote)
+    said = status(_first_sentence(quote))
+    if said == "stated" and status(quote) != "stated":
+        said = status(quote)  # R37: whatever the cut, a stated claim never cites a hedge
+    return {"text": text, "status": said, "quotes": [{"source": source, "quote": quote}]}
+
+
+_HTML_TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")
+_BREAKING_TAG = re.compile(r"</?(?:br|p|div|li|ul|ol|tr|td|th|table|hr|h[1-6])\b", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+
+
+def shown(quote: str) -> str:
+    """What a reader sees of a quote (E1): shortcodes rendered, comments and inline HTML tags dropped.
+
+    Code spans keep their text (`` `Box<T>` ``); the quote itself stays verbatim (E2), only its
+    displayed text loses the tags.
+    """
+    displayed = display(quote)
+    kept = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(displayed)]
+
+    def drop(match: re.Match[str]) -> str:
+        if any(start <= match.start() < end for start, end in kept):
+            return match.group()
+        return " " if _BREAKING_TAG.match(match.group()) else ""
+
+    stripped = _HTML_TAG.sub(drop, displayed)
+    return re.sub(r"[ \t]{2,}", " ", stripped).strip() or displayed
+
+
+def _first_sentence(quote: str) -> str:
+    text = shown(quote)
+    first = sentences("", text)
+    return " ".join((first[0].text if first else text).split())
+
+
+def _same_status_run(quote: str) -> str:
+    """``quote`` up to the end of the leading sentences that share its first sentence's status (R37)."""
+    cut = sentences("", quote)
+    if len(cut) < 2:
+        return quote
+    first = status(_first_sentence(cut[0].text))
+    end = cut[0].start + len(cut[0].text)
+    for sentence in cut[1:]:
+        if status(_first_sentence(sentence.text)) != first:
+            return quote[:end]
+        end = sentence.start + len(sentence.text)
+    return quote
 
 
 def _headline(quote: str) -> str:
-    """The claim's text: the quote's first sentence, shortcodes rendered, cut at a word near 240."""
-    shown = display(quote)
-    first = sentences("", shown)
-    text = " ".join((first[0].text if first else shown).split())
+    """The claim's text: the quote's first sentence as read (see :func:`shown`), cut at a word near 240."""
+    text = _first_sentence(quote)
     if len(text) > HEADLINE_CHARS:
         cut = text.rfind(" ", 0, HEADLINE_CHARS)
         text = text[: cut if cut > 0 else HEADLINE_CHARS] + " …"

@@ -138,7 +138,8 @@ class Sentence:
     heading: str
 
 
-_END = re.compile(r"[.!?][\"')\]*_]*(?=\s)")
+_END = re.compile(r"[.!?][\"')\]*_]*(?=\s)|[。！？][」』”’）\"')\]*_]*")  # CJK full stops need no space
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # kana, Han, Hangul
 _PROTECTED = re.compile(r"`[^`\n]*`|\{\{.*?\}\}|\]\([^)]*\)|<[^<>\n]+>", re.DOTALL)
 _ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "st", "no", "fig", "al", "incl"}
@@ -162,7 +163,8 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
         if text[match.start()] == "." and (before in _ABBREVIATIONS or len(before) == 1):
             continue
         rest = text[at:].lstrip()
-        if rest and (rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'([`*_{>-:"):
+        cjk_stop = text[match.start()] in "。！？"  # no capital letter follows a Chinese full stop
+        if rest and (rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'([`*_{>-:" or cjk_stop):
             cuts.append(at)
     cuts.extend(m.start() for m in _LIST_LINE.finditer(text))
     cuts = [*sorted(set(cuts)), len(text)]
@@ -174,26 +176,41 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
         while end > start and text[end - 1].isspace():
             end -= 1
         piece = text[start:end]
-        if len(piece) >= 12 and re.search(r"[A-Za-z]{2}", piece):
+        if (len(piece) >= 12 and re.search(r"[A-Za-z]{2}", piece)) or len(CJK.findall(piece)) >= 4:
             found.append(Sentence(source, base + start, piece, visible(piece), heading))
     return found
 
 
 # ---------------------------------------------------------------------------------------------
-# Epistemic status (R37).
+# Epistemic status (R37), decided from one sentence: the claim's own (see documents.claim).
 
-_QUESTION = re.compile(r"\?\s*$")
+# A question ends with "?", whatever closes the sentence after it (quotes, brackets, emphasis).
+_QUESTION = re.compile(r"\?[\"')\]*_]*\s*$")
+# A hedge on a claim of fact or cause. A modal verb alone is not one: "A Pod may contain several
+# containers" and "you can scale it" state what the system allows; "may/might/could" hedge only when
+# they carry a cause ("might be caused by", "could be due to").
 _HYPOTHESIS = re.compile(
-    r"\b(?:hypothes\w*|may|might|likely|we suspect|unconfirmed|perhaps|probably)\b", re.IGNORECASE
+    r"\b(?:hypothe\w*|unconfirmed|unverified"
+    r"|not (?:yet )?(?:been )?confirmed|(?:we|i) (?:suspect|believe|think|guess|assume)|suspected"
+    r"|(?:our|my) (?:guess|theory|suspicion)|probably|presumably|perhaps|it seems|seems to (?:be|have)"
+    r"|(?:it )?appears to (?:be|have) (?:been )?(?:caused|due|the (?:cause|reason))"
+    r"|(?:most |more than )?likely (?:because|due to|caused|the (?:cause|reason)|that)"
+    r"|(?:may|might|could) (?:have )?(?:be|been) (?:caused|due to|because|triggered|related to|the (?:cause|reason))"
+    r"|possibly (?:because|due to|caused)|root cause (?:is|remains) (?:unknown|unclear)|unclear why)\b",
+    re.IGNORECASE,
 )
+# A proposal, not something done: "we should", "consider adding", "could be improved".
 _SUGGESTION = re.compile(
-    r"\b(?:suggest\w*|should consider|not yet done|not (?:yet )?implemented|proposals?|propose[sd]?|could)\b",
+    r"\b(?:suggest\w*|propos(?:al|als|e|es|ed|ing)|we (?:should|ought to)"
+    r"|should (?:consider|be (?:improved|changed|added|fixed|revisited))|consider (?:adding|using|making|moving)"
+    r"|could be (?:improved|simplified|made|added)|would be (?:better|nice|good|useful)|it would help"
+    r"|not (?:yet )?(?:done|implemented)|next time|in (?:the )?future,? we|action items?|to-?do\b|todo)\b",
     re.IGNORECASE,
 )
 
 
 def status(text: str) -> str:
-    """R37: a question, hypothesis or suggestion keeps that status; everything else is stated."""
+    """R37: ``text`` (one sentence) is a question, a hypothesis, a suggestion or stated."""
     if _QUESTION.search(text):
         return "question"
     if _HYPOTHESIS.search(text):

@@ -3,6 +3,13 @@
 A passage is one leaf text block (a paragraph, also inside list items and blockquotes, or a whole
 table). Its offsets come from markdown-it's line map, never from rebuilt text, so that
 ``body[p.start:p.end] == p.text`` always holds and a quote can be checked by slicing the source.
+
+Markup is not prose (E1): raw HTML blocks, code blocks and reference-link definitions are not leaf
+text blocks at all; a paragraph whose every visible character sits inside inline HTML, an image or
+a Hugo shortcode (an anchor ``<a id="x"></a>``, a ``<span class="caption">``, an image, a figure) is
+dropped, and so are image captions, and lists and tables whose text is mostly links. Leading
+anchors and images and trailing reference definitions are trimmed off a passage's span, which stays
+verbatim. A passage is one block: it never crosses a block boundary.
 """
 
 from __future__ import annotations
@@ -27,6 +34,24 @@ _CONTAINER_MARKERS = re.compile(r"(?:[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t\r\n
 _BARE_URL = re.compile(r"(?:https?|ftp)://[^\s<>]+|www\.[^\s<>]+")
 _CONTAINERS = frozenset({"blockquote_open", "list_item_open"})
 _LEAVES = {"paragraph_open": "paragraph_close", "table_open": "table_close"}
+_LISTS = {"bullet_list_open": "bullet_list_close", "ordered_list_open": "ordered_list_close"}
+# E1: markup that may open a paragraph without being prose: an empty element (an anchor), a void or
+# self-closing tag, an HTML comment or an image; each is trimmed off the start of a passage's span.
+_LEADING_MARKUP = re.compile(
+    r"(?:<(?P<tag>[a-zA-Z][\w-]*)\b[^<>]*>\s*</(?P=tag)\s*>"
+    r"|<[a-zA-Z][\w-]*\b[^<>]*/>|<(?:br|hr|img|wbr)\b[^<>]*>|<!--.*?-->"
+    r"|!\[[^\]]*\]\([^)]*\))\s*",
+    re.DOTALL,
+)
+# E1: a reference-link definition ("[x]: https://…") that a paragraph swallowed (it cannot interrupt one).
+_REFERENCE_LINE = re.compile(r"\n[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+[^\n]*$")
+_SHORTCODE = re.compile(r"\{\{[<%].*?[>%]\}\}", re.DOTALL)
+_VOID_TAGS = frozenset(
+    {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+_TAG_NAME = re.compile(r"<(/?)([a-zA-Z][\w-]*)")
+_FIGURE = re.compile(r"\{\{[<%]\s*(?:figure|img|image)\b", re.IGNORECASE)
+_CAPTION = re.compile(r"(?:fig(?:ure)?\.?|image|diagram|source)\s*\d*\s*[:.]", re.IGNORECASE)
 
 # Tables and strikethrough are GitHub-flavoured habits of real sources; linkify is left off because
 # it needs an extra package, and bare URLs are measured by _BARE_URL instead.
@@ -59,13 +84,29 @@ def lines_of_span(body: str, start: int, end: int) -> tuple[int, int]:
     return bisect_right(starts, start), bisect_right(starts, max(start, end - 1))
 
 
+@dataclass(frozen=True, slots=True)
+class HeadingLine:
+    """A heading outside lists and blockquotes: where its line starts, its level, its inline Markdown."""
+
+    start: int
+    level: int
+    text: str
+
+
 def passages(body: str) -> tuple[Passage, ...]:
     """The passages of ``body`` in document order (E1)."""
+    return outline(body)[0]
+
+
+def outline(body: str) -> tuple[tuple[Passage, ...], tuple[HeadingLine, ...]]:
+    """The passages of ``body`` (E1) and its top-level headings, both in document order, from one parse."""
     tokens = _MARKDOWN.parse(body)
     starts = line_starts(body)
     found: list[Passage] = []
+    headings: list[HeadingLine] = []
     heading = ""
     depth = 0  # how many blockquotes and list items enclose the current token
+    after_image = False  # E1: the previous block was an image or figure, so a caption may follow
     index = 0
     while index < len(tokens):
         token = tokens[index]
@@ -74,15 +115,31 @@ def passages(body: str) -> tuple[Passage, ...]:
         elif token.type in ("blockquote_close", "list_item_close"):
             depth -= 1
         elif token.type == "heading_open":
-            heading = _visible(tokens[index + 1].children or [])[0].strip()
+            inline = tokens[index + 1]
+            heading = _visible(inline.children or [])[0].strip()
+            if depth == 0 and token.map is not None and inline.content.strip():
+                headings.append(HeadingLine(starts[token.map[0]], int(token.tag[1:]), inline.content.strip()))
+            after_image = False
+        elif token.type in _LISTS and _link_share(
+            tokens[index : _closing(tokens, index, _LISTS[token.type])]
+        ) > (MAX_LINK_SHARE):
+            index = _closing(tokens, index, _LISTS[token.type])  # E1: a list of links is navigation
+        elif token.type == "html_block":
+            after_image = bool(re.search(r"<(?:img|figure|picture|svg)\b", token.content, re.IGNORECASE))
         elif token.type in _LEAVES and token.map is not None:
             close = _closing(tokens, index, _LEAVES[token.type])
-            passage = _passage(body, starts, token.map, depth > 0, heading, tokens[index:close])
-            if passage is not None:
-                found.append(passage)
+            block = tokens[index:close]
+            kind = _markup(block, after_image)
+            after_image = kind == "image"
+            if kind is None:
+                passage = _passage(body, starts, token.map, depth > 0, heading, block)
+                if passage is not None:
+                    found.append(passage)
             index = close
+        elif token.type in ("fence", "code_block", "hr"):
+            after_image = False
         index += 1
-    return tuple(sorted(found, key=lambda passage: passage.start))
+    return tuple(sorted(found, key=lambda passage: passage.start)), tuple(headings)
 
 
 def _closing(tokens: Sequence[Token], index: int, closing_type: str) -> int:
@@ -114,11 +171,67 @@ def _passage(
         start += 1
     while end > start and body[end - 1].isspace():
         end -= 1
+    # E1: anchors and images before the prose, and reference definitions after it, are markup.
+    while (lead := _LEADING_MARKUP.match(body, start, end)) is not None and lead.end() > start:
+        start = lead.end()
+    while (reference := _REFERENCE_LINE.search(body, start, end)) is not None:
+        end = reference.start()
+        while end > start and body[end - 1].isspace():
+            end -= 1
     text = body[start:end]
     if len(text) < MIN_CHARS or _link_share(block) > MAX_LINK_SHARE:
         return None
     line_start, line_end = lines_of_span(body, start, end)
     return Passage(start, end, line_start, line_end, text, heading)
+
+
+def _markup(block: Sequence[Token], after_image: bool) -> str | None:
+    """E1: why a leaf block is markup rather than prose ("image", "html", "caption"), or None for prose.
+
+    Prose is the text a reader sees outside inline HTML elements, images and Hugo shortcodes. A
+    paragraph with none (an anchor, a caption ``<span>``, an image, a figure shortcode) is markup; so
+    is a caption: emphasized-only text next to an image, or text that follows an image and opens with
+    "Figure 2:".
+    """
+    prose: list[str] = []
+    emphasized: list[str] = []
+    images = 0
+    html_depth = 0
+    emphasis = 0
+    figure = False
+    for token in block:
+        if token.type != "inline":
+            continue
+        figure = figure or _FIGURE.search(token.content) is not None
+        for child in token.children or []:
+            if child.type == "html_inline":
+                html_depth = max(0, html_depth + _tag_depth(child.content))
+            elif child.type == "image":
+                images += 1
+            elif child.type in ("em_open", "strong_open"):
+                emphasis += 1
+            elif child.type in ("em_close", "strong_close"):
+                emphasis -= 1
+            elif child.type in ("text", "code_inline", "softbreak", "hardbreak") and html_depth == 0:
+                shown = " " if child.type.endswith("break") else child.content
+                (emphasized if emphasis > 0 else prose).append(shown)
+    plain = _SHORTCODE.sub(" ", "".join(prose))
+    marked = _SHORTCODE.sub(" ", "".join(emphasized))
+    if not re.search(r"\w", plain + marked):
+        return "image" if images or figure else "html"
+    if (images or after_image) and not re.search(r"\w", plain):
+        return "caption"
+    if (images or after_image) and _CAPTION.match(plain.lstrip() or marked.lstrip()):
+        return "caption"
+    return None
+
+
+def _tag_depth(tag: str) -> int:
+    """+1 for an opening tag, -1 for a closing one, 0 for a void, self-closing tag or a comment."""
+    match = _TAG_NAME.match(tag)
+    if match is None or tag.rstrip().endswith("/>") or match.group(2).casefold() in _VOID_TAGS:
+        return 0
+    return -1 if match.group(1) else 1
 
 
 def _link_share(block: Sequence[Token]) -> float:
