@@ -85,6 +85,12 @@ class Context:
         return bool(self.request["sources"]) or self.rebuildable
 
 
+def _declared_lang(source: Source) -> dict[str, str]:
+    """``{"lang": …}`` where the source's frontmatter declares a language (issue 10, item 6), else {}."""
+    value = source.metadata.get("lang")
+    return {"lang": value.strip()} if isinstance(value, str) and value.strip() else {}
+
+
 # A body reader: (source id, version) → body text of that version, verified against its blob.
 BodyReader = Callable[[str, str], str]
 
@@ -243,6 +249,9 @@ def build_context(
                 "category": s.category,
                 "verification": s.verification,
                 "body": s.body,
+                # Issue 10, item 6: only a source that declares its language carries it, so that
+                # every other request stays byte-identical.
+                **_declared_lang(s),
             }
             for s in sorted(changed, key=lambda s: s.id)
         ],

@@ -48,6 +48,7 @@ from wikigen.engines.documents import (
     fragment_documents,
     read_document,
 )
+from wikigen.engines.language import is_english, language, notes, with_language
 from wikigen.engines.parse import Parser
 from wikigen.engines.relations import Mention, Mentions
 from wikigen.engines.statements import stated
@@ -110,6 +111,7 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     for source in sorted(request.get("sources", ()), key=lambda s: s["id"]):
         guard.check()
         document = read_document(source["id"], source.get("title") or source["id"], source["body"])
+        document = with_language(document, source.get("lang"))  # issue 10, item 6
         scorer.prepare(p.text for p in document.passages)
         documents.append(document)
     fragments = fragment_documents(request)
@@ -130,6 +132,12 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     delta["relations"] = _relations(documents, mentions, existing, guard, resolve)
     delta["topics"] = []  # topics are derived by the compiler from the merged objects (wikigen.topics)
     fit(plans, delta)
+    languages = {d.source: language(d) for d in documents}
+    for article in delta["articles"]:
+        # Issue 10, item 6: an article of a source in another language says which rules compiled it.
+        said = [note for source in article["sources"] for note in notes(languages.get(source, "en"))]
+        if said:
+            article["notes"] = said
     return delta
 
 
@@ -169,6 +177,8 @@ def _relations(
     proper: dict[str, list[bool]] = {}
     mentioned = []
     for document in documents:
+        if not is_english(language(document)):
+            continue  # issue 10, item 6: no parse, so no relation from a document in another language
         for sentence in document.sentences:
             found = [m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence)]
             mentioned.append((sentence, found))
@@ -276,8 +286,8 @@ def recheck(request: Mapping[str, Any], guard: Guard) -> Json:
     existing = {
         _relation_key(r, resolve) for r in [*request.get("relations", ()), *delta.get("relations", ())]
     }
-    documents = [
-        read_document(s["id"], s.get("title") or s["id"], s["body"])
+    documents: list[Document] = [
+        with_language(read_document(s["id"], s.get("title") or s["id"], s["body"]), s.get("lang"))
         for s in sorted(request.get("sources", ()), key=lambda s: s["id"])
     ]
     documents.extend(fragment_documents(request))

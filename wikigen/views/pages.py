@@ -324,6 +324,8 @@ def article_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
     notes = Notes(site, doc.src_uri).add(citations_of(obj))
     title = label_of(obj)
     doc.heading(1, title)
+    for note in obj.get("notes", []) or []:  # how it was compiled, e.g. a source in another language
+        doc.add(f'<p class="wikigen-article-note"><small>{esc(str(note))}</small></p>')
     doc.add(site.candidate_note(doc.src_uri, _sources_of(obj)))
     doc.add(_claims(site, notes, obj.get("summary", [])))
     for section in obj.get("sections", []) or []:
