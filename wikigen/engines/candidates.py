@@ -87,6 +87,7 @@ HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the 
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 _PLAIN_WORD = re.compile(r"^[a-z]+$")
+_PLACEHOLDER = re.compile(r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
 _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
@@ -126,7 +127,10 @@ class Found:
 
 def code_term_ok(term: str) -> bool:
     """A code span that names something: ``case``, ``@moduledoc``, ``Rc<T>``, ``String.Chars``,
-    ``IO.inspect/2``; not a command line, an expression or a lower-case field path (``spec.replicas``)."""
+    ``IO.inspect/2``; not a command line, an expression, a lower-case field path (``spec.replicas``)
+    or a placeholder of examples (``foo``, ``MyApp.Hello``)."""
+    if _PLACEHOLDER.match(term):
+        return False
     if not 1 <= len(term) <= 40 or _CODE_FORBIDDEN.search(term) or not any(ch.isalpha() for ch in term):
         return False
     if "." in term.rstrip(".") and not term[0].isupper():
@@ -197,7 +201,8 @@ def collect(
             for match in _QUOTED.finditer(clean.text):
                 # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
                 head = parse.span_head(match.start("phrase"), match.end("phrase"))
-                if head is not None and (head.pos in ("NOUN", "PROPN") or head.code):
+                titled = sum(w[:1].isupper() for w in match.group("phrase").split()) > 1
+                if head is not None and not titled and (head.pos in ("NOUN", "PROPN") or head.code):
                     add(match.group("phrase"), False, "quoted")
             for word in parse.words:
                 if not (word.code or word.pos in ("NOUN", "PROPN")):
@@ -334,11 +339,14 @@ def _best_form(found: list[Found]) -> list[Found]:
 def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
     """R20, precision first: how much of a term the candidate must be for the form of its best
     definition. A hub (a name most sources mention) is defined only by what it *is*."""
-    if candidate.code and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term):
-        # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming
-        # sentence makes the word a term (`case`, `alias`, `iodata`)
-        if not candidate.signals & {"heading", "called", "marked"}:
-            return False
+    # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
+    # makes the word a term (`case`, `alias`, `iodata`)
+    if (
+        candidate.code
+        and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term)
+        and not candidate.signals & {"heading", "called", "marked"}
+    ):
+        return False
     strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
     named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank

@@ -139,9 +139,12 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     return reading
 
 
+_CONDITIONAL_START = re.compile(r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|to learn|to see)\b", re.IGNORECASE)
+
+
 def _conditional(parse: Parse) -> bool:
-    first = next((w for w in parse.words if w.pos not in ("PUNCT", "SPACE")), None)
-    return first is not None and first.lemma.casefold() in ("if", "when", "unless", "whenever", "once")
+    """ "If …", "Similarly, if …", "To learn more, …": circumstances and pointers, not definitions."""
+    return _CONDITIONAL_START.match(parse.text) is not None
 
 
 def _read(parse: Parse, head: Word, marked: bool) -> Reading:
@@ -179,8 +182,12 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if called is not None:
         return Reading("called", DEFINES, anaphoric=called, forward=forward)
     if _determiner(parse, head) not in _DEMONSTRATIVE and any(
-        w.dep == "appos" and w.pos in ("NOUN", "PROPN") for w in parse.children(head.i)
-    ):
+        w.dep == "appos"
+        and w.pos in ("NOUN", "PROPN")
+        and _determiner(parse, w) in ("a", "an")
+        and "(" not in parse.text[head.end : w.start]
+        for w in parse.children(head.i)
+    ):  # "ETS, a cache …"; not "the first element (the key)"
         return Reading("appositive", DEFINES, forward=forward)
     which = _which_clause(parse, head)
     if which is not None:

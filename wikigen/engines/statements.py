@@ -46,7 +46,7 @@ _VAGUE_VERBS = frozenset(
 )
 _SUBJECTS = ("nsubj", "nsubjpass")
 _RELATING_PREPOSITIONS = frozenset(
-    "on in to with from into onto through across between within against as inside over".split()
+    ["on", "in", "to", "with", "from", "into", "onto", "through", "across", "between", "within", "against", "as", "inside", "over"]
 )
 MAX_PREDICATE_WORDS = 5
 
@@ -158,9 +158,9 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     # What the verb did to something else comes along: "applies labels to Pods"
     plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
-        word = prep.text.casefold()
-        agent = prep.dep == "agent" or (passive and word == "by")
-        if not agent and word not in _RELATING_PREPOSITIONS:
+        preposition = prep.text.casefold()
+        agent = prep.dep == "agent" or (passive and preposition == "by")
+        if not agent and preposition not in _RELATING_PREPOSITIONS:
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
         for pobj in _with_conjuncts(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"]):
             if pobj.i not in refs:
@@ -169,7 +169,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 out.append((refs[pobj.i], _active(verb, particle), True))
             else:
                 middle = plain.text.casefold() if plain is not None else ""
-                words = " ".join(filter(None, [base, middle, word])).split()
+                words = " ".join(filter(None, [base, middle, preposition])).split()
                 if len(words) <= MAX_PREDICATE_WORDS:
                     out.append((refs[pobj.i], " ".join(words), False))
     for obj in (w for w in children if w.dep == "dobj" and w.i not in refs):
@@ -256,7 +256,7 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             continue
         members: list[Word] = []
         named = _named(parse, word)
-        if named.i != word.i:
+        if named.i != word.i and _determiner_of(parse, word) in ("a", "an"):
             members.append(named)  # "a macro called `use`": use is a macro
         for child in parse.children(word.i):
             between = parse.text[word.end : child.start]
@@ -275,6 +275,10 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             if member.i in refs and refs[member.i] not in hubs:
                 found.add(Stated(refs[member.i], "is a", refs[word.i]))
     return found
+
+
+def _determiner_of(parse: Parse, word: Word) -> str:
+    return next((w.text.casefold() for w in parse.children(word.i) if w.dep == "det"), "")
 
 
 def _with_conjuncts(parse: Parse, words: Sequence[Word]) -> list[Word]:
