@@ -329,9 +329,13 @@ def _best_form(found: list[Found]) -> list[Found]:
     """The readings of the best form, in text order: defines before describes before mentions; no
     forward reference; the term's own section first."""
 
-    def form(f: Found) -> tuple[int, int, int]:
-        return (f.reading.rank, int(f.reading.forward), int(not f.own_section))
+    def form(f: Found) -> tuple[int, int]:
+        return (f.reading.rank, int(not f.own_section))
 
+    # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
+    found = [f for f in found if not f.reading.forward]
+    if not found:
+        return []
     best = min(form(f) for f in found)
     return [f for f in found if form(f) == best]
 

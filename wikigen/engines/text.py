@@ -140,7 +140,8 @@ class Sentence:
 
 _END = re.compile(r"[.!?][\"')\]*_]*(?=\s)|[。！？][」』”’）\"')\]*_]*")  # CJK full stops need no space
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # kana, Han, Hangul
-_PROTECTED = re.compile(r"`[^`\n]*`|\{\{.*?\}\}|\]\([^)]*\)|<[^<>\n]+>", re.DOTALL)
+# Code spans of any backtick count (`` ` `` quotes a backtick), shortcodes, link targets, tags.
+_PROTECTED = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)|\{\{.*?\}\}|\]\([^)]*\)|<[^<>\n]+>", re.DOTALL)
 _ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "st", "no", "fig", "al", "incl"}
 )

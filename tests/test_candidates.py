@@ -1,0 +1,100 @@
+"""R20 and issue 10: which terms become concepts and which sentence defines each, on sources written
+for these tests (not copied from any corpus)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from wikigen.engines.documents import Guard
+from wikigen.engines.offline import analyze
+
+
+def concepts(body: str, title: str = "Notes") -> dict[str, dict[str, Any]]:
+    request = {
+        "sources": [{"id": "knowledge/notes", "title": title, "body": body}],
+        "fragments": [],
+        "anchors": [],
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    for concept in delta["concepts"]:
+        for quote in [concept["definition"]["quotes"][0]["quote"], *(e["quote"] for e in concept["evidence"])]:
+            assert quote in body  # R22: verbatim
+    return {c["name"]: c for c in delta["concepts"]}
+
+
+def definition(concept: dict[str, Any]) -> str:
+    quote: str = concept["definition"]["quotes"][0]["quote"]
+    return quote
+
+
+def test_r20_emphasized_first_use_defines_a_term() -> None:
+    """R20: technical prose emphasizes a term where it introduces it."""
+    body = (
+        "Growers plant in beds. We say these neighbouring beds form a _rotation pair_.\n\n"
+        "Rotation pairs rest every third year so that the soil recovers.\n"
+    )
+    found = concepts(body)
+    assert "Rotation pair" in found
+    assert definition(found["Rotation pair"]) == "We say these neighbouring beds form a _rotation pair_."
+
+
+def test_r20_a_code_heading_names_the_construct_not_the_english_word() -> None:
+    """R20: "## `gather`" names the construct; "in this case" is not a mention of `case`."""
+    body = (
+        "## `gather`\n\n"
+        "`gather` collects every ripe fruit of a row into one basket.\n\n"
+        "In this case the basket is emptied at the end of the row, and `gather` starts again.\n"
+    )
+    found = concepts(body)
+    assert "gather" in found
+    assert definition(found["gather"]).startswith("`gather` collects")
+
+
+def test_r20_abbreviation_gives_an_alias() -> None:
+    """R20: "The Seed Exchange Protocol (SEP) is …" names the concept and its abbreviation."""
+    body = (
+        "The Seed Exchange Protocol (SEP) is the agreement by which two farms trade seed lots.\n\n"
+        "Farms that follow the SEP record every lot they trade.\n"
+    )
+    found = concepts(body)
+    assert "Seed Exchange Protocol" in found
+    assert "SEP" in found["Seed Exchange Protocol"]["aliases"]
+
+
+def test_issue10_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
+    """Issue 10: "This set is called the _prelude_" is quoted together with what "this set" is."""
+    body = (
+        "Every farm keeps a few tools within reach of the gate at all times. "
+        "This set is called the _gate kit_.\n\n"
+        "The gate kit is checked every morning before work starts.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Gate kit"]) == (
+        "Every farm keeps a few tools within reach of the gate at all times. This set is called the _gate kit_."
+    )
+
+
+def test_issue10_a_forward_reference_never_defines() -> None:
+    """Issue 10: "… is known as a _trellis frame_, and Chapter 18 shows …" points elsewhere."""
+    body = (
+        "A support for climbing beans is known as a _trellis frame_, and Chapter 18 shows how to build one.\n\n"
+        "Beans climb the trellis frame within a week.\n\n"
+        "A trellis frame is a lattice of thin slats that carries climbing plants.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Trellis frame"]).startswith("A trellis frame is a lattice")
+
+
+def test_r20_people_and_placeholders_are_not_concepts() -> None:
+    """R20, precision first: "developers" do things in many sentences; `foo` is an example's name."""
+    body = (
+        "Developers can extend the planner with plugins. Developers write a plugin in an afternoon.\n\n"
+        "For example, `foo` is a plugin that waters the beds, and `foo` runs at dawn.\n"
+    )
+    found = {name.casefold() for name in concepts(body)}
+    assert "developer" not in found and "developers" not in found
+    assert "foo" not in found
