@@ -162,6 +162,26 @@ def test_r20_sections_never_repeat_a_summary_passage(scorer: Scorer) -> None:
     assert all(s["claims"] for s in built["sections"])
 
 
+def test_r20_summary_is_never_empty_and_lead_ins_wait(scorer: Scorer) -> None:
+    """R20: when every passage is the only one of its section the summary still cites one (a
+    summary is required); a lead-in to a code sample is never a summary claim past the lead."""
+    body = (
+        "## Kettles\n\nA kettle boils water quickly because its element sits right in the water.\n\n"
+        "## Teapots\n\nA teapot keeps the leaves in hot water long enough for the tea to steep.\n"
+    )
+    built = article(scorer, body, "Tea at home")
+    assert len(built["summary"]) == 1
+    assert len(quotes_of(built)) == len(set(quotes_of(built))) == 2
+    lead_in = "To brew a pot of tea for four people, run the following command on the machine:"
+    body = (
+        "# Tea\n\nTea is an aromatic drink made by pouring hot water over cured tea leaves.\n\n"
+        f"## Brewing\n\n{lead_in}\n\n```\nbrew --cups 4\n```\n\n"
+        "Brewing green tea with water below boiling keeps it from turning bitter.\n\n"
+        "Black tea steeps for three to five minutes in water that has just boiled.\n"
+    )
+    assert lead_in not in [c["quotes"][0]["quote"] for c in article(scorer, body, "Tea")["summary"]]
+
+
 def test_r20_greetings_reader_questions_contributors_and_navigation_are_not_claims(scorer: Scorer) -> None:
     """R20: a wiki page leaves out greetings, questions to the reader, contributor lists and
     navigation lines."""

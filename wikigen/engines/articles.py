@@ -80,10 +80,7 @@ def article_plan(document: Document, scorer: Scorer) -> Plan | None:
     query = queries(document)[0]
     relevance = {p.start: scorer.similarity(query, p.text) for p in prose}
     # A section keeps its best passage; the summary takes from what is left.
-    best_of = {
-        h.start: scorer.rank(h.text, found, _text, _start)[0] for h in headings if (found := under[h.start])
-    }
-    reserved = {p.start for p in best_of.values()}
+    reserved = {_by_heading(h, found, scorer)[0].start for h in headings if (found := under[h.start])}
     summary = _summary(document, headings, prose, relevance, reserved, scorer)
     cited = list(summary)
     sections = []
@@ -110,7 +107,11 @@ def _summary(
     first_section = headings[0].start if headings else len(document.body)
     lead = next((p for p in prose if p.start < first_section and _is_prose(document.body, p)), None)
     chosen = [lead] if lead is not None and relevance[lead.start] >= floor else []
-    pool = [p for p in prose if p not in chosen and p.start not in reserved and relevance[p.start] >= floor]
+    pool = [
+        p
+        for p in prose
+        if p not in chosen and p.start not in reserved and relevance[p.start] >= floor and not _lead_in(p)
+    ]
     while len(chosen) < SUMMARY_CLAIMS:
         pool = [p for p in pool if not _repeats(p, chosen, scorer)]
         if not pool:
@@ -119,6 +120,8 @@ def _summary(
         pick = min(scored, key=lambda pair: (-pair[0], pair[1].start))[1]
         chosen.append(pick)
         pool.remove(pick)
+    if not chosen:  # every passage is a section's only one: the summary still cites the best (schema)
+        chosen.append(min(prose, key=lambda p: (-relevance[p.start], p.start)))
     return chosen
 
 
@@ -131,7 +134,7 @@ def _section(
     heading: Heading, under: Sequence[Passage], cited: Sequence[Passage], scorer: Scorer
 ) -> list[Passage]:
     """The passages under ``heading`` that rank best against it, none cited already (or the same)."""
-    ranked = scorer.rank(heading.text, under, _text, _start)
+    ranked = _by_heading(heading, under, scorer)
     if not ranked:
         return []
     floor = round(FLOOR * scorer.similarity(heading.text, ranked[0].text), DIGITS)
@@ -139,11 +142,18 @@ def _section(
     for passage in ranked:
         if len(picks) == SECTION_CLAIMS:
             break
-        if picks and scorer.similarity(heading.text, passage.text) < floor:
+        if scorer.similarity(heading.text, passage.text) < floor:
             break
         if not _repeats(passage, [*cited, *picks], scorer):
             picks.append(passage)
     return picks
+
+
+def _by_heading(heading: Heading, under: Sequence[Passage], scorer: Scorer) -> list[Passage]:
+    """``under`` best first against ``heading``; a lead-in to a code sample or a list reads broken
+    without it, so lead-ins come last."""
+    ranked = scorer.rank(heading.text, under, _text, _start)
+    return [p for p in ranked if not _lead_in(p)] + [p for p in ranked if _lead_in(p)]
 
 
 def _repeats(passage: Passage, cited: Sequence[Passage], scorer: Scorer) -> bool:
@@ -154,7 +164,7 @@ def _repeats(passage: Passage, cited: Sequence[Passage], scorer: Scorer) -> bool
 def _section_headings(document: Document) -> list[Heading]:
     """The headings sections follow: the two shallowest levels below the title's own heading."""
     headings = list(document.headings)
-    if headings and (headings[0].level == 1 or headings[0].markdown == article_title(document)):
+    if headings and (headings[0].level == 1 or shown(headings[0].markdown) == article_title(document)):
         headings = headings[1:]  # the page's own heading is its title, not a section
     levels = sorted({h.level for h in headings})[:2]
     return [h for h in headings if h.level in levels]
@@ -225,6 +235,11 @@ def boilerplate(quote: str) -> str | None:
     if _NAVIGATION.match(first):
         return "navigation"
     return None
+
+
+def _lead_in(passage: Passage) -> bool:
+    """A passage that ends with ":" introduces what follows it (a code sample, a list)."""
+    return passage.text.rstrip("*_ ").endswith(":")
 
 
 def _is_prose(body: str, passage: Passage) -> bool:
