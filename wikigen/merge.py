@@ -24,6 +24,7 @@ from wikigen.objects import (
     relation_line,
     render_object,
 )
+from wikigen.topics import TOPIC_ROUTE, build_topic, is_derived, plan_topics
 from wikigen.validate import Resolved
 
 MAX_OBJECT_BYTES = 1_000_000
@@ -90,8 +91,12 @@ def merge(
     read_file: Callable[[str], bytes | None],
     compiled: Mapping[str, str],
     provenance: Mapping[str, Any],
+    derive_topics: bool = False,
 ) -> Merged:
-    """The new snapshot's objects; ``compiled`` maps every compiled source to its compiled version."""
+    """The new snapshot's objects; ``compiled`` maps every compiled source to its compiled version.
+
+    With ``derive_topics`` the topics are the compiler's (:mod:`wikigen.topics`), not the delta's.
+    """
     index: dict[str, dict[str, Any]] = {k: dict(v) for k, v in baseline_index.items() if k not in revoked}
     files: dict[str, bytes | None] = {}
     problems: list[str] = []
@@ -122,6 +127,9 @@ def merge(
         extended[oid] = obj
 
     objects: dict[str, dict[str, Any]] = {**resolved.objects, **extended}
+    if derive_topics:
+        # The topic rule owns the topics: whatever topics a delta carries are not the snapshot's.
+        objects = {oid: obj for oid, obj in objects.items() if obj["kind"] != "topic"}
 
     # Which articles cover which sources, in the new snapshot (concepts depend on them).
     articles_of: dict[str, set[str]] = {}
@@ -191,8 +199,75 @@ def merge(
         old_bytes = read_file(RELATIONS_PATH) or b""
         if new_bytes != old_bytes:
             files[RELATIONS_PATH] = new_bytes if relation_lines else None
+    if derive_topics:
+        counts["topic"], topic_problems = _derive_topics(
+            index, files, baseline_index, read_file, owned_files, provenance
+        )
+        problems.extend(topic_problems)
     problems.extend(final_problems(index, compiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
+
+
+def _derive_topics(
+    index: dict[str, dict[str, Any]],
+    files: dict[str, bytes | None],
+    baseline_index: Mapping[str, Mapping[str, Any]],
+    read_file: Callable[[str], bytes | None],
+    owned_files: set[Any],
+    provenance: Mapping[str, Any],
+) -> tuple[dict[str, int], list[str]]:
+    """The topic rule over the merged objects, in place: a topic whose inputs did not change keeps its
+    file and index entry (R24), even if R12's cascade revoked it; a topic no longer derived is removed;
+    only a new or changed topic reads the concept files its summary quotes."""
+    problems: list[str] = []
+    plans = plan_topics(index)
+    for oid in sorted(k for k, e in index.items() if e.get("kind") == "topic" and k not in plans):
+        del index[oid]
+        files[object_path(oid)] = None
+    loaded: dict[str, dict[str, Any]] = {}
+
+    def concept(oid: str) -> dict[str, Any] | None:
+        if oid not in loaded:
+            path = object_path(oid)
+            data = files[path] if path in files else read_file(path)
+            if data is None:
+                return None
+            loaded[oid] = parse_object(data)
+        return loaded[oid]
+
+    derived = {"snapshot": provenance.get("snapshot"), "route": TOPIC_ROUTE}
+    for tid, plan in sorted(plans.items()):
+        path = object_path(tid)
+        old = baseline_index.get(tid)
+        if old is not None and is_derived(old) and old.get("inputs") == plan.inputs:
+            index[tid] = dict(old)
+            files.pop(path, None)  # unchanged: not rewritten, also when the cascade revoked it
+            continue
+        concepts = {c: concept(c) for c in plan.summary}
+        missing = sorted(c for c, obj in concepts.items() if obj is None)
+        if missing:
+            problems.append(f"{tid}: the file of {', '.join(missing)} is missing")
+            continue
+        obj = build_topic(plan, {c: o for c, o in concepts.items() if o is not None})
+        if obj is None:  # nothing its summary could cite: no topic without a summary
+            if index.pop(tid, None) is not None or tid in baseline_index:
+                files[path] = None
+            continue
+        data = render_object(obj)
+        if old is not None and is_derived(old) and old.get("sha") == sha256_hex(data):
+            index[tid] = {**old, "inputs": plan.inputs}
+            files.pop(path, None)
+            continue
+        if old is None and path not in owned_files and read_file(path) is not None:
+            problems.append(f"{path} exists but is not the compiler's; move it away so {tid} can be written")
+            continue
+        files[path] = data
+        index[tid] = {**index_entry(obj, data, list(plan.members), derived), "inputs": plan.inputs}
+
+    before = {k for k, e in baseline_index.items() if e.get("kind") == "topic"}
+    after = {k for k, e in index.items() if e.get("kind") == "topic"}
+    updated = sum(1 for k in before & after if index[k].get("sha") != baseline_index[k].get("sha"))
+    return {"added": len(after - before), "updated": updated, "removed": len(before - after)}, problems
 
 
 def final_problems(index: Mapping[str, Mapping[str, Any]], compiled: Mapping[str, str]) -> list[str]:

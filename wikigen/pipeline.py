@@ -45,6 +45,7 @@ from wikigen.report import CompileReport, IncrementReport, RunBudget
 from wikigen.snapshot import RULES, ManifestEntry, Snapshot
 from wikigen.sources import SOURCES_DIR
 from wikigen.sourceset import read_recorded
+from wikigen.topics import TOPIC_ROUTE, is_derived
 from wikigen.validate import Resolved, resolve
 from wikigen.workspace import Workspace
 
@@ -64,6 +65,12 @@ def route_of(config: Config) -> dict[str, Any]:
                                                               "recheck": "all-MiniLM-L6-v2-int8"}}
     host = urlsplit(settings.base_url).netloc if settings.base_url else None
     return {"engine": settings.name, "host": host, "models": dict(settings.models)}
+
+
+def derives_topics(engine: Engine) -> bool:
+    """Whether the compiler derives the topics from the objects (wikigen.topics) for this engine,
+    instead of taking the topics its deltas return."""
+    return bool(getattr(engine, "derives_topics", False))
 
 
 def config_key(config: Config) -> str:
@@ -319,6 +326,9 @@ def preview(
     changed = [plan.sources[sid] for sid in selected]
     touched = [sid for sid in selected if sid in plan.updated] + list(withdrawn)
     revoked = revoke(baseline.objects, touched)
+    # R29: a derived topic is rebuilt by the compiler after merge, locally; it is never a reason to
+    # call the engine, nor context to send it.
+    asked = {oid: why for oid, why in revoked.items() if not is_derived(baseline.objects.get(oid, {}))}
     compiled_before = {
         sid: e.version for sid, e in baseline.manifest.items() if e.version is not None and sid not in touched
     }
@@ -327,7 +337,7 @@ def preview(
         changed=changed,
         withdrawn=list(withdrawn),
         index=baseline.objects,
-        revoked=revoked,
+        revoked=asked,
         compiled=compiled_before,
         titles=titles,
         read_body=_Bodies(ws.store, baseline.manifest, ws.config),
@@ -440,6 +450,7 @@ def _run_increment(
         read_file=lambda p: ws.store.read_file(head_tree, p),
         compiled=compiled_after,
         provenance=provenance,
+        derive_topics=derives_topics(engine),
     )
     if merged.problems:
         raise ValidationError(merged.problems, what="new snapshot")
@@ -468,6 +479,9 @@ def _run_increment(
         ],
         "usage": _sum_usage([d.usage for d in deltas]),
     }
+    if derives_topics(engine):
+        # R32: derived topics are the compiler's topic rule's work, never the engine route's.
+        trace["topics"] = {"route": TOPIC_ROUTE, **merged.counts["topic"]}
     pairs = [(sid, (e.pending.version if e.pending else e.version) or "") for sid, e in manifest.items()]
     snapshot = Snapshot(
         version=version,

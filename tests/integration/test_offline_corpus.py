@@ -10,9 +10,11 @@ import pytest
 from tests.conftest import GitRepo
 from tests.corpora import commit_files, corpus_available, corpus_files
 from wikigen.engines.offline import OfflineEngine
-from wikigen.objects import RELATIONS_PATH
+from wikigen.ids import normalize_name
+from wikigen.objects import RELATIONS_PATH, parse_object
 from wikigen.pipeline import compile_repo
 from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+from wikigen.topics import TOPIC_ROUTE
 
 pytestmark = [
     pytest.mark.integration,
@@ -39,6 +41,14 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     assert len(cross) >= 10
     assert len([o for o in snapshot.objects if o.startswith("article/")]) == 115
     assert git_repo.wikigen("verify").code == 0
+    # Topics by meaning (issue 10): derived from the objects, one per anchor concept, titled by it;
+    # no two topics share a title and none is without a summary.
+    topics = [parse_object(git_repo.repo.revparse_single(f"HEAD:{e['file']}").data)
+              for e in snapshot.objects.values() if e["kind"] == "topic"]
+    titles = [normalize_name(t["title"]) for t in topics]
+    assert len(titles) == len(set(titles))
+    assert all(t["summary"] and t["title"] == concepts[t["anchor"]]["label"] for t in topics)
+    assert all(snapshot.objects[t["id"]]["provenance"]["route"] == TOPIC_ROUTE for t in topics)
 
     path = "content/sources/knowledge/k8s/workloads/controllers/replicaset.md"
     commit_files(git_repo.repo, {path: files[path] + b"\n\nA Pod is the unit that the kubelet runs on a node.\n"})

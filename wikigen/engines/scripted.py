@@ -26,9 +26,12 @@ class ScriptedEngine:
         *,
         remote: bool = False,
         usage: Usage | None = None,
+        derives_topics: bool = False,
     ) -> None:
         self.answers = answers
         self.remote = remote
+        # True: the compiler derives the topics from the objects, as for the offline engine.
+        self.derives_topics = derives_topics
         self.usage = usage or Usage()
         self.requests: list[tuple[str, Mapping[str, Any]]] = []
 

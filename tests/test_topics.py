@@ -1,0 +1,229 @@
+"""Topics by meaning (issue 10): the compiler's topic rule over the merged objects, on real temporary
+git repos with a scripted engine whose topics the compiler derives (R12, R24, R25, R28, R29, R32)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import GitRepo, source
+from tests.engines import extract
+from wikigen.engines.scripted import ScriptedEngine
+from wikigen.ids import normalize_name
+from wikigen.objects import object_path, parse_object
+from wikigen.pipeline import compile_repo
+from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.topics import TOPIC_ROUTE, TopicPlan, build_topic, plan_topics
+
+K = "content/sources/knowledge"
+
+HUB = "Intro about the hub.\n\nConcept Hub: the Hub is where every part of the assembly meets.\n"
+
+
+def neighbour(name: str, predicate: str) -> str:
+    """A source that defines one concept and relates it to the Hub, both in its own lines."""
+    return f"About {name}.\n\nConcept {name}: {name} is one part of the assembly.\n\nREL Hub -{predicate}-> {name}.\n"
+
+
+SOURCES = {
+    f"{K}/hub.md": source(HUB, title="Hub"),
+    f"{K}/alpha.md": source(neighbour("Alpha", "uses"), title="Alpha"),
+    f"{K}/beta.md": source(neighbour("Beta", "feeds"), title="Beta"),
+    f"{K}/gamma.md": source(neighbour("Gamma", "guards"), title="Gamma"),
+    f"{K}/delta.md": source(neighbour("Delta", "powers"), title="Delta"),
+}
+
+
+def deriving() -> ScriptedEngine:
+    return ScriptedEngine(extract, derives_topics=True)
+
+
+def snapshot_at(repo: GitRepo, rev: str = "HEAD") -> Snapshot:
+    return load_snapshot(repo.repo.revparse_single(f"{rev}:{SNAPSHOT_PATH}").data)
+
+
+def topics(repo: GitRepo, rev: str = "HEAD") -> dict[str, bytes]:
+    """Topic file path → its committed bytes."""
+    snap = snapshot_at(repo, rev)
+    return {
+        e["file"]: repo.repo.revparse_single(f"{rev}:{e['file']}").data
+        for oid, e in snap.objects.items()
+        if e["kind"] == "topic"
+    }
+
+
+def topic_objects(repo: GitRepo) -> list[dict[str, Any]]:
+    return [parse_object(data) for data in topics(repo).values()]
+
+
+def assert_titles_unique_and_summaries_present(repo: GitRepo) -> None:
+    objs = topic_objects(repo)
+    titles = [normalize_name(t["title"]) for t in objs]
+    assert len(titles) == len(set(titles))
+    assert all(t["summary"] and all(c["citations"] for c in t["summary"]) for t in objs)
+
+
+def test_topic_rule_anchor_with_three_relations_gets_one_topic_titled_by_it(git_repo: GitRepo):
+    """Topic rule, R28, R32: a concept with >= 3 related concepts anchors exactly one topic, titled by
+    its name, whose summary is its and its neighbours' definitions with their citations copied
+    exactly; its provenance is the compiler's topic rule, and `wikigen verify` accepts it."""
+    git_repo.commit({k: v for k, v in SOURCES.items() if "delta" not in k})
+    engine = deriving()
+    report = compile_repo(git_repo.root, engine=engine)
+    assert report.published and engine.calls == 2
+    (topic,) = topic_objects(git_repo)
+    assert topic["title"] == "Hub" and topic["anchor"] == "concept/hub"
+    assert topic["members"] == sorted(
+        ["concept/hub", "concept/alpha", "concept/beta", "concept/gamma", "article/knowledge--hub",
+         "article/knowledge--alpha", "article/knowledge--beta", "article/knowledge--gamma"]
+    )
+    hub = parse_object(git_repo.read(object_path("concept/hub")).encode())
+    alpha = parse_object(git_repo.read(object_path("concept/alpha")).encode())
+    assert topic["summary"][0] == hub["definition"]
+    assert topic["summary"][1] == alpha["definition"]  # all weigh 1: neighbours by name
+    assert len(topic["summary"]) == 4
+    copied = {c["citation_id"]: c for c in [*hub["citations"], *alpha["citations"]]}
+    assert all(copied[c["citation_id"]] == c for c in topic["citations"] if c["citation_id"] in copied)
+    snap = snapshot_at(git_repo)
+    (entry,) = [e for e in snap.objects.values() if e["kind"] == "topic"]
+    assert entry["provenance"] == {"snapshot": 1, "route": TOPIC_ROUTE}
+    assert sorted(entry["deps"]) == topic["members"]
+    assert snap.trace["topics"] == {"route": TOPIC_ROUTE, "added": 1, "updated": 0, "removed": 0}
+    assert git_repo.wikigen("verify").code == 0
+
+
+def test_r24_an_unrelated_compile_leaves_the_topic_byte_identical(git_repo: GitRepo):
+    """R24: a compile that touches none of a topic's inputs neither rewrites its file nor its index
+    entry (its provenance stays the snapshot that made it, R32)."""
+    git_repo.commit(SOURCES)
+    compile_repo(git_repo.root, engine=deriving())
+    before = topics(git_repo)
+    entry_before = {k: v for k, v in snapshot_at(git_repo).objects.items() if k.startswith("topic/")}
+    git_repo.commit({f"{K}/zeta.md": source("About zeta.\n\nConcept Zeta: Zeta stands alone.\n", title="Zeta")})
+    head = git_repo.head()
+    report = compile_repo(git_repo.root, engine=deriving())
+    assert report.published
+    assert topics(git_repo) == before
+    assert {k: v for k, v in snapshot_at(git_repo).objects.items() if k.startswith("topic/")} == entry_before
+    changed = git_repo.git("diff", "--name-only", head, "HEAD").stdout.split()
+    assert not any(p.startswith("content/wiki/topics/") for p in changed)
+    assert snapshot_at(git_repo).trace["topics"] == {"route": TOPIC_ROUTE, "added": 0, "updated": 0, "removed": 0}
+
+
+def test_r12_a_new_relation_of_the_anchor_revises_its_topic(git_repo: GitRepo):
+    """R12/R25 with the topic rule: a relation added to the anchor makes the neighbour a member, so
+    the topic is revised (new members, new id from title + members); still one topic titled Hub."""
+    git_repo.commit({k: v for k, v in SOURCES.items() if "delta" not in k})
+    compile_repo(git_repo.root, engine=deriving())
+    (old,) = topic_objects(git_repo)
+    git_repo.commit({f"{K}/delta.md": SOURCES[f"{K}/delta.md"]})
+    report = compile_repo(git_repo.root, engine=deriving())
+    (new,) = topic_objects(git_repo)
+    assert new["title"] == "Hub" and new["id"] != old["id"]
+    assert set(new["members"]) - set(old["members"]) == {"concept/delta", "article/knowledge--delta"}
+    assert len(new["summary"]) == 5  # the anchor and 4 neighbours
+    counts = snapshot_at(git_repo).trace["topics"]
+    assert counts == {"route": TOPIC_ROUTE, "added": 1, "updated": 0, "removed": 1}
+    assert report.increments[0].objects["topic"] == {"added": 1, "updated": 0, "removed": 1}
+    assert git_repo.wikigen("verify").code == 0
+
+
+def test_r29_withdrawing_a_neighbours_source_revises_the_topic_with_no_engine_call(git_repo: GitRepo):
+    """R29 with R12's cascade: withdrawing the independent source of a neighbour revokes the topic
+    that has it as a member; the compiler re-derives what still qualifies locally — 0 engine calls,
+    although the revoked topic still cites valid sources (its other definitions)."""
+    git_repo.commit(SOURCES)
+    compile_repo(git_repo.root, engine=deriving())
+    (old,) = topic_objects(git_repo)
+    assert "concept/delta" in old["members"]
+    git_repo.commit({f"{K}/delta.md": None})
+    engine = deriving()
+    report = compile_repo(git_repo.root, engine=engine)
+    assert engine.calls == 0 and report.published
+    assert report.increments[0].revoked["topic"] == 1
+    (new,) = topic_objects(git_repo)
+    assert new["title"] == "Hub" and "concept/delta" not in new["members"]
+    assert all(c["source"] != "knowledge/delta" for c in new["citations"])
+    assert git_repo.wikigen("verify").code == 0
+    # One more: the anchor drops under 3 related concepts, and the topic is gone, still locally.
+    git_repo.commit({f"{K}/gamma.md": None})
+    engine = deriving()
+    compile_repo(git_repo.root, engine=engine)
+    assert engine.calls == 0 and topics(git_repo) == {}
+
+
+def test_r25_topic_ids_and_files_do_not_depend_on_increment_order_or_batching(make_repo):
+    """R25 (ids never depend on history) for topics: the same objects compiled at once, in two
+    different orders of increments, or with --batch one source per increment, give the same topic
+    ids and byte-identical topic files."""
+    order_a = ["hub", "alpha beta", "gamma delta"]
+    order_b = ["hub delta", "gamma", "beta", "alpha"]
+    results = []
+    for steps in (["hub alpha beta gamma delta"], order_a, order_b):
+        repo = make_repo()
+        for step in steps:
+            repo.commit({f"{K}/{name}.md": SOURCES[f"{K}/{name}.md"] for name in step.split()})
+            compile_repo(repo.root, engine=deriving())
+        results.append(topics(repo))
+    batched = make_repo()
+    batched.commit(SOURCES)
+    report = compile_repo(batched.root, engine=deriving(), batch=True, overrides={"caps.articles": 2})
+    assert len(report.increments) == 5
+    results.append(topics(batched))
+    assert len(results[0]) == 1
+    assert all(r == results[0] for r in results[1:])
+
+
+def test_no_two_topics_share_a_title_and_engine_topics_give_way(git_repo: GitRepo):
+    """Topic rule (no two topics share a title; none without a summary): topics an engine returned
+    before its topics were derived — here one titled like the derived one and one with an empty
+    summary — are removed at the next compile, locally, and every anchor has its own title."""
+
+    def with_topics(stage: str, request: Any) -> Any:
+        delta = extract(stage, request)
+        if stage == "analyze":
+            delta["topics"] = [
+                {"title": "Hub", "members": ["Hub", "Alpha"], "summary": []},
+                {"title": "Parts", "members": ["Beta", "Gamma"], "summary": []},
+            ]
+        return delta
+
+    git_repo.commit({k: v for k, v in SOURCES.items() if "delta" not in k})
+    compile_repo(git_repo.root, engine=ScriptedEngine(with_topics))
+    assert len(topics(git_repo)) == 2  # the engine's own topics, as before
+    second_hub = "Concept Rim: the Rim holds the spokes.\n\nREL Rim -holds-> Alpha.\nREL Rim -turns-> Beta.\nREL Rim -binds-> Delta.\n"
+    git_repo.commit({f"{K}/delta.md": SOURCES[f"{K}/delta.md"], f"{K}/rim.md": source(second_hub, title="Rim")})
+    engine = deriving()
+    compile_repo(git_repo.root, engine=engine)
+    assert sorted(t["title"] for t in topic_objects(git_repo)) == ["Hub", "Rim"]
+    assert all(e["provenance"]["route"] == TOPIC_ROUTE
+               for e in snapshot_at(git_repo).objects.values() if e["kind"] == "topic")
+    assert_titles_unique_and_summaries_present(git_repo)
+    assert git_repo.wikigen("verify").code == 0
+
+
+def test_topic_rule_from_the_index_alone_and_caps() -> None:
+    """Topic rule: anchors, members and their caps come from the object index without a file read;
+    a concept under 3 related concepts anchors nothing; neighbours rank by relation count, then name;
+    a topic whose summary would cite nothing is not made."""
+
+    def concept(name: str, articles: list[str]) -> dict[str, Any]:
+        return {"kind": "concept", "label": name, "deps": articles, "definitionCitations": ["c"], "sha": name}
+
+    index: dict[str, dict[str, Any]] = {"concept/hub": concept("Hub", ["article/h"]), "article/h": {"kind": "article"}}
+    for i in range(30):
+        index[f"concept/n{i:02}"] = concept(f"N{i:02}", [f"article/a{i:02}"])
+        index[f"article/a{i:02}"] = {"kind": "article"}
+        index[f"relation/r{i:02}"] = {"kind": "relation", "subject": "concept/hub", "object": f"concept/n{i:02}"}
+    index["relation/extra"] = {"kind": "relation", "subject": "concept/n29", "object": "concept/hub"}
+    index["relation/pair"] = {"kind": "relation", "subject": "concept/n00", "object": "concept/n01"}
+    (plan,) = plan_topics(index).values()
+    assert plan.anchor == "concept/hub" and plan.title == "Hub"
+    neighbours = [m for m in plan.members if m.startswith("concept/") and m != "concept/hub"]
+    assert len(neighbours) == 24 and "concept/n29" in neighbours  # two relations rank it first
+    assert plan.summary == ("concept/hub", "concept/n29", "concept/n00", "concept/n01", "concept/n02")
+    articles = [m for m in plan.members if m.startswith("article/")]
+    assert len(articles) == 24 and "article/h" in articles and "article/a29" in articles
+    assert plan_topics(index) == plan_topics(dict(reversed(list(index.items()))))  # no order effect
+
+    empty = TopicPlan("topic/x-1", "concept/x", "X", ("concept/x",), ("concept/x",), "i")
+    assert build_topic(empty, {"concept/x": {"definition": {"text": "X.", "citations": []}, "citations": []}}) is None
