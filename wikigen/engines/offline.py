@@ -14,9 +14,8 @@ Rules, per stage:
   them), that sentence being the evidence.
 - **recheck** — the same relation rule over the changed sources *and* the fragments, with the
   concepts of analyze's delta and the anchors; nothing already in the delta or the request.
-- **topics** — a topic per concept mentioned by at least :data:`TOPIC_MIN_ARTICLES` articles of this
-  increment, titled by the concept's name, members = the concept and those articles (by id); the
-  :data:`MAX_TOPICS` most mentioned, ties by name. Its summary is the concept's definition.
+- **topics** — none: the compiler derives topics from the merged objects (:mod:`wikigen.topics`),
+  so a topic never depends on which increment its concepts came in.
 
 Every quote is a passage or a sentence cut from the provided text, so it is verbatim (R22); claims
 keep the epistemic status of what they quote (R37). The pipeline refuses an analyze delta over
@@ -44,7 +43,6 @@ from wikigen.engines.documents import (
     Guard,
     Json,
     Scorer,
-    claim,
     fragment_documents,
     read_document,
 )
@@ -55,13 +53,11 @@ from wikigen.engines.statements import stated
 from wikigen.engines.text import Sentence
 from wikigen.errors import EngineError
 from wikigen.evidence.rerank import Ranker
-from wikigen.ids import article_id, concept_id, normalize_name, normalize_predicate
+from wikigen.ids import concept_id, normalize_name, normalize_predicate
 
 MODEL = "all-MiniLM-L6-v2-int8"
 ROUTE = f"offline/{MODEL}"
 RELATION_QUOTES = 3
-TOPIC_MIN_ARTICLES = 3
-MAX_TOPICS = 10
 
 
 class OfflineEngine:
@@ -219,31 +215,6 @@ def _relations(
             }
         )
     return built
-
-
-def _topics(
-    documents: Sequence[Document], concepts: Sequence[Concept], anchors: Anchors, mentions: Mentions
-) -> list[Json]:
-    """A topic per concept that at least TOPIC_MIN_ARTICLES articles of this increment mention."""
-    names = {c.ref: c for c in concepts}
-    anchor_names = {a["id"]: a["name"] for a in anchors.items}
-    articles: dict[str, set[str]] = {}
-    for document in documents:
-        identifier = article_id([document.source], document.title)
-        for sentence in document.sentences:
-            for mention in mentions.find(sentence.clean.text):
-                articles.setdefault(mention.ref, set()).add(identifier)
-    qualifying = [(ref, ids) for ref, ids in articles.items() if len(ids) >= TOPIC_MIN_ARTICLES]
-    title = {ref: names[ref].name if ref in names else anchor_names.get(ref, ref) for ref, _ in qualifying}
-    qualifying.sort(key=lambda pair: (-len(pair[1]), normalize_name(title[pair[0]]), pair[0]))
-    topics = []
-    for ref, ids in qualifying[:MAX_TOPICS]:
-        topic: Json = {"title": title[ref], "members": [ref, *sorted(ids)]}
-        if ref in names:
-            first = names[ref].definitions[0]
-            topic["summary"] = [claim(first.source, first.quote)]
-        topics.append(topic)
-    return sorted(topics, key=lambda t: (normalize_name(t["title"]), t["members"]))
 
 
 def _resolver(anchors: Anchors) -> Callable[[str], str]:
