@@ -260,3 +260,12 @@ def test_r37_no_stated_claim_cites_what_validation_calls_a_hedge(hedge: str) -> 
     assert status(f"The retry step is {hedge} for the night import.") != "stated"
     made = claim("retrospectives/x", f"The night import ran for six hours. The fix is {hedge} for it.")
     assert made["status"] != "stated" or hedge not in made["quotes"][0]["quote"].casefold()
+
+
+def test_r37_link_targets_are_not_the_sentences_words() -> None:
+    """R37: a word in a link's URL ("proposals") does not make a plain sentence a suggestion, but a
+    hedge that validation would read anywhere in the quote still keeps the claim off "stated"."""
+    plain = "The first design is explained in the [design notes](https://example.invalid/proposals/net.md)."
+    assert claim("knowledge/net", plain)["status"] == "stated"
+    linked = "The open bugs are listed on [this page](https://example.invalid/unconfirmed-bugs) today."
+    assert claim("knowledge/net", linked)["status"] != "stated"

@@ -147,7 +147,7 @@ def test_e1_raw_html_anchors_captions_and_images_are_never_passages() -> None:
         "![Another drawing of the same machines](/images/again.png)\n"
         "_Figure 3: the same machines seen from the scheduler's side._\n\n"
         '{{< figure src="/images/flow.svg" alt="Flow of a request"\n'
-        '    caption="The path a request takes through the system" >}}\n\n'
+        '    caption="**Note:** the path a request takes through the system" >}}\n\n'
         '{{< glossary_definition term_id="workload" length="all" >}}\n\n'
         f"{PROSE}\n"
     )

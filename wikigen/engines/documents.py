@@ -140,12 +140,17 @@ def claim(source: str, quote: str) -> Json:
     """
     quote = _same_status_run(quote)
     text = _headline(quote)
-    said = status(_first_sentence(quote))
-    if said == "stated" and status(quote) != "stated":
+    said = _status(quote)
+    if said == "stated" and _HEDGE_WORDS.search(quote):
         said = status(quote)  # R37: whatever the cut, a stated claim never cites a hedge
     return {"text": text, "status": said, "quotes": [{"source": source, "quote": quote}]}
 
 
+# R37: what the compiler's validation reads as a hedge anywhere in a quote (wikigen.validate), link
+# targets included; text.status reads each of these as a hypothesis or a suggestion.
+_HEDGE_WORDS = re.compile(
+    r"hypothes|unconfirmed|not (?:yet )?(?:done|implemented)|suggested improvement", re.I
+)
 _HTML_TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")
 _BREAKING_TAG = re.compile(r"</?(?:br|p|div|li|ul|ol|tr|td|th|table|hr|h[1-6])\b", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
@@ -175,15 +180,20 @@ def _first_sentence(quote: str) -> str:
     return " ".join((first[0].text if first else text).split())
 
 
+def _status(quote: str) -> str:
+    """R37: the status of the quote's first sentence, read as words: link targets are not language."""
+    return status(visible(_first_sentence(quote)).text)
+
+
 def _same_status_run(quote: str) -> str:
     """``quote`` up to the end of the leading sentences that share its first sentence's status (R37)."""
     cut = sentences("", quote)
     if len(cut) < 2:
         return quote
-    first = status(_first_sentence(cut[0].text))
+    first = _status(cut[0].text)
     end = cut[0].start + len(cut[0].text)
     for sentence in cut[1:]:
-        if status(_first_sentence(sentence.text)) != first:
+        if _status(sentence.text) != first:
             return quote[:end]
         end = sentence.start + len(sentence.text)
     return quote

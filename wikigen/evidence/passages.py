@@ -199,10 +199,12 @@ def _markup(block: Sequence[Token], after_image: bool) -> str | None:
     html_depth = 0
     emphasis = 0
     figure = False
+    outside_shortcodes = ""  # a shortcode's arguments are never prose, emphasized or not
     for token in block:
         if token.type != "inline":
             continue
         figure = figure or _FIGURE.search(token.content) is not None
+        outside_shortcodes += _SHORTCODE.sub(" ", token.content)
         for child in token.children or []:
             if child.type == "html_inline":
                 html_depth = max(0, html_depth + _tag_depth(child.content))
@@ -217,7 +219,7 @@ def _markup(block: Sequence[Token], after_image: bool) -> str | None:
                 (emphasized if emphasis > 0 else prose).append(shown)
     plain = _SHORTCODE.sub(" ", "".join(prose))
     marked = _SHORTCODE.sub(" ", "".join(emphasized))
-    if not re.search(r"\w", plain + marked):
+    if not re.search(r"\w", plain + marked) or not re.search(r"\w", outside_shortcodes):
         return "image" if images or figure else "html"
     if (images or after_image) and not re.search(r"\w", plain):
         return "caption"
