@@ -269,3 +269,9 @@ def test_r37_link_targets_are_not_the_sentences_words() -> None:
     assert claim("knowledge/net", plain)["status"] == "stated"
     linked = "The open bugs are listed on [this page](https://example.invalid/unconfirmed-bugs) today."
     assert claim("knowledge/net", linked)["status"] != "stated"
+
+
+def test_r20_section_headings_drop_attribute_blocks() -> None:
+    """R20: a heading's anchor or style block ("{#id}", "{: .warning}") is not part of its name."""
+    document = read_document("knowledge/x", "x", "## Watering {#water}\n\ntext\n\n### Frost {: .warning}\n")
+    assert [(h.level, h.text) for h in document.headings] == [(2, "Watering"), (3, "Frost")]
