@@ -253,6 +253,21 @@ def test_r37_a_hedge_in_a_later_sentence_is_not_the_claims() -> None:
     assert claim("retrospectives/import", same)["quotes"][0]["quote"] == same  # one status: whole
 
 
+def test_r37_a_retrospective_paragraph_keeps_its_fact_and_its_hypothesis(scorer: Scorer) -> None:
+    """R37: in a retrospective, a paragraph that states what happened and then suspects a cause gives
+    two claims, a stated one and a hypothesis, each quoting its own sentences verbatim."""
+    fact = "The nightly import stopped after the first batch of records."
+    cause = "We suspect the disk on the database host was full at the time."
+    proposal = "We should add a free-space check before the import starts."
+    body = f"# Import failure\n\n{fact} {cause} {proposal}\n"
+    built = article(scorer, body, "Import failure", "retrospectives/import-failure")
+    assert [(c["status"], c["quotes"][0]["quote"]) for c in built["summary"]] == [
+        ("stated", fact),
+        ("hypothesis", cause),
+        ("suggestion", proposal),
+    ]
+
+
 @pytest.mark.parametrize("hedge", _HEDGES)
 def test_r37_no_stated_claim_cites_what_validation_calls_a_hedge(hedge: str) -> None:
     """R37: every word the compiler's validation reads as a hedge gives a non-stated status, so the

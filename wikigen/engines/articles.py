@@ -8,6 +8,8 @@
   two say the same; a section never loses its best passage to the summary.
 - **Sections** follow the headings (the two shallowest levels below the title, ``##`` and ``###``
   in most sources); each cites the passages under it that rank best against its heading.
+- **Status** (R37) is each claim's own sentence's: a passage whose sentences differ in status gives
+  one claim per run of sentences that share one (a fact, then a suspected cause).
 - No passage is cited twice in one article, and none that is a greeting, a question to the reader,
   a contributor list or a navigation line (link lists are not passages at all, E1).
 
@@ -31,6 +33,7 @@ SUMMARY_CLAIMS = 3
 SECTION_CLAIMS = 2
 DELTA_BYTES = 90_000  # under the pipeline's 100,000-byte limit on analyze's delta
 MMR_LAMBDA = 0.7  # relevance against redundancy when the summary picks its passages
+RUNS_PER_PASSAGE = 3  # claims one passage may give when its sentences differ in status (R37)
 SAME = 0.9  # two passages this similar say the same thing: never both in one article
 FLOOR = 0.5  # a pick ranks at least this share of the best candidate's score (off-topic text stays out)
 
@@ -250,6 +253,20 @@ def _is_prose(body: str, passage: Passage) -> bool:
     return bool(sentences("", passage.text))
 
 
+def _claims_of(source: str, quote: str) -> list[Json]:
+    """R37: one claim per run of sentences that share a status, so a paragraph that states a fact and
+    then suspects a cause gives a stated claim and a hypothesis, each quoting its own sentences."""
+    made: list[Json] = []
+    rest = quote
+    while rest and len(made) < RUNS_PER_PASSAGE:
+        built = claim(source, rest)
+        made.append(built)
+        rest = rest[len(built["quotes"][0]["quote"]) :].lstrip()
+        if not sentences("", rest):
+            break
+    return made
+
+
 def _article(plan: Plan) -> Json:
     """The article of ``plan``: its summary claims, then one section per heading; no quote twice."""
     source = plan.document.source
@@ -258,10 +275,10 @@ def _article(plan: Plan) -> Json:
     def claims(quotes: Sequence[str]) -> list[Json]:
         built = []
         for quote in quotes:
-            made = claim(source, quote)
-            if made["quotes"][0]["quote"] not in quoted:
-                quoted.add(made["quotes"][0]["quote"])
-                built.append(made)
+            for made in _claims_of(source, quote):
+                if made["quotes"][0]["quote"] not in quoted:
+                    quoted.add(made["quotes"][0]["quote"])
+                    built.append(made)
         return built
 
     article: Json = {
