@@ -25,7 +25,8 @@ MAX_NAME_WORDS = 8
 
 
 def name_tokens(text: str) -> tuple[str, ...]:
-    return tuple(_TOKEN.findall(normalize_name(text)))
+    # "_rotation pair_" (emphasis) names "rotation pair": underscores at a token's ends are markup
+    return tuple(t for t in (m.strip("_") for m in _TOKEN.findall(normalize_name(text))) if t)
 
 
 def text_ngrams(text: str, longest: int = MAX_NAME_WORDS) -> set[tuple[str, ...]]:

@@ -355,7 +355,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank
     if hub:
-        return best.reading.pattern == "copula" and (strong or named)
+        return best.reading.pattern in ("copula", "called") and (strong or named)
     if rank == DEFINES and best.reading.pattern == "emphasis":
         # emphasis also stresses ("a variable's *existing value*"): a term is named again
         return count >= 2 or "heading" in candidate.signals

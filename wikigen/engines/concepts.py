@@ -131,9 +131,20 @@ def build_concepts(
             concept.candidates.extend(v for v in head_variants(concept.name) if used(v))
         for form in [normalize_name(concept.name), *forms]:
             index.setdefault(form, existing)
+    spoken = _spoken(d.body for d in documents)
+    for key, concept in list(concepts.items()):
+        if concept.anchor is None and not spoken(concept.name):
+            # R14/R18: the compiler finds live concepts by the names the changed sources use; a name
+            # they do not use ("Current state" from "current states") could be a live concept the
+            # request did not carry. Such a concept keeps a name as written, or is left out.
+            written = next((t for t in concept.candidates if spoken(t)), None)
+            del concepts[key]
+            if written is not None and normalize_name(written) not in concepts:
+                concept.name = written[0].upper() + written[1:] if not concept.definitions[0].code else written
+                concepts[concept.key] = concept
     _rebuild_revoked(request, documents, fragments, anchors, concepts, index)
     ordered = sorted(concepts.values(), key=lambda c: c.key)
-    _assign_aliases(ordered, anchors)
+    _assign_aliases(ordered, anchors, spoken)
     _rank_evidence(ordered, documents, scorer, guard)
     return ordered
 
@@ -269,18 +280,42 @@ def _rebuild_revoked(
             index.setdefault(key, concept.key)
 
 
-def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors) -> None:
-    """R26: an alias never equals the name or alias of another concept or anchor."""
+def _spoken(bodies: Iterable[str]) -> Callable[[str], bool]:
+    """Whether a name occurs in the changed sources as R14's index would find it: the same tokens
+    (``wikigen.context.name_tokens``: word characters joined by ``+#.-``), in a row."""
+    grams: set[tuple[str, ...]] = set()
+    for body in bodies:
+        tokens = _name_tokens(body)
+        for size in range(1, 9):
+            grams.update(tokens[i : i + size] for i in range(len(tokens) - size + 1))
+
+    def spoken(name: str) -> bool:
+        return _name_tokens(name) in grams
+
+    return spoken
+
+
+def _name_tokens(text: str) -> tuple[str, ...]:
+    return tuple(t for t in (m.strip("_") for m in _NAME_TOKEN.findall(normalize_name(text))) if t)
+
+
+_NAME_TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
+
+
+def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, spoken: Callable[[str], bool]) -> None:
+    """R26: an alias never equals the name or alias of another concept or anchor, and is a name the
+    changed sources use (R14 finds live concepts by those, so an unused alias could collide unseen)."""
     owner: dict[str, str] = dict(anchors.exact)
     for concept in concepts:
         owner.setdefault(concept.key, concept.anchor or concept.key)
     for concept in concepts:
         me = concept.anchor or concept.key
+        rebuilt = concept.definitions[0].pattern == "revoked"  # R25: its own aliases come back
         for candidate in sorted(set(concept.candidates), key=lambda c: (normalize_name(c), c)):
             key = normalize_name(candidate)
             if key == concept.key or owner.get(key, me) != me:
                 continue
-            if not (term_ok(candidate) or identifier_like(candidate)):
+            if not (term_ok(candidate) or identifier_like(candidate)) or not (rebuilt or spoken(candidate)):
                 continue
             if key in owner:  # the anchor's own alias: nothing to add
                 continue

@@ -162,7 +162,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and _defining_attr(parse, attr)
             and not _hedged(parse, governor)
         ):
-            return Reading("copula", DEFINES, forward=forward)
+            # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
+            return Reading("copula", DESCRIBES if _definite(parse, head) else DEFINES, forward=forward)
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"
@@ -172,7 +173,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and _determiner(parse, head) not in _DEMONSTRATIVE
     ):
         # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind
-        definite = _determiner(parse, head) == "the" and head.pos == "NOUN" and not head.code
+        definite = _definite(parse, head)
         return Reading("function", DESCRIBES if definite else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "X is used to …"
@@ -247,6 +248,16 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
     if determiner in ("a", "an", "the", "any", "one"):
         return True
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
+
+
+def _definite(parse: Parse, head: Word) -> bool:
+    """ "The form is …" speaks of one thing; "The arity of a function is …" of a kind."""
+    return (
+        _determiner(parse, head) == "the"
+        and head.pos == "NOUN"
+        and not head.code
+        and not any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(head.i))
+    )
 
 
 def _determiner(parse: Parse, word: Word) -> str:
