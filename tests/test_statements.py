@@ -198,3 +198,24 @@ def test_r23_stated_is_sorted_and_free_of_self_loops() -> None:
     clean = visible("The miller grinds the miller's grain.")
     mentions = Mentions.build([("miller", ["miller"])], known=True).find(clean.text)
     assert stated(parse_sentences([clean])[0], mentions) == []
+
+
+def test_r23_what_a_noun_introduces_stands_for_it() -> None:
+    """R23: "the barn's keeper (Hilda)", "the `Gate` module"."""
+    assert ("Hilda", "feeds", "goat") in relations_of(
+        "The barn's keeper (Hilda) feeds every goat at dawn.", "Hilda", "goat"
+    )
+    assert ("Gate", "works with", "fence") in relations_of(
+        "The `Gate` module works with fences.", "Gate", "module", "fence"
+    )
+
+
+def test_r23_a_relative_clause_speaks_of_its_noun() -> None:
+    """R23: "the kubelet, which runs on every node" and "X is a Y that manages Z"."""
+    found = relations_of(
+        "The harvester, which runs on every field, fills the silo.", "harvester", "field", "silo"
+    )
+    assert {("harvester", "runs on", "field"), ("harvester", "fills", "silo")} <= found
+    assert ("plough", "turns", "soil") in relations_of(
+        "A plough is a tool that turns the soil.", "plough", "soil"
+    )

@@ -33,7 +33,6 @@ _VAGUE_VERBS = frozenset(
         "make",
         "see",
         "say",
-        "take",
         "go",
         "come",
         "want",
@@ -46,9 +45,13 @@ _VAGUE_VERBS = frozenset(
 )
 _SUBJECTS = ("nsubj", "nsubjpass")
 _RELATING_PREPOSITIONS = frozenset(
-    ["on", "in", "to", "with", "from", "into", "onto", "through", "across", "between", "within", "against", "as", "inside", "over"]
+    ["on", "of", "in", "to", "with", "from", "into", "onto", "through", "across", "between", "within", "against", "as", "inside", "over"]
 )
 MAX_PREDICATE_WORDS = 5
+_CLASSIFIERS = frozenset(
+    ["module", "protocol", "function", "operator", "macro", "struct", "attribute", "sigil", "type",
+     "class", "method", "library", "package", "command", "construct", "directive", "object", "resource"]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +77,9 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb):
             continue
         subjects = _with_conjuncts(parse, [w for w in parse.children(verb.i) if w.dep in _SUBJECTS])
-        subjects = _resolved(parse, subjects)
-        subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
         passive = any(w.dep == "nsubjpass" for w in subjects)
+        subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
+        subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
         for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
             if agent:  # "Y is managed by X": X manages Y
                 found.update(Stated(obj_ref, predicate, ref) for ref, _ in subject_refs)
@@ -96,7 +99,7 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
     "X is a component that runs on …": and that noun, as a copula's class, stands for X."""
     out: list[Word] = []
     for word in subjects:
-        if word.lemma.casefold() not in ("which", "that", "who") or word.dep != "nsubj":
+        if word.lemma.casefold() not in ("which", "that", "who") or word.dep not in _SUBJECTS:
             out.append(word)
             continue
         clause = parse.words[word.head]
@@ -109,6 +112,32 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
             if copula.lemma == "be" and not _unsure(parse, copula):
                 out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
     return _with_conjuncts(parse, out)
+
+
+def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> list[Word]:
+    """The words that name a concept for each of ``words`` and its conjuncts: the word itself, or
+    what it introduces — "Elixir's test framework (ExUnit)", "the `IO` module", "three parts:
+    generators, filters …", "on top of the maps"."""
+    out: list[Word] = []
+    for word in _with_conjuncts(parse, words):
+        children = parse.children(word.i)
+        # "the `IO` module" is IO, even where "module" names a concept too
+        named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs and w.code]
+        if named and word.lemma.casefold() in _CLASSIFIERS:
+            out.extend(named)
+            continue
+        if word.i in refs:
+            out.append(word)
+            continue
+        named = [w for w in children if w.dep == "appos" and w.i in refs]
+        if not named and word.lemma.casefold() in _CLASSIFIERS:
+            named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs]
+        if not named and word.lemma.casefold() in ("top", "front", "part", "parts"):
+            named = [p for w in children if w.dep == "prep" and w.text.casefold() == "of" for p in parse.children(w.i) if p.dep == "pobj"]
+        if not named:
+            named = [w for w in children if w.dep == "appos" and ":" in parse.text[word.end : w.start]]
+        out.extend(_with_conjuncts(parse, named) if named else [word])
+    return out
 
 
 def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -> list[tuple[str, str, bool]]:
@@ -142,7 +171,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                     if len(words) <= MAX_PREDICATE_WORDS:
                         out.append((ref, " ".join(words), False))
         return out
-    if verb.lemma.casefold() in _VAGUE_VERBS and not particle:
+    if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
         return out
     objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
     if not objects and verb.tag in ("VBZ", "VBP"):
@@ -154,7 +183,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             if subject is not None and all(w.pos == "DET" for w in between):
                 objects.append(subject)
     for obj in objects:
-        out.extend((refs[w.i], base, False) for w in _with_conjuncts(parse, [_named(parse, obj)]) if w.i in refs)
+        out.extend((refs[w.i], base, False) for w in _stand_ins(parse, [_named(parse, obj)], refs) if w.i in refs)
     # What the verb did to something else comes along: "applies labels to Pods"
     plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
@@ -162,7 +191,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         agent = prep.dep == "agent" or (passive and preposition == "by")
         if not agent and preposition not in _RELATING_PREPOSITIONS:
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
-        for pobj in _with_conjuncts(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"]):
+        pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
+        for pobj in _stand_ins(parse, pobjs, refs):
             if pobj.i not in refs:
                 continue
             if agent:
