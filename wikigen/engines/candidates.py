@@ -286,14 +286,21 @@ def definitions(
         if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
-    scorer.prepare(text for _, c, pool in pools for text in [_query(c), *(f.sentence.text for f in pool)])
+    # Only a choice needs the model: one embedding call for every query and sentence to rank.
+    scorer.prepare(
+        text for _, c, pool in pools if len(pool) > 1 for text in [_query(c), *(f.sentence.text for f in pool)]
+    )
     accepted = []
     for _, candidate, pool in pools:
-        ranked = scorer.rank(
-            _query(candidate),
-            pool,
-            lambda f: f.sentence.text,
-            lambda f: (order[f.sentence.source], f.sentence.start),
+        ranked = (
+            scorer.rank(
+                _query(candidate),
+                pool,
+                lambda f: f.sentence.text,
+                lambda f: (order[f.sentence.source], f.sentence.start),
+            )
+            if len(pool) > 1
+            else pool
         )
         chosen = ranked[0]
         start, quote = _quote(chosen, by_source)

@@ -344,8 +344,17 @@ def _rank_evidence(
                 if len(sentence.text) >= 40 and finder.find(sentence.clean.text):
                     pool.setdefault((sentence.source, sentence.text), (sentence.source, sentence.start))
         pools.append((query, sorted(pool.items(), key=lambda item: item[1])))
-    # One embedding call for every query and candidate of the increment.
-    scorer.prepare(text for query, items in pools for text in [query, *(pair[1] for pair, _ in items)])
+    # One embedding call for every query and candidate of the increment; a pool that fits whole needs
+    # no ranking.
+    scorer.prepare(
+        text
+        for query, items in pools
+        if len(items) > EVIDENCE_QUOTES
+        for text in [query, *(pair[1] for pair, _ in items)]
+    )
     for concept, (query, items) in zip(concepts, pools, strict=True):
+        if len(items) <= EVIDENCE_QUOTES:
+            concept.evidence = [pair for pair, _ in items]
+            continue
         ranked = scorer.rank(query, items, lambda item: item[0][1], lambda item: item[1])
         concept.evidence = [pair for pair, _ in ranked[:EVIDENCE_QUOTES]]
