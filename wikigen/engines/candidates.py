@@ -256,7 +256,7 @@ def definitions(
                 head = parse.span_head(mention.start, mention.end)
                 if head is None:
                     continue
-                if candidate.code and _PLAIN_WORD.match(candidate.term) and not head.code:
+                if candidate.code and _PLAIN_WORD.match(candidate.term) and len(candidate.term) <= 4 and not head.code:
                     continue  # `case`, `if`, `use`: the word in prose is not the construct
                 counts[mention.ref] = counts.get(mention.ref, 0) + 1
                 marked = _marked(sentence.clean, mention.start, mention.end) or _quoted(
@@ -371,9 +371,22 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
             return strong or named or count >= 2
         return strong or named or count >= 3
     if rank == DESCRIBES:
-        return strong or (named and count >= 3)
+        # a described term needs the author's marking, and a plain common noun ("test",
+        # "connection", "scaling") more than a description
+        return (strong and not _common_noun(candidate)) or (named and count >= 3)
     # A mere mention defines nothing, except in the section its heading gives the term.
     return "heading" in candidate.signals and best.own_section and count >= 2
+
+
+def _common_noun(candidate: Candidate) -> bool:
+    """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
+    words = candidate.term.split()
+    return (
+        not candidate.code
+        and len(words) == 1
+        and words[0][1:].islower()
+        and not candidate.signals & {"heading", "called", "abbreviation"}
+    )
 
 
 def _quote(found: Found, documents: Mapping[str, Document]) -> tuple[int, str]:

@@ -133,13 +133,18 @@ class Reading:
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     """The reading of the mention whose syntactic head is ``head``."""
     reading = _read(parse, head, marked)
-    if reading.rank == DEFINES and _conditional(parse):
-        # "If the file is opened …, the function expects …" says what happens, not what it is
-        return Reading(reading.pattern, DESCRIBES, reading.anaphoric, reading.forward)
+    if _conditional(parse):
+        # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
+        # says what the term is, and neither is ever its definition
+        return Reading(reading.pattern, reading.rank, reading.anaphoric, forward=True)
     return reading
 
 
-_CONDITIONAL_START = re.compile(r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|to learn|to see)\b", re.IGNORECASE)
+_CONDITIONAL_START = re.compile(
+    r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|to learn|to see|read|see|learn|refer|visit|check out|"
+    r"for (?:more|details|an? example))\b",
+    re.IGNORECASE,
+)
 
 
 def _conditional(parse: Parse) -> bool:
