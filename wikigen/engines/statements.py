@@ -192,6 +192,13 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         if not agent and preposition not in _RELATING_PREPOSITIONS:
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
+        # "builds on pattern matching and guards": the parser hung the second noun on the verb
+        later = [w.i for w in children if w.dep in ("prep", "agent") and w.i > prep.i]
+        pobjs += [
+            w
+            for w in children
+            if w.dep == "conj" and w.pos in ("NOUN", "PROPN") and w.i > prep.i and not any(i < w.i for i in later)
+        ]
         for pobj in _stand_ins(parse, pobjs, refs):
             if pobj.i not in refs:
                 continue
