@@ -233,6 +233,13 @@ def test_r37_status_is_decided_from_one_sentence() -> None:
         "Consider adding a warm-up step before the import begins.": "suggestion",
         "The error message could be improved to name the failing file.": "suggestion",
         "Why did the import stop after the first batch?": "question",
+        # Advice to a reader and references to design documents state how things are.
+        "Consider using a separate queue for large messages.": "stated",
+        "Familiarity with message queues is suggested before reading on.": "stated",
+        "The wire format is described in the design proposal for the queue.": "stated",
+        "Run several workers (perhaps one per machine) to drain the queue faster.": "stated",
+        "Perhaps the queue was full when the import started.": "hypothesis",
+        "Proposal: move the import to a dedicated worker pool.": "suggestion",
     }
     assert {text: status(text) for text in expected} == expected
 

@@ -193,19 +193,25 @@ _QUESTION = re.compile(r"\?[\"')\]*_]*\s*$")
 _HYPOTHESIS = re.compile(
     r"\b(?:hypothe\w*|unconfirmed|unverified"
     r"|not (?:yet )?(?:been )?confirmed|(?:we|i) (?:suspect|believe|think|guess|assume)|suspected"
-    r"|(?:our|my) (?:guess|theory|suspicion)|probably|presumably|perhaps|it seems|seems to (?:be|have)"
+    r"|(?:our|my) (?:guess|theory|suspicion)|probably|presumably|it seems|seems to (?:be|have)"
     r"|(?:it )?appears to (?:be|have) (?:been )?(?:caused|due|the (?:cause|reason))"
     r"|(?:most |more than )?likely (?:because|due to|caused|the (?:cause|reason)|that)"
     r"|(?:may|might|could) (?:have )?(?:be|been) (?:caused|due to|because|triggered|related to|the (?:cause|reason))"
-    r"|possibly (?:because|due to|caused)|root cause (?:is|remains) (?:unknown|unclear)|unclear why)\b",
+    r"|possibly (?:because|due to|caused)|root cause (?:is|remains) (?:unknown|unclear)|unclear why)\b"
+    # "Perhaps the disk was full" hedges; "(perhaps for a batch job)" in a doc only gives an example.
+    r"|(?:^|[,;:]\s*)perhaps\b",
     re.IGNORECASE,
 )
-# A proposal, not something done: "we should", "consider adding", "could be improved".
+# A proposal, not something done: "we should", "consider adding", "could be improved". Advice to a
+# reader ("consider using a sandbox", "familiarity with volumes is suggested") and a reference to a
+# design proposal document state how things are; they are not proposals of the source's authors.
 _SUGGESTION = re.compile(
-    r"\b(?:suggest\w*|propos(?:al|als|e|es|ed|ing)|we (?:should|ought to)"
-    r"|should (?:consider|be (?:improved|changed|added|fixed|revisited))|consider (?:adding|using|making|moving)"
-    r"|could be (?:improved|simplified|made|added)|would be (?:better|nice|good|useful)|it would help"
-    r"|not (?:yet )?(?:done|implemented)|next time|in (?:the )?future,? we|action items?|to-?do\b|todo)\b",
+    r"\b(?:suggestions?|(?:we|i) (?:suggest|propose)|suggested (?:improvement|fix|change)s?"
+    r"|(?:is|as) a proposal|proposal:|proposed (?:change|fix|improvement|solution)s?"
+    r"|we (?:should|ought to)|consider adding|(?:could|should) be improved|would be (?:better|nice)"
+    r"|it would help|not (?:yet )?(?:done|implemented)|next time,? we|in (?:the )?future,? we"
+    r"|action items?|to-?do)\b"
+    r"|^proposal\b",
     re.IGNORECASE,
 )
 
