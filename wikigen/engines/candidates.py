@@ -201,7 +201,8 @@ def collect(
             for match in _QUOTED.finditer(clean.text):
                 # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
                 head = parse.span_head(match.start("phrase"), match.end("phrase"))
-                titled = sum(w[:1].isupper() for w in match.group("phrase").split()) > 1
+                # a capitalized phrase in quotes is a title or an example's value ("Mary"), not a term
+                titled = any(w[:1].isupper() for w in match.group("phrase").split())
                 if head is not None and not titled and (head.pos in ("NOUN", "PROPN") or head.code):
                     add(match.group("phrase"), False, "quoted")
             for word in parse.words:
@@ -373,7 +374,8 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     if rank == DESCRIBES:
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
-        return (strong and not _common_noun(candidate)) or (named and count >= 3)
+        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
+        return (named_by_author and not _common_noun(candidate)) or (named and count >= 3 and best.own_section)
     # A mere mention defines nothing, except in the section its heading gives the term.
     return "heading" in candidate.signals and best.own_section and count >= 2
 
