@@ -218,7 +218,7 @@ def collect(
                     ):
                         add(term, True, "called" if reading.pattern == "called" else "defined")
                     continue
-                if marked:
+                if marked and word.dep not in ("compound", "amod", "nmod", "poss", "npadvmod"):
                     add(term, False, "marked")
                 elif reading.pattern == "called":
                     add(term, False, "called")

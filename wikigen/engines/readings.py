@@ -131,7 +131,9 @@ class Reading:
 
 
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
-    """The reading of the mention whose syntactic head is ``head``."""
+    """The reading of the mention whose syntactic head is ``head``. An emphasized modifier ("the
+    _test_ namespace") stresses an example; only an emphasized name introduces a term."""
+    marked = marked and head.dep not in ("compound", "amod", "nmod", "poss", "npadvmod")
     reading = _read(parse, head, marked)
     if _conditional(parse):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
