@@ -112,12 +112,9 @@ _NOT_DEFINING_ATTR = frozenset(
         "thing",
         "way",
         "one",
-        "part",
         "example",
         "lot",
         "bit",
-        "kind",
-        "type",
     ]
 )
 
