@@ -2,16 +2,14 @@
 
 Rules, per stage:
 
-- **analyze** — one article per changed source: its summary is the 3 passages (E1) that rank best
-  against the title and headings, its sections follow the ``##``/``###`` headings with the 2 best
-  passages under each (ranked by the heading). Concepts come from defined terms only: "X is a …"
-  sentences whose subject is marked (bold, italic, code, link, glossary tooltip), looks like a name
-  (CamelCase, ALLCAPS, ``kube-proxy``, Title Case) or is a term of a title, heading or tooltip;
-  "… is called **X**"; definition lists (``Term`` / ``: definition``), ``- **Term**: …`` and
-  ``Term — …`` lists; a title followed by a block quote (tldr pages). A heading alone is never
-  evidence. Relations only where one sentence names two concepts with an explicit predicate of
-  :data:`wikigen.engines.relations.PREDICATES` between them (subject first; a passive "… by" swaps
-  them), that sentence being the evidence.
+- **analyze** — one article per changed source (:mod:`wikigen.engines.articles`: the source's lead
+  and the passages that best cover the rest, sections by heading). Concepts are the terms the
+  author marks as terms (emphasis, quotes, headings, namings, abbreviations, glossary lists) or
+  defines, each with the sentence that best defines it, read from the sentence's parse
+  (:mod:`wikigen.engines.candidates`, :mod:`wikigen.engines.readings`). Relations are what one
+  sentence states between two concepts, read from its dependency parse
+  (:mod:`wikigen.engines.statements`), that sentence being the evidence. Sources in another
+  language than English are never parsed: language-independent rules only, and no relations.
 - **recheck** — the same relation rule over the changed sources *and* the fragments, with the
   concepts of analyze's delta and the anchors; nothing already in the delta or the request.
 - **topics** — none: the compiler derives topics from the merged objects (:mod:`wikigen.topics`),

@@ -1,8 +1,9 @@
-"""Terms (R20): what may name a concept, and the sentences and lists that define one.
+"""Terms (R20): what may name a concept, and the glossary lists that define one.
 
 Stop-lists and filters every concept name and alias passes, the plural/singular forms a mention of
 the same thing may take, the evidence the request's texts give that a phrase is a term, and the
-definition patterns ("X is a …", "… is called **X**", glossary lists). A definition's quote is a
+glossary patterns (definition lists, ``- **Term**: …``, ``Term — …``), which need no grammar.
+Sentences are read by :mod:`wikigen.engines.candidates` from their parse. A definition's quote is a
 verbatim span of the sentence or passage it was read from (R22).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wikigen.engines.text import Sentence, Visible, sentences, visible
+from wikigen.engines.text import sentences, visible
 from wikigen.ids import normalize_name
 
 
@@ -57,7 +58,6 @@ _IDENTIFIER = re.compile(
     r"^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s?|[A-Z]{2,}[0-9]*s?|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$"
 )
 _HYPHENATED = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
-_TITLE_WORD = re.compile(r"^[A-Z0-9][\w-]*$")
 
 
 def term_ok(term: str, *, code: bool = False) -> bool:
@@ -186,40 +186,9 @@ class Definition:
     code: bool = False
 
 
-_PREFIX = re.compile(r"^(?:(?:In|Within|For|On) [^,]{1,40},\s+)?(?:(?:[Aa]n?|[Tt]he|Each|Every)\s+)?")
-_COPULA = re.compile(r"\s(?:is|are|(?:may|can) be|refers to|means|represents)\s")
-# What a thing does, said of the page's own subject: "Dynamic volume provisioning allows …".
-_FUNCTION = re.compile(
-    r"\s(?P<verb>enables?|allows?|lets|provides?|defines?|describes?|ensures?|maintains?|tracks|manages|"
-    r"watches|controls|stores|holds|handles|implements|runs|contains|selects|determines|specifies)\s"
-)
-_POSSESSIVE = re.compile(r"^(?P<term>.+?)['’]s (?:main |primary )?(?:purpose|job|role|goal|function)$")
 _PAREN = re.compile(
     r"^(?P<term>.+?)\s*\((?:(?:also )?(?:called|known as|referred to as|or)\s+)?(?P<inner>[^()]{1,40})\)$"
 )
-_ALSO = re.compile(
-    r"^(?P<term>.+?),\s*(?:also|sometimes|often)\s+(?:called|known as|referred to as)\s+(?P<aka>[^,]{1,40}),?$"
-)
-_ADVERBS = re.compile(
-    r"^(?:(?:essentially|simply|basically|typically|usually|generally|primarily|mainly)\s+)+", re.I
-)
-_DEFINING = re.compile(
-    r"^(?:a|an|the|one|any|used|responsible|designed|intended|meant|made up|defined as|short for|"
-    r"how|what|where)\b",
-    re.IGNORECASE,
-)
-_NOT_DEFINING = re.compile(
-    r"^(?:the (?:default|same|only|case|recommended|preferred|most|first|last|next|one|result|reason|"
-    r"problem|easiest|simplest|best)|a (?:good|bad|great|common|better|way to)|one of the (?:most|best)|"
-    r"(?:not|no|also|now|still|only|available|deprecated|enabled|disabled|set|true|false|required|"
-    r"optional|supported|immutable|removed|ignored|recommended|useful|important|different|stable|ready|"
-    r"omitted|empty|done|possible|able|likely|being|currently|in|on|at|for|with|to|from|by|there|here|"
-    r"then|so|too|more|less|very|always|never|often|sometimes|unavailable|allowed|just|already|"
-    r"unable|free|similar|specific|unique|valid|invalid|limited|based|built|run|shown|listed|described|"
-    r"covered|explained|discussed))\b",
-    re.IGNORECASE,
-)
-_CALLED = re.compile(r"\b(?:is|are) (?:called|known as|referred to as|termed) (?:an? |the )?$")
 _DEF_LIST = re.compile(
     r"(?m)^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+(?P<definition>\S[^\n]*(?:\n(?![^\n:]{2,80}\n[ \t]*:)[^\n]+)*)"
 )
@@ -229,60 +198,6 @@ _LIST_TERM = re.compile(
 )
 _DASH_TERM = re.compile(r"^(?P<term>[A-Za-z][\w .-]{1,40}?)\s+[—–]\s+\S")
 _QUALIFIERS = word_set("optional|deprecated|alpha|beta|stable|ga|required|recommended|default")
-
-
-def definitions(
-    sentence: Sentence, vocabulary: Vocabulary, topics: frozenset[str] = frozenset()
-) -> list[Definition]:
-    """Defined terms of one sentence: "X is a …", "… is called **X**" (R20).
-
-    ``topics`` are the normalized title and heading terms of the sentence's own source: a sentence
-    saying what one of them does ("X allows …") defines it too.
-    """
-    clean = sentence.clean
-    found: list[Definition] = []
-    if re.search(r"\n[ \t]*:[ \t]", sentence.text):
-        return found  # a definition list entry: list_definitions reads it
-    prefix = _PREFIX.match(clean.text)
-    copula = _COPULA.search(clean.text, prefix.end() if prefix else 0)
-    function = _FUNCTION.search(clean.text, prefix.end() if prefix else 0)
-    if prefix is not None and function is not None and (copula is None or function.start() < copula.start()):
-        head = clean.text[prefix.end() : function.start()].strip()
-        glossary = function.group("verb") in ("lets", "allows", "enables") and vocabulary.knows(
-            head, strong=True
-        )
-        if head and (_is_topic(head, topics) or glossary) and _acceptable(head, None, vocabulary):
-            found.append(_definition(sentence, head, "copula", [], False))
-        copula = None
-    if prefix is not None and copula is not None:
-        head = clean.text[prefix.end() : copula.start()].strip()
-        aliases: list[str] = []
-        possessive = _POSSESSIVE.match(head)
-        if possessive:
-            head = possessive.group("term")
-        elif not _defining_rest(copula.group().strip(), clean.text[copula.end() :].strip()):
-            head = ""
-        also = _ALSO.match(head)
-        if also:
-            head = also.group("term")
-            aliases.append(also.group("aka").strip())
-        paren = _PAREN.match(head)
-        if paren:
-            head = paren.group("term").strip()
-            if normalize_name(paren.group("inner")) not in _QUALIFIERS:
-                aliases.append(paren.group("inner").strip())
-        start = prefix.end() + clean.text[prefix.end() :].find(head)
-        marked = _marked(clean, start, start + len(head)) if head else None
-        if head and _acceptable(head, marked, vocabulary):
-            found.append(_definition(sentence, head, "copula", aliases, marked == "code"))
-    for mark in clean.marks:
-        if mark.kind not in ("bold", "italic", "code") or not _CALLED.search(clean.text[: mark.start]):
-            continue
-        term = clean.text[mark.start : mark.end]
-        after = clean.text[mark.end : mark.end + 2]
-        if (not after or after[0] in ".,;:" or after == " (") and _acceptable(term, mark.kind, vocabulary):
-            found.append(_definition(sentence, term, "called", [], mark.kind == "code"))
-    return found
 
 
 def list_definitions(source: str, passage_text: str, base: int, vocabulary: Vocabulary) -> list[Definition]:
@@ -343,70 +258,3 @@ def _listed_ok(term: str, code: bool, vocabulary: Vocabulary) -> bool:
     if len(term.split()) == 1:
         return identifier_like(term) or vocabulary.knows(term, strong=True) or vocabulary.is_proper(term)
     return True
-
-
-def _definition(sentence: Sentence, term: str, pattern: str, aliases: list[str], code: bool) -> Definition:
-    kept = tuple(
-        a for a in aliases if (term_ok(a) or identifier_like(a)) and normalize_name(a) != normalize_name(term)
-    )
-    return Definition(term, sentence.source, sentence.start, sentence.text, pattern, kept, code)
-
-
-def _defining_rest(verb: str, rest: str) -> bool:
-    if verb in ("may be", "can be"):  # "A node may be a virtual or physical machine"
-        return re.match(r"(?:a|an|any)\s", rest) is not None and _NOT_DEFINING.match(rest) is None
-    if verb not in ("is", "are"):
-        return True
-    rest = _ADVERBS.sub("", rest)
-    if len(rest.split()) < 2 or _NOT_DEFINING.match(rest):
-        return False
-    if _DEFINING.match(rest):
-        return True
-    if verb != "are":
-        return False
-    first = rest.split()[0].casefold()
-    if first in ("namespaced", "named"):
-        return True
-    return (
-        not first.endswith(("ly", "ing", "ed", *_ADJECTIVE_ENDINGS))
-        and re.fullmatch(r"[a-z][a-z/-]*", first) is not None
-    )
-
-
-def _is_topic(term: str, topics: frozenset[str]) -> bool:
-    forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
-    return bool(forms & topics) or any(form.endswith(" " + topic) for form in forms for topic in topics)
-
-
-def _marked(clean: Visible, start: int, end: int) -> str | None:
-    for mark in clean.marks:
-        if (
-            mark.start == start
-            and mark.end == end
-            and mark.kind in ("bold", "italic", "code", "tooltip", "link")
-        ):
-            return mark.kind
-    return None
-
-
-def _acceptable(term: str, marked: str | None, vocabulary: Vocabulary) -> bool:
-    """R20: precision first. A plain phrase must look like a name or be marked as a term elsewhere."""
-    code = marked == "code"
-    if not term_ok(term, code=code):
-        return False
-    if code:  # `kube-proxy`, `ReplicaSet`; not field names (`volumeHandle`) or values (`ready`)
-        return (
-            _HYPHENATED.match(term) is not None
-            or (identifier_like(term) and term[0].isupper())
-            or vocabulary.knows(term, strong=True)
-        )
-    if marked is not None or identifier_like(term) or vocabulary.knows(term):
-        return True
-    words = term.split()
-    if all(_TITLE_WORD.match(word) for word in words):
-        return len(words) > 1 or vocabulary.is_proper(term)
-    # "Kubernetes API server": named modifiers in front of a known term.
-    return any(
-        all(_TITLE_WORD.match(word) for word in words[:cut]) and vocabulary.knows(" ".join(words[cut:]))
-        for cut in range(1, len(words))
-    )
