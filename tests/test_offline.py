@@ -329,11 +329,19 @@ def test_r19_recheck_finds_fragment_relation_and_repeats_none() -> None:
     assert recheck({**request, "relations": [live]}, analyzed)["relations"] == []
 
 
-def test_r25_anchor_name_and_type_are_reused() -> None:
+def test_r25_an_anchor_named_again_stays_as_it_is() -> None:
+    """R25/R12: a live concept that a changed source names again keeps its definition, evidence and
+    citations: the engine does not return it (its citations would grow with every source that names
+    it, and an edit of any of them would revoke it with all its relations); relations reach it by id."""
     anchor = {"id": "concept/pod", "name": "Pod", "aliases": ["Pods"], "type": "resource"}
-    body = "**Pods** are the smallest deployable units that Kubernetes manages for you.\n"
-    (concept,) = run(make_request(body, anchors=[anchor]))["concepts"]
-    assert (concept["name"], concept["type"], concept["aliases"]) == ("Pod", "resource", [])
+    body = (
+        "**Pods** are the smallest deployable units that Kubernetes manages for you.\n\n"
+        "A **Sidecar** is a helper container that runs beside the main container.\n\n"
+        "Every Sidecar shares the network of its Pod.\n"
+    )
+    delta = run(make_request(body, anchors=[anchor]))
+    assert [c["name"] for c in delta["concepts"]] == ["Sidecar"]
+    assert any(r["object"] == "concept/pod" for r in delta["relations"])
 
 
 def test_r26_alias_of_pages_make_no_alias_collisions() -> None:

@@ -16,16 +16,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from wikigen.engines.documents import Document, Scorer
+from wikigen.engines.documents import Document
 from wikigen.engines.language import english, is_english, language
 from wikigen.engines.parse import Parse, parse_sentences
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, Reading, noun_phrase, read
-from wikigen.engines.relations import Mentions
+from wikigen.engines.readings import DEFINES, noun_phrase, read
 from wikigen.engines.terms import (
     STOP_TERMS,
-    Definition,
     Vocabulary,
-    head_variants,
     identifier_like,
     singular_forms,
     term_ok,
@@ -33,7 +30,6 @@ from wikigen.engines.terms import (
 from wikigen.engines.text import CJK, Sentence, Visible, visible
 from wikigen.ids import normalize_name
 
-STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed"})
 # People and pronoun-like nouns are subjects of many sentences and the concept of none.
 _GENERIC = frozenset(
     [
@@ -83,10 +79,8 @@ _GENERIC = frozenset(
         "things",
     ]
 )
-HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
-DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
-_PLAIN_WORD = re.compile(r"^[a-z]+$")
+PLAIN_WORD = re.compile(r"^[a-z]+$")
 _PLACEHOLDER = re.compile(r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
 _ABBREVIATION = re.compile(
@@ -113,16 +107,6 @@ class Candidate:
     signals: set[str] = field(default_factory=set)
     aliases: set[str] = field(default_factory=set)
     sections: set[str] = field(default_factory=set)  # normalized headings that name the term
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """One mention of a candidate, read from its sentence."""
-
-    key: str
-    sentence: Sentence
-    reading: Reading
-    own_section: bool
 
 
 def code_term_ok(term: str) -> bool:
@@ -160,7 +144,7 @@ def collect(
             term = " ".join(words[:-1])  # "ConfigMap object" is the ConfigMap
         if not (code_term_ok(term) if code else _prose_term_ok(term)):
             return None
-        key = _key(term, code)
+        key = term_key(term, code)
         candidate = found.setdefault(key, Candidate(term, code))
         candidate.signals.add(signal)
         if section:
@@ -182,7 +166,7 @@ def collect(
         foreign = not is_english(language(document))
         for sentence in document.sentences:
             if foreign:  # language-independent rules only: emphasized and definition-list terms
-                for start, end, signal in _independent_spans(sentence):
+                for start, end, signal in independent_spans(sentence):
                     add(sentence.clean.text[start:end], False, signal)
                 continue
             parse = parsed[sentence.text]
@@ -210,7 +194,7 @@ def collect(
                     continue
                 start, end = noun_phrase(parse, word)
                 term = parse.text[start:end]
-                marked = _marked(clean, start, end)
+                marked = emphasized(clean, start, end)
                 reading = read(parse, word, marked=marked)
                 if word.code:
                     if reading.pattern == "called" or (
@@ -229,191 +213,10 @@ def collect(
     return found
 
 
-def definitions(
-    documents: Sequence[Document],
-    parsed: Mapping[str, Parse],
-    candidates: Mapping[str, Candidate],
-    vocabulary: Vocabulary,
-    scorer: Scorer,
-) -> list[Definition]:
-    """The accepted candidates, each with the sentence that best defines it."""
-    mentions = finder(candidates)
-    readings: dict[str, list[Found]] = {}
-    counts: dict[str, int] = {}
-    for document in documents:
-        foreign = not is_english(language(document))
-        for sentence in document.sentences:
-            if foreign:
-                for ref, reading in _read_without_parse(sentence, candidates, mentions):
-                    counts[ref] = counts.get(ref, 0) + 1
-                    own = normalize_name(sentence.heading) in candidates[ref].sections or _names(
-                        sentence.heading, candidates[ref].term
-                    )
-                    readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
-                continue
-            parse = parsed[sentence.text]
-            for mention in mentions.find(sentence.clean.text):
-                candidate = candidates[mention.ref]
-                head = parse.span_head(mention.start, mention.end)
-                if head is None:
-                    continue
-                if candidate.code and _PLAIN_WORD.match(candidate.term) and len(candidate.term) <= 4 and not head.code:
-                    continue  # `case`, `if`, `use`: the word in prose is not the construct
-                counts[mention.ref] = counts.get(mention.ref, 0) + 1
-                marked = _marked(sentence.clean, mention.start, mention.end) or _quoted(
-                    sentence.clean.text, mention.start, mention.end
-                )
-                reading = read(parse, head, marked=marked)
-                own = normalize_name(sentence.heading) in candidate.sections or _names(
-                    sentence.heading, candidate.term
-                )
-                readings.setdefault(mention.ref, []).append(Found(mention.ref, sentence, reading, own))
-    spread: dict[str, set[str]] = {}
-    for key, found in readings.items():
-        spread[key] = {f.sentence.source for f in found}
-    order = {d.source: i for i, d in enumerate(documents)}
-    by_source = {d.source: d for d in documents}
-    pools: list[tuple[str, Candidate, list[Found]]] = []
-    for key in sorted(readings):
-        candidate = candidates[key]
-        best = _best_form(readings[key])
-        hub = (
-            len(documents) >= 3
-            and len(spread[key]) >= HUB_SHARE * len(documents)
-            and not candidate.code
-            and candidate.term[:1].isupper()
-            and vocabulary.is_proper(candidate.term)
-        )
-        if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
-            continue
-        pools.append((key, candidate, best[:DEFINITION_POOL]))
-    # Only a choice needs the model: one embedding call for every query and sentence to rank.
-    scorer.prepare(
-        text for _, c, pool in pools if len(pool) > 1 for text in [_query(c), *(f.sentence.text for f in pool)]
-    )
-    accepted = []
-    for _, candidate, pool in pools:
-        ranked = (
-            scorer.rank(
-                _query(candidate),
-                pool,
-                lambda f: f.sentence.text,
-                lambda f: (order[f.sentence.source], f.sentence.start),
-            )
-            if len(pool) > 1
-            else pool
-        )
-        chosen = ranked[0]
-        start, quote = _quote(chosen, by_source)
-        pattern = "copula" if chosen.reading.rank == DEFINES else "described"
-        accepted.append(
-            Definition(
-                candidate.term,
-                chosen.sentence.source,
-                start,
-                quote,
-                pattern,
-                tuple(sorted(candidate.aliases)),
-                candidate.code,
-            )
-        )
-    return accepted
-
-
-def finder(candidates: Mapping[str, Candidate]) -> Mentions:
-    """Mentions of the candidates by term, alias and (prose) the other number; a form two
-    candidates share names neither. Code names are found as written, stop words included."""
-    owners: dict[str, set[str]] = {}
-    for key, candidate in candidates.items():
-        for form in [candidate.term, *candidate.aliases]:
-            variants = [form] if candidate.code else [form, *head_variants(form)]
-            for variant in variants:
-                if candidate.code or term_ok(variant) or identifier_like(variant):
-                    owners.setdefault(normalize_name(variant), set()).add(key)
-    return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
-
-
-def _best_form(found: list[Found]) -> list[Found]:
-    """The readings of the best form, in text order: defines before describes before mentions; no
-    forward reference; the term's own section first."""
-
-    def form(f: Found) -> tuple[int, int]:
-        return (f.reading.rank, int(not f.own_section))
-
-    # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
-    found = [f for f in found if not f.reading.forward]
-    if not found:
-        return []
-    best = min(form(f) for f in found)
-    return [f for f in found if form(f) == best]
-
-
-def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
-    """R20, precision first: how much of a term the candidate must be for the form of its best
-    definition. A hub (a name most sources mention) is defined only by what it *is*."""
-    # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
-    # makes the word a term (`case`, `alias`, `iodata`)
-    if (
-        candidate.code
-        and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term)
-        and not candidate.signals & {"heading", "called", "marked"}
-    ):
-        return False
-    strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
-    named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
-    rank = best.reading.rank
-    if hub:
-        return best.reading.pattern in ("copula", "called") and (strong or named)
-    if rank == DEFINES and best.reading.pattern == "emphasis":
-        # emphasis also stresses ("a variable's *existing value*"): a term is named again
-        return count >= 2 or "heading" in candidate.signals
-    if rank == DEFINES:
-        if best.reading.pattern in ("copula", "called", "appositive"):
-            return strong or named or count >= 2
-        return strong or named or count >= 3
-    if rank == DESCRIBES:
-        # a described term needs the author's marking, and a plain common noun ("test",
-        # "connection", "scaling") more than a description
-        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
-        return (named_by_author and not _common_noun(candidate)) or (named and count >= 3 and best.own_section)
-    # A mere mention defines nothing, except in the section its heading gives the term.
-    return "heading" in candidate.signals and best.own_section and count >= 2
-
-
-def _common_noun(candidate: Candidate) -> bool:
-    """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
-    words = candidate.term.split()
-    return (
-        not candidate.code
-        and len(words) == 1
-        and words[0][1:].islower()
-        and not candidate.signals & {"heading", "called", "abbreviation"}
-    )
-
-
-def _quote(found: Found, documents: Mapping[str, Document]) -> tuple[int, str]:
-    """The sentence, or with the sentence before it when it refers back ("This set is called …")."""
-    sentence = found.sentence
-    document = documents.get(sentence.source)
-    if found.reading.anaphoric and document is not None:
-        before = [s for s in document.sentences if s.start < sentence.start]
-        if before:
-            previous = before[-1]
-            gap = document.body[previous.start + len(previous.text) : sentence.start]
-            if not gap.strip():
-                end = sentence.start + len(sentence.text)
-                return previous.start, document.body[previous.start : end]
-    return sentence.start, sentence.text
-
-
-def _query(candidate: Candidate) -> str:
-    return f"What is {candidate.term}?"
-
-
 _KIND_WORDS = frozenset({"object", "objects", "resource", "resources", "kind"})
 
 
-def _key(term: str, code: bool) -> str:
+def term_key(term: str, code: bool) -> str:
     """One key for a term and its other number: "ConfigMaps" and "ConfigMap", "aliases" and "alias"."""
     if code:
         return normalize_name(term)
@@ -431,7 +234,7 @@ def _prose_term_ok(term: str) -> bool:
     return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
 
 
-def _marked(clean: Visible, start: int, end: int) -> bool:
+def emphasized(clean: Visible, start: int, end: int) -> bool:
     """The words [start, end) are emphasized by the author, as a whole (not a whole sentence)."""
     for mark in clean.marks:
         if mark.kind in ("bold", "italic") and mark.start <= start and end <= mark.end:
@@ -441,12 +244,12 @@ def _marked(clean: Visible, start: int, end: int) -> bool:
     return False
 
 
-def _quoted(text: str, start: int, end: int) -> bool:
+def quoted(text: str, start: int, end: int) -> bool:
     """The words [start, end) stand in quotation marks of their own: "tagged tuples"."""
     return start > 0 and end < len(text) and text[start - 1] in "\"“" and text[end] in "\"”"
 
 
-def _independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
+def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
     """Terms a sentence marks in any language (issue 10, item 6): its emphasized words (at most 4
     words, 40 characters) and a definition list's term (``Term`` / ``: definition``), as spans of
     its visible text with the signal each gives."""
@@ -464,42 +267,6 @@ def _independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
     return spans
 
 
-def _read_without_parse(
-    sentence: Sentence, candidates: Mapping[str, Candidate], mentions: Mentions
-) -> list[tuple[str, Reading]]:
-    """Readings of a sentence in a language the parser does not read: where the term is emphasized
-    (or is a definition list's term) it is defined, elsewhere mentioned. A term written without
-    spaces between words (Chinese) is found wherever it occurs, since the finder needs word
-    boundaries."""
-    clean = sentence.clean
-    spans = {(m.start, m.end): m.ref for m in mentions.find(clean.text)}
-    for key, candidate in candidates.items():
-        if CJK.match(candidate.term):  # no spaces between words: every occurrence is a mention
-            at = clean.text.find(candidate.term)
-            while at >= 0:
-                spans.setdefault((at, at + len(candidate.term)), key)
-                at = clean.text.find(candidate.term, at + len(candidate.term))
-    defining: dict[tuple[int, int], str] = {}
-    for start, end, signal in _independent_spans(sentence):
-        key = _key(clean.text[start:end], False)
-        if key in candidates:
-            spans[(start, end)] = key
-            defining[(start, end)] = "glossary" if signal == "listed" else "emphasis"
-    found = []
-    for (start, end), ref in sorted(spans.items()):
-        if candidates[ref].code and not any(
-            m.kind == "code" and m.start <= start and end <= m.end for m in clean.marks
-        ):
-            continue  # a code name in prose counts where it is written as code
-        if (start, end) in defining:
-            found.append((ref, Reading(defining[(start, end)], DEFINES)))
-        elif _marked(clean, start, end):
-            found.append((ref, Reading("emphasis", DEFINES)))
-        else:
-            found.append((ref, Reading("mention", MENTIONS)))
-    return found
-
-
 _LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
 
 
@@ -507,11 +274,6 @@ def _initials(long: str, short: str) -> bool:
     letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
     wanted = short.rstrip("s").casefold()
     return letters == wanted or (len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted))
-
-
-def _names(heading: str, term: str) -> bool:
-    key = normalize_name(term)
-    return bool(key) and key in normalize_name(heading)
 
 
 def _heading_terms(raw: str) -> list[tuple[str, bool]]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikigen.engines import candidates
+from wikigen.engines import candidates, definitions
 from wikigen.engines.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import (
@@ -105,7 +105,7 @@ def build_concepts(
     parsed = candidates.parses(documents)
     guard.check()
     terms = candidates.collect(documents, parsed, vocabulary)
-    found.extend(candidates.definitions(documents, parsed, terms, vocabulary, scorer))
+    found.extend(definitions.definitions(documents, parsed, terms, vocabulary, scorer))
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
     commands = {d.source for d in documents if _has_command_lines(d)}

@@ -119,7 +119,10 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
         if plan is not None:
             plans.append(plan)
     concepts = build_concepts(documents, fragments, anchors, request, scorer, guard)
-    delta["concepts"] = [concept.as_json() for concept in concepts]
+    # An anchor named again stays as it is (R25): returning it would add this increment's sources to
+    # its citations, and a hub cited by every source would be revoked, with all its relations, by
+    # an edit of any of them (R12). Relations reach it by its id.
+    delta["concepts"] = [concept.as_json() for concept in concepts if concept.anchor is None]
     mentions = _mentions(concepts, anchors)
     resolve = _resolver(anchors)
     existing = {_relation_key(r, resolve) for r in request.get("relations", ())}

@@ -1,0 +1,269 @@
+"""Which sentence defines each candidate term, and which candidates become concepts (R20).
+
+Every mention of a candidate (:mod:`wikigen.engines.candidates`) in the increment is *read* from its
+sentence's parse (:mod:`wikigen.engines.readings`); the definition is the best reading by its form
+first (defines, describes, mentions; in the term's own section first; never a sentence that points
+elsewhere or a conditional one), then by the ONNX model's similarity to the term. Precision first:
+a plain noun needs a defining sentence and a second mention, a described term needs a heading, a
+naming or an abbreviation, and a hub (a proper name most sources mention) is defined only by what
+it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from wikigen.engines.candidates import (
+    PLAIN_WORD,
+    Candidate,
+    emphasized,
+    independent_spans,
+    quoted,
+    term_key,
+)
+from wikigen.engines.documents import Document, Scorer
+from wikigen.engines.language import is_english, language
+from wikigen.engines.parse import Parse
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, Reading, read
+from wikigen.engines.relations import Mentions
+from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
+from wikigen.engines.text import CJK, Sentence
+from wikigen.ids import normalize_name
+
+STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed"})
+HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
+DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One mention of a candidate, read from its sentence."""
+
+    key: str
+    sentence: Sentence
+    reading: Reading
+    own_section: bool
+
+
+def definitions(
+    documents: Sequence[Document],
+    parsed: Mapping[str, Parse],
+    candidates: Mapping[str, Candidate],
+    vocabulary: Vocabulary,
+    scorer: Scorer,
+) -> list[Definition]:
+    """The accepted candidates, each with the sentence that best defines it."""
+    mentions = finder(candidates)
+    readings: dict[str, list[Found]] = {}
+    counts: dict[str, int] = {}
+    for document in documents:
+        foreign = not is_english(language(document))
+        for sentence in document.sentences:
+            if foreign:
+                for ref, reading in _read_without_parse(sentence, candidates, mentions):
+                    counts[ref] = counts.get(ref, 0) + 1
+                    own = normalize_name(sentence.heading) in candidates[ref].sections or _names(
+                        sentence.heading, candidates[ref].term
+                    )
+                    readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
+                continue
+            parse = parsed[sentence.text]
+            for mention in mentions.find(sentence.clean.text):
+                candidate = candidates[mention.ref]
+                head = parse.span_head(mention.start, mention.end)
+                if head is None:
+                    continue
+                if candidate.code and PLAIN_WORD.match(candidate.term) and len(candidate.term) <= 4 and not head.code:
+                    continue  # `case`, `if`, `use`: the word in prose is not the construct
+                counts[mention.ref] = counts.get(mention.ref, 0) + 1
+                marked = emphasized(sentence.clean, mention.start, mention.end) or quoted(
+                    sentence.clean.text, mention.start, mention.end
+                )
+                reading = read(parse, head, marked=marked)
+                own = normalize_name(sentence.heading) in candidate.sections or _names(
+                    sentence.heading, candidate.term
+                )
+                readings.setdefault(mention.ref, []).append(Found(mention.ref, sentence, reading, own))
+    spread: dict[str, set[str]] = {}
+    for key, found in readings.items():
+        spread[key] = {f.sentence.source for f in found}
+    order = {d.source: i for i, d in enumerate(documents)}
+    by_source = {d.source: d for d in documents}
+    pools: list[tuple[str, Candidate, list[Found]]] = []
+    for key in sorted(readings):
+        candidate = candidates[key]
+        best = _best_form(readings[key])
+        hub = (
+            len(documents) >= 3
+            and len(spread[key]) >= HUB_SHARE * len(documents)
+            and not candidate.code
+            and candidate.term[:1].isupper()
+            and vocabulary.is_proper(candidate.term)
+        )
+        if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
+            continue
+        pools.append((key, candidate, best[:DEFINITION_POOL]))
+    # Only a choice needs the model: one embedding call for every query and sentence to rank.
+    scorer.prepare(
+        text for _, c, pool in pools if len(pool) > 1 for text in [_query(c), *(f.sentence.text for f in pool)]
+    )
+    accepted = []
+    for _, candidate, pool in pools:
+        ranked = (
+            scorer.rank(
+                _query(candidate),
+                pool,
+                lambda f: f.sentence.text,
+                lambda f: (order[f.sentence.source], f.sentence.start),
+            )
+            if len(pool) > 1
+            else pool
+        )
+        chosen = ranked[0]
+        start, quote = _quote(chosen, by_source)
+        pattern = "copula" if chosen.reading.rank == DEFINES else "described"
+        accepted.append(
+            Definition(
+                candidate.term,
+                chosen.sentence.source,
+                start,
+                quote,
+                pattern,
+                tuple(sorted(candidate.aliases)),
+                candidate.code,
+            )
+        )
+    return accepted
+
+
+def finder(candidates: Mapping[str, Candidate]) -> Mentions:
+    """Mentions of the candidates by term, alias and (prose) the other number; a form two
+    candidates share names neither. Code names are found as written, stop words included."""
+    owners: dict[str, set[str]] = {}
+    for key, candidate in candidates.items():
+        for form in [candidate.term, *candidate.aliases]:
+            variants = [form] if candidate.code else [form, *head_variants(form)]
+            for variant in variants:
+                if candidate.code or term_ok(variant) or identifier_like(variant):
+                    owners.setdefault(normalize_name(variant), set()).add(key)
+    return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
+
+
+def _best_form(found: list[Found]) -> list[Found]:
+    """The readings of the best form, in text order: defines before describes before mentions; no
+    forward reference; the term's own section first."""
+
+    def form(f: Found) -> tuple[int, int]:
+        return (f.reading.rank, int(not f.own_section))
+
+    # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
+    found = [f for f in found if not f.reading.forward]
+    if not found:
+        return []
+    best = min(form(f) for f in found)
+    return [f for f in found if form(f) == best]
+
+
+def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
+    """R20, precision first: how much of a term the candidate must be for the form of its best
+    definition. A hub (a name most sources mention) is defined only by what it *is*."""
+    # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
+    # makes the word a term (`case`, `alias`, `iodata`)
+    if (
+        candidate.code
+        and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term)
+        and not candidate.signals & {"heading", "called", "marked"}
+    ):
+        return False
+    strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
+    named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
+    rank = best.reading.rank
+    if hub:
+        return best.reading.pattern in ("copula", "called") and (strong or named)
+    if rank == DEFINES and best.reading.pattern == "emphasis":
+        # emphasis also stresses ("a variable's *existing value*"): a term is named again
+        return count >= 2 or "heading" in candidate.signals
+    if rank == DEFINES:
+        if best.reading.pattern in ("copula", "called", "appositive"):
+            return strong or named or count >= 2
+        return strong or named or count >= 3
+    if rank == DESCRIBES:
+        # a described term needs the author's marking, and a plain common noun ("test",
+        # "connection", "scaling") more than a description
+        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
+        return (named_by_author and not _common_noun(candidate)) or (named and count >= 3 and best.own_section)
+    # A mere mention defines nothing, except in the section its heading gives the term.
+    return "heading" in candidate.signals and best.own_section and count >= 2
+
+
+def _common_noun(candidate: Candidate) -> bool:
+    """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
+    words = candidate.term.split()
+    return (
+        not candidate.code
+        and len(words) == 1
+        and words[0][1:].islower()
+        and not candidate.signals & {"heading", "called", "abbreviation"}
+    )
+
+
+def _quote(found: Found, documents: Mapping[str, Document]) -> tuple[int, str]:
+    """The sentence, or with the sentence before it when it refers back ("This set is called …")."""
+    sentence = found.sentence
+    document = documents.get(sentence.source)
+    if found.reading.anaphoric and document is not None:
+        before = [s for s in document.sentences if s.start < sentence.start]
+        if before:
+            previous = before[-1]
+            gap = document.body[previous.start + len(previous.text) : sentence.start]
+            if not gap.strip():
+                end = sentence.start + len(sentence.text)
+                return previous.start, document.body[previous.start : end]
+    return sentence.start, sentence.text
+
+
+def _query(candidate: Candidate) -> str:
+    return f"What is {candidate.term}?"
+
+
+def _read_without_parse(
+    sentence: Sentence, candidates: Mapping[str, Candidate], mentions: Mentions
+) -> list[tuple[str, Reading]]:
+    """Readings of a sentence in a language the parser does not read: where the term is emphasized
+    (or is a definition list's term) it is defined, elsewhere mentioned. A term written without
+    spaces between words (Chinese) is found wherever it occurs, since the finder needs word
+    boundaries."""
+    clean = sentence.clean
+    spans = {(m.start, m.end): m.ref for m in mentions.find(clean.text)}
+    for key, candidate in candidates.items():
+        if CJK.match(candidate.term):  # no spaces between words: every occurrence is a mention
+            at = clean.text.find(candidate.term)
+            while at >= 0:
+                spans.setdefault((at, at + len(candidate.term)), key)
+                at = clean.text.find(candidate.term, at + len(candidate.term))
+    defining: dict[tuple[int, int], str] = {}
+    for start, end, signal in independent_spans(sentence):
+        key = term_key(clean.text[start:end], False)
+        if key in candidates:
+            spans[(start, end)] = key
+            defining[(start, end)] = "glossary" if signal == "listed" else "emphasis"
+    found = []
+    for (start, end), ref in sorted(spans.items()):
+        if candidates[ref].code and not any(
+            m.kind == "code" and m.start <= start and end <= m.end for m in clean.marks
+        ):
+            continue  # a code name in prose counts where it is written as code
+        if (start, end) in defining:
+            found.append((ref, Reading(defining[(start, end)], DEFINES)))
+        elif emphasized(clean, start, end):
+            found.append((ref, Reading("emphasis", DEFINES)))
+        else:
+            found.append((ref, Reading("mention", MENTIONS)))
+    return found
+
+
+def _names(heading: str, term: str) -> bool:
+    key = normalize_name(term)
+    return bool(key) and key in normalize_name(heading)
