@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GRAPH_APP := wikigen/views/graph_app
 
-.PHONY: setup site test lint bench bench-site bench-offline assets browser
+.PHONY: setup site test lint bench bench-site bench-offline bench-quality assets browser
 
 $(BIN)/wikigen: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench: setup
 bench-offline: setup
 	$(BIN)/python scripts/bench_offline.py k8s
 	$(BIN)/python scripts/bench_offline.py tldr
+
+bench-quality: setup
+	$(BIN)/python scripts/bench_quality.py
 
 bench-site: setup
 	$(BIN)/python scripts/bench_site.py
