@@ -166,15 +166,21 @@ class GitStore:
         """(path, blob id) for every file below a tree, without reading any blob. Symbolic links are
         not files: ``links`` lists them."""
         with _translated("listing a tree"):
-            stack: list[tuple[str, Any]] = [(prefix, self._tree_obj(tree))]
-            while stack:
-                base, obj = stack.pop()
-                for entry in obj:
-                    path = f"{base}/{entry.name}" if base else str(entry.name)
-                    if entry.type_str == "tree":
-                        stack.append((path, self.repo[entry.id]))
-                    elif entry.type_str == "blob" and entry.filemode != _LINK:
-                        yield path, str(entry.id)
+            for path, entry in self._walk(tree, prefix):
+                if entry.type_str == "blob" and entry.filemode != _LINK:
+                    yield path, str(entry.id)
+
+    def _walk(self, tree: str, prefix: str) -> Iterator[tuple[str, Any]]:
+        """(path, entry) for every entry below a tree that is not a tree itself."""
+        stack: list[tuple[str, Any]] = [(prefix, self._tree_obj(tree))]
+        while stack:
+            base, obj = stack.pop()
+            for entry in obj:
+                path = f"{base}/{entry.name}" if base else str(entry.name)
+                if entry.type_str == "tree":
+                    stack.append((path, self.repo[entry.id]))
+                else:
+                    yield path, entry
 
     def links(self, tree: str, prefix: str) -> list[tuple[str, str]]:
         """(path, target) for every symbolic link below a tree (mode 120000), sorted by path.
@@ -183,16 +189,10 @@ class GitStore:
         """
         found: list[tuple[str, str]] = []
         with _translated("listing symbolic links"):
-            stack: list[tuple[str, Any]] = [(prefix, self._tree_obj(tree))]
-            while stack:
-                base, obj = stack.pop()
-                for entry in obj:
-                    path = f"{base}/{entry.name}" if base else str(entry.name)
-                    if entry.type_str == "tree":
-                        stack.append((path, self.repo[entry.id]))
-                    elif entry.filemode == _LINK:
-                        target = bytes(self.repo[entry.id].read_raw()).decode("utf-8", "replace")
-                        found.append((path, target))
+            for path, entry in self._walk(tree, prefix):
+                if entry.filemode == _LINK:
+                    target = bytes(self.repo[entry.id].read_raw()).decode("utf-8", "replace")
+                    found.append((path, target))
         return sorted(found)
 
     def read_blob(self, blob: str) -> bytes:
