@@ -59,7 +59,12 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     assert data["engine_calls"] <= 2
     assert data["input_bytes"] <= corpus_bytes // 10
     doc = len(files[path].split(b"\n---\n", 1)[-1])  # the body; the frontmatter is not sent as text
-    assert inc.fragment_bytes > 0 and data["input_bytes"] <= 2 * (doc + inc.fragment_bytes)
+    # R14/R15: the request is the changed body, its fragments and metadata (anchors, article hits and
+    # the live relations among the anchors, id + predicate + basis); the metadata grows with the
+    # graph around the edited page, never with the library.
+    relations_sent = inc.caps["relations"][0]
+    assert inc.fragment_bytes > 0 and relations_sent <= 300
+    assert data["input_bytes"] <= 2 * (doc + inc.fragment_bytes) + 250 * (relations_sent + inc.anchors)
     changed = git_repo.git("diff", "--name-only", before, "HEAD").stdout.split()
     after = load_snapshot(git_repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data)
     rewritten = {e["file"] for oid, e in after.objects.items() if e["provenance"].get("snapshot") == after.version
