@@ -219,3 +219,18 @@ def test_r23_a_relative_clause_speaks_of_its_noun() -> None:
     assert ("plough", "turns", "soil") in relations_of(
         "A plough is a tool that turns the soil.", "plough", "soil"
     )
+
+
+def test_r23_a_code_name_before_a_common_noun_is_the_thing() -> None:
+    """R23: "the `quarry` service" is one service, not the Service concept; with no concept of its
+    own it is no endpoint at all."""
+    clean = visible("The `quarry` service listens on every port.")
+    mentions = Mentions.build([("service", ["service"]), ("port", ["port"])], known=True).find(clean.text)
+    assert stated(parse_sentences([clean])[0], mentions) == []
+
+
+def test_r20_instance_names_of_examples_are_not_concepts() -> None:
+    """R20: `pod-a`, `web-0`, `mydb` name one instance in an example; `kube-proxy` names a kind."""
+    for instance in ("pod-a", "web-0", "mydb", "my-service"):
+        assert not code_term_ok(instance), instance
+    assert code_term_ok("kube-proxy")

@@ -81,6 +81,8 @@ _GENERIC = frozenset(
 )
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 PLAIN_WORD = re.compile(r"^[a-z]+$")
+# `pod-a`, `web-0`, `mydb`: the name of one instance in an example, not a kind of thing
+_INSTANCE = re.compile(r"^(?:my[a-z0-9_-]*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_][a-z0-9])$")
 _PLACEHOLDER = re.compile(r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE)
 _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
 _ABBREVIATION = re.compile(
@@ -113,7 +115,7 @@ def code_term_ok(term: str) -> bool:
     """A code span that names something: ``case``, ``@moduledoc``, ``Rc<T>``, ``String.Chars``,
     ``IO.inspect/2``; not a command line, an expression, a lower-case field path (``spec.replicas``)
     or a placeholder of examples (``foo``, ``MyApp.Hello``)."""
-    if _PLACEHOLDER.match(term):
+    if _PLACEHOLDER.match(term) or _INSTANCE.match(term):
         return False
     if not 1 <= len(term) <= 40 or _CODE_FORBIDDEN.search(term) or not any(ch.isalpha() for ch in term):
         return False

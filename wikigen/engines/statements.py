@@ -121,10 +121,11 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
     out: list[Word] = []
     for word in _with_conjuncts(parse, words):
         children = parse.children(word.i)
-        # "the `IO` module" is IO, even where "module" names a concept too
-        named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs and w.code]
-        if named and word.lemma.casefold() in _CLASSIFIERS:
-            out.extend(named)
+        # "the `IO` module" is IO and "the `etcd` service" is one service, even where "module" or
+        # "service" names a concept too: the code name is the thing, a concept or nothing
+        coded = [w for w in children if w.dep in ("compound", "nmod") and w.code]
+        if coded and word.pos == "NOUN":
+            out.extend(w for w in coded if w.i in refs)
             continue
         if word.i in refs:
             out.append(word)
