@@ -98,3 +98,27 @@ def test_r20_people_and_placeholders_are_not_concepts() -> None:
     found = {name.casefold() for name in concepts(body)}
     assert "developer" not in found and "developers" not in found
     assert "foo" not in found
+
+
+def test_r20_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None:
+    """R20: a live construct `gather` … `case` is not mentioned by the English word: "in this case"."""
+    request = {
+        "sources": [
+            {
+                "id": "knowledge/notes",
+                "title": "Notes",
+                "body": "Every case holds the harvest of the whole farm through the winter.\n\n"
+                "The barn is full in this case, and the farmers rest until spring.\n",
+            }
+        ],
+        "fragments": [],
+        "anchors": [
+            {"id": "concept/case", "name": "case", "aliases": [], "type": "concept"},
+            {"id": "concept/harvest", "name": "Harvest", "aliases": [], "type": "concept"},
+        ],
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    quotes = {e["quote"] for r in delta["relations"] if "concept/case" in (r["subject"], r["object"]) for e in r["evidence"]}
+    assert quotes == set()  # the English word "case" is never the construct

@@ -111,6 +111,12 @@ class Candidate:
     sections: set[str] = field(default_factory=set)  # normalized headings that name the term
 
 
+def written_as_code(name: str) -> bool:
+    """A construct named by a short plain word (`case`, `if`, `use`) is mentioned only where the text
+    writes it as code: the English word ("in this case") is not the construct."""
+    return PLAIN_WORD.match(name) is not None and len(name) <= 4
+
+
 def code_term_ok(term: str) -> bool:
     """A code span that names something: ``case``, ``@moduledoc``, ``Rc<T>``, ``String.Chars``,
     ``IO.inspect/2``; not a command line, an expression, a lower-case field path (``spec.replicas``)

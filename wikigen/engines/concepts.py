@@ -15,6 +15,7 @@ from typing import Any
 
 from wikigen.engines import candidates, definitions
 from wikigen.engines.documents import Document, Guard, Json, Scorer, claim
+from wikigen.engines.parse import Parse
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import (
     Definition,
@@ -93,6 +94,7 @@ def build_concepts(
     request: Mapping[str, Any],
     scorer: Scorer,
     guard: Guard,
+    parsed: Mapping[str, Parse],
 ) -> list[Concept]:
     vocabulary = _vocabulary(documents, anchors)
     found: list[Definition] = []
@@ -102,7 +104,6 @@ def build_concepts(
         for passage in document.passages:
             listed = list_definitions(document.source, passage.text, passage.start, vocabulary)
             found.extend(d for d in listed if d.pattern == "glossary" or _named_again(document, d))
-    parsed = candidates.parses(documents)
     guard.check()
     terms = candidates.collect(documents, parsed, vocabulary)
     found.extend(definitions.definitions(documents, parsed, terms, vocabulary, scorer))

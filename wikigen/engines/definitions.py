@@ -16,12 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.candidates import (
-    PLAIN_WORD,
     Candidate,
     emphasized,
     independent_spans,
     quoted,
     term_key,
+    written_as_code,
 )
 from wikigen.engines.documents import Document, Scorer
 from wikigen.engines.language import is_english, language
@@ -75,7 +75,7 @@ def definitions(
                 head = parse.span_head(mention.start, mention.end)
                 if head is None:
                     continue
-                if candidate.code and PLAIN_WORD.match(candidate.term) and len(candidate.term) <= 4 and not head.code:
+                if candidate.code and written_as_code(candidate.term) and not head.code:
                     continue  # `case`, `if`, `use`: the word in prose is not the construct
                 counts[mention.ref] = counts.get(mention.ref, 0) + 1
                 marked = emphasized(sentence.clean, mention.start, mention.end) or quoted(

@@ -34,7 +34,7 @@ from typing import Any
 
 from wikigen.engines.articles import article_plan, fit, queries
 from wikigen.engines.base import STAGES, Delta, empty_delta
-from wikigen.engines.candidates import parses
+from wikigen.engines.candidates import parses, written_as_code
 from wikigen.engines.concepts import Anchors, Concept, build_concepts
 from wikigen.engines.documents import (
     Document,
@@ -45,7 +45,7 @@ from wikigen.engines.documents import (
     read_document,
 )
 from wikigen.engines.language import is_english, language, notes, with_language
-from wikigen.engines.parse import Parser
+from wikigen.engines.parse import Parse, Parser
 from wikigen.engines.relations import Mention, Mentions
 from wikigen.engines.statements import stated
 from wikigen.engines.text import Sentence
@@ -118,15 +118,15 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
         plan = article_plan(document, scorer)
         if plan is not None:
             plans.append(plan)
-    concepts = build_concepts(documents, fragments, anchors, request, scorer, guard)
+    parsed = parses(documents)  # every sentence parsed once for concepts and relations
+    concepts = build_concepts(documents, fragments, anchors, request, scorer, guard, parsed)
     # An anchor named again stays as it is (R25): returning it would add this increment's sources to
     # its citations, and a hub cited by every source would be revoked, with all its relations, by
     # an edit of any of them (R12). Relations reach it by its id.
     delta["concepts"] = [concept.as_json() for concept in concepts if concept.anchor is None]
-    mentions = _mentions(concepts, anchors)
     resolve = _resolver(anchors)
     existing = {_relation_key(r, resolve) for r in request.get("relations", ())}
-    delta["relations"] = _relations(documents, mentions, existing, guard, resolve)
+    delta["relations"] = _relations(documents, parsed, _named(concepts, anchors), existing, guard, resolve)
     delta["topics"] = []  # topics are derived by the compiler from the merged objects (wikigen.topics)
     fit(plans, delta)
     languages = {d.source: language(d) for d in documents}
@@ -142,34 +142,39 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
 # Relations and topics
 
 
-def _mentions(concepts: Sequence[Concept], anchors: Anchors) -> Mentions:
+def _named(concepts: Sequence[Concept], anchors: Anchors) -> list[tuple[str, Sequence[str]]]:
     named: list[tuple[str, Sequence[str]]] = [(c.ref, [c.name, *c.aliases]) for c in concepts]
     found = {c.anchor for c in concepts if c.anchor}
     named.extend((a["id"], [a["name"], *a.get("aliases", ())]) for a in anchors.items if a["id"] not in found)
-    return Mentions.build(named, known=True)
+    return named
 
 
-def _named_as_written(mention: Mention, sentence: Sentence) -> bool:
-    """A construct named by a plain lower-case word (`case`, `if`, `use`) is mentioned where the
-    sentence writes it as code, not where the English word occurs ("in this case")."""
-    surface = sentence.clean.text[mention.start : mention.end]
-    if not (surface.isalpha() and surface.islower() and not mention.ref.startswith("concept/")):
-        return True
-    if mention.ref[:1].isupper():
+def _code_only(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
+    """The refs of constructs named by a short plain word (`case`, `if`, `use`): anchors included,
+    the same rule candidates apply (:func:`wikigen.engines.candidates.written_as_code`)."""
+    return frozenset(ref for ref, forms in named if forms and written_as_code(forms[0]))
+
+
+def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset[str]) -> bool:
+    """Such a construct is mentioned where the sentence writes it as code, not where the English
+    word occurs ("in this case")."""
+    if mention.ref not in code_only:
         return True
     return any(m.kind == "code" and (m.start, m.end) == (mention.start, mention.end) for m in sentence.clean.marks)
 
 
 def _relations(
     documents: Sequence[Document],
-    mentions: Mentions,
+    parsed: Mapping[str, Parse],
+    named: Sequence[tuple[str, Sequence[str]]],
     existing: set[tuple[str, str, str]],
     guard: Guard,
     resolve: Callable[[str], str],
 ) -> list[Json]:
     """R20/R23: one relation per (subject, predicate, object), evidenced by the sentences stating it."""
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
-    parsed = parses(documents)
+    mentions = Mentions.build(named, known=True)
+    code_only = _code_only(named)
     found_in: dict[str, set[str]] = {}
     proper: dict[str, list[bool]] = {}
     mentioned = []
@@ -177,7 +182,7 @@ def _relations(
         if not is_english(language(document)):
             continue  # issue 10, item 6: no parse, so no relation from a document in another language
         for sentence in document.sentences:
-            found = [m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence)]
+            found = [m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence, code_only)]
             mentioned.append((sentence, found))
             for mention in found:
                 found_in.setdefault(mention.ref, set()).add(document.source)
@@ -263,7 +268,6 @@ def recheck(request: Mapping[str, Any], guard: Guard) -> Json:
         for s in sorted(request.get("sources", ()), key=lambda s: s["id"])
     ]
     documents.extend(fragment_documents(request))
-    mentions = Mentions.build(named, known=True)
     result = empty_delta()
-    result["relations"] = _relations(documents, mentions, existing, guard, resolve)
+    result["relations"] = _relations(documents, parses(documents), named, existing, guard, resolve)
     return result
