@@ -234,3 +234,10 @@ def test_r20_instance_names_of_examples_are_not_concepts() -> None:
     for instance in ("pod-a", "web-0", "mydb", "my-service"):
         assert not code_term_ok(instance), instance
     assert code_term_ok("kube-proxy")
+
+
+def test_r23_a_relational_word_keeps_its_preposition() -> None:
+    """R23: "is the same as" is not "is as"; only a participle ("built on") stands for the noun."""
+    assert ("rake", "is same as", "hoe") in relations_of(
+        "Rakes are the same as hoes with longer teeth.", "rake", "hoe"
+    )

@@ -167,7 +167,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                     out.append((ref, "is a", False))
                 else:
                     # "are extensions built on top of maps": the participle carries the relation
-                    participle = bool(path) and path[0] not in ("of", "for", "on", "in", "to", "with")
+                    participles = {w.text.casefold() for w in parse.children(attr.i) if w.dep == "acl"}
+                    participle = bool(path) and path[0] in participles
                     words = ["is", *path] if participle else ["is", attr.lemma.casefold(), *path]
                     if len(words) <= MAX_PREDICATE_WORDS:
                         out.append((ref, " ".join(words), False))
