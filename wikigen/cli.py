@@ -53,10 +53,10 @@ def cli(ctx: click.Context, directory: str) -> None:
     ctx.obj = {"dir": directory}
 
 
-def _workspace(ctx: click.Context, **overrides: Any) -> Any:
+def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) -> Any:
     from wikigen.workspace import Workspace
 
-    return Workspace.open(ctx.obj["dir"], overrides=overrides)
+    return Workspace.open(ctx.obj["dir"], overrides=overrides, history=history)
 
 
 @cli.command()
@@ -80,7 +80,8 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     """Parse and validate sources; one `path:line: message` per problem. No model, no network."""
     from wikigen.checks import check_sources
 
-    problems = check_sources(_workspace(ctx), staged=staged, files=files)
+    # The work tree alone needs no history (a shallow clone is fine); the index is planned against it.
+    problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=files)
     for problem in problems:
         click.echo(str(problem))
     if problems:

@@ -74,6 +74,7 @@ def push(
 ) -> PushReport:
     """Compile and push, re-compiling against the new baseline when the branch moved meanwhile."""
     store = GitStore(path)
+    store.refuse_shallow()  # issue 15.5: before compiling or pushing anything
     root = store.root
     branch = store.head_ref().removeprefix("refs/heads/")
     report = PushReport()

@@ -23,8 +23,13 @@ class Workspace:
     baseline: Snapshot
 
     @classmethod
-    def open(cls, path: Path | str = ".", overrides: Mapping[str, Any] | None = None) -> Workspace:
+    def open(
+        cls, path: Path | str = ".", overrides: Mapping[str, Any] | None = None, *, history: bool = True
+    ) -> Workspace:
+        """``history=False`` for what reads HEAD alone (check, the site): it then works in a shallow clone."""
         store = GitStore(path)
+        if history:
+            store.refuse_shallow()  # issue 15.5: before reading anything
         config = load_config(store.root, overrides=overrides)
         head = store.head_commit()
         # R7/R8: the baseline is the last *committed* snapshot, so it survives restarts.

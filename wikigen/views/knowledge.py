@@ -68,7 +68,7 @@ class Knowledge:
 
 def load_knowledge(root: Path | str) -> Knowledge:
     """Read the snapshot committed at HEAD of the repo at ``root``; raises WikigenError on a bad repo."""
-    ws = Workspace.open(root)
+    ws = Workspace.open(root, history=False)  # the site shows HEAD; a missing version is a problem shown
     store, config, snapshot = ws.store, ws.config, ws.baseline
     tree = store.commit_tree(ws.head)
     sources_tree = store.subtree(tree, SOURCES_DIR)
