@@ -327,6 +327,64 @@ def test_every_generated_page_escapes_a_script_in_titles_and_bodies():
     assert "&lt;script&gt;window.pwned = 1&lt;/script&gt;" in source_page.html
 
 
+QUOTING_BODY = (
+    "Use the `--netrc` flag; see the [`ftp` man pages][netrc-docs] and _this_ [guide](other.md#top).\n"
+    "A claim may say <b>bold</b> or [run](javascript:alert(1)) or [nothing][missing].\n\n"
+    '[netrc-docs]: https://example.org/netrc "netrc"\n'
+)
+
+
+def quoting_snapshot() -> tuple[Knowledge, dict[str, Any]]:
+    src = source("knowledge/netrc", QUOTING_BODY)
+    other = source("knowledge/other", "# Other\n")
+    first = QUOTING_BODY.splitlines()[0]
+    c_first = cite(src, first)
+    c_second = cite(src, QUOTING_BODY.splitlines()[1])
+    objects = [
+        article(
+            "article/knowledge--netrc",
+            "netrc",
+            [(first, "stated", [c_first]), ("Second.", "stated", [c_second])],
+        ),
+        concept("netrc", [c_first, c_second]),
+    ]
+    return knowledge([src, other], objects), {"first": c_first, "second": c_second}
+
+
+def test_claims_definitions_and_quotes_render_their_inline_markdown_safely():
+    """Issue 13.1: code spans, emphasis and links (reference links from the source's own
+    definitions) are rendered; raw HTML and unsafe links stay text; a missing reference is text."""
+    k, _ = quoting_snapshot()
+    pages = all_pages(k, layout_for(k))
+    art = page_of(pages, "wiki/articles/knowledge--netrc.md").html
+    claim = re.search(r'<p class="wikigen-claim wikigen-claim--stated">(.*?)<sup', art)
+    assert claim is not None
+    text = claim.group(1)
+    assert "<code>--netrc</code>" in text and "<em>this</em>" in text
+    assert (
+        '<a href="https://example.org/netrc" title="netrc" rel="noopener noreferrer nofollow"><code>ftp</code> man pages</a>'
+        in text
+    )
+    assert '<a href="../../../sources/knowledge/other/#top">guide</a>' in text
+    for page in (art, page_of(pages, "wiki/concepts/netrc.md").html):
+        assert "&lt;b&gt;bold&lt;/b&gt;" in page and "<b>" not in page
+        assert "[nothing][missing]" in page  # no definition: shown as written
+        assert not re.search(r'href="\s*javascript:', page, flags=re.I)
+        assert "`" not in re.sub(r"<[^>]+>", "", page.split('id="citations"')[0])
+    definition = page_of(pages, "wiki/concepts/netrc.md").html
+    assert re.search(r'wikigen-claim--stated">Use the <code>--netrc</code> flag', definition)
+    # The hover card and the citation list render the quote too.
+    assert "“Use the <code>--netrc</code> flag" in art
+    assert "<q>Use the <code>--netrc</code> flag" in art
+
+
+def test_a_citation_of_one_line_says_line_not_a_range():
+    k, cites = quoting_snapshot()
+    art = page_of(all_pages(k, layout_for(k)), "wiki/articles/knowledge--netrc.md").html
+    assert cites["first"]["lines"] == {"start": 1, "end": 1}
+    assert "line 1</" in art and "lines 1–1" not in art
+
+
 # -- citations, candidates, R27, R37 ---------------------------------------------------------------
 
 

@@ -38,6 +38,7 @@ BIN = Path(sys.executable).parent
 MKDOCS_YML = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
 K = "content/sources/knowledge"
 
+CODE_LINE = "Run `kubectl get pods`; see the [`kubectl` reference][kubectl-docs] and _Nodes_."
 POD_LINE = "Concept Pod: a group of containers — café ☕ 🚀 on 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 nodes."
 PODS = f"""# Pods
 
@@ -53,6 +54,10 @@ REL Pod -runs on-> Node.
 [click me](javascript:window.__pwned='link')
 
 ![diagram](diagram.png)
+
+{CODE_LINE}
+
+[kubectl-docs]: https://kubernetes.io/docs/reference/kubectl/
 """
 NODES = """# Nodes
 
@@ -80,6 +85,9 @@ def engine(stage: str, request: dict[str, Any]) -> dict[str, Any]:
     """The scripted extractor, plus R27/R37 material and a topic."""
     delta = extract(stage, request)
     for article in delta["articles"]:
+        if article["sources"] == ["knowledge/pods"]:
+            quote = [{"source": "knowledge/pods", "quote": CODE_LINE}]
+            article["summary"].append({"text": CODE_LINE, "quotes": quote})
         if article["sources"] == ["retrospectives/slow"]:
             quote = [{"source": "retrospectives/slow", "quote": HYPOTHESIS}]
             article["summary"].append({"text": "The disk was full.", "status": "hypothesis", "quotes": quote})
@@ -215,9 +223,6 @@ def server(built) -> Iterator[str]:
     thread.join()
 
 
-
-
-
 @pytest.fixture
 def requests() -> list[str]:
     return []
@@ -276,6 +281,28 @@ def test_article_marker_from_another_source_with_emoji(page, server):
     page.wait_for_url(re.compile(r"/sources/knowledge/services/raw/#c-"))
     page.wait_for_function("window.wikigenCitations.highlighted() !== ''")
     assert page.evaluate("window.wikigenCitations.highlighted()") == "# Services ✨"
+
+
+def test_a_claim_renders_its_code_spans_emphasis_and_reference_link(page, server):
+    """Issue 13.1: quoted Markdown is rendered, the reference link resolved from the source's own
+    definition; no backtick is left on the page's claims."""
+    page.goto(f"{server}/wiki/articles/knowledge--pods/")
+    claim = page.locator(".wikigen-claim", has_text="kubectl get pods")
+    assert claim.locator(":scope > code", has_text="kubectl get pods").count() == 1
+    link = claim.locator(":scope > a[href='https://kubernetes.io/docs/reference/kubectl/']")
+    assert link.inner_text() == "kubectl reference"
+    assert link.locator("code").inner_text() == "kubectl"
+    assert claim.locator(":scope > em").inner_text() == "Nodes"
+    text = claim.evaluate(
+        "p => [...p.childNodes].filter(n => n.nodeName !== 'SUP').map(n => n.textContent).join('')"
+    )
+    assert "`" not in text and "[kubectl-docs]" not in text and "_Nodes_" not in text
+    # The hover card renders the quote the same way.
+    claim.locator(".wikigen-cite__mark").first.hover()
+    card = claim.locator(".wikigen-cite__card").first
+    card.wait_for(state="visible")
+    assert card.locator("code", has_text="kubectl get pods").count() == 1
+    assert "line " in card.inner_text() and "lines " not in card.inner_text()
 
 
 def test_r27_r37_are_shown(page, server):

@@ -97,6 +97,33 @@ def render_markdown(text: str, links: LinkContext | None = None, *, shift_headin
     return str(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {}))
 
 
+def link_references(body: str) -> Mapping[str, Any]:
+    """The link reference definitions of a source body (``[label]: url``), for its quotes' links."""
+    env: dict[str, Any] = {}
+    _MARKDOWN.parse(body, env)
+    return MappingProxyType(dict(env.get("references") or {}))
+
+
+def render_inline(
+    text: str, links: LinkContext | None = None, references: Mapping[str, Any] | None = None
+) -> str:
+    """A claim, definition or quote → safe inline HTML: code spans, emphasis and links rendered,
+    reference links resolved from ``references`` (the cited source's own definitions) or left as
+    text, raw HTML escaped, unsafe links made text. Never a block: ``# x`` or ``- x`` stay text."""
+    env: dict[str, Any] = {"references": dict(references or {})}
+    tokens = _MARKDOWN.parseInline(text, env)
+    for token in tokens:
+        if token.children:
+            token.children = _safe_inline(token.children, links)
+    return str(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, env)).strip("\n")
+
+
+def line_range(lines: Mapping[str, Any]) -> str:
+    """``line 106`` or ``lines 106–110`` for a citation's body lines."""
+    start, end = lines.get("start", "?"), lines.get("end", "?")
+    return f"line {start}" if start == end else f"lines {start}–{end}"
+
+
 def _resolve(url: str, links: LinkContext | None) -> str | None:
     kind = link_kind(url)
     if kind == "unsafe":

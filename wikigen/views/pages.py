@@ -278,8 +278,9 @@ def _claims(site: Site, notes: Notes, claims: Iterable[Mapping[str, Any]]) -> st
         status = str(claim.get("status", "stated"))
         label = STATUS_LABEL.get(status)
         badge = site.badge(label, status) + " " if label else ""
+        text = site.inline(notes.page, claim.get("text", ""), notes.sources_of(claim.get("citations", [])))
         out.append(
-            f'<p class="wikigen-claim wikigen-claim--{esc(status)}">{badge}{esc(claim.get("text", ""))} '
+            f'<p class="wikigen-claim wikigen-claim--{esc(status)}">{badge}{text} '
             f"{notes.marks(claim.get('citations', []))}</p>"
         )
     return "\n".join(out)
@@ -302,8 +303,9 @@ def _issues(site: Site, doc: Doc, notes: Notes, title: str, issues: Sequence[Map
         if versions:
             facts.append("versions: " + ", ".join(versions))
         facts.append(f"uncertainty: {esc(issue.get('uncertainty') or 'not stated')}")
+        text = site.inline(doc.src_uri, issue.get("text", ""), notes.sources_of(issue.get("citations", [])))
         items.append(
-            f'<li><span class="wikigen-issue__text">{esc(issue.get("text", ""))}</span> '
+            f'<li><span class="wikigen-issue__text">{text}</span> '
             f"{notes.marks(issue.get('citations', []))}"
             f'<br><small class="wikigen-issue__facts">{" · ".join(facts)}</small></li>'
         )
@@ -365,7 +367,7 @@ def concept_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
     if evidence:
         doc.heading(2, "Evidence")
         items = [
-            f"<li><q>{esc(notes.pool[cid].get('quote', ''))}</q> {notes.marks([cid])}</li>"
+            f"<li><q>{site.quote(doc.src_uri, notes.pool[cid])}</q> {notes.marks([cid])}</li>"
             for cid in evidence
             if cid in notes.pool
         ]

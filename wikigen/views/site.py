@@ -5,13 +5,16 @@ citation markers.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from wikigen.views.knowledge import Knowledge, SourceView
 from wikigen.views.layout import Layout
-from wikigen.views.markup import Anchor, esc
+from wikigen.views.markup import Anchor, LinkContext, esc, line_range, link_references, render_inline
+
+DOCS_PREFIX = "content/"
 
 CATEGORY_TITLES = {
     "knowledge": "Knowledge",
@@ -69,6 +72,12 @@ class Site:
         self.relations_of: dict[str, list[str]] = {}  # concept id → relation ids touching it
         self.topics_of: dict[str, list[str]] = {}  # member id → topic ids
         self.articles_of: dict[str, list[str]] = {}  # source id → article ids built from it
+        self.by_path = {  # docs path → source id, for the relative links sources write
+            s.path[len(DOCS_PREFIX) :]: sid
+            for sid, s in self.sources.items()
+            if s.path.startswith(DOCS_PREFIX)
+        }
+        self._references: dict[str, Mapping[str, Any]] = {}
         self.concepts_of: dict[str, list[str]] = {}  # article id → concepts it evidences
         spans: dict[str, dict[str, set[int]]] = {}  # source id → citation id → ends
         for oid in sorted(self.objects):
@@ -131,6 +140,40 @@ class Site:
         if source.body[start:end] != citation.get("quote"):
             return Target(raw, None, "the quote is not at its span in the cited version")
         return Target(raw, self._anchor.get((source.id, str(citation["citation_id"]), end)))
+
+    # -- quoted text ---------------------------------------------------------------------------------
+
+    def link_context(self, page: str, source: SourceView) -> LinkContext:
+        """How the relative links of ``source`` resolve when shown on ``page``."""
+        base = (
+            posixpath.dirname(source.path[len(DOCS_PREFIX) :]) if source.path.startswith(DOCS_PREFIX) else ""
+        )
+
+        def resolve(path: str, fragment: str) -> str | None:
+            target = self.layout.source(self.by_path[path]) if path in self.by_path else path
+            return self.layout.href(page, target or path, fragment)
+
+        return LinkContext(base, resolve)
+
+    def references(self, source_id: str) -> Mapping[str, Any]:
+        if source_id not in self._references:
+            source = self.sources.get(source_id)
+            body = source.body if source is not None else None
+            self._references[source_id] = link_references(body) if body else {}
+        return self._references[source_id]
+
+    def inline(self, page: str, text: object, sources: Iterable[str] = ()) -> str:
+        """Quoted or claimed text as safe inline HTML; its links resolve as in its first cited source
+        (reference links from that source's own definitions, then the others')."""
+        ordered = [sid for sid in dict.fromkeys(str(s) for s in sources) if sid in self.sources]
+        references: dict[str, Any] = {}
+        for sid in reversed(ordered):
+            references.update(self.references(sid))
+        links = self.link_context(page, self.sources[ordered[0]]) if ordered else None
+        return render_inline(str(text), links, references)
+
+    def quote(self, page: str, citation: Mapping[str, Any]) -> str:
+        return self.inline(page, citation.get("quote", ""), [str(citation.get("source"))])
 
     # -- small pieces of HTML -----------------------------------------------------------------------
 
@@ -214,6 +257,10 @@ class Notes:
             self.pool.setdefault(str(c["citation_id"]), c)
         return self
 
+    def sources_of(self, citation_ids: Iterable[str]) -> list[str]:
+        """The sources of these citations, in order: where a claim's quoted links resolve."""
+        return [str(self.pool[str(cid)]["source"]) for cid in citation_ids if str(cid) in self.pool]
+
     def _number(self, cid: str) -> int:
         if cid not in self.order:
             self.order.append(cid)
@@ -230,11 +277,10 @@ class Notes:
         lines = citation.get("lines") or {}
         return (
             f'<span class="wikigen-cite__card" role="tooltip" id="{esc(card_id)}">'
-            f'<span class="wikigen-cite__quote">“{esc(citation.get("quote", ""))}”</span>'
+            f'<span class="wikigen-cite__quote">“{self.site.quote(self.page, citation)}”</span>'
             f'<span class="wikigen-cite__source">{esc(title)}</span>'
             f'<span class="wikigen-cite__meta">version <code>{esc(citation.get("version", ""))}</code> · '
-            f"{self.site.verification_badge(verification)} · lines {esc(lines.get('start', '?'))}–"
-            f"{esc(lines.get('end', '?'))}</span>"
+            f"{self.site.verification_badge(verification)} · {esc(line_range(lines))}</span>"
             f'<span class="wikigen-cite__id">citation_id <code>{esc(citation["citation_id"])}</code></span>'
             "</span>"
         )
@@ -270,12 +316,12 @@ class Notes:
             href, problem = self._href(c)
             source = self.site.sources.get(str(c["source"]))
             lines = c.get("lines") or {}
-            where = f"lines {esc(lines.get('start', '?'))}–{esc(lines.get('end', '?'))}"
+            where = esc(line_range(lines))
             where = f'<a href="{esc(href)}">{where}</a>' if href else where
             status = self.site.verification_badge(source.verification) if source else ""
             warn = f" {self.site.badge(problem, 'problem')}" if problem else ""
             items.append(
-                f'<li id="wikigen-note-{esc(cid)}"><q>{esc(c.get("quote", ""))}</q> — '
+                f'<li id="wikigen-note-{esc(cid)}"><q>{self.site.quote(self.page, c)}</q> — '
                 f"{self.site.source_link(self.page, str(c['source']))} {status}, {where}, version "
                 f"<code>{esc(c.get('version', ''))}</code>, citation_id <code>{esc(cid)}</code>{warn}</li>"
             )

@@ -7,23 +7,16 @@ text and a ``javascript:`` link stays text; images from other hosts become plain
 
 from __future__ import annotations
 
-import posixpath
-
 from wikigen.views.knowledge import SourceView
-from wikigen.views.markup import Doc, LinkContext, Page, esc, raw_view, render_markdown
+from wikigen.views.markup import Doc, Page, esc, raw_view, render_markdown
 from wikigen.views.site import CATEGORY_TITLES, Site, citations_of
-
-DOCS_PREFIX = "content/"
 
 
 def source_pages(site: Site) -> list[Page]:
-    by_path = {
-        s.path[len(DOCS_PREFIX) :]: sid for sid, s in site.sources.items() if s.path.startswith(DOCS_PREFIX)
-    }
     pages = []
     for sid in sorted(site.sources):
         source = site.sources[sid]
-        pages.append(source_page(site, source, by_path))
+        pages.append(source_page(site, source))
         pages.append(raw_page(site, source))
     return pages
 
@@ -80,7 +73,7 @@ def _notices(source: SourceView) -> str:
     return "".join(f'<p class="wikigen-warning">{esc(text)}</p>' for text in out)
 
 
-def source_page(site: Site, source: SourceView, by_path: dict[str, str]) -> Page:
+def source_page(site: Site, source: SourceView) -> Page:
     layout = site.layout
     doc = Doc(layout.source(source.id) or "")
     doc.heading(1, source.title)
@@ -106,15 +99,7 @@ def source_page(site: Site, source: SourceView, by_path: dict[str, str]) -> Page
         doc.add('<ul class="wikigen-links">' + "".join(groups) + "</ul>")
     if source.body is not None:
         doc.heading(2, "Text", "text")
-        base = (
-            posixpath.dirname(source.path[len(DOCS_PREFIX) :]) if source.path.startswith(DOCS_PREFIX) else ""
-        )
-
-        def resolve(path: str, fragment: str) -> str | None:
-            target = layout.source(by_path[path]) if path in by_path else path
-            return layout.href(doc.src_uri, target or path, fragment)
-
-        html = render_markdown(source.body, LinkContext(base, resolve))
+        html = render_markdown(source.body, site.link_context(doc.src_uri, source))
         doc.add(f'<div class="wikigen-source-body">{html}</div>')
     return doc.page(source.title)
 
@@ -157,7 +142,7 @@ def raw_page(site: Site, source: SourceView) -> Page:
             )
             items.append(
                 f'<li><a href="#{esc(anchor.name)}" class="wikigen-span-link">{esc(anchor.citation_id)}</a> '
-                f"<q>{esc(quote)}</q> — cited by {by}</li>"
+                f"<q>{site.inline(doc.src_uri, quote, [source.id])}</q> — cited by {by}</li>"
             )
         doc.add('<ol class="wikigen-spans" data-search-exclude>' + "".join(items) + "</ol>")
     return doc.page(title, search={"exclude": True})
