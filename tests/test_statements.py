@@ -49,6 +49,9 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
         ("This arrangement is called the _orchard layout_.", "orchard layout", "called"),
         ("The grower's notebook, known as the Almanac, records each harvest.", "Almanac", "called"),
         ("We say these two crops form a _rotation pair_.", "rotation pair", "emphasis"),
+        ("The `Sprocket` module provides helpers to count the teeth of a gear.", "Sprocket", "function"),
+        ("The `Tally` protocol is the protocol used to count anything in a barn.", "Tally", "copula"),
+        ("The farm provides hedgerows as a shelter for small birds.", "hedgerows", "copula"),
     ],
 )
 def test_r20_definition_shapes(sentence: str, term: str, pattern: str) -> None:
@@ -81,6 +84,7 @@ def test_r20_forward_reference_is_flagged() -> None:
     """Issue 10: "… which Chapter 18 covers" points elsewhere and ranks below a plain definition."""
     assert reading_of("A trellis is a frame, and Chapter 18 shows how to build one.", "trellis").forward
     assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
+    assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
 
 
 def test_r20_names_are_noun_phrases_without_determiners() -> None:
@@ -141,7 +145,9 @@ def test_r23_copula_with_a_class_and_a_relational_noun() -> None:
 
 def test_r23_members_listed_under_a_class() -> None:
     """R23: "two containers: barrels and crates" makes each member a kind of the class."""
-    found = relations_of("The farm has two main containers: barrels and crates.", "container", "barrel", "crate")
+    found = relations_of(
+        "The farm has two main containers: barrels and crates.", "container", "barrel", "crate"
+    )
     assert {("barrel", "is a", "container"), ("crate", "is a", "container")} <= found
 
 
@@ -149,6 +155,16 @@ def test_r23_coordinated_objects() -> None:
     """R23: objects joined by "and" are each related."""
     found = relations_of("The cart carries apples and pears to the market.", "cart", "apple", "pear")
     assert {("cart", "carries", "apple"), ("cart", "carries", "pear")} <= found
+
+
+def test_r23_coordinated_verbs_share_their_subject() -> None:
+    """R23: "… are X, and therefore are Y": the second verb speaks of the first one's subject."""
+    found = relations_of(
+        "Seed bags are sacks of grain, and therefore are parcels.", "Seed bag", "sack", "parcel"
+    )
+    assert ("Seed bag", "is a", "parcel") in found
+    found = relations_of("The miller might grind the grain and feed the hens.", "miller", "grain", "hen")
+    assert found == set()  # the first verb is hedged: so is the one coordinated with it
 
 
 @pytest.mark.parametrize(

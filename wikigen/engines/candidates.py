@@ -83,7 +83,9 @@ _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 PLAIN_WORD = re.compile(r"^[a-z]+$")
 # `pod-a`, `web-0`, `mydb`: the name of one instance in an example, not a kind of thing
 _INSTANCE = re.compile(r"^(?:my[a-z0-9_-]*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_][a-z0-9])$")
-_PLACEHOLDER = re.compile(r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE)
+_PLACEHOLDER = re.compile(
+    r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE
+)
 _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
 _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
@@ -128,7 +130,9 @@ def code_term_ok(term: str) -> bool:
     if "." in term.rstrip(".") and not term[0].isupper():
         return False
     bare = re.sub(r"/\d+$", "", term)
-    return re.fullmatch(r"[@:~]?[A-Za-z_][\w.!?-]*(?:<[\w, ]+>)?|~[a-zA-Z]|[<>|&^=+*-]{1,3}", bare) is not None
+    return (
+        re.fullmatch(r"[@:~]?[A-Za-z_][\w.!?-]*(?:<[\w, ]+>)?|~[a-zA-Z]|[<>|&^=+*-]{1,3}", bare) is not None
+    )
 
 
 def parses(documents: Sequence[Document]) -> dict[str, Parse]:
@@ -215,7 +219,8 @@ def collect(
                 elif reading.pattern == "called":
                     add(term, False, "called")
                 elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "appositive"):
-                    add(term, False, "defined")
+                    # "the `Enum` module provides …" defines `Enum`, a name written as code
+                    add(term, any(w.code and w.start == start for w in parse.words), "defined")
                 if vocabulary.knows(term, strong=True) and normalize_name(term) in vocabulary.terms:
                     add(term, False, "known")
     return found
@@ -254,7 +259,7 @@ def emphasized(clean: Visible, start: int, end: int) -> bool:
 
 def quoted(text: str, start: int, end: int) -> bool:
     """The words [start, end) stand in quotation marks of their own: "tagged tuples"."""
-    return start > 0 and end < len(text) and text[start - 1] in "\"“" and text[end] in "\"”"
+    return start > 0 and end < len(text) and text[start - 1] in '"“' and text[end] in '"”'
 
 
 def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
@@ -281,7 +286,9 @@ _LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
 def _initials(long: str, short: str) -> bool:
     letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
     wanted = short.rstrip("s").casefold()
-    return letters == wanted or (len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted))
+    return letters == wanted or (
+        len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted)
+    )
 
 
 def _heading_terms(raw: str) -> list[tuple[str, bool]]:

@@ -96,7 +96,7 @@ _DEMONSTRATIVE = frozenset(
 )
 _FORWARD = re.compile(
     r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
-    r"(?:we|you)(?:'ll| will) (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
+    r"(?:we|you)(?:'ll| will)(?: also| then| now| soon| later| first)? (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
     r"discuss|cover|explain)\w*|coming up)\b",
     re.IGNORECASE,
 )
@@ -131,6 +131,9 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     """The reading of the mention whose syntactic head is ``head``. An emphasized modifier ("the
     _test_ namespace") stresses an example; only an emphasized name introduces a term."""
     marked = marked and head.dep not in ("compound", "amod", "nmod", "poss", "npadvmod")
+    governor = parse.words[head.head]
+    if head.code and head.dep in ("compound", "nmod", "amod") and _named_classifier(parse, governor):
+        head = governor  # "the `Enum` module provides …" says it of `Enum`
     reading = _read(parse, head, marked)
     if _conditional(parse):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
@@ -181,6 +184,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("function", DESCRIBES if definite else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "X is used to …"
+    if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
+        return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "attr" and governor.lemma == "be" and marked:
         return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
     called = _called(parse, head)
@@ -202,6 +207,19 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep in ("nsubj", "nsubjpass"):
         return Reading("subject", DESCRIBES, forward=forward)
     return Reading("mention", MENTIONS, forward=forward)
+
+
+_OFFER_LEMMAS = frozenset(["provide", "offer", "introduce", "include", "ship", "support"])
+
+
+def _offered_as(parse: Parse, verb: Word) -> bool:
+    """ "… provides macros *as a mechanism for* …": the verb's "as" names the kind of its object."""
+    for prep in parse.children(verb.i):
+        if prep.dep == "prep" and prep.text.casefold() == "as":
+            kind = next((w for w in parse.children(prep.i) if w.dep == "pobj"), None)
+            if kind is not None and kind.pos == "NOUN" and _determiner(parse, kind) in ("a", "an"):
+                return not _hedged(parse, verb) and not _negated(parse, kind)
+    return False
 
 
 def _which_clause(parse: Parse, head: Word) -> str | None:
@@ -255,12 +273,21 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
 
 
 def _definite(parse: Parse, head: Word) -> bool:
-    """ "The form is …" speaks of one thing; "The arity of a function is …" of a kind."""
+    """ "The form is …" speaks of one thing; "The arity of a function is …" of a kind; "The `Enum`
+    module provides …" of the thing its name names."""
     return (
         _determiner(parse, head) == "the"
         and head.pos == "NOUN"
         and not head.code
+        and not _named_classifier(parse, head)
         and not any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(head.i))
+    )
+
+
+def _named_classifier(parse: Parse, head: Word) -> bool:
+    """ "the `Enum` module", "the `Inspect` protocol": a classifier noun that a code name names."""
+    return head.lemma.casefold() in CLASSIFIERS and any(
+        w.code and w.head == head.i and w.dep in ("compound", "nmod", "amod") for w in parse.words
     )
 
 

@@ -45,12 +45,47 @@ _VAGUE_VERBS = frozenset(
 )
 _SUBJECTS = ("nsubj", "nsubjpass")
 _RELATING_PREPOSITIONS = frozenset(
-    ["on", "of", "in", "to", "with", "from", "into", "onto", "through", "across", "between", "within", "against", "as", "inside", "over"]
+    [
+        "on",
+        "of",
+        "in",
+        "to",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "through",
+        "across",
+        "between",
+        "within",
+        "against",
+        "as",
+        "inside",
+        "over",
+    ]
 )
 MAX_PREDICATE_WORDS = 5
 _CLASSIFIERS = frozenset(
-    ["module", "protocol", "function", "operator", "macro", "struct", "attribute", "sigil", "type",
-     "class", "method", "library", "package", "command", "construct", "directive", "object", "resource"]
+    [
+        "module",
+        "protocol",
+        "function",
+        "operator",
+        "macro",
+        "struct",
+        "attribute",
+        "sigil",
+        "type",
+        "class",
+        "method",
+        "library",
+        "package",
+        "command",
+        "construct",
+        "directive",
+        "object",
+        "resource",
+    ]
 )
 
 
@@ -76,7 +111,7 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
     for verb in parse.words:
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb):
             continue
-        subjects = _with_conjuncts(parse, [w for w in parse.children(verb.i) if w.dep in _SUBJECTS])
+        subjects = _with_conjuncts(parse, _subjects(parse, verb))
         passive = any(w.dep == "nsubjpass" for w in subjects)
         subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
         subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
@@ -92,6 +127,18 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
+
+
+def _subjects(parse: Parse, verb: Word) -> list[Word]:
+    """The verb's subjects; a coordinated verb without one shares its head verb's ("Charlists are
+    lists of integers, and therefore are chardata")."""
+    own = [w for w in parse.children(verb.i) if w.dep in _SUBJECTS]
+    if own or verb.dep != "conj":
+        return own
+    head = parse.words[verb.head]
+    if head.i == verb.i or head.pos not in ("VERB", "AUX") or _unsure(parse, head):
+        return []
+    return [w for w in parse.children(head.i) if w.dep in _SUBJECTS]
 
 
 def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
@@ -134,7 +181,13 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
         if not named and word.lemma.casefold() in _CLASSIFIERS:
             named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs]
         if not named and word.lemma.casefold() in ("top", "front", "part", "parts"):
-            named = [p for w in children if w.dep == "prep" and w.text.casefold() == "of" for p in parse.children(w.i) if p.dep == "pobj"]
+            named = [
+                p
+                for w in children
+                if w.dep == "prep" and w.text.casefold() == "of"
+                for p in parse.children(w.i)
+                if p.dep == "pobj"
+            ]
         if not named:
             named = [w for w in children if w.dep == "appos" and ":" in parse.text[word.end : w.start]]
         out.extend(_with_conjuncts(parse, named) if named else [word])
@@ -153,14 +206,24 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 if word.i in refs:
                     out.append((refs[word.i], "is a", False))
             # "is the regular way to represent Y": the clause that qualifies the class
-            for clause in (w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"):
+            for clause in (
+                w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"
+            ):
                 if _unsure(parse, clause):
                     continue
-                infinitive = any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(clause.i))
+                infinitive = any(
+                    w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(clause.i)
+                )
                 for obj in (w for w in parse.children(clause.i) if w.dep == "dobj"):
                     for word in _with_conjuncts(parse, [obj]):
                         if word.i in refs and infinitive:
-                            out.append((refs[word.i], f"is {attr.lemma.casefold()} to {clause.lemma.casefold()}", False))
+                            out.append(
+                                (
+                                    refs[word.i],
+                                    f"is {attr.lemma.casefold()} to {clause.lemma.casefold()}",
+                                    False,
+                                )
+                            )
             # "is the counterpart of Y", "are extensions built on top of Y", "is a kind of Y"
             for ref, path in _reached(parse, attr, refs):
                 if attr.lemma.casefold() in _CLASS_NOUNS and path == ["of"]:
@@ -185,7 +248,9 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             if subject is not None and all(w.pos == "DET" for w in between):
                 objects.append(subject)
     for obj in objects:
-        out.extend((refs[w.i], base, False) for w in _stand_ins(parse, [_named(parse, obj)], refs) if w.i in refs)
+        out.extend(
+            (refs[w.i], base, False) for w in _stand_ins(parse, [_named(parse, obj)], refs) if w.i in refs
+        )
     # What the verb did to something else comes along: "applies labels to Pods"
     plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
@@ -199,7 +264,10 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         pobjs += [
             w
             for w in children
-            if w.dep == "conj" and w.pos in ("NOUN", "PROPN") and w.i > prep.i and not any(i < w.i for i in later)
+            if w.dep == "conj"
+            and w.pos in ("NOUN", "PROPN")
+            and w.i > prep.i
+            and not any(i < w.i for i in later)
         ]
         for pobj in _stand_ins(parse, pobjs, refs):
             if pobj.i not in refs:
