@@ -18,7 +18,14 @@ from wikigen.evidence.passages import lines_of_span
 from wikigen.hashing import citation_id
 from wikigen.objects import object_path
 from wikigen.views.knowledge import Knowledge, SourceView
-from wikigen.views.layout import Layout, relative_url, safe_segment
+from wikigen.views.layout import (
+    Layout,
+    escape_segment,
+    readable_names,
+    relative_url,
+    safe_segment,
+    unescape_segment,
+)
 from wikigen.views.markup import Anchor, LinkContext, raw_view, render_markdown, utf16_offsets
 from wikigen.views.pages import all_pages
 
@@ -133,6 +140,7 @@ def layout_for(k: Knowledge, *, use_directory_urls: bool = True) -> Layout:
         source_ids=k.sources,
         object_files={oid: object_path(oid) for oid in k.objects if not oid.startswith("relation/")},
         use_directory_urls=use_directory_urls,
+        names=readable_names(k.objects),
     )
 
 
@@ -517,6 +525,71 @@ def test_source_ids_become_safe_unique_paths():
     taken = list(pages.values()) + [layout.raw(s) for s in pages]
     assert len({layout.url(u) for u in taken if u}) == len(taken)  # no two pages at one URL
     assert safe_segment("pods") == "pods" and safe_segment("index") != "index"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "child_process",
+        "node.js",
+        "offline_engine",
+        "a/b c~d",
+        "..",
+        ".hidden",
+        "index",
+        "README",
+        "café",
+        "x?y#z%",
+    ],
+)
+def test_url_segments_are_a_reversible_escape_that_keeps_underscores_and_dots(text):
+    escaped = escape_segment(text)
+    assert unescape_segment(escaped) == text
+    assert escaped.casefold() not in ("index", "readme") and not escaped.startswith(".")
+    assert all(ch.isalnum() or ch in "_.-~" for ch in escaped)
+    if text in ("child_process", "node.js", "offline_engine", "café"):
+        assert escaped == text
+
+
+def test_page_urls_come_from_names_and_source_ids_with_no_hash():
+    """Issue 13.2: an id that carries a hash (a name or source id with `_` or `.`) still gets a
+    readable URL; ids stay as they are (R25)."""
+    from wikigen.ids import article_id, concept_id, topic_id
+
+    src = source("knowledge/nodejs-api/child_process", "Concept child_process: spawns.\n")
+    c = cite(src, "Concept child_process: spawns.")
+    objects = [
+        {**article(article_id([src.id], "x"), "child_process", [("Spawns.", "stated", [c])])},
+        {**concept("child_process", [c]), "id": concept_id("child_process")},
+        {**concept("Node.js", [c]), "id": concept_id("Node.js")},
+        {**concept("offline engine", [c]), "id": concept_id("offline engine")},
+        {
+            "id": topic_id("Process model", ["concept/x"]),
+            "kind": "topic",
+            "title": "Process model",
+            "members": [],
+            "citations": [],
+        },
+    ]
+    k = knowledge([src], objects)
+    assert all(re.search(r"-[0-9a-f]{6,8}$", o["id"]) for o in objects if "offline" not in o["id"])
+    layout = layout_for(k)
+    uris = {oid: layout.object(oid) for oid in k.objects}
+    assert sorted(uris.values()) == [
+        "wiki/articles/knowledge--nodejs-api--child_process.md",
+        "wiki/concepts/child_process.md",
+        "wiki/concepts/node.js.md",
+        "wiki/concepts/offline_engine.md",
+        "wiki/topics/process_model.md",
+    ]
+    assert layout.url("wiki/concepts/node.js.md") == "wiki/concepts/node.js/"
+    # Two names that escape alike keep distinct pages.
+    twins = knowledge(
+        [src],
+        [{**concept("a b", [c]), "id": concept_id("a b")}, {**concept("a_b", [c]), "id": concept_id("a_b")}],
+    )
+    twin_uris = {layout_for(twins).object(oid) for oid in twins.objects}
+    assert len(twin_uris) == 2 and "wiki/concepts/a_b.md" in twin_uris
 
 
 def test_citation_ids_in_fixtures_follow_e3():

@@ -10,8 +10,13 @@ and the relative URL from one page to another, following MkDocs' own rules (pure
     sources/<source id>/raw.md        the exact body of its cited version, line-numbered
     assets/wikigen/...                the views' CSS and JS
 
-Compiled files and source files keep the URL their own ``.md`` file would have had, so a link
-written by hand to ``sources/knowledge/pods.md`` still lands on the source's page.
+Source pages keep the URL their own ``.md`` file would have had, so a link written by hand to
+``sources/knowledge/pods.md`` still lands on the source's page. A compiled page's URL is made from
+the text its id is made from (a concept's normalized name, the source id of a one-source article, a
+topic's or synthesis' title, spaces written ``_`` as in ids) by ``escape_segment``, a reversible
+escape that keeps letters, digits, ``_``, ``.`` and ``-`` as they are: ``concept/child_process-3f2a1c``
+is at ``wiki/concepts/child_process/`` — no hash in a URL (issue 13.2). Ids themselves never change
+(R25); only two objects whose texts escape alike share a name, and the second (by id) gets a suffix.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import quote
 
 from wikigen.hashing import short_hash
-from wikigen.ids import kind_of, slugify
+from wikigen.ids import kind_of, normalize_name, slugify
 
 HOME = "index.md"
 CONCEPT_INDEX = "concepts.md"
@@ -31,15 +37,68 @@ GRAPH_PAGE = "graph/index.md"
 GRAPH_JSON = "graph/graph.json"
 ASSETS = "assets/wikigen"
 FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
-_SAFE_SEGMENT = re.compile(r"[\w\-]+(?:\.[\w\-]+)*", flags=re.UNICODE)
 _INDEX_NAMES = {"index", "readme"}
+_ESCAPED = re.compile(r"~([0-9A-F]{2})")
+_MAX_SEGMENT = 120  # bytes of a file name stay far below 255 once MkDocs adds /index.html
+
+
+def _kept(ch: str) -> bool:
+    return ch in "_.-" or (ch.isalnum() and ch.isprintable())
+
+
+def escape_segment(text: str) -> str:
+    """``text`` as one readable, reversible path segment (``unescape_segment`` is its inverse).
+
+    Letters, digits, ``_``, ``.`` and ``-`` stay; every other character (and ``~``, the escape) is
+    ``~XX`` per UTF-8 byte. A leading ``.`` (``..``, hidden files) and the first letter of an index
+    page's name (``index``, ``README``) are escaped too, so a segment is always a plain page name."""
+    out = [ch if _kept(ch) else "".join(f"~{b:02X}" for b in ch.encode()) for ch in text]
+    if out and (text.startswith(".") or text.casefold() in _INDEX_NAMES):
+        out[0] = "".join(f"~{b:02X}" for b in text[0].encode())
+    return "".join(out) or "~"
+
+
+def unescape_segment(segment: str) -> str:
+    if segment == "~":
+        return ""
+    data = _ESCAPED.sub(lambda m: f"\x00{m.group(1)}", segment)
+    raw = bytearray()
+    parts = data.split("\x00")
+    raw += parts[0].encode()
+    for part in parts[1:]:
+        raw.append(int(part[:2], 16))
+        raw += part[2:].encode()
+    return raw.decode()
 
 
 def safe_segment(segment: str) -> str:
-    """A path segment that is a plain name, never ``..``, hidden, or an index page in disguise."""
-    if _SAFE_SEGMENT.fullmatch(segment) and segment.casefold() not in _INDEX_NAMES:
-        return segment
+    """A path segment that is a plain name, never ``..``, hidden, or an index page in disguise;
+    reversible while short (a very long one is cut and given a short hash)."""
+    escaped = escape_segment(segment)
+    if len(escaped.encode()) <= _MAX_SEGMENT:
+        return escaped
     return f"{slugify(segment, 48)}-{short_hash(segment, 6)}"
+
+
+def readable_names(objects: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Object id → the text its page is named by: what the id itself is made from (R25's id
+    convention), with spaces written ``_`` as ids write them, never a hash."""
+    names: dict[str, str] = {}
+    for oid, obj in objects.items():
+        kind = kind_of(oid)
+        sources = [str(s) for s in obj.get("sources", []) or []] if kind == "article" else []
+        if kind == "article" and len(sources) == 1:
+            text = sources[0].replace("/", "--")
+        elif kind == "concept":
+            text = str(obj.get("name") or "")
+        elif kind in ("article", "topic"):
+            text = str(obj.get("title") or "")
+        else:
+            continue
+        text = normalize_name(text).replace(" ", "_")
+        if text:
+            names[oid] = text
+    return names
 
 
 def id_path(identifier: str) -> str:
@@ -56,15 +115,22 @@ class Layout:
         object_files: Mapping[str, str],
         use_directory_urls: bool = True,
         home: str = HOME,
+        names: Mapping[str, str] | None = None,
     ) -> None:
+        """``names``: object id → readable text its page is named by (``readable_names``); an object
+        without one is named by its compiled file."""
         self.use_directory_urls = use_directory_urls
         self.home = home
         taken = {home, CONCEPT_INDEX, TOPIC_INDEX, GRAPH_PAGE}
         self._objects: dict[str, str] = {}
         for object_id in sorted(object_files):
-            self._objects[object_id] = self._claim(
-                self._object_uri(object_id, object_files[object_id]), taken
+            name = (names or {}).get(object_id)
+            uri = (
+                f"wiki/{FOLDERS.get(kind_of(object_id), 'objects')}/{safe_segment(name)}.md"
+                if name
+                else self._object_uri(object_id, object_files[object_id])
             )
+            self._objects[object_id] = self._claim(uri, taken)
         self._sources: dict[str, str] = {}
         for source_id in sorted(source_ids):
             base = self._claim(f"sources/{id_path(source_id)}.md", taken, also=("/raw.md",))

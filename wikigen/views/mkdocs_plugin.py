@@ -36,7 +36,15 @@ from wikigen.objects import object_path
 from wikigen.views.communities import DEFAULT_SEED
 from wikigen.views.graph import site_graph
 from wikigen.views.knowledge import Knowledge, load_knowledge
-from wikigen.views.layout import CONCEPT_INDEX, GRAPH_JSON, GRAPH_PAGE, HOME, TOPIC_INDEX, Layout
+from wikigen.views.layout import (
+    CONCEPT_INDEX,
+    GRAPH_JSON,
+    GRAPH_PAGE,
+    HOME,
+    TOPIC_INDEX,
+    Layout,
+    readable_names,
+)
 from wikigen.views.markup import Page
 from wikigen.views.pages import build_pages
 from wikigen.views.site import CATEGORY_TITLES, Site
@@ -143,6 +151,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             },
             use_directory_urls=config.use_directory_urls,
             home=home,
+            names=readable_names(knowledge.objects),
         )
         bundle = all((ASSET_DIR / name).is_file() for name in GRAPH_ASSETS[:2])
         if self.config.graph and not bundle:
