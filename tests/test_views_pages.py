@@ -592,6 +592,33 @@ def test_page_urls_come_from_names_and_source_ids_with_no_hash():
     assert len(twin_uris) == 2 and "wiki/concepts/a_b.md" in twin_uris
 
 
+def test_a_topic_page_draws_its_members_subgraph_and_links_to_their_articles():
+    """Issue 13.5: the member concepts and the relations among them, each node a link; the members'
+    articles listed."""
+    k, cites = snapshot()
+    topic = {
+        "id": "topic/pod-12345678",
+        "kind": "topic",
+        "title": "Pod <b>",
+        "anchor": "concept/pod",
+        "members": ["concept/node", "concept/pod"],
+        "summary": [
+            {"text": "Pods `group`.", "status": "stated", "citations": [cites["pod"]["citation_id"]]}
+        ],
+        "citations": [cites["pod"]],
+    }
+    k = knowledge(list(k.sources.values()), [*(dict(o) for o in k.objects.values()), topic])
+    page = page_of(all_pages(k, layout_for(k)), "wiki/topics/pod_~3Cb~3E.md").html
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    nodes = re.findall(r'<a class="wikigen-subgraph__node[^"]*" href="([^"]+)" data-id="([^"]+)"', svg)
+    assert nodes == [("../../concepts/pod/", "concept/pod"), ("../../concepts/node/", "concept/node")]
+    assert svg.count("<line ") == 1 and "concept/pod —runs on→ concept/node" in svg
+    assert "wikigen-subgraph__node--anchor" in svg
+    articles = page[page.index('id="articles"') :]
+    assert 'href="../../articles/knowledge--pods/"' in articles
+    assert "<code>group</code>" in page and "<b>" not in page
+
+
 def test_citation_ids_in_fixtures_follow_e3():
     k, cites = snapshot()
     c = cites["node"]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from wikigen.config import CATEGORIES
-from wikigen.ids import normalize_name
+from wikigen.ids import kind_of, normalize_name
 from wikigen.views.knowledge import Knowledge
 from wikigen.views.layout import CONCEPT_INDEX, GRAPH_PAGE, TOPIC_INDEX, Layout
 from wikigen.views.markup import Doc, Page, esc
@@ -28,6 +28,7 @@ from wikigen.views.site import (
     label_of,
 )
 from wikigen.views.source_pages import source_pages
+from wikigen.views.subgraph import subgraph_svg
 
 BUILD_BUNDLE = "cd wikigen/views/graph_app && npm ci && node build.mjs"
 
@@ -395,8 +396,27 @@ def topic_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
     doc.heading(1, title)
     doc.add(site.candidate_note(doc.src_uri, _sources_of(obj)))
     doc.add(_claims(site, notes, obj.get("summary", [])))
-    doc.heading(2, "Members")
-    doc.add(_links(site, doc.src_uri, [str(m) for m in obj.get("members", [])]))
+    members = [str(m) for m in obj.get("members", []) or []]
+    concepts = {m: site.objects[m] for m in members if m in site.objects and kind_of(m) == "concept"}
+    if concepts:
+        doc.heading(2, "Concepts", "concepts")
+        relations = [site.objects[r] for c in sorted(concepts) for r in site.relations_of.get(c, [])]
+        doc.add(
+            subgraph_svg(
+                concepts,
+                relations,
+                center=str(obj.get("anchor") or ""),
+                href=lambda c: site.href(doc.src_uri, site.layout.object(c)),
+                label=label_of,
+            )
+        )
+        doc.add(_links(site, doc.src_uri, concepts))
+    # The members' articles: the topic's own, then those of its concepts.
+    articles = [m for m in members if kind_of(m) == "article"]
+    articles += [str(a) for c in sorted(concepts) for a in concepts[c].get("articles", []) or []]
+    if articles:
+        doc.heading(2, "Articles", "articles")
+        doc.add(_links(site, doc.src_uri, articles))
     _issues(site, doc, notes, "Contradictions", obj.get("contradictions", []) or [])
     _issues(site, doc, notes, "Open questions", obj.get("open_questions", []) or [])
     doc.add(notes.section())
