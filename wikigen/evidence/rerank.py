@@ -91,13 +91,21 @@ class Ranker:
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """L2-normalised, mean-pooled embeddings, one row per text."""
         started = time.perf_counter()
-        batches = [self._embed_batch(texts[i : i + BATCH_SIZE]) for i in range(0, len(texts), BATCH_SIZE)]
+        # A batch is padded to its longest text: texts of similar length batched together waste
+        # no work on padding. The order is a function of the texts alone, so runs stay identical.
+        order = sorted(range(len(texts)), key=lambda i: (len(texts[i]), i))
+        batches = [
+            self._embed_batch([texts[i] for i in order[start : start + BATCH_SIZE]])
+            for start in range(0, len(order), BATCH_SIZE)
+        ]
         with self._lock:
             self.passages_embedded += len(texts)
             self.seconds += time.perf_counter() - started
         if not batches:
             return np.zeros((0, self._width()), dtype=np.float32)
-        return np.concatenate(batches)
+        vectors = np.empty((len(texts), batches[0].shape[1]), dtype=np.float32)
+        vectors[order] = np.concatenate(batches)
+        return vectors
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosine similarity of each text to ``query``, rounded to 4 decimals."""
