@@ -2,12 +2,17 @@
 
 Usage: python -m tests.compile_script REPO [SLEEP_SECONDS]
 Exit codes follow the CLI: 0 published or nothing to do, 1 a user-facing failure.
+With WIKIGEN_TEST_CLI=1 it runs the real CLI (`wikigen compile`, its messages and exit codes) with
+the scripted engine in place of the configured one. With WIKIGEN_TEST_READY=PATH it creates PATH
+when the engine is first called (a test then knows the compile is in flight).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from pathlib import Path
 
 from tests.engines import extract
 from wikigen.engines.scripted import ScriptedEngine
@@ -18,16 +23,27 @@ from wikigen.pipeline import compile_repo
 def main() -> int:
     repo = sys.argv[1]
     pause = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+    ready = os.environ.get("WIKIGEN_TEST_READY")
 
     def slow(stage, request):  # type: ignore[no-untyped-def]
+        if ready:
+            Path(ready).touch()
         time.sleep(pause)
         return extract(stage, request)
 
+    if os.environ.get("WIKIGEN_TEST_CLI"):
+        import wikigen.pipeline
+        from wikigen.cli import main as cli
+
+        wikigen.pipeline.make_engine = lambda config: ScriptedEngine(slow)  # type: ignore[assignment]
+        return cli(["-C", repo, "compile"])
     try:
         report = compile_repo(repo, engine=ScriptedEngine(slow), retry=True)
     except WikigenError as exc:
         print(exc.message, file=sys.stderr)
         return 1
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     print(report.commit or "")
     return 0
 

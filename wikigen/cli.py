@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from wikigen import __version__
-from wikigen.errors import EXIT_FAILURE, EXIT_USAGE, WikigenError, exit_code_for
+from wikigen.errors import EXIT_FAILURE, EXIT_USAGE, WikigenError, environmental, exit_code_for
 from wikigen.plan import Plan
 
 
@@ -226,6 +226,8 @@ def compile_command(
         _print_json(data)
         return
     click.echo(data["message"])
+    for warning in data["warnings"]:
+        click.echo(f"wikigen: warning: {warning}", err=True)
     if data["published"] and not data["bookkeeping"]:
         click.echo(
             f"snapshot {data['version']} ({data['commit'][:12]}): {len(data['added'])} added, "
@@ -359,6 +361,10 @@ def run(command: Callable[..., Any], argv: list[str] | None) -> int:
     except Exception as exc:  # the last line of defence: no traceback unless asked for
         if os.environ.get("WIKIGEN_DEBUG"):
             traceback.print_exc()
+        machine = environmental("running", exc)  # a full disk or a read-only repo is no bug (issue 15.7)
+        if machine is not None:
+            click.echo(f"wikigen: {machine.message}", err=True)
+            return exit_code_for(machine)
         click.echo(
             f"wikigen: internal error: {type(exc).__name__}: {exc}\n"
             "Nothing was published. Re-run with WIKIGEN_DEBUG=1 for a traceback and report it.",

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from wikigen.errors import ConfigError
+from wikigen.yamlscan import refusal
 
 CONFIG_FILE = "wikigen.yml"
 CATEGORIES = ("knowledge", "tasks", "retrospectives", "constraints")
@@ -126,6 +127,10 @@ def load_config(
         text = path.read_text(encoding="utf-8")
     if text is not None:
         try:
+            # Issue 15.7: a setting written twice (YAML keeps the last silently), anchors and aliases.
+            refused = refusal(text, CONFIG_FILE, first_line=1)
+            if refused is not None:
+                raise ConfigError(f"{CONFIG_FILE}:{refused[0]}: {refused[1]}")
             raw = yaml.safe_load(text) or {}
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)

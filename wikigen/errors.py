@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 EXIT_OK = 0
 EXIT_FAILURE = 1  # a user-facing failure: bad source, cap exceeded, validation, conflict
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # the shell's code for SIGINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +34,9 @@ class WikigenError(Exception):
     """Base of every error a user may see. The message must say what to do."""
 
     exit_code = EXIT_FAILURE
+    # R33: a failure that says nothing about the sources (a race lost, Ctrl-C, a full disk) is
+    # recorded in the note but never makes the next compile of the same sources refuse.
+    retryable = False
 
     def __init__(self, message: str) -> None:
         if not message.strip():
@@ -93,9 +101,71 @@ class PrivacyError(WikigenError):
 class ConflictError(WikigenError):
     """The snapshot or the sources moved while compiling (R30); the late result is rejected."""
 
+    retryable = True
+
+
+class EnvironmentalError(WikigenError):
+    """The machine, not wikigen or the sources, stopped the run: a full disk, a read-only file system,
+    missing permissions, a lock left by another process. The message says what to fix."""
+
+    retryable = True
+
+
+class Interrupted(WikigenError):
+    """Ctrl-C (SIGINT) stopped the compile; the failure note records it."""
+
+    exit_code = EXIT_INTERRUPTED
+    retryable = True
+
 
 class PreviousFailure(WikigenError):
     """The same sources failed before (R33); retried only on a change or with --retry."""
+
+
+_LOCK = re.compile(r"'([^']+\.lock)'")
+_CAUSES = (
+    # (errno values, words libgit2 and the OS use, what to do)
+    (
+        (errno.ENOSPC, errno.EDQUOT, errno.EFBIG),
+        (os.strerror(errno.ENOSPC), os.strerror(errno.EDQUOT), os.strerror(errno.EFBIG)),
+        "the disk is full (or a quota or file-size limit was reached); free space where the repository "
+        "lives and run again",
+    ),
+    (
+        (errno.EROFS,),
+        (os.strerror(errno.EROFS),),
+        "the repository is on a read-only file system; run wikigen in a writable clone",
+    ),
+    (
+        (errno.EACCES, errno.EPERM),
+        (os.strerror(errno.EACCES), os.strerror(errno.EPERM)),
+        "permission denied; run as a user who may write to the repository (and its .git folder), or fix "
+        "their permissions",
+    ),
+)
+
+
+def environmental(action: str, error: BaseException, git_dir: str | None = None) -> EnvironmentalError | None:
+    """An OS or git error caused by the machine (full disk, read-only, permissions, a stale lock) as
+    an EnvironmentalError that says what to fix; None when it is something else."""
+    text = str(error)
+    code = getattr(error, "errno", None)
+    where = getattr(error, "filename", None)
+    for codes, words, fix in _CAUSES:
+        if code in codes or any(word in text for word in words):
+            place = f" ({where})" if where and str(where) not in text else ""
+            return EnvironmentalError(f"{fix}. The error came while {action}{place}: {text.rstrip(' .:')}.")
+    found = _LOCK.search(text)
+    if found:
+        lock = found.group(1)
+    elif "index is locked" in text:
+        lock = os.path.join(git_dir or ".git", "index.lock")
+    else:
+        return None
+    return EnvironmentalError(
+        f"{lock} exists while {action}: another git command holds it, or one was killed and left it. "
+        f"If no git or wikigen command is running, remove it (`rm {shlex.quote(lock)}`) and run again."
+    )
 
 
 def exit_code_for(error: BaseException) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,10 +15,11 @@ from typing import Any
 
 import pygit2
 
-from wikigen.errors import ConflictError, GitStoreError
+from wikigen.errors import ConflictError, GitStoreError, environmental
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NOTES_REF = "refs/notes/wikigen"
+NOTE_ATTEMPTS = 20
 COMPILER_NAME = "wikigen"
 COMPILER_EMAIL = "wikigen@localhost"
 _BLOB = pygit2.enums.FileMode.BLOB
@@ -38,13 +39,28 @@ class Change:
 
 
 @contextmanager
-def _translated(action: str) -> Iterator[None]:
+def _translated(action: str, git_dir: str | None = None) -> Iterator[None]:
+    # pygit2 raises OSError for libgit2's file-system errors (a lock, a full disk) and GitError for
+    # the rest; both may be the machine's fault, which the user fixes differently (issue 15.7).
     try:
         yield
-    except pygit2.GitError as exc:
-        raise GitStoreError(f"git failed while {action}: {exc}") from None
+    except (pygit2.GitError, OSError) as exc:
+        raise environmental(action, exc, git_dir) or GitStoreError(f"git failed while {action}: {exc}") from None
     except KeyError as exc:
         raise GitStoreError(f"git object not found while {action}: {exc}") from None
+
+
+def _note_path(tree: Any, commit: str) -> str | None:
+    """Where the note on ``commit`` lives in a notes tree: flat (``<hex>``) or fanned out by git
+    (``ab/cdef…``, ``ab/cd/ef…``); None when there is none."""
+    node, rest, parts = tree, commit, list[str]()
+    while True:
+        if rest in node and node[rest].type_str == "blob":
+            return "/".join([*parts, rest])
+        if len(rest) <= 2 or rest[:2] not in node or node[rest[:2]].type_str != "tree":
+            return None
+        parts.append(rest[:2])
+        node, rest = node[rest[:2]], rest[2:]
 
 
 class GitStore:
@@ -268,7 +284,7 @@ class GitStore:
         with _translated("creating the commit"):
             return str(self.repo.create_commit(None, signature, signature, message, tree, parents))
 
-    def move_ref(self, name: str, new: str, expected: str | None) -> None:
+    def move_ref(self, name: str, new: str, expected: str | None, why: str = "wikigen: publish snapshot") -> None:
         """Compare-and-swap: move ``name`` to ``new`` only if it still points at ``expected``."""
         try:
             if expected is None:
@@ -279,13 +295,15 @@ class GitStore:
                 raise ConflictError(
                     f"{name} moved while compiling; the late result was rejected, run the compile again"
                 )
-            ref.set_target(new, "wikigen: publish snapshot")
+            ref.set_target(new, why)
         except pygit2.GitError as exc:
             raise ConflictError(
                 f"{name} moved while compiling ({exc}); the late result was rejected, run the compile again"
             ) from None
         except pygit2.AlreadyExistsError:
             raise ConflictError(f"{name} was created while compiling; the late result was rejected") from None
+        except OSError as exc:  # libgit2 could not lock or write the ref: the machine's fault
+            raise environmental(f"moving {name}", exc) or GitStoreError(f"git failed while moving {name}: {exc}") from None
 
     def commit_info(self, commit: str) -> tuple[str, str, list[str]]:
         with _translated(f"reading commit {commit}"):
@@ -303,10 +321,39 @@ class GitStore:
 
     # -- notes ---------------------------------------------------------------------------------------
 
-    def write_note(self, commit: str, message: str) -> None:
+    def write_note(self, commit: str, message: str, replaces: Callable[[str | None], bool] | None = None) -> bool:
+        """Set the note on ``commit`` by compare-and-swap on refs/notes/wikigen (issue 15.4).
+
+        ``replaces(current)`` decides from the note there now whether to write; when another process
+        moved the notes ref in between, the note is read again and the decision made again. Returns
+        whether the note was written.
+        """
         signature = pygit2.Signature(COMPILER_NAME, COMPILER_EMAIL, int(time.time()), 0)
         with _translated("writing a note under refs/notes/wikigen"):
-            self.repo.create_note(message, signature, signature, commit, NOTES_REF, True)
+            for _ in range(NOTE_ATTEMPTS):
+                ref = self.repo.references.get(NOTES_REF)
+                base = str(ref.target) if ref is not None else None
+                tree = self.commit_tree(base)
+                path = _note_path(self._tree_obj(tree), commit)
+                current = None if path is None else self.read_file(tree, path)
+                if replaces is not None and not replaces(None if current is None else current.decode("utf-8", "replace")):
+                    return False
+                changes: dict[str, bytes | str | None] = {} if path is None else {path: None}
+                changes[commit] = message.encode("utf-8")  # a flat entry; git reads flat and fanned-out alike
+                notes_tree = self.build_tree(tree, changes)
+                new = str(
+                    self.repo.create_commit(
+                        None, signature, signature, f"wikigen: note on {commit}\n", notes_tree, [base] if base else []
+                    )
+                )
+                try:
+                    self.move_ref(NOTES_REF, new, base, "wikigen: note")
+                    return True
+                except ConflictError:
+                    continue  # another writer moved the notes ref: read its note and decide again
+        raise ConflictError(
+            f"refs/notes/wikigen kept moving ({NOTE_ATTEMPTS} attempts); the note on {commit[:12]} was not written"
+        )
 
     def read_note(self, commit: str) -> str | None:
         try:
@@ -327,7 +374,7 @@ class GitStore:
 
     def checkout_paths(self, tree: str, paths: list[str]) -> None:
         """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""
-        with _translated("updating the work tree"):
+        with _translated("updating the work tree", self.repo.path):
             index = self.repo.index
             index.read()
             root = self._tree_obj(tree)
@@ -346,8 +393,11 @@ class GitStore:
                 data = self.repo[entry.id].read_raw()
                 target.parent.mkdir(parents=True, exist_ok=True)
                 tmp = target.with_name(f".{target.name}.wikigen-tmp")
-                tmp.write_bytes(data)
-                os.replace(tmp, target)
+                try:
+                    tmp.write_bytes(data)
+                    os.replace(tmp, target)
+                finally:
+                    tmp.unlink(missing_ok=True)  # a full disk must not leave half a file behind
                 index.add(path)  # from the file just written, so its stat data is fresh
             index.write()
             for path in paths:

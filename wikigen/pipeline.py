@@ -20,10 +20,10 @@ from wikigen.context import Context, build_context
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
     EngineError,
+    Interrupted,
     PrivacyError,
     SourceError,
     ValidationError,
-    WikigenError,
 )
 from wikigen.gitstore import GitStore
 from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
@@ -126,7 +126,9 @@ def compile_repo(
             f"wikigen: record {', '.join(reasons)} (snapshot {snapshot.version}, no engine call)",
             {"Wikigen-Snapshot": snapshot.version, "Wikigen-Sources-Changed": 0, "Wikigen-Engine-Calls": 0},
         )
-        report.commit = publish(ws.store, started, {}, snapshot, message)
+        published = publish(ws.store, started, {}, snapshot, message)
+        report.commit = published.commit
+        report.warnings += published.warnings
         report.published = True
         report.bookkeeping = True
         report.message = "bookkeeping commit of the manifest alone"
@@ -143,7 +145,9 @@ def compile_repo(
             progress(done, total, f"increment of {len(selected)} source(s)")
         try:
             inc = _run_increment(ws, plan, selected, engine, budget, cancel, first)
-        except WikigenError as exc:
+        except (Exception, KeyboardInterrupt) as exc:
+            # R33: every failure writes the note the manual promises, Ctrl-C and internal errors too.
+            error = _interrupted(report) if isinstance(exc, KeyboardInterrupt) else exc
             record_failure(
                 ws.store,
                 ws.head,
@@ -151,22 +155,28 @@ def compile_repo(
                     "sourcesTree": plan.sources_tree,
                     "fingerprint": plan.fingerprint,
                     "configKey": key,
-                    "error": exc.message,
                     "engineCalls": budget.engine_calls,
                     "baselineVersion": ws.baseline.version,
                 },
+                error,
             )
-            raise
+            if error is exc:
+                raise
+            raise error from None
         # The source commit also records what its compile cost (R32), so CI pushes one notes ref.
-        record_outcome(ws.store, ws.head, {"status": "ok", "snapshot": inc.version, "commit": inc.commit,
-                                           "engineCalls": inc.engine_calls, "sentBytes": inc.sent_bytes["total"],
-                                           "sourcesTree": plan.sources_tree})
+        unwritten = record_outcome(ws.store, ws.head, {"status": "ok", "snapshot": inc.version, "commit": inc.commit,
+                                                       "engineCalls": inc.engine_calls,
+                                                       "sentBytes": inc.sent_bytes["total"],
+                                                       "sourcesTree": plan.sources_tree})
+        report.warnings += [*inc.warnings, *([unwritten] if unwritten else [])]
         report.increments.append(inc)
         report.published = True
         report.version = inc.version
         report.commit = inc.commit
         done += len(inc.sources) + len(inc.withdrawn)
         first = False
+        if inc.interrupted:
+            break  # Ctrl-C after this increment published: it stays, the batch stops
         ws = Workspace.open(path, overrides=overrides)
         plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
         if not plan.needs_compile:
@@ -177,6 +187,15 @@ def compile_repo(
         progress(total, total, "done")
     report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"
     return report
+
+
+def _interrupted(report: CompileReport) -> Interrupted:
+    if report.published:
+        return Interrupted(
+            f"interrupted (Ctrl-C); snapshot {report.version} of the earlier increments stays published, "
+            "the rest was not published — compile again to continue"
+        )
+    return Interrupted("interrupted (Ctrl-C); nothing was published — compile again to continue")
 
 
 def batch_order(plan: Plan) -> dict[str, int]:
@@ -507,5 +526,8 @@ def _run_increment(
         },
     )
     started = StartedFrom(ws.head, baseline.version, plan.sources_tree)
-    inc.commit = publish(ws.store, started, merged.files, snapshot, message)
+    published = publish(ws.store, started, merged.files, snapshot, message)
+    inc.commit = published.commit
+    inc.warnings = list(published.warnings)
+    inc.interrupted = published.interrupted
     return inc

@@ -11,24 +11,48 @@ import contextlib
 import fcntl
 import json
 import os
+import shlex
+import signal
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from wikigen.errors import ConflictError, GitStoreError, PreviousFailure, WikigenError
+from wikigen.errors import (
+    ConflictError,
+    EnvironmentalError,
+    GitStoreError,
+    PreviousFailure,
+    WikigenError,
+    environmental,
+)
 from wikigen.gitstore import GitStore
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, dump_snapshot, load_snapshot
 from wikigen.sources import SOURCES_DIR
 
 GENERATED = ("content/wiki/", "content/.wikigen/")
-FAULT_ENV = "WIKIGEN_FAULT"  # test hook: after-objects | after-commit | after-ref | during-worktree
+# Test hook: after-objects | after-commit | after-ref | during-worktree raise there; kill-after-ref
+# and kill-during-worktree SIGKILL the process there.
+FAULT_ENV = "WIKIGEN_FAULT"
 
 
 def _fault(point: str) -> None:
-    if os.environ.get(FAULT_ENV) == point:
+    fault = os.environ.get(FAULT_ENV)
+    if fault == point:
         raise RuntimeError(f"injected fault at {point}")
+    if fault == f"kill-{point}":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """A publish whose branch ref moved: the snapshot is published, whatever followed (issue 15.3).
+    ``warnings`` say what did not follow and the command that repairs each."""
+
+    commit: str
+    warnings: tuple[str, ...] = ()
+    interrupted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +68,11 @@ class StartedFrom:
 def repo_lock(store: GitStore, timeout_s: float = 60.0) -> Iterator[None]:
     """An exclusive lock per repository (the knowledge root), held while comparing and publishing."""
     path = os.path.join(store.repo.path, "wikigen.lock")
-    with open(path, "a+") as handle:
+    try:
+        handle = open(path, "a+")  # noqa: SIM115 (closed below, after the lock is released)
+    except OSError as exc:
+        raise environmental("opening the wikigen lock", exc) or GitStoreError(f"cannot open {path}: {exc}") from None
+    with handle:
         deadline = time.monotonic() + timeout_s
         while True:
             try:
@@ -62,14 +90,34 @@ def repo_lock(store: GitStore, timeout_s: float = 60.0) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def restore_command(paths: list[str]) -> str:
+    """The command that brings the generated folders holding ``paths`` (index and work tree) to HEAD.
+
+    Issue 15.3: from HEAD, not from the index (`git checkout -- …` restores a stale index after a
+    compile stopped right after publishing), and without overlay, so that objects the new snapshot
+    removed leave the index too.
+    """
+    folders = [g.rstrip("/") for g in GENERATED if any(p.startswith(g) for p in paths)]
+    return "git checkout --no-overlay HEAD -- " + " ".join(folders or [g.rstrip("/") for g in GENERATED])
+
+
+def _stale_index_lock(store: GitStore) -> str:
+    lock = os.path.join(store.repo.path, "index.lock")
+    if not os.path.exists(lock):
+        return ""
+    return f"if no git command is running, first remove the stale lock (`rm {shlex.quote(lock)}`), then "
+
+
 def refuse_dirty(store: GitStore) -> None:
     """The work tree is updated after publishing, so local edits there would be lost: refuse first."""
     dirty = store.dirty_paths(GENERATED)
     if dirty:
         listing = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
         raise WikigenError(
-            f"generated files have local changes ({listing}); only the compiler writes content/wiki/ and "
-            "content/.wikigen/ — restore them with `git checkout -- content/wiki content/.wikigen` and compile again"
+            f"generated files have local changes against HEAD ({listing}): edits, or a compile stopped "
+            "after it published. Only the compiler writes content/wiki/ and content/.wikigen/ — "
+            f"{_stale_index_lock(store)}restore them with `{restore_command(dirty)}` (this discards edits "
+            "there) and compile again"
         )
 
 
@@ -79,9 +127,29 @@ def publish(
     files: Mapping[str, bytes | None],
     snapshot: Snapshot,
     message: str,
-) -> str:
-    """One commit with the snapshot and the object files; the branch ref moves by compare-and-swap."""
+) -> Published:
+    """One commit with the snapshot and the object files; the branch ref moves by compare-and-swap.
+
+    An error before the ref moves means nothing was published; from the moment it moved the snapshot
+    is published, and what fails after (the work tree) is a warning with its repair (issue 15.3).
+    """
     ref = store.head_ref()
+    try:
+        commit, changed = _commit(store, ref, started, files, snapshot, message)
+    except EnvironmentalError as exc:
+        raise EnvironmentalError(f"{exc.message} Nothing was published.") from None
+    return _follow(store, commit, changed)
+
+
+def _commit(
+    store: GitStore,
+    ref: str,
+    started: StartedFrom,
+    files: Mapping[str, bytes | None],
+    snapshot: Snapshot,
+    message: str,
+) -> tuple[str, list[str]]:
+    """Under the lock: compare (R30), write the objects and the commit, move the ref (R31)."""
     with repo_lock(store):
         head = store.head_commit()
         if head != started.head:
@@ -106,17 +174,43 @@ def publish(
         commit = store.create_commit(tree, [head] if head else [], message)
         _fault("after-commit")
         store.move_ref(ref, commit, head)  # R31: compare-and-swap; raises if the ref moved
-    _fault("after-ref")
-    update_work_tree(store, commit, sorted(changes))
-    return commit
+    return commit, sorted(changes)
+
+
+def _follow(store: GitStore, commit: str, paths: list[str]) -> Published:
+    """Bring the work tree to the published commit; a failure here is a warning, never an error."""
+    try:
+        _fault("after-ref")
+        update_work_tree(store, commit, paths)
+    except (Exception, KeyboardInterrupt) as exc:
+        why = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else explain(exc, "updating the work tree")
+        return Published(
+            commit,
+            (
+                f"snapshot commit {commit[:12]} is published, but the work tree was not updated: {why} "
+                f"To bring content/wiki and content/.wikigen to it, run `{restore_command(paths)}`.",
+            ),
+            interrupted=isinstance(exc, KeyboardInterrupt),
+        )
+    return Published(commit)
+
+
+def explain(exc: BaseException, action: str) -> str:
+    """What went wrong, in words a user acts on: a WikigenError's message, the machine's fault, or
+    an internal error."""
+    if isinstance(exc, WikigenError):
+        return exc.message
+    found = environmental(action, exc)
+    if found is not None:
+        return found.message
+    return f"internal error while {action} ({type(exc).__name__}: {exc}); run with WIKIGEN_DEBUG=1 and report it."
 
 
 def update_work_tree(store: GitStore, commit: str, paths: list[str]) -> None:
     """Bring the generated paths of the work tree to the new commit (they were clean: see refuse_dirty)."""
-    if os.environ.get(FAULT_ENV) == "during-worktree":
-        half = paths[: len(paths) // 2]
-        store.checkout_paths(store.commit_tree(commit), half)
-        raise RuntimeError("injected fault during-worktree")
+    if os.environ.get(FAULT_ENV, "").endswith("during-worktree"):
+        store.checkout_paths(store.commit_tree(commit), paths[: len(paths) // 2])
+        _fault("during-worktree")
     store.checkout_paths(store.commit_tree(commit), paths)
 
 
@@ -128,20 +222,44 @@ def commit_message(summary: str, trailers: Mapping[str, Any]) -> str:
 # -- R33: failures as git notes ----------------------------------------------------------------------
 
 
-def record_failure(store: GitStore, commit: str | None, record: Mapping[str, Any]) -> None:
+def _succeeded(note: str | None) -> bool:
+    try:
+        data = json.loads(note or "")
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("status") == "ok"
+
+
+def record_failure(store: GitStore, commit: str | None, record: Mapping[str, Any], error: BaseException) -> None:
+    """R33: the failure as a note on the source commit — unless another process's compile of the
+    same commit succeeded (issue 15.4: a late loser never hides the winner's note)."""
     if commit is None:
         return
+    retryable = not isinstance(error, WikigenError) or error.retryable
+    note = {"status": "failed", **record, "error": explain(error, "compiling"), "retryable": retryable}
     # The failure itself is what the user must see; a note that cannot be written must not hide it.
     with contextlib.suppress(WikigenError):
-        store.write_note(commit, json.dumps({"status": "failed", **record}, sort_keys=True, indent=1) + "\n")
+        store.write_note(commit, _note_text(note), replaces=lambda current: not _succeeded(current))
 
 
-def record_outcome(store: GitStore, commit: str | None, record: Mapping[str, Any]) -> None:
-    """A successful compile's figures as a note on its source commit (replaces an older failure note)."""
+def record_outcome(store: GitStore, commit: str | None, record: Mapping[str, Any]) -> str | None:
+    """A successful compile's figures as a note on its source commit (replaces an older failure note).
+    The snapshot is already published: a note that cannot be written is a warning with its repair."""
     if commit is None:
-        return
-    with contextlib.suppress(WikigenError):
-        store.write_note(commit, json.dumps(dict(record), sort_keys=True, indent=1) + "\n")
+        return None
+    try:
+        store.write_note(commit, _note_text(record))
+    except WikigenError as exc:
+        line = json.dumps(dict(record), sort_keys=True)
+        return (
+            f"the snapshot is published, but its note on {commit[:12]} was not written: {exc.message} "
+            f"To write it: `git notes --ref=wikigen add -f -m {shlex.quote(line)} {commit}`."
+        )
+    return None
+
+
+def _note_text(record: Mapping[str, Any]) -> str:
+    return json.dumps(dict(record), sort_keys=True, indent=1) + "\n"
 
 
 def previous_failure(
@@ -162,6 +280,7 @@ def previous_failure(
                 data = {}
             if (
                 data.get("status") == "failed"
+                and not data.get("retryable")  # a lost race, Ctrl-C or a full disk judges no source
                 and data.get("sourcesTree") == sources_tree
                 and data.get("configKey") == config_key
             ):

@@ -47,6 +47,8 @@ class IncrementReport:
     fragments: int = 0
     fragment_bytes: int = 0
     anchors: int = 0
+    warnings: list[str] = field(default_factory=list)  # published, but something after it failed
+    interrupted: bool = False
 
 
 @dataclass
@@ -60,6 +62,7 @@ class CompileReport:
     withdrawn: list[str] = field(default_factory=list)
     increments: list[IncrementReport] = field(default_factory=list)
     message: str = ""
+    warnings: list[str] = field(default_factory=list)  # issue 15.3: what did not follow a publish, and its repair
 
     def as_json(self) -> dict[str, Any]:
         sent = {"analyze": 0, "recheck": 0, "total": 0}
@@ -105,4 +108,5 @@ class CompileReport:
                 for i in self.increments
             ],
             "message": self.message,
+            "warnings": self.warnings,
         }

@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from wikigen.config import Config
 from wikigen.errors import Problem
 from wikigen.hashing import canonical_json, sha256_hex, source_version
+from wikigen.yamlscan import refusal
 
 CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
 SOURCES_DIR = "content/sources"
@@ -135,37 +136,17 @@ def _split_frontmatter(text: str) -> tuple[str | None, str, int]:
     raise ValueError("frontmatter opened with '---' is never closed")
 
 
-def _unbounded(front: str) -> tuple[int, str] | None:
-    """(0-based frontmatter line, message) for frontmatter whose reading is not bounded by its size.
-
-    Issue 15.2: a few hundred bytes of anchors and aliases expand to billions of values ("billion
-    laughs"). PyYAML's own event stream shows every anchor and alias before anything is composed, so
-    they are refused here, as is frontmatter over the size or nesting limit. Raises yaml.YAMLError
-    for text that is not YAML at all.
-    """
+def _refused_yaml(front: str) -> tuple[int, str] | None:
+    """(file line, message) for frontmatter that is refused before it is read (wikigen.yamlscan):
+    over the size or nesting limit, anchors and aliases (issue 15.2), a key written twice (15.7).
+    Raises yaml.YAMLError for text that is not YAML at all."""
     size = len(front.encode("utf-8"))
     if size > MAX_FRONTMATTER_BYTES:
-        return 0, (
+        return 2, (
             f"frontmatter is {size:,} bytes, over the {MAX_FRONTMATTER_BYTES:,}-byte limit; "
             "move long text into the body"
         )
-    refused = "anchors and aliases are refused because they can expand without bound; write the value out"
-    depth = 0
-    for event in yaml.parse(front, Loader=yaml.SafeLoader):
-        line = event.start_mark.line if event.start_mark is not None else 0
-        if isinstance(event, yaml.AliasEvent):
-            return line, f"frontmatter uses the YAML alias *{event.anchor}; {refused}"
-        if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
-            return line, f"frontmatter uses the YAML anchor &{event.anchor}; {refused}"
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_FRONTMATTER_DEPTH:
-                return line, (
-                    f"frontmatter is nested more than {MAX_FRONTMATTER_DEPTH} levels deep; flatten it"
-                )
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-    return None
+    return refusal(front, "frontmatter", first_line=2, max_depth=MAX_FRONTMATTER_DEPTH)
 
 
 def normalize_status(value: Any) -> str | None:
@@ -229,9 +210,9 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
     front: dict[str, Any] = {}
     if front_text is not None:
         try:
-            unbounded = _unbounded(front_text)
-            if unbounded is not None:
-                return [Problem(path, unbounded[0] + 2, unbounded[1])]
+            refused = _refused_yaml(front_text)
+            if refused is not None:
+                return [Problem(path, *refused)]
             loaded = yaml.safe_load(front_text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
@@ -318,6 +299,18 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
                 body_line,
                 f"body is {size:,} bytes, over the {MAX_BODY_BYTES:,}-byte cap (R5): it could "
                 "never fit one increment; split it into several sources by section",
+            )
+        )
+    if not body.strip():
+        # Issue 15.7: it would compile to no article, and R28 would then fail every later compile.
+        problems.append(
+            Problem(path, 1, f"the file is empty; write the source's text, or remove it (`git rm {path}`)")
+            if not text.strip()
+            else Problem(
+                path,
+                body_line - 1 if front_text is not None else body_line,
+                "the source has no body, only frontmatter; write its text below the closing '---', "
+                f"or remove it (`git rm {path}`)",
             )
         )
     if problems or category is None:

@@ -1,0 +1,107 @@
+"""Issue 15.7 and 15.10: environmental failures (read-only repo, locks, full disk) are worded as the
+machine's fault with the fix, never "internal error … report it"; and every failure path writes the
+note the manual promises (content/manual/engines.md: "Ctrl-C or the deadline stops the request in
+flight; nothing is published either way, and the failure is recorded as a git note") — a hostile
+server's deeply nested JSON and SIGINT included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.attacks.test_publish_truth import K, cli_compile, seeded
+from tests.conftest import GitRepo, source
+from tests.corpora import REPO_ROOT
+from tests.fake_openai import FakeOpenAI, Reply
+
+
+def note(repo: GitRepo, commit: str) -> dict:  # type: ignore[type-arg]
+    return json.loads(repo.git("notes", "--ref=wikigen", "show", commit).stdout)
+
+
+def test_issue_15_10_deeply_nested_json_from_a_server_fails_cleanly_with_a_note(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+):
+    """issue 15.10: a server answers 100,000 nested arrays — an engine failure that says what to
+    check (no "internal error", no RecursionError), exit 1, HEAD kept, and the failure note written."""
+    head = git_repo.commit({f"{K}/a.md": source("Concept Alpha: the first thing.\n", title="A")})
+    for var in ("WIKIGEN_ENGINE", "WIKIGEN_DEADLINE"):
+        monkeypatch.delenv(var, raising=False)
+    depth = 100_000
+    with FakeOpenAI() as server:
+        monkeypatch.setenv("WIKIGEN_BASE_URL", server.url)
+        monkeypatch.setenv("WIKIGEN_MODEL", "m")
+        server.push(Reply(200, "[" * depth + "]" * depth))
+        result = git_repo.wikigen("compile", "--engine", "http")
+    assert result.code == 1, result.err
+    assert "nested too deeply" in result.err and "internal error" not in result.err
+    assert git_repo.head() == head
+    recorded = note(git_repo, head)
+    assert recorded["status"] == "failed" and "nested too deeply" in recorded["error"]
+
+
+def test_issue_15_10_sigint_during_a_compile_writes_the_failure_note(git_repo: GitRepo, tmp_path: Path):
+    """issue 15.10: Ctrl-C (SIGINT) while the engine works — exit 130, "interrupted; nothing was
+    published", a note on the source commit; Ctrl-C judges no source, so the next compile runs
+    without --retry."""
+    source_commit = seeded(git_repo)
+    ready = tmp_path / "engine-called"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.compile_script", str(git_repo.root), "30"],
+        cwd=REPO_ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "WIKIGEN_TEST_CLI": "1", "WIKIGEN_TEST_READY": str(ready)},
+    )
+    deadline = time.monotonic() + 60
+    while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "nothing was published" in err and "Traceback" not in err
+    assert git_repo.head() == source_commit
+    recorded = note(git_repo, source_commit)
+    assert recorded["status"] == "failed" and recorded["retryable"] is True and "interrupted" in recorded["error"]
+    again = cli_compile(git_repo)
+    assert again.returncode == 0, again.stderr
+    assert git_repo.head() != source_commit and note(git_repo, source_commit)["status"] == "ok"
+
+
+@pytest.fixture
+def read_only(git_repo: GitRepo, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The repo seen through a read-only bind mount (needs root, as a CI container usually is)."""
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("a read-only bind mount needs root")
+    view = tmp_path / "read-only"
+    view.mkdir()
+    mounted = subprocess.run(["mount", "--bind", str(git_repo.root), str(view)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"mount --bind is not permitted here: {mounted.stderr!r}")
+    try:
+        remount = subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], capture_output=True)
+        if remount.returncode != 0:
+            pytest.skip(f"a read-only remount is not permitted here: {remount.stderr!r}")
+        yield view
+    finally:
+        subprocess.run(["umount", str(view)], check=True)
+
+
+def test_issue_15_7_read_only_repo_is_worded_as_the_machines_fault(git_repo: GitRepo, read_only: Path):
+    """issue 15.7: compile in a repo on a read-only file system — exit 1, "read-only file system" and
+    what to do, "Nothing was published"; never "internal error … report it"."""
+    source_commit = seeded(git_repo)
+    view = GitRepo.__new__(GitRepo)
+    view.root = read_only
+    result = cli_compile(view)
+    assert result.returncode == 1
+    assert "read-only file system" in result.stderr and "writable clone" in result.stderr, result.stderr
+    assert "Nothing was published" in result.stderr and "internal error" not in result.stderr
+    assert git_repo.head() == source_commit
