@@ -99,7 +99,8 @@ def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: 
     """Print what a compile would do, without calling a model."""
     from wikigen.pipeline import plan_figures, route_of
 
-    ws = _workspace(ctx, **{"engine.name": engine_name})
+    overrides: dict[str, Any] = {"engine.name": engine_name}
+    ws = _workspace(ctx, **overrides)
     result = ws.plan(staged=staged, include_deferred=include_deferred)
     data = plan_json(result)
     if not result.invalid:

@@ -122,6 +122,10 @@ class PreviousFailure(WikigenError):
     """The same sources failed before (R33); retried only on a change or with --retry."""
 
 
+class HandEditError(WikigenError):
+    """A generated file was committed by hand (issue 15.7); the message names it and its restore."""
+
+
 _LOCK = re.compile(r"'([^']+\.lock)'")
 _CAUSES = (
     # (errno values, words libgit2 and the OS use, what to do)

@@ -89,6 +89,16 @@ class GitStore:
                 "in GitHub Actions set `fetch-depth: 0` on actions/checkout. Then run again."
             )
 
+    def refuse_shallow(self) -> None:
+        """Issue 15.5: a shallow clone lacks the trees and blobs of earlier commits that the baseline
+        snapshot names (its sources tree, the compiled versions), so say how to fetch them first."""
+        if self.repo.is_shallow:
+            raise GitStoreError(
+                f"{self.root} is a shallow clone (its history is cut off), but wikigen reads the sources "
+                "and the snapshot of earlier commits. Fetch the whole history with `git fetch --unshallow`; "
+                "in GitHub Actions set `fetch-depth: 0` on actions/checkout. Then run again."
+            )
+
     # -- reading -------------------------------------------------------------------------------------
 
     def head_ref(self) -> str:
@@ -237,6 +247,23 @@ class GitStore:
             if entry.type_str != "blob":
                 return None
             return bytes(self.repo[entry.id].read_raw())
+
+    def blob_at(self, commit: str, path: str) -> str | None:
+        """The blob id at ``path`` in ``commit``'s tree; None when no file is there."""
+        with _translated(f"reading {path} in {commit}"):
+            tree = self.repo[commit].peel(pygit2.Commit).tree
+            try:
+                entry = tree[path]
+            except KeyError:
+                return None
+            return str(entry.id) if entry.type_str == "blob" else None
+
+    def commits_since(self, head: str, base: str, limit: int = 1000) -> list[str]:
+        """Commits reachable from ``head`` but not from ``base``, newest first, at most ``limit``."""
+        with _translated("walking the history"):
+            walker = self.repo.walk(head, pygit2.enums.SortMode.TOPOLOGICAL)
+            walker.hide(base)
+            return [str(c.id) for c, _ in zip(walker, range(limit), strict=False)]
 
     def has_object(self, oid: str) -> bool:
         return oid in self.repo

@@ -17,6 +17,7 @@ from typing import Any
 
 from wikigen.config import Config
 from wikigen.context import Context, build_context
+from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
     EngineError,
@@ -94,6 +95,10 @@ def compile_repo(
     engine = engine or make_engine(ws.config)
     cancel = cancel or threading.Event()
     refuse_dirty(ws.store)
+    # Issue 15.6–15.7: generated files a merge brought are reconciled first; hand edits are refused.
+    reconciled = reconcile(ws.store, ws.head, ws.baseline)
+    if reconciled is not None:
+        ws = Workspace.open(path, overrides=overrides)
     parsed_cache: dict[Any, Any] = {}
     plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
     if plan.invalid:
@@ -105,11 +110,18 @@ def compile_repo(
             refuse_retry(failure)
     report = CompileReport(added=list(plan.added), updated=list(plan.updated), withdrawn=list(plan.withdrawn))
     report.version = ws.baseline.version
+    if reconciled is not None:
+        report.commit, report.published = reconciled.commit, True
+        report.warnings += reconciled.warnings
 
     if not plan.needs_compile:
         manifest_changed = dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
         if not manifest_changed:
-            report.message = "nothing to compile: no engine call, no commit"
+            report.message = (
+                "generated files reconciled after a merge; nothing else to compile"
+                if reconciled is not None
+                else "nothing to compile: no engine call, no commit"
+            )
             return report
         # A bookkeeping commit: the manifest alone, version unchanged, no engine call.
         snapshot = replace(
