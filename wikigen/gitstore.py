@@ -89,16 +89,6 @@ class GitStore:
                 "in GitHub Actions set `fetch-depth: 0` on actions/checkout. Then run again."
             )
 
-    def refuse_shallow(self) -> None:
-        """Issue 15.5: a shallow clone lacks the trees and blobs of earlier commits that the baseline
-        snapshot names (its sources tree, the compiled versions), so say how to fetch them first."""
-        if self.repo.is_shallow:
-            raise GitStoreError(
-                f"{self.root} is a shallow clone (its history is cut off), but wikigen reads the sources "
-                "and the snapshot of earlier commits. Fetch the whole history with `git fetch --unshallow`; "
-                "in GitHub Actions set `fetch-depth: 0` on actions/checkout. Then run again."
-            )
-
     # -- reading -------------------------------------------------------------------------------------
 
     def head_ref(self) -> str:
