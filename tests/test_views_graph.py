@@ -1,5 +1,5 @@
 """graph.json (V2–V3): concepts only, evidenced relations only, aggregated edges that keep every
-predicate and direction, degree = relation count, deterministic Louvain communities."""
+predicate and direction, degree = relation count, deterministic communities named by a member and coloured from that name."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ NODE_KEYS = {
     "type",
     "degree",
     "community",
+    "color",
     "component",
     "url",
     "x",
@@ -178,8 +179,23 @@ def test_communities_are_deterministic_and_computed_on_the_semantic_graph():
     assert component["concept/a3"] == component["concept/b4"] == 0 and component["concept/solo"] == 1
 
 
-def test_community_numbers_follow_size_then_smallest_id():
-    numbered = communities(["x", "y", "z"], [("x", "y", 1)])
-    assert numbered == {"x": 0, "y": 0, "z": 1}
+def test_communities_are_named_by_their_most_central_member_and_coloured_from_the_name():
+    named = communities(["x", "y", "z", "w"], [("x", "y", 1), ("y", "w", 1)])
+    assert named == {"w": "y", "x": "y", "y": "y", "z": "z"}  # z: alone, named by itself
     assert components(["b", "a"], []) == {"a": 0, "b": 1}
     assert communities([], []) == {}
+    nodes, rels = _two_clusters()
+    graph = semantic_graph(nodes, rels)
+    by_id = {n["id"]: n for n in graph["nodes"]}
+    assert by_id["concept/solo"]["color"] == "#9e9e9e"  # a lone concept is grey
+    a, b = by_id["concept/a1"], by_id["concept/b1"]
+    assert a["community"] in nodes and a["color"] != b["color"]
+
+
+def test_the_views_read_the_recorded_partition():
+    """V3/V5: a recorded partition is shown as recorded, names and colours included."""
+    nodes, rels = _two_clusters()
+    recorded = {oid: "concept/a0" for oid in nodes if oid != "concept/solo"}
+    graph = semantic_graph(nodes, rels, recorded=recorded)
+    assert {n["community"] for n in graph["nodes"]} == {"concept/a0", "concept/solo"}
+    assert len({n["color"] for n in graph["nodes"] if n["id"] != "concept/solo"}) == 1

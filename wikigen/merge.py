@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikigen.communities import COMMUNITIES_PATH, record_communities
 from wikigen.evidence.citations import Citation
 from wikigen.hashing import sha256_hex
 from wikigen.ids import kind_of, normalize_name
@@ -204,6 +205,7 @@ def merge(
             index, files, baseline_index, read_file, owned_files, provenance
         )
         problems.extend(topic_problems)
+    files.update(record_communities(index, read_file(COMMUNITIES_PATH)))  # V3, issue 13.3
     problems.extend(final_problems(index, compiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
 

@@ -1,18 +1,21 @@
-"""Communities and connected components of the semantic graph (V3), numbered deterministically.
+"""Communities and connected components of the semantic graph (V3), as the views show them.
 
-Communities come from networkx's Louvain implementation with a fixed seed, computed on the semantic
-graph alone (concepts and evidenced relations, weighted by relation count): reading pages never
-take part. Numbers are assigned by size, then by the smallest member id, so the same snapshot
-always gets the same numbers (and the same colours in the browser).
+The partition is the compiler's record (``wikigen.communities``, in ``content/.wikigen/``): the views
+only read it (V5). A snapshot compiled before the record existed gets the same cold partition,
+computed here in memory and written nowhere. A community is named by a stable member and
+coloured from that name; an isolated concept is its own community, named by itself. Components are
+numbered by size, then by their smallest member id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import networkx as nx
 
-DEFAULT_SEED = 42
+from wikigen.communities import SEED, partition
+
+DEFAULT_SEED = SEED
 
 
 def _numbered(groups: Iterable[Iterable[str]]) -> dict[str, int]:
@@ -29,14 +32,21 @@ def _graph(nodes: Iterable[str], edges: Iterable[tuple[str, str, int]]) -> nx.Gr
 
 
 def communities(
-    nodes: Iterable[str], edges: Iterable[tuple[str, str, int]], seed: int = DEFAULT_SEED
-) -> dict[str, int]:
-    """Node id → community number (Louvain, fixed seed); an isolated node is its own community."""
-    graph = _graph(nodes, edges)
-    if graph.number_of_nodes() == 0:
-        return {}
-    found = nx.community.louvain_communities(graph, weight="weight", seed=seed)
-    return _numbered(found)
+    nodes: Iterable[str],
+    edges: Iterable[tuple[str, str, int]],
+    seed: int = DEFAULT_SEED,
+    recorded: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Node id → community name: the recorded one, else a cold partition of these edges; a node the
+    partition leaves out (no relation) is its own community, named by itself."""
+    nodes = sorted(nodes)
+    if recorded is None:
+        pairs: dict[tuple[str, str], int] = {}
+        for a, b, weight in edges:
+            pair = (min(a, b), max(a, b))
+            pairs[pair] = pairs.get(pair, 0) + weight
+        recorded = partition(nodes, pairs, seed=seed)
+    return {node: recorded.get(node, node) for node in nodes}
 
 
 def components(nodes: Iterable[str], edges: Iterable[tuple[str, str, int]]) -> dict[str, int]:

@@ -10,9 +10,11 @@ touching it. Articles, topics and sources are reading pages: they appear in a no
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from wikigen.communities import community_color
 from wikigen.views.communities import DEFAULT_SEED, communities, components
 from wikigen.views.layout import GRAPH_PAGE
 from wikigen.views.site import Site, citations_of, label_of
@@ -28,8 +30,10 @@ def semantic_graph(
     article: Callable[[str], tuple[str, str] | None] = lambda oid: None,
     evidence: Callable[[Citation], tuple[str, str]] = lambda c: (str(c["source"]), ""),
     seed: int = DEFAULT_SEED,
+    recorded: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The graph.json document for these concepts and relations (URLs from the given callables)."""
+    """The graph.json document for these concepts and relations (URLs from the given callables);
+    ``recorded``: the compiler's community record (concept id → community name), if any."""
     edges: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     degree = dict.fromkeys(concepts, 0)
     for relation in relations:
@@ -48,8 +52,9 @@ def semantic_graph(
         degree[target] += 1
 
     weighted = [(a, b, len(rels)) for (a, b), rels in edges.items()]
-    community = communities(concepts, weighted, seed=seed)
+    community = communities(concepts, weighted, seed=seed, recorded=recorded)
     component = components(concepts, weighted)
+    sizes = Counter(community.values())
 
     nodes = []
     for oid in sorted(concepts):
@@ -63,6 +68,7 @@ def semantic_graph(
                 "type": str(obj.get("type", "concept")),
                 "degree": degree[oid],
                 "community": community[oid],
+                "color": community_color(community[oid], sizes[community[oid]]),
                 "component": component[oid],
                 "url": concept_url(oid),
                 "x": None,
@@ -149,4 +155,5 @@ def site_graph(site: Site, seed: int = DEFAULT_SEED) -> dict[str, Any]:
         article=article,
         evidence=evidence,
         seed=seed,
+        recorded=site.knowledge.communities,
     )

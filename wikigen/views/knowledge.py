@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from wikigen.communities import COMMUNITIES_PATH, load_record
 from wikigen.config import Config
 from wikigen.gitstore import GitStore
 from wikigen.objects import RELATIONS_PATH, parse_object
@@ -61,6 +62,7 @@ class Knowledge:
     objects: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     problems: tuple[str, ...] = ()
+    communities: Mapping[str, str] | None = None  # the compiler's record (V3); None: not recorded
 
     def of_kind(self, kind: str) -> dict[str, Mapping[str, Any]]:
         return {oid: obj for oid, obj in self.objects.items() if obj.get("kind") == kind}
@@ -137,7 +139,12 @@ def load_knowledge(root: Path | str) -> Knowledge:
             {oid: MappingProxyType(dict(e.get("provenance") or {})) for oid, e in snapshot.objects.items()}
         ),
         problems=tuple(problems),
+        communities=_recorded_communities(store.read_file(tree, COMMUNITIES_PATH)),
     )
+
+
+def _recorded_communities(data: bytes | None) -> Mapping[str, str] | None:
+    return None if data is None else MappingProxyType(load_record(data))
 
 
 def _manifest_source(

@@ -408,8 +408,10 @@ def topic_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
                 center=str(obj.get("anchor") or ""),
                 href=lambda c: site.href(doc.src_uri, site.layout.object(c)),
                 label=label_of,
+                color=site.community_color,
             )
         )
+        doc.add(_community_note(site, doc.src_uri, str(obj.get("anchor") or "")))
         doc.add(_links(site, doc.src_uri, concepts))
     # The members' articles: the topic's own, then those of its concepts.
     articles = [m for m in members if kind_of(m) == "article"]
@@ -421,6 +423,23 @@ def topic_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
     _issues(site, doc, notes, "Open questions", obj.get("open_questions", []) or [])
     doc.add(notes.section())
     return doc.page(title)
+
+
+def _community_note(site: Site, page: str, anchor: str) -> str:
+    """Which community the topic's anchor is in on the graph page, in the graph's colour, so a topic
+    and its community never contradict each other (issue 13.3)."""
+    name = site.communities.get(anchor)
+    if anchor not in site.objects or name is None:
+        return ""
+    swatch = f'<span class="wikigen-swatch" style="background: {esc(site.community_color(anchor))}"></span>'
+    members = sum(1 for n in site.communities.values() if n == name)
+    if members < 2:
+        return f'<p class="wikigen-community">{swatch} In the semantic graph, {site.object_link(page, anchor)} is in no community.</p>'
+    named = site.object_link(page, name) if name in site.objects else esc(name)
+    return (
+        f'<p class="wikigen-community" data-community="{esc(name)}">{swatch} In the semantic graph, '
+        f"{site.object_link(page, anchor)} is in the community of {named} ({members} concepts).</p>"
+    )
 
 
 def all_pages(knowledge: Knowledge, layout: Layout, *, graph_bundle: bool = True) -> list[Page]:

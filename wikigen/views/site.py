@@ -5,11 +5,15 @@ citation markers.
 
 from __future__ import annotations
 
+import functools
 import posixpath
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from wikigen.communities import community_color
+from wikigen.views.communities import communities
 from wikigen.views.knowledge import Knowledge, SourceView
 from wikigen.views.layout import Layout
 from wikigen.views.markup import Anchor, LinkContext, esc, line_range, link_references, render_inline
@@ -140,6 +144,30 @@ class Site:
         if source.body[start:end] != citation.get("quote"):
             return Target(raw, None, "the quote is not at its span in the cited version")
         return Target(raw, self._anchor.get((source.id, str(citation["citation_id"]), end)))
+
+    # -- communities (V3) -----------------------------------------------------------------------------
+
+    @functools.cached_property
+    def communities(self) -> dict[str, str]:
+        """Concept id → community name, exactly as the graph page colours them (the record, or the
+        same cold partition), so a topic page and the graph never disagree."""
+        concepts = self.knowledge.of_kind("concept")
+        weights: dict[tuple[str, str], int] = {}
+        for relation in self.knowledge.of_kind("relation").values():
+            a, b = str(relation.get("subject")), str(relation.get("object"))
+            if a in concepts and b in concepts and a != b and citations_of(relation):
+                pair = (min(a, b), max(a, b))
+                weights[pair] = weights.get(pair, 0) + 1
+        weighted = [(a, b, w) for (a, b), w in weights.items()]
+        return communities(concepts, weighted, recorded=self.knowledge.communities)
+
+    def community_color(self, concept_id: str) -> str:
+        name = self.communities.get(concept_id)
+        return community_color(name, self._community_sizes[name] if name else 0)
+
+    @functools.cached_property
+    def _community_sizes(self) -> Counter[str]:
+        return Counter(self.communities.values())
 
     # -- quoted text ---------------------------------------------------------------------------------
 

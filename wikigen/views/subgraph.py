@@ -2,7 +2,8 @@
 them, as an inline SVG that needs no script (issue 13.5).
 
 The anchor (a derived topic's concept) sits in the middle and the other concepts on a circle around
-it, most related first, so the same members are always drawn the same way. Labels sit outside the
+it, most related first, so the same members are always drawn the same way; each node has its
+community's colour, as on the graph page. Labels sit outside the
 circle, left or right of their node, so they never cross an edge's end or each other while the
 ring keeps enough room per node. Every label is escaped; every node links to its concept page.
 """
@@ -28,6 +29,7 @@ def subgraph_svg(
     center: str | None = None,
     href: Callable[[str], str | None] = lambda oid: None,
     label: Callable[[Mapping[str, Any]], str] = lambda obj: str(obj.get("name", "")),
+    color: Callable[[str], str | None] = lambda oid: None,
 ) -> str:
     """The SVG of these concepts and the relations between two of them ('' when there are none)."""
     if not concepts:
@@ -72,8 +74,9 @@ def subgraph_svg(
             tx, ty, anchor = 0.0, -13.0, "middle"  # above the anchor, inside the ring
         node_class = "wikigen-subgraph__node" + (" wikigen-subgraph__node--anchor" if oid == middle else "")
         link = href(oid)
+        fill = f' style="fill: {esc(found)}"' if (found := color(oid)) else ""
         body = (
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{7 if oid == middle else 5}"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{7 if oid == middle else 5}"{fill}/>'
             f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}">{esc(shown)}</text>'
             f"<title>{esc(name)}</title>"
         )

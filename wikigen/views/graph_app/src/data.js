@@ -40,6 +40,11 @@ function seededPosition(id, radius) {
 
 const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
 
+// V3: the colour graph.json gives (from the community's name, so it is stable across builds), else
+// one from the palette by community number.
+const COLOR = /^#[0-9a-f]{6}$/i;
+const nodeColor = (node) => (typeof node.color === "string" && COLOR.test(node.color) ? node.color : communityColor(node.community));
+
 /**
  * Build the graph. Returns { graph, needsLayout, concepts, relations }: needsLayout is true when
  * any node came without precomputed x/y (those nodes start from a seeded position and ForceAtlas2
@@ -70,7 +75,7 @@ export function buildGraph(json) {
       ...position,
       label: typeof node.label === "string" && node.label !== "" ? node.label : node.id,
       size: MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
-      color: communityColor(node.community),
+      color: nodeColor(node),
     });
     concepts.set(node.id, node);
   }
