@@ -139,7 +139,14 @@ def test_reading_pages_add_no_node_edge_or_degree():
 def test_a_snapshot_without_concepts_gives_an_empty_graph():
     k = knowledge([SRC], [article("article/k8s", "K8s", [("Text.", "stated", [c(1)])])])
     graph = site_graph(Site(k, layout_for(k)))
-    assert graph == {"kind": "semantic", "nodes": [], "edges": [], "communities": 0, "components": 0}
+    assert graph == {
+        "kind": "semantic",
+        "nodes": [],
+        "edges": [],
+        "communities": 0,
+        "components": 0,
+        "layout": "browser",
+    }
     assert json.loads(json.dumps(graph)) == graph
 
 

@@ -5,7 +5,8 @@ concepts are drawn as one edge that keeps every relation — each with its own d
 predicate — and the edge's weight is their count. A node's degree is the number of relations
 touching it. Articles, topics and sources are reading pages: they appear in a node's side panel
 (its articles and evidence) and never as nodes, edges or degree. Positions are left to the browser
-(``x``/``y`` null) and never written back.
+(``x``/``y`` null) below ``SERVER_LAYOUT_MIN_NODES`` concepts and computed here above it
+(``wikigen.views.positions``); they are never written back.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from wikigen.communities import community_color
 from wikigen.views.communities import DEFAULT_SEED, communities, components
 from wikigen.views.layout import GRAPH_PAGE
+from wikigen.views.positions import SERVER_LAYOUT_MIN_NODES, layout
 from wikigen.views.site import Site, citations_of, label_of
 
 Citation = Mapping[str, Any]
@@ -55,6 +57,17 @@ def semantic_graph(
     community = communities(concepts, weighted, seed=seed, recorded=recorded)
     component = components(concepts, weighted)
     sizes = Counter(community.values())
+    # Issue 13.4: above the size the browser's ForceAtlas2 settles, the build places the nodes.
+    placed = (
+        layout(
+            concepts,
+            {(a, b): w for a, b, w in weighted},
+            community,
+            {o: label_of(concepts[o]) for o in concepts},
+        )
+        if len(concepts) >= SERVER_LAYOUT_MIN_NODES
+        else {}
+    )
 
     nodes = []
     for oid in sorted(concepts):
@@ -71,8 +84,8 @@ def semantic_graph(
                 "color": community_color(community[oid], sizes[community[oid]]),
                 "component": component[oid],
                 "url": concept_url(oid),
-                "x": None,
-                "y": None,
+                "x": placed[oid][0] if oid in placed else None,
+                "y": placed[oid][1] if oid in placed else None,
                 "definition": str(definition.get("text", "")),
                 "articles": [{"title": title, "url": url} for title, url in articles],
                 "evidence": [_evidence(c, evidence) for c in _ordered_citations(obj)],
@@ -100,6 +113,7 @@ def semantic_graph(
             for (a, b), rels in sorted(edges.items())
         ],
         "communities": len(set(community.values())),
+        "layout": "build" if placed else "browser",
         "components": len(set(component.values())),
     }
 
