@@ -200,6 +200,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
 )
 @click.option("--retry", is_flag=True, help="Retry sources whose compile failed before (R33).")
 @click.option("--include-deferred", is_flag=True, help="Also compile deferred and baseline-recorded sources.")
+@click.option(
+    "--allow-mass-withdrawal",
+    is_flag=True,
+    help="Withdraw more than half of the sources (and over 10) at once, e.g. after renaming the sources folder.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def compile_command(
@@ -208,6 +213,7 @@ def compile_command(
     batch: bool,
     retry: bool,
     include_deferred: bool,
+    allow_mass_withdrawal: bool,
     as_json: bool,
 ) -> None:
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
@@ -221,6 +227,7 @@ def compile_command(
             retry=retry,
             include_deferred=include_deferred,
             progress=progress,
+            allow_mass_withdrawal=allow_mass_withdrawal,
         )
     data = report.as_json()
     if as_json:

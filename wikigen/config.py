@@ -281,7 +281,8 @@ def _build(data: dict[str, Any], problems: list[str]) -> Config:
     api_key_env = str(engine_raw.get("api_key_env", engine.api_key_env))
     base_url = engine_raw.get("base_url")
     if base_url is not None and not str(base_url).startswith(("http://", "https://")):
-        problems.append(f"engine.base_url must start with http:// or https://, got {base_url!r}")
+        # Issue 15.7: said without the text itself, which may hold a key (`user:KEY@host`).
+        problems.append("engine.base_url must start with http:// or https://, e.g. http://localhost:8000/v1")
 
     private_raw = data.get("private") or []
     if isinstance(private_raw, str):

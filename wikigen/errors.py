@@ -126,6 +126,10 @@ class HandEditError(WikigenError):
     """A generated file was committed by hand (issue 15.7); the message names it and its restore."""
 
 
+class MassWithdrawal(WikigenError):
+    """A compile would withdraw most sources at once (a renamed folder?); needs --allow-mass-withdrawal."""
+
+
 _LOCK = re.compile(r"'([^']+\.lock)'")
 _CAUSES = (
     # (errno values, words libgit2 and the OS use, what to do)

@@ -31,7 +31,7 @@ from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.merge import merge
-from wikigen.plan import Plan
+from wikigen.plan import Plan, refuse_mass_withdrawal
 from wikigen.publish import (
     StartedFrom,
     commit_message,
@@ -51,6 +51,7 @@ from wikigen.validate import Resolved, resolve
 from wikigen.workspace import Workspace
 
 MAX_DELTA_BYTES = 100_000  # analyze's delta, sent on to recheck, has its own limit
+DELTA_PER_INPUT = 10  # a delta quoting its sources stays within this many times their bytes
 
 
 Progress = Callable[[int, int, str], None]
@@ -58,13 +59,13 @@ Progress = Callable[[int, int, str], None]
 
 def route_of(config: Config) -> dict[str, Any]:
     """The route a compile would take, without building the engine: for `plan` (never the key)."""
-    from urllib.parse import urlsplit
+    from wikigen.engines.http import host_of
 
     settings = config.engine
     if settings.name == "offline":
         return {"engine": "offline", "host": None, "models": {"analyze": "all-MiniLM-L6-v2-int8",
                                                               "recheck": "all-MiniLM-L6-v2-int8"}}
-    host = urlsplit(settings.base_url).netloc if settings.base_url else None
+    host = host_of(settings.base_url)  # issue 15.7: never the userinfo, where a key may sit
     return {"engine": settings.name, "host": host, "models": dict(settings.models)}
 
 
@@ -89,6 +90,7 @@ def compile_repo(
     include_deferred: bool = False,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
+    allow_mass_withdrawal: bool = False,
 ) -> CompileReport:
     """Compile the sources committed at HEAD into a new snapshot (or several, with ``batch``)."""
     ws = Workspace.open(path, overrides=overrides)
@@ -103,6 +105,8 @@ def compile_repo(
     plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
     if plan.invalid:
         raise SourceError(plan.invalid)  # R5: nothing is published
+    if not allow_mass_withdrawal:
+        refuse_mass_withdrawal(plan, ws.baseline)
     key = config_key(ws.config)
     if not retry:
         failure = previous_failure(ws.store, ws.head, plan.sources_tree, key)
@@ -454,10 +458,20 @@ def _run_increment(
         deltas.append(analyze)
         delta_bytes = len(analyze.to_bytes())
         if delta_bytes > MAX_DELTA_BYTES:
+            # Issue 15.7: --batch helps only a delta in proportion to its sources; a 20 MB answer to one
+            # small source is the server's doing, and no split would change it.
+            batch_helps = len(selected) > 1 and delta_bytes <= DELTA_PER_INPUT * ctx.input_bytes
+            advice = (
+                "split the change with --batch"
+                if batch_helps
+                else f"that is far more than {len(selected)} source(s) of {ctx.input_bytes:,} bytes warrant, and "
+                "splitting the change would not help: check the model (engine.models.analyze) and the server "
+                "(engine.base_url)"
+            )
             raise ValidationError(
                 [
                     f"analyze returned {delta_bytes:,} bytes, over the {MAX_DELTA_BYTES:,}-byte limit for the recheck "
-                    "request; split the change with --batch"
+                    f"request; {advice}"
                 ]
             )
         recheck_request = {**ctx.request, "stage": "recheck", "delta": analyze.data}

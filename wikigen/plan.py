@@ -12,11 +12,15 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.config import Config
-from wikigen.errors import Problem
+from wikigen.errors import MassWithdrawal, Problem
 from wikigen.hashing import fingerprint
 from wikigen.snapshot import ManifestEntry, Pending, Snapshot
 from wikigen.sources import Source
 from wikigen.sourceset import SourceSet
+
+# Issue 15.7: withdrawing more than this many sources at once, and more than half of them, is
+# refused without --allow-mass-withdrawal (a renamed sources folder withdraws every source).
+MASS_WITHDRAWAL = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,4 +335,21 @@ def make_plan(
         fingerprint=fingerprint(valid_pairs),
         blobs_read=current.blobs_read,
         backfill=legacy_cited is not None and not added and not updated and not withdrawn,
+    )
+
+
+def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot) -> None:
+    """Issue 15.7: a compile that would withdraw more than half of the compiled sources, and more
+    than ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision."""
+    withdrawn = len(plan.withdrawn)
+    compiled = sum(1 for e in baseline.manifest.values() if e.version is not None)
+    if withdrawn <= MASS_WITHDRAWAL or 2 * withdrawn <= compiled:
+        return
+    folders = sorted({baseline.manifest[sid].path.rsplit("/", 1)[0] for sid in plan.withdrawn})
+    listing = ", ".join(folders[:3]) + (" …" if len(folders) > 3 else "")
+    raise MassWithdrawal(
+        f"this compile would withdraw {withdrawn} of the {compiled} compiled sources (from {listing}) and "
+        "revoke everything derived from them; a renamed or moved sources folder looks like this. If the "
+        "sources are meant to go, run `wikigen compile --allow-mass-withdrawal`; otherwise put them back "
+        "under content/sources/<category>/ and commit. Nothing was published."
     )

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -70,16 +70,54 @@ class _Stop(Exception):
         self.why = why
 
 
-class _Scrub:
-    """Removes the API key from any text before it reaches a message, a trace or a file."""
+def host_of(base_url: str | None) -> str | None:
+    """The base URL's host and port, never its user name or password (issue 15.7); None when unset."""
+    if not base_url:
+        return None
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port
+    except ValueError:
+        return "(invalid base_url)"
+    if not parts.hostname:
+        return "(invalid base_url)"
+    return f"{parts.hostname}:{port}" if port else parts.hostname
 
-    def __init__(self, key: str | None) -> None:
-        self.key = key
+
+def url_secrets(base_url: str | None) -> list[str]:
+    """What a base URL's userinfo carries: its password, or a lone user name (a token as the user)."""
+    try:
+        parts = urlsplit(base_url or "")
+    except ValueError:
+        return []
+    if parts.password:
+        return [unquote(parts.password), parts.password]
+    return [unquote(parts.username), parts.username] if parts.username else []
+
+
+class _Scrub:
+    """Removes the API key (and a key in the base URL's userinfo) from any text before it reaches a
+    message, a trace or a file."""
+
+    def __init__(self, key: str | None, *others: str) -> None:
+        # Longest first, so that a secret containing another is replaced whole.
+        self.secrets = sorted({s for s in (key, *others) if s}, key=len, reverse=True)
 
     def __call__(self, text: str) -> str:
-        if self.key:
-            text = text.replace(self.key, "***")
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
         return text
+
+    def json(self, value: Any) -> Any:
+        """Every string of a JSON value scrubbed, keys included: a server may echo the key into an
+        object (a definition, a title), which would then be committed (issue 15.7)."""
+        if isinstance(value, str):
+            return self(value)
+        if isinstance(value, list):
+            return [self.json(v) for v in value]
+        if isinstance(value, dict):
+            return {self(k): self.json(v) for k, v in value.items()}
+        return value
 
 
 class HttpEngine:
@@ -112,23 +150,14 @@ class HttpEngine:
     @property
     def host(self) -> str:
         """The base URL's host and port, never its user name or password."""
-        if not self.settings.base_url:
-            return "(no base_url)"
-        try:
-            parts = urlsplit(self.settings.base_url)
-            port = parts.port
-        except ValueError:
-            return "(invalid base_url)"
-        if not parts.hostname:
-            return "(invalid base_url)"
-        return f"{parts.hostname}:{port}" if port else parts.hostname
+        return host_of(self.settings.base_url) or "(no base_url)"
 
     def run(self, stage: str, request: Mapping[str, Any], deadline: float, cancel: threading.Event) -> Delta:
         if stage not in STAGES:
             raise EngineError(f"unknown stage {stage!r}; the http engine runs {' and '.join(STAGES)}")
         url, model = self._target(stage)
         key = self._key()
-        scrub = _Scrub(key)
+        scrub = _Scrub(key, *url_secrets(self.settings.base_url))
         calls: list[Call] = []
         attempt = 0
         failures = 0  # retryable failures so far
@@ -188,6 +217,7 @@ class HttpEngine:
             if answer.status == 200:
                 try:
                     data, usage, reported = read_completion(stage, answer.body, scrub)
+                    data, reported = scrub.json(data), scrub(reported) if reported is not None else None
                 except DeltaError as exc:
                     call["error"] = f"invalid delta: {len(exc.problems)} problem(s)"
                     raise DeltaError(list(exc.problems), calls) from None
