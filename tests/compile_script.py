@@ -4,7 +4,8 @@ Usage: python -m tests.compile_script REPO [SLEEP_SECONDS]
 Exit codes follow the CLI: 0 published or nothing to do, 1 a user-facing failure.
 With WIKIGEN_TEST_CLI=1 it runs the real CLI (`wikigen compile`, its messages and exit codes) with
 the scripted engine in place of the configured one. With WIKIGEN_TEST_READY=PATH it creates PATH
-when the engine is first called (a test then knows the compile is in flight).
+when the engine is first called (a test then knows the compile is in flight), and with
+WIKIGEN_TEST_STARTED=PATH it creates PATH once its imports are done.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def main() -> int:
         from wikigen.cli import main as cli
 
         wikigen.pipeline.make_engine = lambda config: ScriptedEngine(slow)  # type: ignore[assignment]
+        if os.environ.get("WIKIGEN_TEST_STARTED"):  # imports done: a signal now reaches wikigen's handlers
+            Path(os.environ["WIKIGEN_TEST_STARTED"]).touch()
         return cli(["-C", repo, "compile"])
     try:
         report = compile_repo(repo, engine=ScriptedEngine(slow), retry=True)

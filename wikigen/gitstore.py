@@ -6,6 +6,7 @@ pygit2 errors are translated here into GitStoreError with a message a user can a
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -15,11 +16,12 @@ from typing import Any
 
 import pygit2
 
-from wikigen.errors import ConflictError, GitStoreError, environmental
+from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, environmental
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NOTES_REF = "refs/notes/wikigen"
 NOTE_ATTEMPTS = 20
+LOW_SPACE = 1 << 20  # bytes free under which a failed write is put down to a full disk
 COMPILER_NAME = "wikigen"
 COMPILER_EMAIL = "wikigen@localhost"
 _BLOB = pygit2.enums.FileMode.BLOB
@@ -45,9 +47,28 @@ def _translated(action: str, git_dir: str | None = None) -> Iterator[None]:
     try:
         yield
     except (pygit2.GitError, OSError) as exc:
-        raise environmental(action, exc, git_dir) or GitStoreError(f"git failed while {action}: {exc}") from None
+        raise environmental(action, exc, git_dir) or _low_on_space(action, exc, git_dir) or GitStoreError(
+            f"git failed while {action}: {exc}"
+        ) from None
     except KeyError as exc:
         raise GitStoreError(f"git object not found while {action}: {exc}") from None
+
+
+def _low_on_space(action: str, error: BaseException, git_dir: str | None) -> EnvironmentalError | None:
+    """libgit2 sometimes reports a full disk as its consequence ("object not found" for the object it
+    could not write); while writing, a nearly full disk is then the likely cause, and is said so."""
+    if git_dir is None:
+        return None
+    try:
+        free = shutil.disk_usage(git_dir).free
+    except OSError:
+        return None
+    if free >= LOW_SPACE:
+        return None
+    return EnvironmentalError(
+        f"the disk is full ({free // 1024:,} KiB free where the repository lives); free space and run again. "
+        f"The error came while {action}: {error}."
+    )
 
 
 def _note_path(tree: Any, commit: str) -> str | None:
@@ -261,12 +282,12 @@ class GitStore:
     # -- writing -------------------------------------------------------------------------------------
 
     def write_blob(self, data: bytes) -> str:
-        with _translated("writing a blob"):
+        with _translated("writing a blob", self.repo.path):
             return str(self.repo.create_blob(data))
 
     def build_tree(self, base: str, files: Mapping[str, bytes | str | None]) -> str:
         """A new tree: ``base`` with each path set to bytes (or an existing blob id) or removed (None)."""
-        with _translated("writing trees"):
+        with _translated("writing trees", self.repo.path):
             return self._build(self._tree_obj(base) if base != EMPTY_TREE else None, files)
 
     def _build(self, base: Any, files: Mapping[str, bytes | str | None]) -> str:
@@ -298,7 +319,7 @@ class GitStore:
     def create_commit(self, tree: str, parents: list[str], message: str) -> str:
         """A commit object authored by `wikigen`; no ref moves (publish does that with CAS)."""
         signature = pygit2.Signature(COMPILER_NAME, COMPILER_EMAIL, int(time.time()), 0)
-        with _translated("creating the commit"):
+        with _translated("creating the commit", self.repo.path):
             return str(self.repo.create_commit(None, signature, signature, message, tree, parents))
 
     def move_ref(self, name: str, new: str, expected: str | None, why: str = "wikigen: publish snapshot") -> None:
@@ -346,7 +367,7 @@ class GitStore:
         whether the note was written.
         """
         signature = pygit2.Signature(COMPILER_NAME, COMPILER_EMAIL, int(time.time()), 0)
-        with _translated("writing a note under refs/notes/wikigen"):
+        with _translated("writing a note under refs/notes/wikigen", self.repo.path):
             for _ in range(NOTE_ATTEMPTS):
                 ref = self.repo.references.get(NOTES_REF)
                 base = str(ref.target) if ref is not None else None

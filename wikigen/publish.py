@@ -33,7 +33,8 @@ from wikigen.sources import SOURCES_DIR
 
 GENERATED = ("content/wiki/", "content/.wikigen/")
 # Test hook: after-objects | after-commit | after-ref | during-worktree raise there; kill-after-ref
-# and kill-during-worktree SIGKILL the process there.
+# and kill-during-worktree SIGKILL the process there; sigint-ref-moved sends it SIGINT (Ctrl-C) the
+# moment the ref moved.
 FAULT_ENV = "WIKIGEN_FAULT"
 
 
@@ -43,6 +44,8 @@ def _fault(point: str) -> None:
         raise RuntimeError(f"injected fault at {point}")
     if fault == f"kill-{point}":
         os.kill(os.getpid(), signal.SIGKILL)
+    if fault == f"sigint-{point}":
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +137,21 @@ def publish(
     is published, and what fails after (the work tree) is a warning with its repair (issue 15.3).
     """
     ref = store.head_ref()
+    moved: list[str] = []
     try:
-        commit, changed = _commit(store, ref, started, files, snapshot, message)
+        commit, changed = _commit(store, ref, started, files, snapshot, message, moved)
     except EnvironmentalError as exc:
         raise EnvironmentalError(f"{exc.message} Nothing was published.") from None
+    except KeyboardInterrupt:
+        if not moved:
+            raise
+        # Ctrl-C in the moment the ref moved (held until then, see _commit): published all the same.
+        return Published(
+            moved[0],
+            (f"snapshot commit {moved[0][:12]} is published, but Ctrl-C stopped the work-tree update. "
+             f"To bring content/wiki and content/.wikigen to it, run `{restore_command([*files, SNAPSHOT_PATH])}`.",),
+            interrupted=True,
+        )
     return _follow(store, commit, changed)
 
 
@@ -148,8 +162,10 @@ def _commit(
     files: Mapping[str, bytes | None],
     snapshot: Snapshot,
     message: str,
+    moved: list[str],
 ) -> tuple[str, list[str]]:
-    """Under the lock: compare (R30), write the objects and the commit, move the ref (R31)."""
+    """Under the lock: compare (R30), write the objects and the commit, move the ref (R31).
+    ``moved`` gets the commit the moment the ref points at it."""
     with repo_lock(store):
         head = store.head_commit()
         if head != started.head:
@@ -173,7 +189,15 @@ def _commit(
         _fault("after-objects")
         commit = store.create_commit(tree, [head] if head else [], message)
         _fault("after-commit")
-        store.move_ref(ref, commit, head)  # R31: compare-and-swap; raises if the ref moved
+        # SIGINT is held while the ref moves, so that a Ctrl-C lands either before (nothing published)
+        # or after ``moved`` says so (published) — never in between, where it would be told wrong.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            store.move_ref(ref, commit, head)  # R31: compare-and-swap; raises if the ref moved
+            moved.append(commit)
+            _fault("ref-moved")
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     return commit, sorted(changes)
 
 

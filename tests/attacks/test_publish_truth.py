@@ -192,3 +192,15 @@ def test_issue_15_3_stale_branch_lock_before_the_ref_moved_says_nothing_was_publ
     again = cli_compile(git_repo)  # no --retry: a stale lock judges no source (R33)
     assert again.returncode == 0, again.stderr
     assert git_repo.head() != source_commit
+
+
+def test_issue_15_3_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(git_repo: GitRepo):
+    """issue 15.3: SIGINT arrives as the ref moves (held until the move is recorded) — exit 0, a
+    warning that Ctrl-C stopped the work-tree update with its command, which works when run."""
+    source_commit = seeded(git_repo, withdraw=True)
+    result = cli_compile(git_repo, env={"WIKIGEN_FAULT": "sigint-ref-moved"})
+    assert result.returncode == 0, result.stderr
+    assert "Ctrl-C stopped the work-tree update" in result.stderr and "nothing was published" not in result.stderr
+    assert git_repo.head() != source_commit
+    run_advice(git_repo, result.stderr)
+    assert_published_and_clean(git_repo, source_commit)
