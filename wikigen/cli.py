@@ -13,7 +13,14 @@ from typing import Any
 import click
 
 from wikigen import __version__
-from wikigen.errors import EXIT_FAILURE, EXIT_USAGE, WikigenError, environmental, exit_code_for
+from wikigen.errors import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    WikigenError,
+    environmental,
+    exit_code_for,
+)
 from wikigen.plan import Plan
 
 
@@ -365,7 +372,7 @@ def run(command: Callable[..., Any], argv: list[str] | None) -> int:
         return exit_code_for(exc)
     except KeyboardInterrupt:
         click.echo("wikigen: interrupted; nothing was published", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # the last line of defence: no traceback unless asked for
         if os.environ.get("WIKIGEN_DEBUG"):
             traceback.print_exc()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.attacks.test_publish_truth import K, cli_compile, seeded
+from tests.attacks.test_publish_truth import K, cli_compile, run_advice, seeded
 from tests.conftest import GitRepo, source
 from tests.corpora import REPO_ROOT
 from tests.fake_openai import FakeOpenAI, Reply
@@ -105,3 +106,45 @@ def test_issue_15_7_read_only_repo_is_worded_as_the_machines_fault(git_repo: Git
     assert "read-only file system" in result.stderr and "writable clone" in result.stderr, result.stderr
     assert "Nothing was published" in result.stderr and "internal error" not in result.stderr
     assert git_repo.head() == source_commit
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A 16 MiB tmpfs: a real file system that fills up (needs root, as a CI container usually is)."""
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("mounting a tmpfs is not permitted here")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
+
+
+@pytest.mark.parametrize("free_kib", [0, 8, 24])
+def test_issue_15_7_a_really_full_disk_is_worded_as_such_at_every_phase(small_disk: Path, free_kib: int):
+    """issue 15.3 and 15.7: ENOSPC from a full tmpfs, with 0, 8 or 24 KiB left — libgit2 reports some
+    of these as "object not found"; either way the message says the disk is full and whether it was
+    published, never "internal error", and after freeing space one compile lands."""
+    repo = GitRepo(small_disk / "repo")
+    seeded(repo)
+    rng = random.Random(15)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(3, 9))) for _ in range(2000)]
+    source_commit = repo.commit({f"{K}/big.md": source(" ".join(rng.choice(words) for _ in range(4500)) + ".\n",
+                                                       title="Big")})
+    filler = small_disk / "filler"
+    filler.write_bytes(b"\0" * max(0, shutil.disk_usage(small_disk).free - free_kib * 1024))
+    result = cli_compile(repo)
+    filler.unlink()
+    assert "the disk is full" in result.stderr and "internal error" not in result.stderr, result.stderr
+    if result.returncode == 0:
+        assert "is published" in result.stderr and repo.head() != source_commit
+    else:
+        assert result.returncode == 1 and "Nothing was published" in result.stderr and repo.head() == source_commit
+    run_advice(repo, result.stderr)
+    again = cli_compile(repo)
+    assert again.returncode == 0, again.stderr
+    assert repo.git("status", "--porcelain", "--", "content").stdout == ""
+    assert repo.git("fsck", "--strict", "--no-dangling").returncode == 0

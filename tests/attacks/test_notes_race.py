@@ -93,7 +93,8 @@ def test_r33_a_lost_race_is_recorded_but_never_refuses_the_same_sources(git_repo
     store = GitStore(git_repo.root)
     record_failure(store, source_commit, {"sourcesTree": "x"}, ConflictError("the snapshot moved; compile again"))
     assert note(git_repo, source_commit)["retryable"] is True
-    from wikigen.pipeline import config_key, previous_failure
+    from wikigen.pipeline import config_key
+    from wikigen.publish import previous_failure
     from wikigen.workspace import Workspace
 
     ws = Workspace.open(git_repo.root)
