@@ -25,6 +25,7 @@ from wikigen.errors import (
     PrivacyError,
     SourceError,
     ValidationError,
+    WikigenError,
 )
 from wikigen.gitstore import GitStore
 from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
@@ -164,6 +165,9 @@ def compile_repo(
         except (Exception, KeyboardInterrupt) as exc:
             # R33: every failure writes the note the manual promises, Ctrl-C and internal errors too.
             error = _interrupted(report) if isinstance(exc, KeyboardInterrupt) else exc
+            if report.published and not isinstance(error, Interrupted) and isinstance(error, WikigenError):
+                # Issue 15.3: this run did publish; the failing increment's "nothing was published" is its own.
+                error.message += f"\nSnapshot {report.version} of this run's earlier increments stays published."
             record_failure(
                 ws.store,
                 ws.head,

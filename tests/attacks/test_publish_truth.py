@@ -204,3 +204,25 @@ def test_issue_15_3_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(
     assert git_repo.head() != source_commit
     run_advice(git_repo, result.stderr)
     assert_published_and_clean(git_repo, source_commit)
+
+
+def test_issue_15_3_a_batch_that_fails_late_says_what_it_published(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+    """issue 15.3: with --batch, an increment that fails after earlier ones published says that the
+    run's snapshot stays published (exit 1: the run did not finish), not only "nothing was published"."""
+    from wikigen.errors import EngineError
+
+    git_repo.commit({f"{K}/s{i:02}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}")
+                     for i in range(12)})
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "2000")
+    calls: list[str] = []
+
+    def fails_third_increment(stage, request):  # type: ignore[no-untyped-def]
+        calls.append(stage)
+        if calls.count("analyze") == 3:
+            raise EngineError("analyze: the server went away; nothing was published")
+        return extract(stage, request)
+
+    with pytest.raises(EngineError) as caught:
+        compile_repo(git_repo.root, engine=ScriptedEngine(fails_third_increment), batch=True)
+    assert "Snapshot 2 of this run's earlier increments stays published." in caught.value.message
+    assert git_repo.git("log", "-1", "--format=%an").stdout.strip() == "wikigen"
