@@ -21,7 +21,10 @@ def concepts(body: str, title: str = "Notes") -> dict[str, dict[str, Any]]:
     }
     delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
     for concept in delta["concepts"]:
-        for quote in [concept["definition"]["quotes"][0]["quote"], *(e["quote"] for e in concept["evidence"])]:
+        for quote in [
+            concept["definition"]["quotes"][0]["quote"],
+            *(e["quote"] for e in concept["evidence"]),
+        ]:
             assert quote in body  # R22: verbatim
     return {c["name"]: c for c in delta["concepts"]}
 
@@ -120,5 +123,22 @@ def test_r20_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None
         "revoked": [],
     }
     delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
-    quotes = {e["quote"] for r in delta["relations"] if "concept/case" in (r["subject"], r["object"]) for e in r["evidence"]}
+    quotes = {
+        e["quote"]
+        for r in delta["relations"]
+        if "concept/case" in (r["subject"], r["object"])
+        for e in r["evidence"]
+    }
     assert quotes == set()  # the English word "case" is never the construct
+
+
+def test_r20_an_instance_named_by_a_letter_is_no_concept() -> None:
+    """R20, precision first: "Bed Q" and "Row N" are one example's instances, not kinds of things."""
+    body = (
+        "## Beds\n\n"
+        "A **bed** is a raised strip of soil where one crop grows.\n\n"
+        "**Bed Q** is planted next to **Row N** in the same field as the orchard.\n\n"
+        "**Bed Q** is empty in winter, and **Row N** holds the compost.\n"
+    )
+    found = concepts(body)
+    assert not {"Bed Q", "Row N"} & set(found)

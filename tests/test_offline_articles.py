@@ -55,13 +55,15 @@ def quotes_of(built: dict[str, Any]) -> list[str]:
 
 
 def test_e1_e2_no_claim_or_definition_shows_raw_html() -> None:
-    """E1/E2: inline tags stay in the verbatim quote but never in a claim's or definition's text;
+    """E1/E2 and issue 10: a sentence with an inline tag is never a claim, definition or quote (a
+    quote is verbatim, so the page would show the tag); a trailing ``<br>`` is cut off the sentence;
     anchor and caption paragraphs are never claims; code spans keep their angle brackets."""
     body = (
         "# Queues\n\n"
         '<a id="queues-anchor-that-is-long-enough"></a>\n\n'
         '<span class="caption">Figure 2: a queue with three waiting messages</span>\n\n'
         "A **Queue** is a <em>first-in, first-out</em> buffer that holds messages<br>until a worker reads them.\n\n"
+        "A **Queue** keeps its messages in the order in which they arrived.<br />\n\n"
         "## Workers\n\n"
         "A worker reads one message at a time from a `Queue<Message>` and acknowledges it.\n"
     )
@@ -88,15 +90,16 @@ def test_e1_e2_no_claim_or_definition_shows_raw_html() -> None:
     delta = OfflineEngine().run("analyze", request, time.monotonic() + 300, threading.Event()).data
     built = delta["articles"][0]
     texts = [c["text"] for c in claims_of(built)] + [c["definition"]["text"] for c in delta["concepts"]]
-    assert texts and not [t for t in texts if TAG.search(t.replace("`Queue<Message>`", ""))]
-    assert (
-        "A **Queue** is a first-in, first-out buffer that holds messages until a worker reads them." in texts
-    )
+    quotes = quotes_of(built) + [q["quote"] for c in delta["concepts"] for q in c["definition"]["quotes"]]
+    assert texts and not [t for t in texts + quotes if TAG.search(t.replace("`Queue<Message>`", ""))]
     assert any("`Queue<Message>`" in t for t in texts)
-    assert not [q for q in quotes_of(built) if "caption" in q or "anchor" in q]
-    assert any("<em>first-in, first-out</em>" in q for q in quotes_of(built))  # E2: verbatim
-    for quote in quotes_of(built):
-        assert quote in body
+    assert not [q for q in quotes if "caption" in q or "anchor" in q or "first-in" in q]
+    queue = next(c for c in delta["concepts"] if c["name"] == "Queue")
+    assert queue["definition"]["quotes"][0]["quote"] == (
+        "A **Queue** keeps its messages in the order in which they arrived."
+    )
+    for quote in quotes:
+        assert quote in body  # E2: verbatim
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 
 from wikigen.engines.candidates import code_term_ok
 from wikigen.engines.parse import Parse, parse_sentences
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, noun_phrase, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, noun_phrase, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.statements import stated, third_person
 from wikigen.engines.text import visible
@@ -73,6 +73,10 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("A gizmo is not a sprocket.", "gizmo", MENTIONS),  # negated: defines nothing
         ("Is a gizmo a kind of sprocket?", "gizmo", MENTIONS),  # a question
         ("You can read more about the gizmo in the appendix.", "gizmo", MENTIONS),
+        ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", DESCRIBES),  # may do
+        ("Each gizmo in a workshop performs a count every hour.", "gizmo", DESCRIBES),  # some of them
+        ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
+        ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
     ],
 )
 def test_r20_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:
@@ -85,6 +89,7 @@ def test_r20_forward_reference_is_flagged() -> None:
     assert reading_of("A trellis is a frame, and Chapter 18 shows how to build one.", "trellis").forward
     assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
     assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
+    assert reading_of("Trellises are described in more detail in [Frames](/frames/).", "Trellises").forward
 
 
 def test_r20_names_are_noun_phrases_without_determiners() -> None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.documents import Document, Heading, Json, Scorer, claim, shown
-from wikigen.engines.text import sentences
+from wikigen.engines.text import has_tag, sentences
 from wikigen.evidence.passages import Passage
 from wikigen.evidence.rerank import DIGITS
 from wikigen.hashing import canonical_bytes
@@ -224,7 +224,9 @@ _CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 
 def boilerplate(quote: str) -> str | None:
     """Why a passage is not a wiki claim ("greeting", "question to the reader", "contributor list",
-    "navigation"), or None. Decided from what a reader sees of it, its first sentence first."""
+    "navigation", "raw HTML"), or None. Decided from what a reader sees of it, its first sentence first."""
+    if has_tag(quote):
+        return "raw HTML"  # "2<sup>12</sup>", "…<br />": the page would show the tag or lose it
     text = shown(quote)
     cut = sentences("", text)
     first = " ".join((cut[0].text if cut else text).split())

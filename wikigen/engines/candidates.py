@@ -77,6 +77,12 @@ _GENERIC = frozenset(
         "functionality",
         "thing",
         "things",
+        "program",
+        "programs",
+        "administrator",
+        "administrators",
+        "admin",
+        "admins",
     ]
 )
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
@@ -240,8 +246,14 @@ def term_key(term: str, code: bool) -> str:
     return normalize_name(" ".join(words))
 
 
+# "Pod Q", "Node N", "Zone A": one instance of an example, named by a letter
+_LETTERED = re.compile(r"^\S+(?: \S+)* [A-Z]$")
+
+
 def _prose_term_ok(term: str) -> bool:
     if not term_ok(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
+        return False
+    if _LETTERED.match(term):
         return False
     words = term.split()
     return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word

@@ -107,7 +107,10 @@ def definitions(
         pools.append((key, candidate, best[:DEFINITION_POOL]))
     # Only a choice needs the model: one embedding call for every query and sentence to rank.
     scorer.prepare(
-        text for _, c, pool in pools if len(pool) > 1 for text in [_query(c), *(f.sentence.text for f in pool)]
+        text
+        for _, c, pool in pools
+        if len(pool) > 1
+        for text in [_query(c), *(f.sentence.text for f in pool)]
     )
     accepted = []
     for _, candidate, pool in pools:
@@ -193,9 +196,12 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
         named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
-        return (named_by_author and not _common_noun(candidate)) or (named and count >= 3 and best.own_section)
-    # A mere mention defines nothing, except in the section its heading gives the term.
-    return "heading" in candidate.signals and best.own_section and count >= 2
+        return (named_by_author and not _common_noun(candidate)) or (
+            named and count >= 3 and best.own_section
+        )
+    # A mere mention defines nothing, except in the section its heading gives the term; a word
+    # that only qualifies another noun ("observability features") not even there.
+    return rank == MENTIONS and "heading" in candidate.signals and best.own_section and count >= 2
 
 
 def _common_noun(candidate: Candidate) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
 
-DEFINES, DESCRIBES, MENTIONS = 0, 1, 2
+DEFINES, DESCRIBES, MENTIONS, MODIFIES = 0, 1, 2, 3  # MODIFIES: the term only qualifies another noun
 
 # Verbs that say what a thing is for, when the term is their subject.
 FUNCTION_LEMMAS = frozenset(
@@ -97,7 +97,8 @@ _DEMONSTRATIVE = frozenset(
 _FORWARD = re.compile(
     r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
     r"(?:we|you)(?:'ll| will)(?: also| then| now| soon| later| first)? (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
-    r"discuss|cover|explain)\w*|coming up)\b",
+    r"discuss|cover|explain)\w*|coming up|"
+    r"(?:described|explained|covered|discussed|documented) (?:in (?:more|further|greater) detail )?in)\b",
     re.IGNORECASE,
 )
 _HEDGE = frozenset(["may", "might", "could", "would", "should"])
@@ -170,7 +171,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and not _hedged(parse, governor)
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
-            return Reading("copula", DESCRIBES if _definite(parse, head) else DEFINES, forward=forward)
+            weak = _definite(parse, head) or _restricted(parse, head)
+            return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward)
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"
@@ -179,9 +181,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _hedged(parse, governor)
         and _determiner(parse, head) not in _DEMONSTRATIVE
     ):
-        # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind
-        definite = _definite(parse, head)
-        return Reading("function", DESCRIBES if definite else DEFINES, forward=forward)
+        # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
+        # program … can provide" says what it may do, "Each pod in a DaemonSet performs" of some
+        weak = _definite(parse, head) or _restricted(parse, head) or _can(parse, governor)
+        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
@@ -204,8 +207,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading(which, DEFINES, forward=forward)
     if marked:  # technical prose emphasizes a term where it introduces it
         return Reading("emphasis", DEFINES, forward=forward)
-    if head.dep in ("nsubj", "nsubjpass"):
+    if head.dep in ("nsubj", "nsubjpass") and main:
         return Reading("subject", DESCRIBES, forward=forward)
+    if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
+        return Reading("modifier", MODIFIES, forward=forward)  # "observability features"
     return Reading("mention", MENTIONS, forward=forward)
 
 
@@ -282,6 +287,21 @@ def _definite(parse: Parse, head: Word) -> bool:
         and not _named_classifier(parse, head)
         and not any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(head.i))
     )
+
+
+def _restricted(parse: Parse, head: Word) -> bool:
+    """ "Each pod in a DaemonSet …": a subject narrowed to some of its kind by where they are."""
+    return any(
+        w.dep == "prep"
+        and w.text.casefold() in ("in", "on", "inside", "within", "under", "from")
+        and any(o.dep == "pobj" and _determiner(parse, o) for o in parse.children(w.i))
+        for w in parse.children(head.i)
+    )
+
+
+def _can(parse: Parse, verb: Word) -> bool:
+    """ "… can provide useful automation": what something may do, not what it is for."""
+    return any(w.dep == "aux" and w.lemma.casefold() == "can" for w in parse.children(verb.i))
 
 
 def _named_classifier(parse: Parse, head: Word) -> bool:

@@ -149,6 +149,17 @@ _LIST_LINE = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t])")
 _LEAD = re.compile(r"(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])[ \t]+|\s+)+")
 
 
+_TRAILING_TAGS = re.compile(r"(?:\s*<(?:br|hr|wbr)\s*/?>)+\s*$", re.IGNORECASE)
+_TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")
+_AUTOLINK = re.compile(r"<(?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
+_CODE = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)")
+
+
+def has_tag(text: str) -> bool:
+    """A raw HTML tag outside code spans; an autolink (<https://…>) is no tag."""
+    return _TAG.search(_AUTOLINK.sub(" ", _CODE.sub(" ", text))) is not None
+
+
 def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[Sentence]:
     """Split ``text`` (one passage) into sentences; ``base`` is the passage's offset in its body."""
     if text.lstrip().startswith("|"):
@@ -176,7 +187,12 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
             start = lead.end()
         while end > start and text[end - 1].isspace():
             end -= 1
+        trailing = _TRAILING_TAGS.search(text, start, end)
+        if trailing is not None:  # "… Autoscaler_](…).<br />": the line break is no part of it
+            end = trailing.start()
         piece = text[start:end]
+        if has_tag(piece):
+            continue  # "2<sup>12</sup>", "<a href=…>": raw HTML is never quoted (issue 10)
         if (len(piece) >= 12 and re.search(r"[A-Za-z]{2}", piece)) or len(CJK.findall(piece)) >= 4:
             found.append(Sentence(source, base + start, piece, visible(piece), heading))
     return found
