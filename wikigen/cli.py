@@ -269,6 +269,9 @@ def push_command(
         compile_options={"overrides": {"engine.name": engine_name}, "retry": retry, "batch": True},
     )
     data = report.as_json()
+    for compiled in report.reports:
+        for warning in compiled.warnings:  # issue 15.3: published, but something after it failed
+            click.echo(f"wikigen: warning: {warning}", err=True)
     if as_json:
         _print_json(data)
     else:

@@ -207,7 +207,7 @@ def _follow(store: GitStore, commit: str, paths: list[str]) -> Published:
         _fault("after-ref")
         update_work_tree(store, commit, paths)
     except (Exception, KeyboardInterrupt) as exc:
-        why = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else explain(exc, "updating the work tree")
+        why = "interrupted (Ctrl-C)." if isinstance(exc, KeyboardInterrupt) else explain(exc, "updating the work tree")
         return Published(
             commit,
             (

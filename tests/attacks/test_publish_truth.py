@@ -226,3 +226,27 @@ def test_issue_15_3_a_batch_that_fails_late_says_what_it_published(git_repo: Git
         compile_repo(git_repo.root, engine=ScriptedEngine(fails_third_increment), batch=True)
     assert "Snapshot 2 of this run's earlier increments stays published." in caught.value.message
     assert git_repo.git("log", "-1", "--format=%an").stdout.strip() == "wikigen"
+
+
+def test_issue_15_3_push_prints_the_warnings_of_what_it_published(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):  # type: ignore[no-untyped-def]
+    """issue 15.3: `wikigen push` (CI's checkpoint) with a stale .git/index.lock — the compile
+    publishes, the push goes through (exit 0), and the work-tree warning with its command is printed."""
+    import wikigen.pipeline
+    from wikigen.cli import main
+
+    bare, work = tmp_path / "remote.git", tmp_path / "work"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)
+    repo = GitRepo(work)
+    repo.commit({f"{K}/a.md": source("Concept Alpha: first.\n", title="A")})
+    repo.git("remote", "add", "origin", str(bare))
+    repo.git("push", "-q", "origin", "HEAD:main")
+    (work / ".git/index.lock").write_text("")
+    monkeypatch.setattr(wikigen.pipeline, "make_engine", lambda config: ScriptedEngine(extract))
+    code = main(["-C", str(work), "push"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "warning: snapshot commit" in err and "git checkout --no-overlay HEAD -- content/wiki" in err
+    assert repo.git("rev-parse", "HEAD").stdout == subprocess.run(
+        ["git", "rev-parse", "main"], cwd=bare, text=True, capture_output=True).stdout
