@@ -17,6 +17,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from wikigen.views.graph import semantic_graph
+from wikigen.views.positions import SERVER_LAYOUT_MIN_NODES
+
 pytestmark = pytest.mark.integration
 
 ASSETS = Path(__file__).resolve().parents[2] / "wikigen" / "views" / "assets"
@@ -99,6 +102,39 @@ GRAPH = {
 EMPTY_GRAPH = {"kind": "semantic", "nodes": [], "edges": [], "communities": 0, "components": 0}
 
 
+def dense_graph(nodes: int) -> dict[str, object]:
+    """A power-law graph with long labels and isolated concepts, through the real graph.json
+    builder (so that, from SERVER_LAYOUT_MIN_NODES on, the build places the nodes)."""
+    import networkx as nx
+
+    links = nx.powerlaw_cluster_graph(nodes, 2, 0.3, seed=11)
+    concepts = {
+        f"concept/c{i:05}": {"name": f"A rather long concept name {i}"} for i in range(nodes + nodes // 10)
+    }
+    evidence = [{"citation_id": "c1", "source": "knowledge/x", "quote": "q"}]
+    relations = [
+        {
+            "id": f"relation/{n}",
+            "kind": "relation",
+            "subject": f"concept/c{a:05}",
+            "predicate": "links",
+            "object": f"concept/c{b:05}",
+        }
+        | {"evidence": evidence}
+        for n, (a, b) in enumerate(links.edges())
+    ]
+    return semantic_graph(concepts, relations)
+
+
+def label_overlaps(boxes: list[dict[str, float]]) -> list[tuple[str, str]]:
+    return [
+        (a["label"], b["label"])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a["x0"] < b["x1"] and b["x0"] < a["x1"] and a["y0"] < b["y1"] and b["y0"] < a["y1"]
+    ]
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -114,7 +150,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         )
     root = tmp_path_factory.mktemp("graph-site")
     shutil.copytree(ASSETS, root / "assets")
-    for name, graph in (("graph", GRAPH), ("empty", EMPTY_GRAPH), ("missing", None)):
+    graphs = (
+        ("graph", GRAPH),
+        ("empty", EMPTY_GRAPH),
+        ("missing", None),
+        ("dense", dense_graph(300)),
+        ("big", dense_graph(SERVER_LAYOUT_MIN_NODES + 500)),
+    )
+    for name, graph in graphs:
         (root / name).mkdir()
         (root / name / "index.html").write_text(PAGE.format(root="../"), encoding="utf-8")
         if graph is not None:
@@ -127,8 +170,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.shutdown()
     server.server_close()
     thread.join()
-
-
 
 
 @pytest.fixture
@@ -260,6 +301,30 @@ def test_hover_highlights_node_and_edge_shows_predicates(page, site):
         page.mouse.move(5, 5)
     tooltip.wait_for(state="visible", timeout=3000)
     assert tooltip.inner_text().splitlines() == ["Pod —runs on→ Node", "Node —contains→ Pod"]
+
+
+@pytest.mark.parametrize("name", ["graph", "dense", "big"])
+def test_no_label_overlaps_another_at_the_default_zoom(page, site, name):
+    """Issue 13.4: the boxes of the labels drawn on the page never intersect, on a small graph, on
+    a dense one laid out in the browser and on one laid out at build time."""
+    open_graph(page, site, name)
+    page.evaluate("window.wikigenGraph.settled")
+    page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))")
+    boxes = page.evaluate("window.wikigenGraph.labels()")
+    assert len(boxes) >= {"graph": 7, "dense": 10, "big": 5}[name]
+    assert label_overlaps(boxes) == []
+
+
+def test_the_browser_sets_isolated_concepts_beside_the_connected_part(page, site):
+    open_graph(page, site, "dense")
+    page.evaluate("window.wikigenGraph.settled")
+    right = max(
+        page.evaluate(f"window.wikigenGraph.clientPosition('concept/c{i:05}')")["x"] for i in range(300)
+    )
+    lone = [
+        page.evaluate(f"window.wikigenGraph.clientPosition('concept/c{i:05}')")["x"] for i in range(300, 330)
+    ]
+    assert min(lone) > right
 
 
 def test_empty_graph_shows_message(page, site):

@@ -10,7 +10,8 @@ moves little:
 - each community is a disk whose area is its size, centred at a point drawn from a hash of its name
   (its stable identity, ``wikigen.communities``), then pushed apart from the disks it overlaps;
 - each concept starts at a point of its community's disk drawn from a hash of its id, then is
-  pulled a few steps towards its neighbours in the community (so related concepts sit together);
+  pulled halfway towards its neighbours in the community, anchored to that point (so related
+  concepts sit together and a community keeps its spread);
 - concepts with no relation are not scattered among the others: they are set out in a band beside
   the connected part, in rows, in order of their label (``A`` to ``Z``).
 
@@ -29,7 +30,7 @@ SERVER_LAYOUT_MIN_NODES = 2000  # measured with scripts/bench_graph.py (see docs
 SPACING = 10.0  # graph units per concept: a disk of n concepts has area n * SPACING**2
 PADDING = 2 * SPACING  # between two community disks
 SMOOTHING_STEPS = 6
-SMOOTHING = 0.35  # share of the way to the neighbours' mean moved per step
+SMOOTHING = 0.5  # weight of the neighbours' mean against the node's own seeded point
 SEPARATION_ROUNDS = 200
 BAND_GAP = 4 * SPACING  # between the connected part and the band of isolated concepts
 BAND_COLUMN = 16 * SPACING  # one column of isolated concepts: room for a label
@@ -91,7 +92,7 @@ def _place_disks(names: list[str], radii: np.ndarray) -> np.ndarray:
     apart (larger disks move less). The same names and radii give the same centres."""
     if not names:
         return np.zeros((0, 2))
-    room = 1.5 * math.sqrt(float(np.sum((radii + PADDING) ** 2)))
+    room = 1.2 * math.sqrt(float(np.sum((radii + PADDING) ** 2)))
     centres = np.array([_in_disk(name, "community") for name in names]) * room
     weight = 1.0 / radii**2
     for _ in range(SEPARATION_ROUNDS):
@@ -131,6 +132,7 @@ def _smooth(
     a, b, w = pairs[:, 0].astype(int), pairs[:, 1].astype(int), pairs[:, 2]
     same = home[a] == home[b]
     a, b, w = a[same], b[same], w[same]
+    seeded = points.copy()
     for _ in range(SMOOTHING_STEPS):
         total = np.zeros_like(points)
         weight = np.zeros(len(points))
@@ -141,7 +143,8 @@ def _smooth(
         has = weight > 0
         target = points.copy()
         target[has] = total[has] / weight[has, None]
-        points = points + SMOOTHING * (target - points)
+        # Anchored to the seeded point, so a community keeps its spread instead of collapsing.
+        points = (1 - SMOOTHING) * seeded + SMOOTHING * target
         offset = points - centres[home]
         norm = np.sqrt(np.sum(offset**2, axis=1))
         limit = 0.95 * radii[home]

@@ -9,6 +9,7 @@ import { HullLayer } from "./hulls.js";
 import { runLayout } from "./layout.js";
 import { themeColors } from "./palette.js";
 import { emptyPanel, showConcept } from "./panel.js";
+import { LabelCuller } from "./labels.js";
 import { LabelIndex, searchBox } from "./search.js";
 
 const EMPTY_MESSAGE = "No concepts in this snapshot yet";
@@ -93,6 +94,8 @@ export function createApp(container) {
     highlighted: () => view?.highlighted() ?? [],
     search: (text) => view?.search(text) ?? null,
     clientPosition: (id) => view?.clientPosition(id) ?? null,
+    labels: () => view?.labels() ?? [],
+    color: (id) => view?.color(id) ?? null,
     kill: () => view?.kill(),
     get container() {
       return container;
@@ -108,6 +111,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
   const state = { hovered: null, focused: null, active: null, set: null, edges: null, hoveredEdge: null };
   const allNodes = graph.nodes();
   const allEdges = graph.edges();
+  const culler = new LabelCuller();
 
   const renderer = new Sigma(graph, stage, {
     allowInvalidContainer: true,
@@ -115,6 +119,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     enableEdgeEvents: true,
     hideEdgesOnMove: graph.size > 10000,
     labelColor: { color: colors.label },
+    defaultDrawNodeLabel: culler.drawer(),
     defaultEdgeColor: colors.edge,
     // sigma's hover label sits on a white box: keep its text dark in the dark theme too.
     defaultDrawNodeHover: (context, data, settings) =>
@@ -148,6 +153,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     },
   });
 
+  renderer.on("beforeRender", () => culler.reset());
   const hulls = new HullLayer(renderer, concepts, colors.hull);
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
@@ -261,6 +267,9 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     focus,
     search,
     highlighted: () => (state.set ? [...state.set].sort() : []),
+    // The labels drawn on the last frame, as boxes in CSS pixels of the stage.
+    labels: () => culler.boxes.map((b) => ({ ...b })),
+    color: (id) => (graph.hasNode(id) ? graph.getNodeAttribute(id, "color") : null),
     clientPosition(id) {
       const data = renderer.getNodeDisplayData(id);
       if (!data) return null;

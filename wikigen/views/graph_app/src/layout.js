@@ -16,13 +16,46 @@ function syncMilliseconds(order) {
 }
 
 /**
+ * The isolated concepts in columns to the right of the laid-out ones, in label order, top to
+ * bottom; a column is as tall as the laid-out part (at least the square root of their number).
+ */
+function bandPositions(shadow, isolated) {
+  const band = new Map();
+  if (isolated.length === 0) return band;
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  shadow.forEachNode((_, a) => {
+    minX = Math.min(minX, a.x); maxX = Math.max(maxX, a.x);
+    minY = Math.min(minY, a.y); maxY = Math.max(maxY, a.y);
+  });
+  if (shadow.order === 0) [minX, maxX, minY, maxY] = [0, 0, 0, 0];
+  // The mean distance between laid-out concepts sets the band's grid.
+  const spacing = Math.max(maxX - minX, maxY - minY, 1) / Math.max(Math.sqrt(shadow.order), 1);
+  const rows = Math.max(Math.ceil((maxY - minY) / spacing) + 1, Math.ceil(Math.sqrt(isolated.length)));
+  const step = spacing;
+  const column = 6 * spacing; // room for a label
+  const left = maxX + 2 * spacing;
+  isolated.forEach((node, i) => {
+    band.set(node, { x: left + column * Math.floor(i / rows), y: maxY - step * (i % rows) });
+  });
+  return band;
+}
+
+/**
  * Start the layout. The worker moves a copy of the graph, so that sigma does not re-index the
  * drawn graph after every iteration (at 20,000 nodes that, not the worker, would set the pace);
  * positions are copied to the drawn graph now and then and at the end, then onSync() is called.
  * Returns { done: Promise<void>, stop() }.
  */
 export function runLayout(graph, onSync) {
+  // Concepts with no relation are not laid out among the others: they go to a band beside them.
   const shadow = graph.copy();
+  const isolated = shadow.filterNodes((node) => shadow.degree(node) === 0);
+  for (const node of isolated) shadow.dropNode(node);
+  isolated.sort((a, b) => {
+    const la = String(graph.getNodeAttribute(a, "label")).toLowerCase();
+    const lb = String(graph.getNodeAttribute(b, "label")).toLowerCase();
+    return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  });
   const layout = new FA2Layout(shadow, {
     settings: { ...inferSettings(shadow), slowDown: 5 },
     getEdgeWeight: "weight",
@@ -38,9 +71,10 @@ export function runLayout(graph, onSync) {
 
   const sync = () => {
     lastSync = performance.now();
+    const band = bandPositions(shadow, isolated);
     graph.updateEachNodeAttributes(
       (node, attributes) => {
-        const moved = shadow.getNodeAttributes(node);
+        const moved = shadow.hasNode(node) ? shadow.getNodeAttributes(node) : band.get(node);
         attributes.x = moved.x;
         attributes.y = moved.y;
         return attributes;
