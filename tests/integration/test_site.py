@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+from urllib.request import urlopen
 
 import pytest
 
@@ -435,3 +436,83 @@ def test_offline_plugin_from_disk_uses_the_local_shim_and_stays_on_disk(built, b
     page.locator(".md-search-result__item").first.wait_for()
     context.close()
     assert {urlsplit(url).scheme for url in requests} <= {"file", "blob", "data"}
+
+
+@pytest.fixture(scope="module")
+def one_source_edit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A site built, one source edited and compiled, the site built again: both served."""
+    from wikigen.communities import COMMUNITIES_PATH, load_record
+
+    repo = GitRepo(tmp_path_factory.mktemp("edit") / "repo")
+    repo.commit(
+        {
+            "mkdocs.yml": MKDOCS_YML,
+            ".gitignore": "site*/\n",
+            f"{K}/pods.md": source(PODS, title="Pods"),
+            f"{K}/nodes.md": source(NODES, title="Nodes"),
+            f"{K}/services.md": SERVICES,
+        },
+        message="sources",
+    )
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    records = []
+    for name in ("before", "after"):
+        if name == "after":
+            edited = SERVICES + "Concept Gateway: a door for traffic.\nREL Gateway -routes to-> Service.\n"
+            repo.commit({f"{K}/services.md": edited}, message="edit one source")
+        compile_repo(repo.root, engine=ScriptedEngine(extract))
+        records.append(load_record(repo.repo.revparse_single(f"HEAD:{COMMUNITIES_PATH}").data))
+        build = [
+            str(BIN / "mkdocs"),
+            "build",
+            "--strict",
+            "-f",
+            str(repo.root / "mkdocs.yml"),
+            "-d",
+            f"site-{name}",
+        ]
+        result = subprocess.run(build, cwd=repo.root, capture_output=True, text=True, env=env, timeout=300)
+        assert result.returncode == 0, result.stderr
+    handler = functools.partial(QuietHandler, directory=str(repo.root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield {"url": f"http://127.0.0.1:{httpd.server_address[1]}", "records": records}
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def test_colours_of_unchanged_communities_stay_after_a_one_source_edit(browser, one_source_edit):
+    """Issue 13.3: a community whose members did not change keeps its colour on the page."""
+    if not (ASSETS / "graph.js").is_file():
+        pytest.skip("the graph bundle is not built")
+    colours = []
+    for name in ("before", "after"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(f"{one_source_edit['url']}/site-{name}/graph/")
+        page.wait_for_function("window.wikigenGraph !== undefined")
+        page.evaluate("window.wikigenGraph.ready")
+        data = json.loads(urlopen(f"{one_source_edit['url']}/site-{name}/graph/graph.json").read())
+        colours.append(
+            {
+                n["id"]: page.evaluate(f"window.wikigenGraph.color({json.dumps(n['id'])})")
+                for n in data["nodes"]
+            }
+        )
+        context.close()
+    before, after = one_source_edit["records"]
+
+    def groups(record: dict[str, str]) -> dict[str, frozenset[str]]:
+        found: dict[str, set[str]] = {}
+        for node, name in record.items():
+            found.setdefault(name, set()).add(node)
+        return {name: frozenset(members) for name, members in found.items()}
+
+    unchanged = set(groups(before).values()) & set(groups(after).values())
+    assert any("concept/pod" in members for members in unchanged)
+    assert "concept/gateway" in after and "concept/gateway" not in before
+    for members in unchanged:
+        for node in members:
+            assert colours[0][node] == colours[1][node], node
