@@ -142,3 +142,16 @@ def test_r20_an_instance_named_by_a_letter_is_no_concept() -> None:
     )
     found = concepts(body)
     assert not {"Bed Q", "Row N"} & set(found)
+
+
+def test_r20_a_function_named_with_its_arity_is_found_without_it() -> None:
+    """R20: "## `tally/2`" then "`tally` is …": the bare name is the same function (an alias)."""
+    body = (
+        "## `tally/2`\n\n"
+        "Farm v2 introduced `tally/2` for the evening count.\n\n"
+        "`tally` is similar to `count/1` but made for counting sheep at the gate.\n"
+    )
+    found = concepts(body)
+    assert "tally/2" in found
+    assert found["tally/2"]["aliases"] == ["tally"]
+    assert definition(found["tally/2"]).startswith("`tally` is similar")

@@ -300,3 +300,16 @@ def test_r20_section_headings_drop_attribute_blocks() -> None:
     """R20: a heading's anchor or style block ("{#id}", "{: .warning}") is not part of its name."""
     document = read_document("knowledge/x", "x", "## Watering {#water}\n\ntext\n\n### Frost {: .warning}\n")
     assert [(h.level, h.text) for h in document.headings] == [(2, "Watering"), (3, "Frost")]
+
+
+def test_e1_what_counts_as_raw_html() -> None:
+    """Issue 10: a tag is raw HTML; a code span, an autolink and a Hugo shortcode are not."""
+    from wikigen.engines.text import has_tag
+
+    assert has_tag("Range size: 2<sup>12</sup> addresses in all.")
+    assert has_tag('On <a href="https://example.com">the farm</a> it rains.')
+    assert not has_tag("Use a `Queue<Message>` for the work.")
+    assert not has_tag("See <https://example.com> for the rest.")
+    assert not has_tag(
+        'Pods with lower {{<glossary_tooltip text="Priority" term_id="pod-priority">}} go first.'
+    )

@@ -52,6 +52,8 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
         ("The `Sprocket` module provides helpers to count the teeth of a gear.", "Sprocket", "function"),
         ("The `Tally` protocol is the protocol used to count anything in a barn.", "Tally", "copula"),
         ("The farm provides hedgerows as a shelter for small birds.", "hedgerows", "copula"),
+        ("Another handy tool is the `Tally` module, which keeps the sheep in a barn.", "Tally", "function"),
+        ("Trellises are wooden frames, they hold the vines up.", "Trellises", "copula"),  # comma splice
     ],
 )
 def test_r20_definition_shapes(sentence: str, term: str, pattern: str) -> None:
@@ -75,6 +77,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("You can read more about the gizmo in the appendix.", "gizmo", MENTIONS),
         ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", DESCRIBES),  # may do
         ("Each gizmo in a workshop performs a count every hour.", "gizmo", DESCRIBES),  # some of them
+        ("Sixty gizmos is the limit of one workshop.", "gizmos", DESCRIBES),  # a quantity
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
         ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
     ],

@@ -229,7 +229,24 @@ def collect(
                     add(term, any(w.code and w.start == start for w in parse.words), "defined")
                 if vocabulary.knows(term, strong=True) and normalize_name(term) in vocabulary.terms:
                     add(term, False, "known")
+    _bare_names(found, documents)
     return found
+
+
+def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:
+    """ "## `dbg/2`" and then "`dbg` is similar to …": a function named with its arity is also
+    written without it, as code; that name is its alias unless it is a candidate of its own."""
+    coded = {
+        s.clean.text[m.start : m.end]
+        for d in documents
+        for s in d.sentences
+        for m in s.clean.marks
+        if m.kind == "code"
+    }
+    for candidate in found.values():
+        bare = re.sub(r"/\d+$", "", candidate.term)
+        if candidate.code and bare != candidate.term and bare in coded and normalize_name(bare) not in found:
+            candidate.aliases.add(bare)
 
 
 _KIND_WORDS = frozenset({"object", "objects", "resource", "resources", "kind"})

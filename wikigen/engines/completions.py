@@ -36,7 +36,9 @@ class DeltaError(ValidationError):
         self.calls: tuple[Call, ...] = tuple(calls)
 
 
-def read_completion(stage: str, raw: bytes, scrub: Callable[[str], str]) -> tuple[dict[str, Any], Usage, str | None]:
+def read_completion(
+    stage: str, raw: bytes, scrub: Callable[[str], str]
+) -> tuple[dict[str, Any], Usage, str | None]:
     """A chat completion → (delta, usage, model reported). No repair: every problem fails the call."""
     try:
         return _read_completion(stage, raw, scrub)
@@ -47,7 +49,9 @@ def read_completion(stage: str, raw: bytes, scrub: Callable[[str], str]) -> tupl
         ) from None
 
 
-def _read_completion(stage: str, raw: bytes, scrub: Callable[[str], str]) -> tuple[dict[str, Any], Usage, str | None]:
+def _read_completion(
+    stage: str, raw: bytes, scrub: Callable[[str], str]
+) -> tuple[dict[str, Any], Usage, str | None]:
     try:
         body = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):

@@ -141,7 +141,9 @@ def build_concepts(
             written = next((t for t in concept.candidates if spoken(t)), None)
             del concepts[key]
             if written is not None and normalize_name(written) not in concepts:
-                concept.name = written[0].upper() + written[1:] if not concept.definitions[0].code else written
+                concept.name = (
+                    written[0].upper() + written[1:] if not concept.definitions[0].code else written
+                )
                 concepts[concept.key] = concept
     _rebuild_revoked(request, documents, fragments, anchors, concepts, index)
     ordered = sorted(concepts.values(), key=lambda c: c.key)
@@ -316,7 +318,10 @@ def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, spoken: Calla
             key = normalize_name(candidate)
             if key == concept.key or owner.get(key, me) != me:
                 continue
-            if not (term_ok(candidate) or identifier_like(candidate)) or not (rebuilt or spoken(candidate)):
+            code = concept.definitions[0].code and candidates.code_term_ok(candidate)  # `tally` of `tally/2`
+            if not (term_ok(candidate) or identifier_like(candidate) or code) or not (
+                rebuilt or spoken(candidate)
+            ):
                 continue
             if key in owner:  # the anchor's own alias: nothing to add
                 continue

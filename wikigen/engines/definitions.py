@@ -201,7 +201,11 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         )
     # A mere mention defines nothing, except in the section its heading gives the term; a word
     # that only qualifies another noun ("observability features") not even there.
-    return rank == MENTIONS and "heading" in candidate.signals and best.own_section and count >= 2
+    # A plain word ("Networking", "Requirements") names a section about many things.
+    plain = len(candidate.term.split()) == 1 and not named
+    return (
+        rank == MENTIONS and "heading" in candidate.signals and best.own_section and count >= 2 and not plain
+    )
 
 
 def _common_noun(candidate: Candidate) -> bool:

@@ -160,7 +160,9 @@ def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset
     word occurs ("in this case")."""
     if mention.ref not in code_only:
         return True
-    return any(m.kind == "code" and (m.start, m.end) == (mention.start, mention.end) for m in sentence.clean.marks)
+    return any(
+        m.kind == "code" and (m.start, m.end) == (mention.start, mention.end) for m in sentence.clean.marks
+    )
 
 
 def _relations(
@@ -182,7 +184,9 @@ def _relations(
         if not is_english(language(document)):
             continue  # issue 10, item 6: no parse, so no relation from a document in another language
         for sentence in document.sentences:
-            found = [m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence, code_only)]
+            found = [
+                m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence, code_only)
+            ]
             mentioned.append((sentence, found))
             for mention in found:
                 found_in.setdefault(mention.ref, set()).add(document.source)

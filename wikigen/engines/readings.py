@@ -161,7 +161,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("mention", MENTIONS, forward=forward)
     words = parse.words
     governor = words[head.head]
-    main = governor.dep == "ROOT" or (governor.dep == "conj" and words[governor.head].dep == "ROOT")
+    main = _main(parse, governor)
     if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i and main:
         attr = next((w for w in parse.children(governor.i) if w.dep in ("attr", "acomp")), None)
         if (
@@ -227,6 +227,21 @@ def _offered_as(parse: Parse, verb: Word) -> bool:
     return False
 
 
+def _main(parse: Parse, verb: Word) -> bool:
+    """The sentence's main clause: its root, a verb coordinated with it, or the first of two clauses
+    joined by a comma ("Heredocs are multi-line strings, they start …")."""
+    words = parse.words
+    if verb.dep == "ROOT" or (verb.dep == "conj" and words[verb.head].dep == "ROOT"):
+        return True
+    root = words[verb.head]
+    return (
+        verb.dep == "ccomp"
+        and root.dep == "ROOT"
+        and verb.i < root.i
+        and parse.text[words[verb.i].end : root.start].count(",") == 1
+    )
+
+
 def _which_clause(parse: Parse, head: Word) -> str | None:
     """ "`Agent`s, which are simple abstractions around state": a relative clause that says what
     the term is ("copula") or what it is meant for ("function")."""
@@ -244,6 +259,14 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
             return "copula"
         if clause.lemma in ("mean", "use", "design", "intend") and pronoun.dep == "nsubjpass":
             return "function"
+        if (
+            clause.lemma in FUNCTION_LEMMAS - {"mean", "refer", "give"}
+            and pronoun.dep == "nsubj"
+            and pronoun.lemma.casefold() == "which"
+            and head.dep in ("attr", "nsubj", "appos")
+            and (head.code or _named_classifier(parse, head))
+        ):
+            return "function"  # "… is the `Chars` protocol, which specifies how to …"
     return None
 
 
@@ -290,8 +313,9 @@ def _definite(parse: Parse, head: Word) -> bool:
 
 
 def _restricted(parse: Parse, head: Word) -> bool:
-    """ "Each pod in a DaemonSet …": a subject narrowed to some of its kind by where they are."""
-    return any(
+    """ "Each pod in a DaemonSet …", "64 characters is …": a subject narrowed to some of its kind
+    by where they are or how many."""
+    return any(w.dep == "nummod" for w in parse.children(head.i)) or any(
         w.dep == "prep"
         and w.text.casefold() in ("in", "on", "inside", "within", "under", "from")
         and any(o.dep == "pobj" and _determiner(parse, o) for o in parse.children(w.i))

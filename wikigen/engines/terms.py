@@ -148,7 +148,6 @@ def canonical_name(term: str, code: bool, words: frozenset[str]) -> str:
     return name
 
 
-
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
     """What the request's texts say about words, normalized: the evidence that a phrase is a term.

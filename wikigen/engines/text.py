@@ -153,11 +153,12 @@ _TRAILING_TAGS = re.compile(r"(?:\s*<(?:br|hr|wbr)\s*/?>)+\s*$", re.IGNORECASE)
 _TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")
 _AUTOLINK = re.compile(r"<(?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")
 _CODE = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)")
+_SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}", re.DOTALL)  # {{<glossary_tooltip …>}} is no tag
 
 
 def has_tag(text: str) -> bool:
-    """A raw HTML tag outside code spans; an autolink (<https://…>) is no tag."""
-    return _TAG.search(_AUTOLINK.sub(" ", _CODE.sub(" ", text))) is not None
+    """A raw HTML tag outside code spans and shortcodes; an autolink (<https://…>) is no tag."""
+    return _TAG.search(_AUTOLINK.sub(" ", _SHORTCODE.sub(" ", _CODE.sub(" ", text)))) is not None
 
 
 def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[Sentence]:
