@@ -44,6 +44,7 @@ class Tally:
     lost: int = 0
     leaks: int = 0
     notes: list[str] = field(default_factory=list)
+    published: int = 0  # runs after which the branch had moved (the rest left the old snapshot)
 
 
 @dataclass
@@ -155,6 +156,7 @@ def recover(repo: Path, first: Run, sources_tree: str) -> tuple[bool, list[Run]]
 def judge(tally: Tally, repo: Path, old: tuple[str, int, str], first: Run) -> None:
     old_head, old_version, tree = old
     tally.tried += 1
+    tally.published += git(repo, "rev-parse", "HEAD").stdout.strip() != old_head
     lost = damage(repo, old_head, old_version, tree)
     recovered, runs = recover(repo, first, tree)
     traced = any("Traceback" in r.err or "Traceback" in r.out for r in runs)
@@ -346,6 +348,8 @@ def main() -> int:
     total = Tally(*(sum(getattr(t, k) for _, t in rows) for k in ("tried", "clean", "tracebacks", "lost", "leaks")))
     print("-" * len(header))
     print(f"{'total':<{width}}  {total.tried:>5}  {total.clean:>15}  {total.tracebacks:>10}  {total.lost:>9}  {total.leaks:>5}")
+    print("published / old snapshot kept, per attack: "
+          + "; ".join(f"{name.split(' ')[0]} {t.published}/{t.tried - t.published}" for name, t in rows))
     for name, t in rows:
         for note in t.notes:
             print(f"  {name}: {note}")
