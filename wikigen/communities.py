@@ -85,10 +85,9 @@ def partition(
             pass
         groups = _connected_parts(graph, found.membership)
         reference = fresh()
-        if (
-            graph.modularity(_membership(groups, len(linked)), weights="weight")
-            < REFRESH_BELOW * reference.modularity
-        ):
+        # Both by igraph's modularity: leidenalg's ``.modularity`` normalizes weights otherwise.
+        warm_q = graph.modularity(_membership(groups, len(linked)), weights="weight")
+        if warm_q < REFRESH_BELOW * graph.modularity(reference.membership, weights="weight"):
             groups = [list(c) for c in reference]
     else:
         groups = [list(c) for c in fresh()]
