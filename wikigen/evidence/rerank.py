@@ -76,6 +76,10 @@ class Ranker:
         # a batch instead and truncate where the sentence-transformers model does.
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        # Counting (E4's token budget) needs the untruncated length of a text.
+        self._counter = Tokenizer.from_file(str(tokenizer))
+        self._counter.no_truncation()
+        self._counter.no_padding()
         self._lock = threading.Lock()
         self.passages_embedded = 0
         self.seconds = 0.0  # spent embedding, for the benchmarks' per-stage figures
@@ -106,6 +110,10 @@ class Ranker:
         vectors = np.empty((len(texts), batches[0].shape[1]), dtype=np.float32)
         vectors[order] = np.concatenate(batches)
         return vectors
+
+    def count_tokens(self, text: str) -> int:
+        """How many tokens the model's own tokenizer makes of ``text`` (special tokens left out)."""
+        return len(self._counter.encode(text, add_special_tokens=False).ids)
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
         """Cosine similarity of each text to ``query``, rounded to 4 decimals."""
