@@ -59,13 +59,25 @@ CREATE INDEX IF NOT EXISTS cited_by_id ON cited (citation_id);
 """
 
 
-@dataclass(frozen=True, slots=True)
 class At:
-    """A committed snapshot: the commit it was read from and its manifest."""
+    """A committed snapshot: the commit it was read from, the blob of its snapshot.json (what the index
+    records), and the manifest, parsed only when the index must move (a query on an index that is up
+    to date reads no snapshot)."""
 
-    commit: str | None
-    blob: str | None  # the blob of snapshot.json at that commit: what the index records
-    snapshot: Snapshot
+    __slots__ = ("_snapshot", "blob", "commit", "store")
+
+    def __init__(self, store: GitStore | None, commit: str | None, blob: str | None) -> None:
+        self.store = store
+        self.commit = commit
+        self.blob = blob
+        self._snapshot: Snapshot | None = None
+
+    @property
+    def snapshot(self) -> Snapshot:
+        if self._snapshot is None:
+            data = self.store.read_blob(self.blob) if self.store is not None and self.blob else None
+            self._snapshot = load_snapshot(data)
+        return self._snapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +106,8 @@ def resolve_snapshot(store: GitStore, at: str | None = None) -> At:
     else:
         commit = store.resolve(at)
     if commit is None:
-        return At(None, None, Snapshot())
-    blob = store.blob_at(commit, SNAPSHOT_PATH)
-    snapshot = load_snapshot(store.read_blob(blob) if blob else None)
-    return At(commit, blob, snapshot)
+        return At(store, None, None)
+    return At(store, commit, store.blob_at(commit, SNAPSHOT_PATH))
 
 
 def _commit_of_version(store: GitStore, head: str | None, version: int) -> str:
@@ -188,6 +198,7 @@ class Index:
                         "snapshot_version": str(at.snapshot.version),
                         "snapshot_commit": at.commit or "",
                         "model": model,
+                        "generation": str(int(self.meta("generation") or 0) + 1),
                     }
                 )
         except sqlite3.Error as exc:

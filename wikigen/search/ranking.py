@@ -46,6 +46,7 @@ class _Matrix:
     vectors: npt.NDArray[np.float32]
     sources: tuple[tuple[str, ...], ...]  # per row: the ids of the sources with that body
     title_vectors: dict[str, npt.NDArray[np.float32]]
+    meta: dict[str, dict[str, Any]]  # the index's sources table, by id
 
 
 class Searcher:
@@ -117,7 +118,9 @@ class Searcher:
                 sources.append(tuple(owners[body_hash]))
         width = len(vectors[0]) // 4 if vectors else 0
         matrix = np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), width)
-        self._matrix = _Matrix(blob, np.array(rowids, dtype=np.int64), matrix, tuple(sources), titles)
+        self._matrix = _Matrix(
+            blob, np.array(rowids, dtype=np.int64), matrix, tuple(sources), titles, self.index.sources()
+        )
         return self._matrix
 
     def search(self, query: str, *, k: int = DEFAULT_K, budget: int | None = None, at: str | None = None) -> dict[str, Any]:
@@ -130,9 +133,10 @@ class Searcher:
             raise UsageError("--budget must be a number of tokens, 0 or more")
         started = time.perf_counter()
         snapshot = self.at(at)
-        matrix = self._load_matrix(snapshot.blob or "")
+        # Keyed by the index's generation: another process may have moved the index in between.
+        matrix = self._load_matrix(f"{snapshot.blob}:{self.index.meta('generation')}")
         hits = self._rank(query, matrix, k)
-        sources = self.index.sources()
+        sources = matrix.meta
         evidence: list[dict[str, Any]] = []
         citations: list[dict[str, Any]] = []
         dropped: list[dict[str, Any]] = []
@@ -174,7 +178,7 @@ class Searcher:
                 citations.append({"source": item["source"], "version": item["version"], "title": item["title"]})
         return {
             "query": query,
-            "snapshot": {"version": snapshot.snapshot.version, "commit": snapshot.commit},
+            "snapshot": {"version": self.index.snapshot_version, "commit": snapshot.commit},
             "k": k,
             "evidence": evidence,
             "citations": citations,
