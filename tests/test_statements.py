@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wikigen.engines.candidates import code_term_ok
-from wikigen.engines.parse import Parse, parse_sentences
+from wikigen.engines.parse import Parse, Word, parse_sentences
 from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, noun_phrase, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.statements import stated, third_person
@@ -183,6 +183,8 @@ def test_r23_coordinated_verbs_share_their_subject() -> None:
         "If the miller grinds the grain, the baker is happy.",  # conditional
         "Does the miller grind the grain?",  # a question
         "Not every miller is a grain.",  # negated subject
+        "Sometimes you may want to have millers working in large barns.",  # hedge over a complement
+        "The available grain mills are described in [Millers](/docs/millers/).",  # where the docs say it
     ],
 )
 def test_r23_negated_hypothetical_and_questions_state_nothing(sentence: str) -> None:
@@ -265,3 +267,61 @@ def test_r23_a_relational_word_keeps_its_preposition() -> None:
     assert ("rake", "is same as", "hoe") in relations_of(
         "Rakes are the same as hoes with longer teeth.", "rake", "hoe"
     )
+
+
+def hand_parse(rows: list[tuple[str, str, str, str, int, str]]) -> Parse:
+    """A parse as spaCy gave it for a sentence of the same shape: (text, pos, tag, dep, head, lemma)."""
+    words, at = [], 0
+    for i, (text, pos, tag, dep, head, lemma) in enumerate(rows):
+        words.append(Word(i, text, at, at + len(text), pos, tag, dep, head, lemma, False))
+        at += len(text) + 1
+    return Parse(" ".join(r[0] for r in rows), tuple(words))
+
+
+def hand_relations(parse: Parse, *names: str) -> set[tuple[str, str, str]]:
+    mentions = Mentions.build([(name, [name]) for name in names], known=True).find(parse.text)
+    return {(s.subject, s.predicate, s.object) for s in stated(parse, mentions)}
+
+
+def test_r23_misparses_state_nothing_they_do_not_say() -> None:
+    """R23, precision first, on parses spaCy really gives: a bare participle with a subject is
+    passive ("the tokens provided to the gatekeeper are …"); of two direct objects without "and"
+    the last is the object ("changing the loaf shape directory"); a noun the parser hung on the
+    verb without "and" is no second prepositional object ("stuck in … on the old oven")."""
+    provided = hand_parse(
+        [
+            ("the", "DET", "DT", "det", 1, "the"),
+            ("tokens", "NOUN", "NNS", "nsubj", 2, "token"),
+            ("provided", "VERB", "VBN", "ROOT", 2, "provide"),
+            ("to", "ADP", "IN", "prep", 2, "to"),
+            ("the", "DET", "DT", "det", 5, "the"),
+            ("gatekeeper", "NOUN", "NN", "pobj", 3, "gatekeeper"),
+        ]
+    )
+    assert hand_relations(provided, "token", "gatekeeper") == {("token", "is provided to", "gatekeeper")}
+    changing = hand_parse(
+        [
+            ("baker", "NOUN", "NN", "nsubj", 1, "baker"),
+            ("allows", "VERB", "VBZ", "ROOT", 1, "allow"),
+            ("changing", "VERB", "VBG", "xcomp", 1, "change"),
+            ("the", "DET", "DT", "det", 4, "the"),
+            ("loaf", "NOUN", "NN", "dobj", 2, "loaf"),
+            ("shape", "VERB", "VBZ", "compound", 6, "shape"),
+            ("directory", "NOUN", "NN", "dobj", 2, "directory"),
+        ]
+    )
+    assert hand_relations(changing, "baker", "loaf") == set()
+    stuck = hand_parse(
+        [
+            ("loaves", "NOUN", "NNS", "nsubjpass", 2, "loaf"),
+            ("are", "AUX", "VBP", "auxpass", 2, "be"),
+            ("stuck", "VERB", "VBN", "ROOT", 2, "stick"),
+            ("in", "ADP", "IN", "prep", 2, "in"),
+            ("cooling", "VERB", "VBG", "pcomp", 3, "cool"),
+            ("status", "NOUN", "NN", "dobj", 4, "status"),
+            ("on", "ADP", "IN", "prep", 4, "on"),
+            ("the", "DET", "DT", "det", 8, "the"),
+            ("oven", "NOUN", "NN", "conj", 2, "oven"),
+        ]
+    )
+    assert hand_relations(stuck, "loaf", "oven") == set()

@@ -44,6 +44,8 @@ _VAGUE_VERBS = frozenset(
     ]
 )
 _SUBJECTS = ("nsubj", "nsubjpass")
+# "… are described in [Admission Controllers](…)": where the documentation says it, not a relation
+_ABOUT_TEXT = frozenset(["describe", "document", "explain", "discuss", "cover", "mention", "list", "link"])
 _RELATING_PREPOSITIONS = frozenset(
     [
         "on",
@@ -109,10 +111,11 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         return []
     found: set[Stated] = set()
     for verb in parse.words:
-        if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb):
+        if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT:
             continue
         subjects = _with_conjuncts(parse, _subjects(parse, verb))
-        passive = any(w.dep == "nsubjpass" for w in subjects)
+        # "the credentials provided to the kubelet are …": a bare participle with a subject is passive
+        passive = any(w.dep == "nsubjpass" for w in subjects) or _bare_participle(parse, verb)
         subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
         subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
         for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
@@ -239,6 +242,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
         return out
     objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
+    if len(objects) > 1 and not any(w.dep == "cc" for w in children):
+        objects = objects[-1:]  # "changing the pod logs directory": "pod" is no object of its own
     if not objects and verb.tag in ("VBZ", "VBP"):
         # "A Deployment manages ReplicaSets and every ReplicaSet creates Pods": the parser took the
         # object for the subject of the next clause; it follows the verb directly.
@@ -261,10 +266,12 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
         # "builds on pattern matching and guards": the parser hung the second noun on the verb
         later = [w.i for w in children if w.dep in ("prep", "agent") and w.i > prep.i]
+        coordinated = any(w.dep == "cc" and prep.i < w.i for w in children)
         pobjs += [
             w
             for w in children
-            if w.dep == "conj"
+            if coordinated
+            and w.dep == "conj"
             and w.pos in ("NOUN", "PROPN")
             and w.i > prep.i
             and not any(i < w.i for i in later)
@@ -290,7 +297,10 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         if _unsure(parse, xcomp):
             continue
         inner = parse.children(xcomp.i)
-        for obj in (w for w in inner if w.dep == "dobj"):
+        dobjs = [w for w in inner if w.dep == "dobj"]
+        if len(dobjs) > 1 and not any(w.dep == "cc" for w in inner):
+            dobjs = dobjs[-1:]  # a misparse: the last is the head of the object
+        for obj in dobjs:
             for word in _with_conjuncts(parse, [obj]):
                 if word.i in refs:
                     words = f"{base} to {xcomp.lemma.casefold()}".split()
@@ -398,6 +408,11 @@ def _with_conjuncts(parse: Parse, words: Sequence[Word]) -> list[Word]:
     return out
 
 
+def _bare_participle(parse: Parse, verb: Word) -> bool:
+    """ "credentials provided to the kubelet": a past participle without an auxiliary."""
+    return verb.tag == "VBN" and not any(w.dep in ("aux", "auxpass") for w in parse.children(verb.i))
+
+
 def _denied(parse: Parse, subject: Word) -> bool:
     """ "not every binary is …": the subject itself is negated."""
     return any(w.dep == "neg" or w.lemma.casefold() == "no" for w in parse.children(subject.i))
@@ -416,7 +431,7 @@ def _unsure(parse: Parse, verb: Word) -> bool:
     return (
         verb.dep == "advcl"
         and any(w.dep == "mark" and w.lemma.casefold() in _CONDITIONS for w in parse.children(verb.i))
-    ) or (head.i != verb.i and verb.dep in ("conj",) and _unsure(parse, head))
+    ) or (head.i != verb.i and verb.dep in ("conj", "xcomp", "ccomp") and _unsure(parse, head))
 
 
 def _verb_phrase(verb: Word, particle: str, passive: bool) -> str:
