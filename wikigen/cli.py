@@ -354,6 +354,54 @@ def verify(ctx: click.Context, as_json: bool) -> None:
         ctx.exit(EXIT_FAILURE)
 
 
+@cli.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100), help="How many passages.")
+@click.option("--budget", type=click.IntRange(0), help="Most tokens of excerpts (the ranking model's tokenizer); the rest is counted (E4).")
+@click.option("--at", "at", help="A snapshot version (e.g. 3) or a git revision; default: the snapshot at HEAD.")
+@click.option("--include-private", is_flag=True, help="Also search private sources (the `private` setting).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (E6's shape).")
+@click.pass_context
+def search(
+    ctx: click.Context, query: tuple[str, ...], k: int, budget: int | None, at: str | None,
+    include_private: bool, as_json: bool,
+) -> None:
+    """Rank the committed snapshot's passages for a question: evidence with verifiable citations (E6)."""
+    from wikigen.search import Searcher
+
+    searcher = Searcher(ctx.obj["dir"], include_private=include_private, progress=lambda s: click.echo(f"wikigen: {s}", err=True))
+    result = searcher.search(" ".join(query), k=k, budget=budget, at=at)
+    if as_json:
+        _print_json(result)
+        return
+    click.echo(f"snapshot {result['snapshot']['version']}: {len(result['evidence'])} passage(s)")
+    for number, item in enumerate(result["evidence"], 1):
+        lines = item["lines"]
+        click.echo(
+            f"\n{number}. {item['title']} — {item['source']} @ {item['version']}, lines {lines['start']}–{lines['end']} "
+            f"[{item['citation_id']}] score {item['score']}"
+        )
+        click.echo("   " + " ".join(item["excerpt"].split())[:400])
+    if result["objects"]:
+        click.echo("\nsupported: " + ", ".join(o["id"] for o in result["objects"][:10]))
+    budget_report = result["budget"]
+    if budget_report and budget_report["dropped"]:
+        click.echo(
+            f"\nbudget: {budget_report['used']}/{budget_report['tokens']} tokens; {budget_report['dropped']} passage(s) "
+            f"({budget_report['dropped_tokens']} tokens) dropped, cited by source only"
+        )
+
+
+@cli.command()
+@click.option("--include-private", is_flag=True, help="Also serve private sources (MCP clients forward results to hosted models).")
+@click.pass_context
+def mcp(ctx: click.Context, include_private: bool) -> None:
+    """Serve the committed snapshot to agents over MCP (stdio): search, get, neighbors, excerpt, verify."""
+    from wikigen.agents import serve
+
+    serve(ctx.obj["dir"], include_private=include_private)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where errors become exit codes and messages."""
     return run(cli, argv)

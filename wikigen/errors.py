@@ -98,6 +98,10 @@ class PrivacyError(WikigenError):
     """A private source would reach an engine that leaves this machine."""
 
 
+class NotFoundError(WikigenError):
+    """An id, name, version or span that the snapshot does not have (search, mcp); says what exists."""
+
+
 class ConflictError(WikigenError):
     """The snapshot or the sources moved while compiling (R30); the late result is rejected."""
 
