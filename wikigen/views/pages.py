@@ -432,7 +432,7 @@ def _community_note(site: Site, page: str, anchor: str) -> str:
     if anchor not in site.objects or name is None:
         return ""
     swatch = f'<span class="wikigen-swatch" style="background: {esc(site.community_color(anchor))}"></span>'
-    members = sum(1 for n in site.communities.values() if n == name)
+    members = site.community_size(name)
     if members < 2:
         return f'<p class="wikigen-community">{swatch} In the semantic graph, {site.object_link(page, anchor)} is in no community.</p>'
     named = site.object_link(page, name) if name in site.objects else esc(name)

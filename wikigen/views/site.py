@@ -163,7 +163,10 @@ class Site:
 
     def community_color(self, concept_id: str) -> str:
         name = self.communities.get(concept_id)
-        return community_color(name, self._community_sizes[name] if name else 0)
+        return community_color(name, self.community_size(name) if name else 0)
+
+    def community_size(self, name: str) -> int:
+        return self._community_sizes[name]
 
     @functools.cached_property
     def _community_sizes(self) -> Counter[str]:
