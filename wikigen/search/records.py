@@ -14,24 +14,14 @@ from typing import Any
 from wikigen.errors import NotFoundError, PrivacyError, UsageError
 from wikigen.evidence.citations import Citation, check_citation, make_citation
 from wikigen.hashing import citation_id
-from wikigen.objects import label_of, object_citations
+from wikigen.objects import label_of
+from wikigen.records import READABLE, cites_private, object_record
 from wikigen.search.ranking import Searcher
 from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
 from wikigen.sources import Source
 from wikigen.sourceset import read_recorded
 
 MAX_EXCERPT = 20_000  # characters one excerpt call returns
-READABLE = ("article", "concept", "topic")
-
-
-def object_record(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """The JSON of one article, concept or topic: every structured field, its title, its citations.
-    The same shape for the MCP tool `get` and the published ``<page>.json`` files."""
-    return {**dict(obj), "title": label_of(obj), "citations": object_citations(obj)}
-
-
-def cites_private(obj: Mapping[str, Any], private: set[str]) -> bool:
-    return any(c.get("source") in private for c in object_citations(obj))
 
 
 def get_object(searcher: Searcher, key: str, *, at: str | None = None) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from mkdocs.structure.toc import get_toc
 from wikigen.errors import WikigenError
 from wikigen.gitstore import GitStore
 from wikigen.objects import object_path
+from wikigen.views.agent_files import agent_files
 from wikigen.views.communities import DEFAULT_SEED
 from wikigen.views.graph import site_graph
 from wikigen.views.knowledge import Knowledge, load_knowledge
@@ -68,6 +69,8 @@ class WikigenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     offline = c.Type(bool, default=True)  # no Google Fonts; the local iframe-worker shim
     graph = c.Type(bool, default=True)  # the graph page and graph.json
     seed = c.Type(int, default=DEFAULT_SEED)  # Louvain's seed (V3)
+    agents = c.Type(bool, default=True)  # objects.json, llms.txt and a JSON file beside each object page
+    include_private = c.Type(bool, default=False)  # also publish objects that cite private sources
 
 
 class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -177,6 +180,14 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             graph = site_graph(site, seed=self.config.seed)
             data = json.dumps(graph, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
             files.append(File.generated(config, GRAPH_JSON, content=data))
+        if self.config.agents:  # issue 12: a static API for agents, no server
+            made = agent_files(
+                knowledge, layout, site_name=config.site_name, site_url=config.site_url,
+                include_private=self.config.include_private,
+            )
+            for uri, text in made.items():
+                if files.get_file_from_path(uri) is None:
+                    files.append(File.generated(config, uri, content=text))
         names = OWN_ASSETS + (GRAPH_ASSETS if bundle and self.config.graph else ())
         for name in names:
             uri = f"assets/wikigen/{name}"
