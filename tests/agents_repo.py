@@ -1,0 +1,49 @@
+"""A small knowledge repo compiled with the scripted engine, for the search, MCP and site tests (issue 12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import GitRepo, source
+from tests.engines import extract
+from wikigen.engines.scripted import ScriptedEngine
+from wikigen.pipeline import compile_repo
+
+K = "content/sources/knowledge"
+PODS = """# Pods
+
+Concept Pod: the smallest deployable unit, a group of containers that share storage and network.
+
+REL Pod -groups-> Container.
+
+A pod is scheduled onto a node by the scheduler, which scores every feasible node before binding.
+"""
+CONTAINERS = """# Containers
+
+Concept Container: a packaged process with its own filesystem, started from an image.
+
+Containers restart according to the restart policy of their pod when the process exits with an error.
+"""
+SECRETS = """# Secrets
+
+Concept Vault Key: the passphrase that unlocks the production vault is kept off every shared host.
+
+Rotate the vault passphrase every thirty days and never paste it into a chat window.
+"""
+PRIVATE_CONFIG = "private:\n  - knowledge/secrets*\n"
+
+
+def compiled_repo(root: Path, *, mkdocs_yml: str | None = None) -> GitRepo:
+    """Three sources (one private by the `private` setting), compiled into snapshot 1."""
+    repo = GitRepo(root)
+    files = {
+        "wikigen.yml": PRIVATE_CONFIG,
+        f"{K}/pods.md": source(PODS, title="Pods"),
+        f"{K}/containers.md": source(CONTAINERS, title="Containers"),
+        f"{K}/secrets.md": source(SECRETS, title="Secrets"),
+    }
+    if mkdocs_yml is not None:
+        files |= {"mkdocs.yml": mkdocs_yml, ".gitignore": "site/\n"}
+    repo.commit(files, message="sources")
+    compile_repo(repo.root, engine=ScriptedEngine(extract))
+    return repo
