@@ -1,0 +1,102 @@
+"""`wikigen mcp` as a real stdio subprocess, driven by the official MCP SDK's own client (issue 12):
+it lists the five tools, answers each, and gives a tool error — no crash, no traceback — for an
+unknown id and for an empty query. Private sources stay out of every answer."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from tests.agents_repo import compiled_repo
+from tests.conftest import GIT_ENV
+from wikigen.evidence.citations import Citation, check_citation
+from wikigen.sourceset import read_recorded
+from wikigen.workspace import Workspace
+
+pytestmark = pytest.mark.integration
+
+TOOLS = {"search", "get", "neighbors", "excerpt", "verify"}
+
+
+def payload(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        return dict(result.structured_content)
+    return dict(json.loads(result.content[0].text))
+
+
+def error_text(result: Any) -> str:
+    assert result.is_error
+    return " ".join(getattr(block, "text", "") for block in result.content)
+
+
+async def session(root: Path) -> dict[str, Any]:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "wikigen", "-C", str(root), "mcp"],
+        env={**os.environ, **GIT_ENV},
+    )
+    seen: dict[str, Any] = {}
+    async with Client(params, read_timeout_seconds=240) as client:
+        seen["tools"] = {tool.name: tool for tool in (await client.list_tools()).tools}
+        seen["search"] = payload(await client.call_tool("search", {"query": "what restarts a container", "k": 3}))
+        seen["private"] = payload(await client.call_tool("search", {"query": "vault passphrase", "k": 5}))
+        seen["get"] = payload(await client.call_tool("get", {"id": "Pod"}))
+        seen["neighbors"] = payload(await client.call_tool("neighbors", {"concept": "concept/pod"}))
+        cited = seen["get"]["citations"][0]
+        seen["excerpt"] = payload(
+            await client.call_tool(
+                "excerpt",
+                {"source": cited["source"], "version": cited["version"],
+                 "start": cited["source_span"]["start"], "end": cited["source_span"]["end"]},
+            )
+        )
+        hit = seen["search"]["evidence"][0]["citation_id"]
+        seen["verify"] = payload(await client.call_tool("verify", {"citation_id": hit}))
+        seen["unknown"] = error_text(await client.call_tool("get", {"id": "concept/no-such-thing"}))
+        seen["unknown_citation"] = error_text(await client.call_tool("verify", {"citation_id": "000000000000"}))
+        seen["empty"] = error_text(await client.call_tool("search", {"query": ""}))
+        seen["private_get"] = error_text(await client.call_tool("get", {"id": "concept/vault_key"}))
+        # Still serving after the errors.
+        seen["after"] = payload(await client.call_tool("search", {"query": "pod", "k": 1}))
+    return seen
+
+
+def test_mcp_server_over_stdio_with_the_sdk_client(tmp_path: Path):
+    repo = compiled_repo(tmp_path / "repo")
+    head = repo.head()
+    seen = anyio.run(session, repo.root)
+
+    assert set(seen["tools"]) == TOOLS
+    assert all(tool.description for tool in seen["tools"].values())
+    found = seen["search"]
+    assert found["evidence"][0]["source"] == "knowledge/containers"
+    ws = Workspace.open(repo.root)
+    for citation in found["citations"]:
+        entry = ws.baseline.manifest[citation["source"]]
+        parsed, why = read_recorded(ws.store, ws.config, entry.path, entry.blob, entry.content_hash)
+        assert parsed is not None, why
+        assert check_citation(Citation.from_json(citation), parsed.body) is None  # as `wikigen verify`
+    assert all(e["source"] != "knowledge/secrets" for e in seen["private"]["evidence"])
+    assert seen["get"]["id"] == "concept/pod" and seen["get"]["citations"]
+    assert [r["other"]["id"] for r in seen["neighbors"]["relations"]] == ["concept/container"]
+    assert seen["excerpt"]["quote"] == seen["get"]["citations"][0]["quote"]
+    assert seen["verify"]["ok"] is True
+    assert "concept/no-such-thing" in seen["unknown"] and "search" in seen["unknown"]
+    assert "000000000000" in seen["unknown_citation"]
+    assert "query is empty" in seen["empty"]
+    assert "private" in seen["private_get"]
+    for text in (seen["unknown"], seen["empty"]):
+        assert "Traceback" not in text
+    assert seen["after"]["evidence"]
+    # Read-only: no commit, nothing written in the work tree.
+    assert repo.head() == head
+    assert repo.git("status", "--porcelain").stdout == ""
