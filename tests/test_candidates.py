@@ -155,3 +155,27 @@ def test_r20_a_function_named_with_its_arity_is_found_without_it() -> None:
     assert "tally/2" in found
     assert found["tally/2"]["aliases"] == ["tally"]
     assert definition(found["tally/2"]).startswith("`tally` is similar")
+
+
+def test_r23_a_page_that_names_itself_this_command() -> None:
+    """R23: on a command's page, "This command is an alias of `plough`." relates the page's own
+    concept, even in a lead line shorter than a passage (E1 keeps it out of the article, not out of
+    the evidence: the quote is verbatim at its span)."""
+    sources = [
+        {
+            "id": "knowledge/tiller",
+            "title": "tiller",
+            "body": "# tiller\n\n> This command is an alias of `plough`.\n\n- Show the original command's page:\n\n`help plough`\n",
+        },
+        {
+            "id": "knowledge/plough",
+            "title": "plough",
+            "body": "# plough\n\n> Turn the soil of a field.\n\n- Turn one row:\n\n`plough row`\n",
+        },
+    ]
+    request = {"sources": sources, "fragments": [], "anchors": [], "relations": [], "revoked": []}
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    found = {(r["subject"], r["predicate"], r["object"]): r for r in delta["relations"]}
+    assert set(found) == {("tiller", "is alias of", "plough")}
+    quote = found[("tiller", "is alias of", "plough")]["evidence"][0]["quote"]
+    assert quote == "This command is an alias of `plough`." and quote in sources[0]["body"]

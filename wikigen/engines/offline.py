@@ -27,6 +27,7 @@ request gives byte-identical delta JSON.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -45,10 +46,10 @@ from wikigen.engines.documents import (
     read_document,
 )
 from wikigen.engines.language import is_english, language, notes, with_language
-from wikigen.engines.parse import Parse, Parser
+from wikigen.engines.parse import Parse, Parser, parse_sentences
 from wikigen.engines.relations import Mention, Mentions
 from wikigen.engines.statements import stated
-from wikigen.engines.text import Sentence
+from wikigen.engines.text import Sentence, visible
 from wikigen.errors import EngineError
 from wikigen.evidence.rerank import Ranker
 from wikigen.ids import concept_id, normalize_name, normalize_predicate
@@ -119,6 +120,8 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
         if plan is not None:
             plans.append(plan)
     parsed = parses(documents)  # every sentence parsed once for concepts and relations
+    leads = [line for d in documents if is_english(language(d)) for line in _lead_lines(d, {})]
+    parsed |= dict(zip([s.text for s in leads], parse_sentences([s.clean for s in leads]), strict=True))
     concepts = build_concepts(documents, fragments, anchors, request, scorer, guard, parsed)
     # An anchor named again stays as it is (R25): returning it would add this increment's sources to
     # its citations, and a hub cited by every source would be revoked, with all its relations, by
@@ -165,6 +168,34 @@ def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset
     )
 
 
+# A page that names its own subject in the first person of documentation: "This command is …"
+_THIS = re.compile(
+    r"^(this (?:command|tool|utility|program|library|package|module|plugin|page))\b", re.IGNORECASE
+)
+
+
+_LEAD = re.compile(r"\s*#[ \t]+[^\n]+\n\s*(?P<quote>(?:>[^\n]*\n?)+)")
+
+
+def _lead_lines(document: Document, parsed: Mapping[str, Parse]) -> list[Sentence]:
+    """A title heading's block quote (tldr pages: "> This command is an alias of `tar`."): its lines
+    are sentences too, however short; lines that are already sentences of the document, or (when
+    ``parsed`` is given) have no parse, are left out."""
+    match = _LEAD.match(document.body)
+    if match is None:
+        return []
+    known = {s.start for s in document.sentences}
+    lines = []
+    at = match.start("quote")
+    for raw in match.group("quote").splitlines(keepends=True):
+        text = raw.lstrip(">").strip()
+        start = document.body.index(text, at) if text else at
+        at += len(raw)
+        if len(text) >= 12 and start not in known and (not parsed or text in parsed):
+            lines.append(Sentence(document.source, start, text, visible(text), ""))
+    return lines
+
+
 def _relations(
     documents: Sequence[Document],
     parsed: Mapping[str, Parse],
@@ -180,13 +211,19 @@ def _relations(
     found_in: dict[str, set[str]] = {}
     proper: dict[str, list[bool]] = {}
     mentioned = []
+    by_name = {normalize_name(form): ref for ref, forms in named for form in forms}
     for document in documents:
         if not is_english(language(document)):
             continue  # issue 10, item 6: no parse, so no relation from a document in another language
-        for sentence in document.sentences:
+        own = by_name.get(normalize_name(document.title))
+        for sentence in [*document.sentences, *_lead_lines(document, parsed)]:
             found = [
                 m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence, code_only)
             ]
+            itself = _THIS.match(sentence.clean.text)
+            if own is not None and itself is not None:
+                # "This command is an alias of `tar`" on the page of `gtar`: the page's own concept
+                found = sorted([*found, Mention(itself.start(1), itself.end(1), own)], key=lambda m: m.start)
             mentioned.append((sentence, found))
             for mention in found:
                 found_in.setdefault(mention.ref, set()).add(document.source)
