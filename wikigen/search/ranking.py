@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from wikigen.errors import UsageError
+from wikigen.errors import SnapshotError, UsageError
 from wikigen.evidence.rerank import Ranker
 from wikigen.gitstore import GitStore
 from wikigen.hashing import citation_id
@@ -45,7 +45,8 @@ class _Matrix:
     rowids: npt.NDArray[np.int64]
     vectors: npt.NDArray[np.float32]
     sources: tuple[tuple[str, ...], ...]  # per row: the ids of the sources with that body
-    title_vectors: dict[str, npt.NDArray[np.float32]]
+    title_ids: tuple[str, ...]  # the searchable sources, in the order of title_vectors' rows
+    title_vectors: npt.NDArray[np.float32]
     meta: dict[str, dict[str, Any]]  # the index's sources table, by id
 
 
@@ -118,8 +119,13 @@ class Searcher:
                 sources.append(tuple(owners[body_hash]))
         width = len(vectors[0]) // 4 if vectors else 0
         matrix = np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), width)
+        title_ids = tuple(titles)
+        title_matrix = (
+            np.stack([titles[sid] for sid in title_ids]) if title_ids else np.zeros((0, width), dtype=np.float32)
+        )
         self._matrix = _Matrix(
-            blob, np.array(rowids, dtype=np.int64), matrix, tuple(sources), titles, self.index.sources()
+            blob, np.array(rowids, dtype=np.int64), matrix, tuple(sources), title_ids, title_matrix,
+            self.index.sources(),
         )
         return self._matrix
 
@@ -133,6 +139,10 @@ class Searcher:
             raise UsageError("--budget must be a number of tokens, 0 or more")
         started = time.perf_counter()
         snapshot = self.at(at)
+        if snapshot.blob is None:
+            raise SnapshotError(
+                "there is no compiled snapshot to search yet; run `wikigen compile` and commit first"
+            )
         # Keyed by the index's generation: another process may have moved the index in between.
         matrix = self._load_matrix(f"{snapshot.blob}:{self.index.meta('generation')}")
         hits = self._rank(query, matrix, k)
@@ -253,13 +263,12 @@ class Searcher:
                 "SELECT id FROM source_titles WHERE source_titles MATCH ? ORDER BY bm25(source_titles) LIMIT 20",
                 (match,),
             ):
-                if sid in matrix.title_vectors:
+                if sid in matrix.meta and (self.include_private or not matrix.meta[sid]["private"]):
                     ranked.setdefault(str(sid), len(ranked))
-        if matrix.title_vectors:
-            ids = list(matrix.title_vectors)
-            scores = np.stack([matrix.title_vectors[s] for s in ids]) @ query_vector
+        if matrix.title_ids:
+            scores = matrix.title_vectors @ query_vector
             for position in np.argsort(-scores, kind="stable")[:20]:
-                ranked.setdefault(ids[int(position)], len(ranked))
+                ranked.setdefault(matrix.title_ids[int(position)], len(ranked))
         return ranked
 
     def _objects(self, spans: Sequence[tuple[str, str, int, int]], scores: Sequence[float]) -> list[dict[str, Any]]:
