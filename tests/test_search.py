@@ -184,3 +184,10 @@ def test_cli_search_json_and_text(repo: GitRepo):
     assert text.code == 0 and "knowledge/containers" in text.out
     empty = repo.wikigen("search", " ")
     assert empty.code == 2 and "query is empty" in empty.err
+
+
+def test_a_repo_with_no_snapshot_says_to_compile_first(tmp_path: Path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit({f"{K}/alpha.md": source()})
+    result = repo.wikigen("search", "anything")
+    assert result.code == 1 and "wikigen compile" in result.err
