@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from wikigen.objects import RELATIONS_PATH, label_of, object_citations, parse_ob
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
 from wikigen.sourceset import read_recorded
 
-SCHEMA = 1
+SCHEMA = 2
 INDEX_FILE = "wikigen/search.sqlite"  # below the git dir
 
 _TABLES = """
@@ -42,7 +42,7 @@ CREATE INDEX IF NOT EXISTS sources_by_body ON sources (content_hash);
 CREATE TABLE IF NOT EXISTS passages (
   rowid INTEGER PRIMARY KEY, content_hash TEXT NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL,
   line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, heading TEXT NOT NULL, text TEXT NOT NULL,
-  vector BLOB NOT NULL);
+  tokens INTEGER NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS passages_by_body ON passages (content_hash);
 CREATE VIRTUAL TABLE IF NOT EXISTS passage_text USING fts5(text, heading, tokenize='porter unicode61');
 CREATE VIRTUAL TABLE IF NOT EXISTS source_titles USING fts5(id UNINDEXED, title, tokenize='porter unicode61');
@@ -57,6 +57,14 @@ CREATE TABLE IF NOT EXISTS cited (
 CREATE INDEX IF NOT EXISTS cited_by_source ON cited (source, version);
 CREATE INDEX IF NOT EXISTS cited_by_id ON cited (citation_id);
 """
+
+
+class Encoder(Protocol):
+    """The ranking model as the index needs it (``wikigen.evidence.rerank.Ranker``)."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray[Any, Any]: ...
+
+    def count_tokens(self, text: str) -> int: ...
 
 
 class At:
@@ -142,11 +150,17 @@ class Index:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
+            tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            if "meta" in tables and self.meta("schema") != str(SCHEMA):
+                # An index of another layout is rebuilt from git, never migrated.
+                for table in ("meta", "sources", "passages", "passage_text", "source_titles", "objects", "names", "cited"):
+                    self.db.execute(f"DROP TABLE IF EXISTS {table}")
             self.db.executescript(_TABLES)
+            if self.meta("schema") is None:
+                with self.db:
+                    self._set_meta({"schema": str(SCHEMA)})
         except (OSError, sqlite3.Error) as exc:
             raise _translated(exc, f"opening the search index {self.path}") from None
-        if self.meta("schema") != str(SCHEMA):
-            self._clear()
 
     def close(self) -> None:
         self.db.close()
@@ -179,7 +193,7 @@ class Index:
     def sync(
         self,
         at: At,
-        embed: Callable[[list[str]], np.ndarray[Any, Any]],
+        encoder: Encoder,
         model: str,
         progress: Callable[[str], None] | None = None,
     ) -> SyncReport:
@@ -191,7 +205,7 @@ class Index:
         try:
             with self.db:
                 self.db.execute("BEGIN IMMEDIATE")
-                report = self._sync(at, embed, progress)
+                report = self._sync(at, encoder, progress)
                 self._set_meta(
                     {
                         "snapshot_blob": at.blob or "",
@@ -206,7 +220,7 @@ class Index:
         return report
 
     def _sync(
-        self, at: At, embed: Callable[[list[str]], np.ndarray[Any, Any]], progress: Callable[[str], None] | None
+        self, at: At, encoder: Encoder, progress: Callable[[str], None] | None
     ) -> SyncReport:
         snapshot = at.snapshot
         wanted = {
@@ -239,13 +253,14 @@ class Index:
             if body_hash not in bodies:
                 found = passages(source.body)
                 texts = [f"{p.heading}: {p.text}" if p.heading else p.text for p in found]
-                vectors = embed(texts) if texts else np.zeros((0, 0), dtype=np.float32)
+                vectors = encoder.embed(texts) if texts else np.zeros((0, 0), dtype=np.float32)
                 for passage, vector in zip(found, vectors, strict=True):
                     cursor = self.db.execute(
                         'INSERT INTO passages (content_hash, start, "end", line_start, line_end, heading, text, '
-                        "vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        "tokens, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (body_hash, passage.start, passage.end, passage.line_start, passage.line_end,
-                         passage.heading, passage.text, np.asarray(vector, np.float32).tobytes()),
+                         passage.heading, passage.text, encoder.count_tokens(passage.text),
+                         np.asarray(vector, np.float32).tobytes()),
                     )
                     self.db.execute(
                         "INSERT INTO passage_text (rowid, text, heading) VALUES (?, ?, ?)",
@@ -265,7 +280,7 @@ class Index:
             )
             self.db.execute("INSERT INTO source_titles (id, title) VALUES (?, ?)", (sid, f"{title} {sid}"))
         if titles:
-            vectors = embed([title for _, title in titles])
+            vectors = encoder.embed([title for _, title in titles])
             self.db.executemany(
                 "UPDATE sources SET title_vector = ? WHERE id = ?",
                 [(np.asarray(v, np.float32).tobytes(), sid) for (sid, _), v in zip(titles, vectors, strict=True)],
@@ -368,18 +383,21 @@ class Index:
         )
         return [dict(json.loads(r[0])) for r in rows]
 
-    def objects_citing(self, spans: Iterable[tuple[str, str, int, int]]) -> dict[str, list[tuple[int, str]]]:
-        """{object id: [(index of the span, citation id)]} for object citations inside each (source,
-        version, start, end) span, relations left out."""
-        found: dict[str, list[tuple[int, str]]] = {}
+    def objects_citing(self, spans: Iterable[tuple[str, str, int, int]]) -> dict[str, dict[str, Any]]:
+        """{object id: {kind, label, private, hits: [(index of the span, citation id)]}} for the article,
+        concept and topic citations inside each (source, version, start, end) span."""
+        found: dict[str, dict[str, Any]] = {}
         for number, (source, version, start, end) in enumerate(spans):
             rows = self.db.execute(
-                'SELECT c.object_id, c.citation_id FROM cited c JOIN objects o ON o.id = c.object_id '
-                'WHERE c.source = ? AND c.version = ? AND c.start < ? AND c."end" > ? AND o.kind != \'relation\'',
+                "SELECT c.object_id, c.citation_id, o.kind, o.label, EXISTS (SELECT 1 FROM cited p JOIN sources s "
+                "ON s.id = p.source WHERE p.object_id = o.id AND s.private = 1) FROM cited c JOIN objects o "
+                'ON o.id = c.object_id WHERE c.source = ? AND c.version = ? AND c.start < ? AND c."end" > ? '
+                "AND o.kind != 'relation'",
                 (source, version, end, start),
             )
-            for oid, cid in rows:
-                found.setdefault(str(oid), []).append((number, str(cid)))
+            for oid, cid, kind, label, private in rows:
+                entry = found.setdefault(str(oid), {"kind": kind, "label": label, "private": bool(private), "hits": []})
+                entry["hits"].append((number, str(cid)))
         return found
 
     def citation(self, citation_id: str) -> list[dict[str, Any]]:

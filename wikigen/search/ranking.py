@@ -90,11 +90,8 @@ class Searcher:
         """The snapshot asked for, with the index brought to it (O(change))."""
         snapshot = resolve_snapshot(self.store, at)
         with self._lock:
-            self.last_sync = self.index.sync(snapshot, self._embed, self.model_id(), self.progress)
+            self.last_sync = self.index.sync(snapshot, self.ranker, self.model_id(), self.progress)
         return snapshot
-
-    def _embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        return self.ranker.embed(texts)
 
     def _load_matrix(self, blob: str) -> _Matrix:
         if self._matrix is not None and self._matrix.blob == blob:
@@ -154,8 +151,7 @@ class Searcher:
         spans: list[tuple[str, str, int, int]] = []
         for source_id, row, score in hits:
             meta = sources[source_id]
-            start, end, line_start, line_end, text = row
-            tokens = self.ranker.count_tokens(text)
+            start, end, line_start, line_end, text, tokens = row
             if budget is not None and used + tokens > budget:
                 dropped.append({"source": source_id, "version": meta["version"], "title": meta["title"],
                                 "tokens": tokens, "score": score})
@@ -204,7 +200,7 @@ class Searcher:
             "seconds": round(time.perf_counter() - started, 4),
         }
 
-    def _rank(self, query: str, matrix: _Matrix, k: int) -> list[tuple[str, tuple[int, int, int, int, str], float]]:
+    def _rank(self, query: str, matrix: _Matrix, k: int) -> list[tuple[str, tuple[int, int, int, int, str, int], float]]:
         if not len(matrix.rowids):
             return []
         query_vector = self.ranker.embed([query])[0]
@@ -235,9 +231,9 @@ class Searcher:
             if len(chosen) == k:
                 break
         rows = {
-            int(r[0]): (int(r[1]), int(r[2]), int(r[3]), int(r[4]), str(r[5]))
+            int(r[0]): (int(r[1]), int(r[2]), int(r[3]), int(r[4]), str(r[5]), int(r[6]))
             for r in self.index.db.execute(
-                f'SELECT rowid, start, "end", line_start, line_end, text FROM passages WHERE rowid IN '
+                f'SELECT rowid, start, "end", line_start, line_end, text, tokens FROM passages WHERE rowid IN '
                 f"({','.join('?' * len(chosen))})",
                 [rowid for _, rowid, _ in chosen],
             )
@@ -274,31 +270,20 @@ class Searcher:
     def _objects(self, spans: Sequence[tuple[str, str, int, int]], scores: Sequence[float]) -> list[dict[str, Any]]:
         found = self.index.objects_citing(spans)
         objects: list[dict[str, Any]] = []
-        for oid, hits in found.items():
-            data = self.index.object(oid) or {}
-            if not self.include_private and _cites_private(data, self.index):
+        for oid, entry in found.items():
+            if entry["private"] and not self.include_private:
                 continue
+            numbers = sorted({number for number, _ in entry["hits"]})
             objects.append({
                 "id": oid,
-                "kind": data.get("kind"),
-                "title": data.get("name") or data.get("title") or oid,
-                "supported_by": sorted({cid for _, cid in hits}),
-                "evidence": sorted({number for number, _ in hits}),
-                "score": round(sum(scores[n] for n in {number for number, _ in hits}), 4),
+                "kind": entry["kind"],
+                "title": entry["label"],
+                "supported_by": sorted({cid for _, cid in entry["hits"]}),
+                "evidence": numbers,
+                "score": round(sum(scores[n] for n in numbers), 4),
             })
         objects.sort(key=lambda o: (-o["score"], o["id"]))
         return objects
-
-
-def _cites_private(obj: dict[str, Any], index: Index) -> bool:
-    from wikigen.objects import object_citations
-
-    cited = {str(c.get("source")) for c in object_citations(obj)} if obj.get("id") else set()
-    if not cited:
-        return False
-    marks = ",".join("?" * len(cited))
-    row = index.db.execute(f"SELECT 1 FROM sources WHERE private = 1 AND id IN ({marks}) LIMIT 1", sorted(cited))
-    return row.fetchone() is not None
 
 
 def _fts_query(query: str) -> str:
