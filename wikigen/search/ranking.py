@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -55,7 +56,7 @@ class Searcher:
 
     def __init__(
         self,
-        root: str | Any = ".",
+        root: Path | str = ".",
         *,
         include_private: bool = False,
         progress: Callable[[str], None] | None = None,
