@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 GRAPH_APP := wikigen/views/graph_app
 
-.PHONY: setup site test lint bench bench-site bench-offline bench-quality assets browser
+.PHONY: setup site test lint bench bench-site bench-offline bench-quality bench-search assets browser
 
 $(BIN)/wikigen: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,9 @@ bench-offline: setup
 
 bench-quality: setup
 	$(BIN)/python scripts/bench_quality.py
+
+bench-search: setup
+	$(BIN)/python scripts/bench_search.py
 
 bench-site: setup
 	$(BIN)/python scripts/bench_site.py
