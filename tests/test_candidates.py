@@ -179,3 +179,14 @@ def test_r23_a_page_that_names_itself_this_command() -> None:
     assert set(found) == {("tiller", "is alias of", "plough")}
     quote = found[("tiller", "is alias of", "plough")]["evidence"][0]["quote"]
     assert quote == "This command is an alias of `plough`." and quote in sources[0]["body"]
+
+
+def test_r20_a_labelled_list_entry_is_about_its_label() -> None:
+    """R20, precision first: "**Rye**: Seed drills run slower." is an entry about rye; it says
+    nothing that defines seed drills, even under the heading that names them."""
+    body = (
+        "## Seed drills\n\n"
+        "- **Rye**: Seed drills run slower in the heavy clay of the lower field.\n"
+        "- **Oats**: Seed drills run faster when the soil of the field is dry.\n"
+    )
+    assert "Seed drill" not in concepts(body)

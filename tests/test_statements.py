@@ -78,6 +78,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", DESCRIBES),  # may do
         ("Each gizmo in a workshop performs a count every hour.", "gizmo", DESCRIBES),  # some of them
         ("Sixty gizmos is the limit of one workshop.", "gizmos", DESCRIBES),  # a quantity
+        ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
         ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
     ],
@@ -111,7 +112,7 @@ def test_r20_code_names() -> None:
     """R20: code spans that name things, not expressions or lower-case field paths."""
     for good in ("case", "@moduledoc", "Rc<T>", "String.Chars", "IO.inspect/2", "kube-proxy", "~r"):
         assert code_term_ok(good), good
-    for bad in ("x = 1", "spec.replicas", "foo(bar)", "a, b", "123"):
+    for bad in ("x = 1", "spec.replicas", "foo(bar)", "a, b", "123", "DATABASE_HOST", "pod-a", "mydb"):
         assert not code_term_ok(bad), bad
 
 

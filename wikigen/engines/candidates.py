@@ -88,7 +88,10 @@ _GENERIC = frozenset(
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 PLAIN_WORD = re.compile(r"^[a-z]+$")
 # `pod-a`, `web-0`, `mydb`: the name of one instance in an example, not a kind of thing
-_INSTANCE = re.compile(r"^(?:my[a-z0-9_-]*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_][a-z0-9])$")
+# `DATABASE_HOST`: an example's environment variable
+_INSTANCE = re.compile(
+    r"^(?:my[a-z0-9_-]*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_][a-z0-9]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$"
+)
 _PLACEHOLDER = re.compile(
     r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE
 )

@@ -26,10 +26,10 @@ from wikigen.engines.candidates import (
 from wikigen.engines.documents import Document, Scorer
 from wikigen.engines.language import is_english, language
 from wikigen.engines.parse import Parse
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, Reading, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
-from wikigen.engines.text import CJK, Sentence
+from wikigen.engines.text import CJK, Sentence, visible
 from wikigen.ids import normalize_name
 
 STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed"})
@@ -82,6 +82,10 @@ def definitions(
                     sentence.clean.text, mention.start, mention.end
                 )
                 reading = read(parse, head, marked=marked)
+                label = _LABEL.match(sentence.text)
+                if label is not None and mention.start >= len(visible(label.group("label")).text):
+                    # "**SELinux**: Privileged containers run as …" is an entry about SELinux
+                    reading = Reading("labelled", MODIFIES)
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
                 )
@@ -139,6 +143,10 @@ def definitions(
             )
         )
     return accepted
+
+
+# A list entry's label: "**SELinux**: …", "`Ignore` : …"
+_LABEL = re.compile(r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)\s*:\s")
 
 
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:

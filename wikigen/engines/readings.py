@@ -190,7 +190,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "attr" and governor.lemma == "be" and marked:
-        return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
+        if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor):
+            return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
+        return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
     called = _called(parse, head)
     if called is not None:
         return Reading("called", DEFINES, anaphoric=called, forward=forward)
@@ -246,7 +248,7 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
     """ "`Agent`s, which are simple abstractions around state": a relative clause that says what
     the term is ("copula") or what it is meant for ("function")."""
     for clause in parse.children(head.i):
-        if clause.dep != "relcl" or _hedged(parse, clause) or _negated(parse, clause):
+        if clause.dep != "relcl" or _hedged(parse, clause) or _can(parse, clause) or _negated(parse, clause):
             continue
         pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
         if pronoun is None or pronoun.lemma.casefold() not in ("which", "that", "who"):
