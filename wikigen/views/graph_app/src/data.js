@@ -76,6 +76,8 @@ export function buildGraph(json) {
       label: typeof node.label === "string" && node.label !== "" ? node.label : node.id,
       size: MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
       color: nodeColor(node),
+      // A community is named by a member: its label is always a candidate (culling still applies).
+      forceLabel: node.community === node.id && degree > 0,
     });
     concepts.set(node.id, node);
   }
