@@ -49,6 +49,7 @@ class _Matrix:
     title_ids: tuple[str, ...]  # the searchable sources, in the order of title_vectors' rows
     title_vectors: npt.NDArray[np.float32]
     meta: dict[str, dict[str, Any]]  # the index's sources table, by id
+    position_of: dict[int, int]  # passage rowid → its row in vectors
 
 
 class Searcher:
@@ -123,7 +124,7 @@ class Searcher:
         )
         self._matrix = _Matrix(
             blob, np.array(rowids, dtype=np.int64), matrix, tuple(sources), title_ids, title_matrix,
-            self.index.sources(),
+            self.index.sources(), {rowid: row for row, rowid in enumerate(rowids)},
         )
         return self._matrix
 
@@ -206,15 +207,17 @@ class Searcher:
             return []
         query_vector = self.ranker.embed([query])[0]
         cosine = matrix.vectors @ query_vector
-        dense_order = np.argsort(-cosine, kind="stable")
+        depth = min(LEXICAL_DEPTH, len(cosine))
+        top = np.argpartition(-cosine, depth - 1)[:depth]
+        # Ties broken by row, so that the same index always gives the same order.
+        dense_order = sorted((int(p) for p in top), key=lambda p: (-float(cosine[p]), p))
         fused: dict[int, float] = {}
-        for rank, position in enumerate(dense_order[:LEXICAL_DEPTH]):
-            fused[int(position)] = 1.0 / (RRF_K + rank + 1)
-        position_of = {int(r): i for i, r in enumerate(matrix.rowids)}
+        for rank, position in enumerate(dense_order):
+            fused[position] = 1.0 / (RRF_K + rank + 1)
         for rank, rowid in enumerate(self._lexical(query)):
-            position = position_of.get(rowid)
-            if position is not None:
-                fused[position] = fused.get(position, 0.0) + 1.0 / (RRF_K + rank + 1)
+            found = matrix.position_of.get(rowid)
+            if found is not None:
+                fused[found] = fused.get(found, 0.0) + 1.0 / (RRF_K + rank + 1)
         title_rank = self._titles(query, query_vector, matrix)
         for position in list(fused):
             best = min((title_rank[s] for s in matrix.sources[position] if s in title_rank), default=None)
