@@ -54,6 +54,8 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
         ("The farm provides hedgerows as a shelter for small birds.", "hedgerows", "copula"),
         ("Another handy tool is the `Tally` module, which keeps the sheep in a barn.", "Tally", "function"),
         ("Trellises are wooden frames, they hold the vines up.", "Trellises", "copula"),  # comma splice
+        ("Use the seed drill when you want to sow a straight row.", "seed drill", "function"),
+        ("The farm provides the concept of fallow years to rest the soil.", "fallow years", "called"),
     ],
 )
 def test_r20_definition_shapes(sentence: str, term: str, pattern: str) -> None:
@@ -79,6 +81,8 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Each gizmo in a workshop performs a count every hour.", "gizmo", DESCRIBES),  # some of them
         ("Sixty gizmos is the limit of one workshop.", "gizmos", DESCRIBES),  # a quantity
         ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
+        ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
+        ("In the example above, we defined a barn named `Barn7`.", "Barn7", MENTIONS),  # an instance
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
         ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
     ],

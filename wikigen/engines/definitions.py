@@ -209,10 +209,14 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         )
     # A mere mention defines nothing, except in the section its heading gives the term; a word
     # that only qualifies another noun ("observability features") not even there.
-    # A plain word ("Networking", "Requirements") names a section about many things.
-    plain = len(candidate.term.split()) == 1 and not named
+    # Only a construct written as code: a prose heading ("Networking", "DNS Subdomain Names") names
+    # a section about many things, and its sentences rarely say what the heading's term is.
     return (
-        rank == MENTIONS and "heading" in candidate.signals and best.own_section and count >= 2 and not plain
+        rank == MENTIONS
+        and "heading" in candidate.signals
+        and best.own_section
+        and count >= 2
+        and candidate.code
     )
 
 

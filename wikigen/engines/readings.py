@@ -144,8 +144,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 
 _CONDITIONAL_START = re.compile(
-    r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|to learn|to see|read|see|learn|refer|visit|check out|"
-    r"for (?:more|details|an? example))\b",
+    r"^(?:\w+,\s+)?(?:if|in case|when|unless|whenever|once|to learn|to see|read|see|learn|refer|visit|check out|"
+    r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?)\b",
     re.IGNORECASE,
 )
 
@@ -187,12 +187,21 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "X is used to …"
+    if head.dep == "dobj" and governor.dep == "ROOT" and _use_for(parse, governor):
+        return Reading("function", DEFINES, forward=forward)  # "Use X when you want to …"
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "attr" and governor.lemma == "be" and marked:
         if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor):
             return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
         return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
+    if (
+        head.dep == "pobj"
+        and governor.text.casefold() == "of"
+        and words[governor.head].lemma.casefold() in ("concept", "notion")
+        and not _hedged(parse, words[words[governor.head].head])
+    ):
+        return Reading("called", DEFINES, forward=forward)  # "Elixir provides the concept of `nil`, …"
     called = _called(parse, head)
     if called is not None:
         return Reading("called", DEFINES, anaphoric=called, forward=forward)
@@ -217,6 +226,26 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
 
 
 _OFFER_LEMMAS = frozenset(["provide", "offer", "introduce", "include", "ship", "support"])
+
+
+def _use_for(parse: Parse, verb: Word) -> bool:
+    """ "Use the pin operator when you want to …", "You use X to …": what the object is for."""
+    if verb.lemma != "use" or _hedged(parse, verb) or _negated(parse, verb):
+        return False
+    children = parse.children(verb.i)
+    subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
+    if subject is not None and subject.lemma.casefold() not in ("you", "we"):
+        return False
+    return any(
+        w.dep in ("advcl", "xcomp") and w.pos in ("VERB", "AUX") and w.lemma not in _DEMONSTRATING
+        for w in children
+    )
+
+
+# "We can use `is_binary/1` to demonstrate this": what the example shows, not what the thing is for
+_DEMONSTRATING = frozenset(
+    ["demonstrate", "show", "illustrate", "see", "check", "confirm", "try", "explore", "test"]
+)
 
 
 def _offered_as(parse: Parse, verb: Word) -> bool:
@@ -286,6 +315,8 @@ def _called(parse: Parse, head: Word) -> bool | None:
         verb = words[governor.head]
     if verb is None or (verb.lemma == "call" and head.dep == "dobj"):
         return None
+    if verb.lemma == "name" and head.code:
+        return None  # "a struct named `User`", "Services named `mydb`": an example's instance
     subject = next((w for w in parse.children(verb.i) if w.dep in ("nsubjpass", "nsubj")), None)
     if subject is None:
         return False
