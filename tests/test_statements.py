@@ -330,3 +330,12 @@ def test_r23_misparses_state_nothing_they_do_not_say() -> None:
         ]
     )
     assert hand_relations(stuck, "loaf", "oven") == set()
+
+
+def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:
+    """R23: "uses sharp blades to cut the wheat" keeps what it uses; a gerund ("contains drying
+    racks") is no purpose."""
+    found = relations_of("The farmer uses sharp blades to cut the wheat.", "farmer", "wheat")
+    assert found == {("farmer", "uses blades to cut", "wheat")}
+    found = relations_of("The `barn` module contains drying racks, sacks and more.", "barn", "rack")
+    assert not [p for _, p, _ in found if " to " in f" {p} "]  # never "contains to dry"

@@ -294,16 +294,18 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 out.append((ref, " ".join(words), False))
     for xcomp in (w for w in children if w.dep == "xcomp" and w.pos == "VERB"):
         # "X is used to create Y": the purpose is the predicate
-        if _unsure(parse, xcomp):
-            continue
         inner = parse.children(xcomp.i)
+        if _unsure(parse, xcomp) or not any(w.dep == "aux" and w.text.casefold() == "to" for w in inner):
+            continue  # "contains hashing functions": a gerund is no purpose
+        # "uses square brackets to specify a list": what it uses is part of the predicate
+        middle = plain.text.casefold() if plain is not None else ""
         dobjs = [w for w in inner if w.dep == "dobj"]
         if len(dobjs) > 1 and not any(w.dep == "cc" for w in inner):
             dobjs = dobjs[-1:]  # a misparse: the last is the head of the object
         for obj in dobjs:
             for word in _with_conjuncts(parse, [obj]):
                 if word.i in refs:
-                    words = f"{base} to {xcomp.lemma.casefold()}".split()
+                    words = " ".join(filter(None, [base, middle, "to", xcomp.lemma.casefold()])).split()
                     if len(words) <= MAX_PREDICATE_WORDS:
                         out.append((refs[word.i], " ".join(words), False))
     return out
