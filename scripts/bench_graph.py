@@ -138,6 +138,7 @@ def generate(nodes: int, edges: int, seed: int, browser_layout: bool) -> dict[st
     if browser_layout:
         for node in graph["nodes"]:
             node["x"] = node["y"] = None
+        graph["layout"] = "browser"
     return graph
 
 
