@@ -339,3 +339,30 @@ def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:
     assert found == {("farmer", "uses blades to cut", "wheat")}
     found = relations_of("The `barn` module contains drying racks, sacks and more.", "barn", "rack")
     assert not [p for _, p, _ in found if " to " in f" {p} "]  # never "contains to dry"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names", "absent"),
+    [
+        (
+            "For example, suppose a miller `Stone` grinds grain based on its weight.",
+            ("miller", "grain"),
+            "miller",
+        ),
+        ("The two grains are called `spelt` and `emmer`.", ("grain", "spelt"), "grain"),
+        ("Farmers sow seeds in that field, such as wheat or barley.", ("field", "wheat"), "wheat"),
+    ],
+)
+def test_r23_suppositions_names_and_misplaced_lists_state_nothing(
+    sentence: str, names: tuple[str, ...], absent: str
+) -> None:
+    """R23, precision first: a supposition, a naming ("are called") and a "such as" list hung on a
+    singular noun ("in that field, such as wheat") state no relation of theirs."""
+    assert not [r for r in relations_of(sentence, *names) if absent in (r[0], r[2])]
+
+
+def test_r23_a_fronted_frame_is_no_object() -> None:
+    """R23: "On the farm, a plough turns the soil": the frame is where, not what it relates to."""
+    found = relations_of("On the farm, a plough turns the soil of the field.", "farm", "plough", "soil")
+    assert ("plough", "turns", "soil") in found
+    assert not [r for r in found if "farm" in (r[0], r[2])]

@@ -20,6 +20,7 @@ from wikigen.engines.parse import Parse, Word
 from wikigen.engines.relations import Mention
 
 _HEDGES = frozenset(["may", "might", "could", "would", "should"])
+_SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
@@ -45,6 +46,8 @@ _VAGUE_VERBS = frozenset(
 )
 _SUBJECTS = ("nsubj", "nsubjpass")
 # "… are described in [Admission Controllers](…)": where the documentation says it, not a relation
+# "The two metrics are called `x` and `y`": a name is an alias, not a relation between two concepts
+_NAMING = frozenset(["call", "name", "dub", "term"])
 _ABOUT_TEXT = frozenset(["describe", "document", "explain", "discuss", "cover", "mention", "list", "link"])
 _RELATING_PREPOSITIONS = frozenset(
     [
@@ -111,7 +114,7 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         return []
     found: set[Stated] = set()
     for verb in parse.words:
-        if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT:
+        if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT | _NAMING:
             continue
         subjects = _with_conjuncts(parse, _subjects(parse, verb))
         # "the credentials provided to the kubelet are …": a bare participle with a subject is passive
@@ -258,7 +261,10 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         )
     # What the verb did to something else comes along: "applies labels to Pods"
     plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None)
+    first_subject = min((w.i for w in children if w.dep in _SUBJECTS), default=verb.i)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
+        if prep.i < first_subject:
+            continue  # "In Kubernetes, a VolumeSnapshot represents …": a frame, not an argument
         preposition = prep.text.casefold()
         agent = prep.dep == "agent" or (passive and preposition == "by")
         if not agent and preposition not in _RELATING_PREPOSITIONS:
@@ -385,6 +391,7 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             elif (
                 child.dep == "prep"
                 and child.text.casefold() == "as"
+                and plural  # "objects in that namespace, such as Pods": the list is under "objects"
                 and any(w.text.casefold() == "such" for w in parse.children(child.i))
             ):
                 members.extend(
@@ -433,7 +440,11 @@ def _unsure(parse: Parse, verb: Word) -> bool:
     return (
         verb.dep == "advcl"
         and any(w.dep == "mark" and w.lemma.casefold() in _CONDITIONS for w in parse.children(verb.i))
-    ) or (head.i != verb.i and verb.dep in ("conj", "xcomp", "ccomp") and _unsure(parse, head))
+    ) or (
+        head.i != verb.i
+        and verb.dep in ("conj", "xcomp", "ccomp")
+        and (_unsure(parse, head) or head.lemma.casefold() in _SUPPOSING)
+    )
 
 
 def _verb_phrase(verb: Word, particle: str, passive: bool) -> str:
