@@ -47,6 +47,8 @@ export class HullLayer {
     this.hulls = componentHulls(graph, this.concepts);
     this.version += 1;
     this.draw();
+    // Sigma re-frames moved nodes on its next render: draw again then, or the hulls keep the old frame.
+    this.drawnKey = "";
   }
 
   draw() {

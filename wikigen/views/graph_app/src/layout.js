@@ -30,9 +30,10 @@ function bandPositions(shadow, isolated) {
   if (shadow.order === 0) [minX, maxX, minY, maxY] = [0, 0, 0, 0];
   // The mean distance between laid-out concepts sets the band's grid.
   const spacing = Math.max(maxX - minX, maxY - minY, 1) / Math.max(Math.sqrt(shadow.order), 1);
-  const rows = Math.max(Math.ceil((maxY - minY) / spacing) + 1, Math.ceil(Math.sqrt(isolated.length)));
-  const step = spacing;
-  const column = 6 * spacing; // room for a label
+  // Half the mean distance: a band that keeps the connected part the larger share of the page.
+  const step = spacing / 2;
+  const rows = Math.max(Math.ceil((maxY - minY) / step) + 1, Math.ceil(Math.sqrt(isolated.length)));
+  const column = 3 * spacing; // labels past the first column are culled until zoomed in
   const left = maxX + 2 * spacing;
   isolated.forEach((node, i) => {
     band.set(node, { x: left + column * Math.floor(i / rows), y: maxY - step * (i % rows) });
