@@ -190,3 +190,15 @@ def test_r20_a_labelled_list_entry_is_about_its_label() -> None:
         "- **Oats**: Seed drills run faster when the soil of the field is dry.\n"
     )
     assert "Seed drill" not in concepts(body)
+
+
+def test_r20_two_emphasized_phrases_stress_a_contrast() -> None:
+    """R20, precision first: "preferred over *hand saws* and *pit saws*" stresses two things
+    against each other; it introduces neither."""
+    body = (
+        "## Saws\n\n"
+        "Power tools are preferred over *hand saws* and *pit saws* where the timber is large.\n\n"
+        "Hand saws and pit saws still cut the small beams of the old barn.\n"
+    )
+    found = concepts(body)
+    assert not {"Hand saw", "Pit saw", "Hand saws", "Pit saws"} & set(found)

@@ -82,6 +82,8 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Sixty gizmos is the limit of one workshop.", "gizmos", DESCRIBES),  # a quantity
         ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
         ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
+        ("Some gizmos run on batteries in the shed.", "gizmos", DESCRIBES),  # some of the kind
+        ("Name the barrel anything, and set a label to reference your shed.", "barrel", MENTIONS),  # named
         ("In the example above, we defined a barn named `Barn7`.", "Barn7", MENTIONS),  # an instance
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
         ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
@@ -98,6 +100,8 @@ def test_r20_forward_reference_is_flagged() -> None:
     assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
     assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
     assert reading_of("Trellises are described in more detail in [Frames](/frames/).", "Trellises").forward
+    assert reading_of("For example, a trellis holds the vines of a garden.", "trellis").forward  # an example
+    assert reading_of("Please refer to the [Trellis Guide](/t/) for the details.", "Trellis Guide").forward
 
 
 def test_r20_names_are_noun_phrases_without_determiners() -> None:

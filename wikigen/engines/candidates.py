@@ -273,14 +273,22 @@ _LETTERED = re.compile(r"^\S+(?: \S+)* [A-Z]$")
 def _prose_term_ok(term: str) -> bool:
     if not term_ok(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
         return False
-    if _LETTERED.match(term):
+    if _LETTERED.match(term) or _PLACEHOLDER.match(term):
         return False
     words = term.split()
     return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
 
 
 def emphasized(clean: Visible, start: int, end: int) -> bool:
-    """The words [start, end) are emphasized by the author, as a whole (not a whole sentence)."""
+    """The words [start, end) are emphasized by the author, as a whole (not a whole sentence), and
+    alone: "recommended over *configuration files* and *command arguments*" stresses a contrast."""
+    short = [
+        m
+        for m in clean.marks
+        if m.kind in ("bold", "italic") and len(clean.text[m.start : m.end].split()) <= 4
+    ]
+    if len({clean.text[m.start : m.end].casefold() for m in short}) > 1:
+        return False
     for mark in clean.marks:
         if mark.kind in ("bold", "italic") and mark.start <= start and end <= mark.end:
             inner = clean.text[mark.start : mark.end]

@@ -144,7 +144,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 
 _CONDITIONAL_START = re.compile(
-    r"^(?:\w+,\s+)?(?:if|in case|when|unless|whenever|once|to learn|to see|read|see|learn|refer|visit|check out|"
+    r"^(?:\w+,\s+)?(?:if|in case|when|unless|whenever|once|for example|for instance|e\.g\.|"
+    r"please (?:refer|see|read|visit|check)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?)\b",
     re.IGNORECASE,
 )
@@ -236,8 +237,12 @@ def _use_for(parse: Parse, verb: Word) -> bool:
     subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
     if subject is not None and subject.lemma.casefold() not in ("you", "we"):
         return False
+    objects = [w.i for w in children if w.dep == "dobj"]
     return any(
-        w.dep in ("advcl", "xcomp") and w.pos in ("VERB", "AUX") and w.lemma not in _DEMONSTRATING
+        w.dep in ("advcl", "xcomp")
+        and w.pos in ("VERB", "AUX")
+        and w.lemma not in _DEMONSTRATING
+        and all(w.i > i for i in objects)  # "To set the location, use the `--x` arguments" is advice
         for w in children
     )
 
@@ -313,8 +318,8 @@ def _called(parse: Parse, head: Word) -> bool | None:
         verb = governor
     elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALL_LEMMAS:
         verb = words[governor.head]
-    if verb is None or (verb.lemma == "call" and head.dep == "dobj"):
-        return None
+    if verb is None or head.dep == "dobj":
+        return None  # "Name the volume anything", "may be called multiple times": not the name
     if verb.lemma == "name" and head.code:
         return None  # "a struct named `User`", "Services named `mydb`": an example's instance
     subject = next((w for w in parse.children(verb.i) if w.dep in ("nsubjpass", "nsubj")), None)
@@ -346,14 +351,19 @@ def _definite(parse: Parse, head: Word) -> bool:
 
 
 def _restricted(parse: Parse, head: Word) -> bool:
-    """ "Each pod in a DaemonSet …", "64 characters is …": a subject narrowed to some of its kind
-    by where they are or how many."""
-    return any(w.dep == "nummod" for w in parse.children(head.i)) or any(
+    """ "Each pod in a DaemonSet …", "64 characters is …", "Some organizations run …": a subject
+    narrowed to some of its kind by where they are or how many."""
+    if _determiner(parse, head) in _SOME or any(w.dep == "nummod" for w in parse.children(head.i)):
+        return True
+    return any(
         w.dep == "prep"
         and w.text.casefold() in ("in", "on", "inside", "within", "under", "from")
         and any(o.dep == "pobj" and _determiner(parse, o) for o in parse.children(w.i))
         for w in parse.children(head.i)
     )
+
+
+_SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 
 
 def _can(parse: Parse, verb: Word) -> bool:
