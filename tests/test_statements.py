@@ -100,7 +100,6 @@ def test_r20_forward_reference_is_flagged() -> None:
     assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
     assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
     assert reading_of("Trellises are described in more detail in [Frames](/frames/).", "Trellises").forward
-    assert reading_of("For example, a trellis holds the vines of a garden.", "trellis").forward  # an example
     assert reading_of("Please refer to the [Trellis Guide](/t/) for the details.", "Trellis Guide").forward
 
 

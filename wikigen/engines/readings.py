@@ -144,7 +144,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 
 _CONDITIONAL_START = re.compile(
-    r"^(?:\w+,\s+)?(?:if|in case|when|unless|whenever|once|for example|for instance|e\.g\.|"
+    r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|"
     r"please (?:refer|see|read|visit|check)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?)\b",
     re.IGNORECASE,
