@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from wikigen.communities import COMMUNITIES_PATH
 from wikigen.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.gitstore import COMPILER_NAME, GitStore
 from wikigen.publish import Published, StartedFrom, commit_message, publish
@@ -75,7 +76,11 @@ def _published_by(store: GitStore, head: str) -> tuple[str | None, str | None]:
 
 
 def _owned(snapshot: Snapshot) -> set[str]:
-    return {str(e["file"]) for e in snapshot.objects.values() if e.get("file")} | {SNAPSHOT_PATH}
+    # the communities record (issue 13.3) is the compiler's too
+    return {str(e["file"]) for e in snapshot.objects.values() if e.get("file")} | {
+        SNAPSHOT_PATH,
+        COMMUNITIES_PATH,
+    }
 
 
 def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:

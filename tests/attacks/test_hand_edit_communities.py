@@ -1,0 +1,27 @@
+"""Issue 15.7 with issue 13.3: the communities record (``content/.wikigen/communities.json``) is the
+compiler's like every generated file, so a hand edit of it fails `verify`, naming it."""
+
+from __future__ import annotations
+
+from tests.conftest import GitRepo, source
+from wikigen.communities import COMMUNITIES_PATH
+
+K = "content/sources/knowledge"
+POD = (
+    "# Pods\n\nA pod is a group of one or more containers that share storage and network resources.\n\n"
+    "A pod runs on a node, and the kubelet starts every pod that the scheduler binds to its node.\n"
+)
+NODE = (
+    "# Nodes\n\nA node is a worker machine that runs pods and is managed by the control plane.\n\n"
+    "The kubelet runs on every node and starts the containers of each pod.\n"
+)
+
+
+def test_issue_15_7_a_hand_edited_communities_record_fails_verify(git_repo: GitRepo) -> None:
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
+    assert git_repo.wikigen("compile", "--engine", "offline").code == 0
+    record = git_repo.read(COMMUNITIES_PATH)  # relations were found, so communities were recorded
+    assert git_repo.wikigen("verify").code == 0
+    git_repo.commit({COMMUNITIES_PATH: record.replace("{", '{"edited": 1, ', 1)}, message="hand edit")
+    verify = git_repo.wikigen("verify")
+    assert verify.code == 1 and COMMUNITIES_PATH in verify.out
