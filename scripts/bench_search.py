@@ -93,7 +93,7 @@ class SyntheticVectors:
         self.model = Ranker.shared()
         self.random = np.random.default_rng(0)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:  # type: ignore[type-arg]
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         if len(texts) == 1:
             return self.model.embed(texts)
         vectors = self.random.standard_normal((len(texts), 384)).astype(np.float32)
