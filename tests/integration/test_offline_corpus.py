@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import GitRepo
 from tests.corpora import commit_files, corpus_available, corpus_files
+from wikigen.communities import COMMUNITIES_PATH
 from wikigen.engines.offline import OfflineEngine
 from wikigen.ids import normalize_name
 from wikigen.objects import RELATIONS_PATH, parse_object
@@ -70,6 +71,7 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     rewritten = {e["file"] for oid, e in after.objects.items() if e["provenance"].get("snapshot") == after.version
                  or e["provenance"].get("extended", {}).get("snapshot") == after.version}
     removed = {e["file"] for oid, e in snapshot.objects.items() if oid not in after.objects}
-    assert set(changed) <= rewritten | removed | {SNAPSHOT_PATH, RELATIONS_PATH}
+    # the communities record (issue 13.3) follows the relations: one small file
+    assert set(changed) <= rewritten | removed | {SNAPSHOT_PATH, RELATIONS_PATH, COMMUNITIES_PATH}
     assert "content/wiki/articles/knowledge--k8s--workloads--controllers--replicaset.md" in changed
     assert len(changed) < 40  # only affected objects, not the 459 of the snapshot
