@@ -83,6 +83,9 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
         ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
         ("Some gizmos run on batteries in the shed.", "gizmos", DESCRIBES),  # some of the kind
+        ("The seed bags are then used when sowing the field.", "seed bags", DESCRIBES),  # those bags
+        ("Together, a plough and a harrow are referred to as the tillage set.", "plough", MENTIONS),
+        ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", MENTIONS),
         ("Name the barrel anything, and set a label to reference your shed.", "barrel", MENTIONS),  # named
         ("In the example above, we defined a barn named `Barn7`.", "Barn7", MENTIONS),  # an instance
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
@@ -101,6 +104,7 @@ def test_r20_forward_reference_is_flagged() -> None:
     assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
     assert reading_of("Trellises are described in more detail in [Frames](/frames/).", "Trellises").forward
     assert reading_of("Please refer to the [Trellis Guide](/t/) for the details.", "Trellis Guide").forward
+    assert reading_of("Here are the trellises that the garden uses:", "trellises").forward  # a list follows
 
 
 def test_r20_names_are_noun_phrases_without_determiners() -> None:

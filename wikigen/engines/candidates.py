@@ -83,6 +83,11 @@ _GENERIC = frozenset(
         "administrators",
         "admin",
         "admins",
+        "core",
+        "rest",
+        "majority",
+        "purpose",
+        "goal",
     ]
 )
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")

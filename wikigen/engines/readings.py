@@ -116,6 +116,7 @@ _NOT_DEFINING_ATTR = frozenset(
         "example",
         "lot",
         "bit",
+        "part",
     ]
 )
 
@@ -145,7 +146,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 _CONDITIONAL_START = re.compile(
     r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|"
-    r"please (?:refer|see|read|visit|check)|to learn|to see|read|see|learn|refer|visit|check out|"
+    r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?)\b",
     re.IGNORECASE,
 )
@@ -187,7 +188,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         weak = _definite(parse, head) or _restricted(parse, head) or _can(parse, governor)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
-        return Reading("function", DEFINES, forward=forward)  # "X is used to …"
+        weak = _definite(parse, head) or _restricted(parse, head)  # "The credentials are then used …"
+        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
+    if head.dep == "nsubjpass" and governor.lemma in CALL_LEMMAS:
+        return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and _use_for(parse, governor):
         return Reading("function", DEFINES, forward=forward)  # "Use X when you want to …"
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
@@ -289,6 +293,8 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
             continue
         if ", " not in parse.text[head.end : pronoun.start + 1] and pronoun.lemma.casefold() != "that":
             continue
+        if pronoun.lemma.casefold() == "that" and head.dep not in ("nsubj", "nsubjpass", "attr", "appos"):
+            continue  # "records are created for named ports that are part of …" narrows the ports
         if clause.lemma == "be" and any(
             w.dep == "attr" and _defining_attr(parse, w) for w in parse.children(clause.i)
         ):
