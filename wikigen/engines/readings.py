@@ -116,7 +116,6 @@ _NOT_DEFINING_ATTR = frozenset(
         "example",
         "lot",
         "bit",
-        "part",
     ]
 )
 
@@ -341,6 +340,8 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
     determiner = _determiner(parse, attr)
     if determiner in ("a", "an", "the", "any", "one"):
         return True
+    if attr.lemma.casefold() == "part":
+        return False  # "are part of the winter stock" says where it belongs, "is a part that …" what it is
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
 
 
