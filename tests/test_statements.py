@@ -357,6 +357,7 @@ def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:
             "miller",
         ),
         ("The two grains are called `spelt` and `emmer`.", ("grain", "spelt"), "grain"),
+        ("The process of turning the soil is known as _tilling_.", ("process", "tilling"), "process"),
         ("Farmers sow seeds in that field, such as wheat or barley.", ("field", "wheat"), "wheat"),
     ],
 )

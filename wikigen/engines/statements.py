@@ -47,7 +47,7 @@ _VAGUE_VERBS = frozenset(
 _SUBJECTS = ("nsubj", "nsubjpass")
 # "… are described in [Admission Controllers](…)": where the documentation says it, not a relation
 # "The two metrics are called `x` and `y`": a name is an alias, not a relation between two concepts
-_NAMING = frozenset(["call", "name", "dub", "term"])
+_NAMING = frozenset(["call", "name", "dub", "term", "know"])
 _ABOUT_TEXT = frozenset(["describe", "document", "explain", "discuss", "cover", "mention", "list", "link"])
 _RELATING_PREPOSITIONS = frozenset(
     [
