@@ -358,6 +358,8 @@ def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:
         ),
         ("The two grains are called `spelt` and `emmer`.", ("grain", "spelt"), "grain"),
         ("The process of turning the soil is known as _tilling_.", ("process", "tilling"), "process"),
+        ("Start a new farm named meadow and plough it.", ("meadow", "farm"), "meadow"),  # an instance
+        ("To sow the old way, use `harrow` instead of `drill`.", ("harrow", "drill", "way"), "drill"),
         ("Farmers sow seeds in that field, such as wheat or barley.", ("field", "wheat"), "wheat"),
     ],
 )

@@ -325,8 +325,8 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
     used = [w for o in children if o.dep == "dobj" for w in _with_conjuncts(parse, [o]) if w.i in refs]
     found: set[Stated] = set()
     for purpose in (w for w in children if w.dep in ("xcomp", "advcl") and w.pos == "VERB"):
-        if _unsure(parse, purpose):
-            continue
+        if _unsure(parse, purpose) or not all(purpose.i > u.i for u in used):
+            continue  # "To use the old version, use `powershell`": advice, not what it is used for
         for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
             for word in _with_conjuncts(parse, [_named(parse, obj)]):
                 if word.i in refs:
@@ -338,7 +338,7 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
 def _named(parse: Parse, word: Word) -> Word:
     """ "a feature called doctests" stands for doctests."""
     for clause in parse.children(word.i):
-        if clause.dep == "acl" and clause.lemma in ("call", "know", "name"):
+        if clause.dep == "acl" and clause.lemma in ("call", "know"):  # "a project named sample": an instance
             for child in parse.children(clause.i):
                 if child.dep in ("oprd", "attr", "dobj"):
                     return child
