@@ -45,6 +45,7 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
         ("A _ledger_ defines the entries a particular account holds.", "ledger", "function"),
         ("_Bundles_ let us group related files for easy transport.", "Bundles", "function"),
         ("A fence is used to keep the flock inside the meadow.", "fence", "function"),
+        ("The seed syntax can also be used as a shortcut for sowing rows.", "seed syntax", "function"),
         ("The spinning wheel, a tool for making yarn, sits by the window.", "spinning wheel", "appositive"),
         ("This arrangement is called the _orchard layout_.", "orchard layout", "called"),
         ("The grower's notebook, known as the Almanac, records each harvest.", "Almanac", "called"),

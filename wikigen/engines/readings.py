@@ -187,7 +187,13 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         weak = _definite(parse, head) or _restricted(parse, head) or _can(parse, governor)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
-        weak = _definite(parse, head) or _restricted(parse, head)  # "The credentials are then used …"
+        # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
+        # shortcut for …", "X is used to …" what it is for
+        purpose = any(
+            w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for"))
+            for w in parse.children(governor.i)
+        )
+        weak = (_definite(parse, head) and not purpose) or _restricted(parse, head)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "nsubjpass" and governor.lemma in CALL_LEMMAS:
         return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
