@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
+from wikigen.engines.readings import CLASSIFIERS
 from wikigen.engines.relations import Mention
 
 _HEDGES = frozenset(["may", "might", "could", "would", "should"])
@@ -70,28 +71,8 @@ _RELATING_PREPOSITIONS = frozenset(
     ]
 )
 MAX_PREDICATE_WORDS = 5
-_CLASSIFIERS = frozenset(
-    [
-        "module",
-        "protocol",
-        "function",
-        "operator",
-        "macro",
-        "struct",
-        "attribute",
-        "sigil",
-        "type",
-        "class",
-        "method",
-        "library",
-        "package",
-        "command",
-        "construct",
-        "directive",
-        "object",
-        "resource",
-    ]
-)
+# Classifier nouns a name introduces ("the `IO` module"), and the API words of resource docs
+_CLASSIFIERS = CLASSIFIERS | {"construct", "object", "resource"}
 
 
 @dataclass(frozen=True, slots=True)
