@@ -84,6 +84,11 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
         ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
         ("Some gizmos run on batteries in the shed.", "gizmos", DESCRIBES),  # some of the kind
+        (
+            "Take the previous frontend Barn example, and the Pods specified in the following list:",
+            "Pods",
+            MENTIONS,
+        ),
         ("The seed bags are then used when sowing the field.", "seed bags", DESCRIBES),  # those bags
         ("Together, a plough and a harrow are referred to as the tillage set.", "plough", MENTIONS),
         ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", MENTIONS),

@@ -179,6 +179,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         head.dep == "nsubj"
         and main
         and governor.lemma in FUNCTION_LEMMAS
+        and governor.tag != "VBN"  # "the Pods specified in the following manifest" is no "Pods specify"
         and not _hedged(parse, governor)
         and _determiner(parse, head) not in _DEMONSTRATIVE
     ):
@@ -228,7 +229,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading(which, DEFINES, forward=forward)
     if marked:  # technical prose emphasizes a term where it introduces it
         return Reading("emphasis", DEFINES, forward=forward)
-    if head.dep in ("nsubj", "nsubjpass") and main:
+    participle = governor.tag == "VBN" and not any(
+        w.dep in ("aux", "auxpass") for w in parse.children(governor.i)
+    )
+    if head.dep in ("nsubj", "nsubjpass") and main and not participle:
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
         return Reading("modifier", MODIFIES, forward=forward)  # "observability features"
