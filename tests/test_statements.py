@@ -84,6 +84,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
         ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
         ("Some gizmos run on batteries in the shed.", "gizmos", DESCRIBES),  # some of the kind
+        ("Gizmos that are removed in this way will be replaced at once.", "Gizmos", MENTIONS),  # some
         (
             "Take the previous frontend Barn example, and the Pods specified in the following list:",
             "Pods",

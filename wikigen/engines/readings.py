@@ -232,7 +232,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     participle = governor.tag == "VBN" and not any(
         w.dep in ("aux", "auxpass") for w in parse.children(governor.i)
     )
-    if head.dep in ("nsubj", "nsubjpass") and main and not participle:
+    if head.dep in ("nsubj", "nsubjpass") and main and not participle and not _narrowed(parse, head):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
         return Reading("modifier", MODIFIES, forward=forward)  # "observability features"
@@ -381,6 +381,19 @@ def _restricted(parse: Parse, head: Word) -> bool:
 
 
 _SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
+
+
+def _narrowed(parse: Parse, head: Word) -> bool:
+    """ "Pods that are removed in this way will be replaced": a subject narrowed by a restrictive
+    clause (or by place and number, :func:`_restricted`) says something of some of its kind only."""
+    if _restricted(parse, head):
+        return True
+    for clause in parse.children(head.i):
+        if clause.dep == "relcl":
+            pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
+            if pronoun is not None and pronoun.lemma.casefold() == "that":
+                return True
+    return False
 
 
 def _can(parse: Parse, verb: Word) -> bool:
