@@ -40,6 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from wikigen.communities import kept_share
 from wikigen.views.graph import semantic_graph
 
 ASSETS = Path(__file__).resolve().parents[1] / "wikigen" / "views" / "assets"
@@ -333,23 +334,6 @@ def one_percent(edges: Edges, nodes: list[str], seed: int) -> Edges:
     rng = random.Random(seed)
     relations = [pair for pair, w in sorted(edges.items()) for _ in range(w)]
     return replace(edges, rng.sample(relations, max(1, len(relations) // 100)), nodes, rng)
-
-
-def kept_share(before: dict[str, str], after: dict[str, str]) -> float:
-    """Share of concepts whose community is the same after the best one-to-one matching."""
-    common = [n for n in before if n in after]
-    if not common:
-        return 1.0
-    pairs = Counter((before[n], after[n]) for n in common)
-    used_a: set[str] = set()
-    used_b: set[str] = set()
-    kept = 0
-    for (a, b), count in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
-        if a not in used_a and b not in used_b:
-            used_a.add(a)
-            used_b.add(b)
-            kept += count
-    return kept / len(common)
 
 
 def stability(label: str, nodes: list[str], edges: Edges, changed: Edges) -> None:

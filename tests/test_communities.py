@@ -15,6 +15,7 @@ from wikigen.communities import (
     COMMUNITIES_PATH,
     community_color,
     dump_record,
+    kept_share,
     load_record,
     partition,
     record_communities,
@@ -41,21 +42,6 @@ def change(edges: dict[tuple[str, str], int], share: float, seed: int) -> dict[t
         a, b = rng.sample(nodes, 2)
         out[(min(a, b), max(a, b))] = 1
     return out
-
-
-def kept_share(before: dict[str, str], after: dict[str, str]) -> float:
-    """Share of nodes whose community is the same after the best one-to-one matching."""
-    common = [n for n in before if n in after]
-    pairs = Counter((before[n], after[n]) for n in common)
-    used_a: set[str] = set()
-    used_b: set[str] = set()
-    kept = 0
-    for (a, b), count in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
-        if a not in used_a and b not in used_b:
-            used_a.add(a)
-            used_b.add(b)
-            kept += count
-    return kept / len(common)
 
 
 def test_a_warm_start_keeps_communities_names_and_colours_where_a_fresh_run_does_not():

@@ -23,6 +23,7 @@ from __future__ import annotations
 import colorsys
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -194,3 +195,22 @@ def record_communities(
     assignment = partition(nodes, edges, load_record(parent))
     data = dump_record(assignment) if assignment else None
     return {} if data == parent else {COMMUNITIES_PATH: data}
+
+
+def kept_share(before: Mapping[str, str], after: Mapping[str, str]) -> float:
+    """Share of concepts whose community is the same after the best one-to-one matching of the
+    communities of ``before`` and ``after`` (concept → community name): the stability measure of the
+    tests and of ``scripts/bench_graph.py``."""
+    common = [n for n in before if n in after]
+    if not common:
+        return 1.0
+    pairs = Counter((before[n], after[n]) for n in common)
+    used_a: set[str] = set()
+    used_b: set[str] = set()
+    kept = 0
+    for (a, b), count in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
+        if a not in used_a and b not in used_b:
+            used_a.add(a)
+            used_b.add(b)
+            kept += count
+    return kept / len(common)
