@@ -477,14 +477,95 @@ def test_r21_json_mode_fallback_when_the_server_rejects_json_schema(git_repo: Gi
     assert compile_repo(git_repo.root, engine=one_model).published
     formats = [c.body["response_format"]["type"] for c in fake.requests]
     assert formats == ["json_schema", "json_object", "json_object"]  # recheck (same model) remembers it
-    assert '"title":"wikigen delta"' in fake.requests[1].system  # JSON mode carries the schema
+    assert '"title":"wikigen delta"' in fake.requests[1].system  # JSON mode carries the schema in the prompt
+    assert fake.requests[1].body["response_format"]["schema"] == load_schema("delta")  # and beside it
     http = trace(git_repo)["calls"][0]["http"]
-    assert [(c["status"], c["response_format"]) for c in http] == [(400, "json_schema"), (200, "json_object")]
+    assert [(c["status"], c["response_format"]) for c in http] == [
+        (400, "json_schema"),
+        (200, "json_object+schema"),
+    ]
     # Remembered for the rest of the process, per server and model: a new engine goes straight to JSON mode.
     HttpEngine(settings(fake, models=(("analyze", "m"),))).run(
         "analyze", minimal_request(), time.monotonic() + 10, threading.Event()
     )
-    assert fake.requests[-1].body["response_format"] == {"type": "json_object"}
+    assert fake.requests[-1].body["response_format"] == {
+        "type": "json_object",
+        "schema": load_schema("delta"),
+    }
+
+
+# What real servers answer to a json_schema response_format they do not support. llama-cpp-python's
+# server says it with a 500 (issue 11.10), FastAPI-based servers with a 422 and a `detail` list.
+LLAMA_CPP_500 = {
+    "error": {
+        "message": "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be "
+        "'text' or 'json_object' [type=literal_error, input_value='json_schema', input_type=str]",
+        "type": "internal_server_error",
+    }
+}
+FASTAPI_422 = {
+    "detail": [
+        {
+            "type": "literal_error",
+            "loc": ["body", "response_format", "type"],
+            "msg": "Input should be 'text' or 'json_object'",
+            "input": "json_schema",
+        }
+    ]
+}
+OPENAI_400 = {
+    "error": {
+        "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [(400, OPENAI_400), (422, FASTAPI_422), (500, LLAMA_CPP_500)],
+    ids=["400", "422", "500"],
+)
+def test_r21_schema_rejection_is_recognised_by_its_answer_whatever_the_status(fake: FakeOpenAI, status, body):
+    fake.push(Reply(status, body))
+    delta = engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    assert [(c["status"], c["response_format"]) for c in delta.calls] == [
+        (status, "json_schema"),
+        (200, "json_object+schema"),
+    ]
+    assert len(fake.requests) == 2  # no retry of the rejected form, no backoff
+    assert fake.requests[1].body["response_format"] == {"type": "json_object", "schema": load_schema("delta")}
+
+
+def test_r21_a_server_that_takes_json_mode_but_not_its_schema_gets_plain_json_mode(fake: FakeOpenAI):
+    fake.push(Reply(500, LLAMA_CPP_500))
+    fake.push(Reply(400, {"error": {"message": "unsupported JSON schema: cannot build a grammar"}}))
+    delta = engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    assert [c["response_format"] for c in delta.calls] == ["json_schema", "json_object+schema", "json_object"]
+    assert fake.requests[2].body["response_format"] == {"type": "json_object"}
+
+
+def test_r21_a_server_without_any_structured_output_is_told_apart_from_an_overloaded_one(fake: FakeOpenAI):
+    for _ in range(3):
+        fake.push(Reply(500, {"error": {"message": "response_format is not supported"}}))
+    with pytest.raises(HttpEngineError) as caught:
+        engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    message = caught.value.message
+    assert len(fake.requests) == 3 and "overloaded" not in message
+    assert "does not accept structured output" in message and "response_format" in message
+    assert [c["response_format"] for c in caught.value.calls] == [
+        "json_schema",
+        "json_object+schema",
+        "json_object",
+    ]
+
+
+def test_r21_a_500_that_names_no_response_format_is_still_retried(fake: FakeOpenAI):
+    fake.push(Reply(500, {"error": {"message": "CUDA out of memory"}}))
+    delta = engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    assert [(c["status"], c["response_format"]) for c in delta.calls] == [
+        (500, "json_schema"),
+        (200, "json_schema"),
+    ]
 
 
 def test_r21_other_400_fails_at_once_without_fallback_or_retry(fake: FakeOpenAI):

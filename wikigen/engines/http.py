@@ -1,10 +1,13 @@
 """The HTTP engine (R21): any OpenAI-compatible chat-completions server, through httpx.
 
 One ``run`` is one engine call (one stage); it may take several HTTP attempts. Structured output is
-asked for with a JSON Schema (``response_format: json_schema``); a server that rejects that gets JSON
-mode (``json_object``) once, and the fallback is remembered for the rest of the process. Every
-attempt shares the stage's deadline; 429, 5xx and connection errors are retried with exponential
-backoff and jitter, honouring ``Retry-After``, but never past the deadline.
+asked for with a JSON Schema (``response_format: json_schema``). A server that rejects it — known by
+its answer naming ``response_format`` or ``json_schema``, whatever the status (llama-cpp-python says
+so with a 500) — gets JSON mode with the schema beside it (``{"type": "json_object", "schema": …}``,
+which llama-cpp-python enforces with a grammar), then plain JSON mode; the step that worked is
+remembered for the rest of the process. A server that rejects all three is told apart from one that
+is failing. Every attempt shares the stage's deadline; 429, 5xx and connection errors are retried
+with exponential backoff and jitter, honouring ``Retry-After``, but never past the deadline.
 
 The API key is read from the environment at call time and only ever placed in the Authorization
 header: every text that leaves this module (errors, the per-attempt trace) is scrubbed of it.
@@ -50,9 +53,15 @@ MAX_BACKOFF_S = 30.0
 POLL_S = 0.05  # how often a waiting call looks at the cancellation event
 KEY_ENV = "WIKIGEN_API_KEY"
 
-# (base_url, model) pairs whose server rejected response_format json_schema: JSON mode from then on.
-_JSON_MODE: set[tuple[str, str]] = set()
-_JSON_MODE_LOCK = threading.Lock()
+# How structured output is asked for, most exact first: a server that rejects one gets the next.
+JSON_SCHEMA = "json_schema"
+JSON_OBJECT_SCHEMA = "json_object+schema"  # JSON mode with the schema beside it (llama-cpp-python)
+JSON_OBJECT = "json_object"
+FORMATS = (JSON_SCHEMA, JSON_OBJECT_SCHEMA, JSON_OBJECT)
+
+# (base_url, model) → the first format its server accepted: later calls start there.
+_FORMAT: dict[tuple[str, str], str] = {}
+_FORMAT_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,18 +170,21 @@ class HttpEngine:
         calls: list[Call] = []
         attempt = 0
         failures = 0  # retryable failures so far
-        fell_back = False
+        server = (self.settings.base_url or "", model)
+        with _FORMAT_LOCK:
+            step = FORMATS.index(_FORMAT.get(server, JSON_SCHEMA))
+        first_step = step
         while True:
             self._check(stage, deadline, cancel, calls)
             attempt += 1
-            json_mode = fell_back or (self.settings.base_url or "", model) in _JSON_MODE
-            payload = self._payload(stage, request, model, json_mode=json_mode)
+            response_format = FORMATS[step]
+            payload = self._payload(stage, request, model, response_format)
             call: Call = {
                 "stage": stage,
                 "attempt": attempt,
                 "model": model,
                 "model_reported": None,
-                "response_format": "json_object" if json_mode else "json_schema",
+                "response_format": response_format,
                 "status": None,
                 "latency_ms": None,
                 "error": None,
@@ -225,9 +237,9 @@ class HttpEngine:
                     call["error"] = exc.message[:ERROR_TEXT_CHARS]
                     raise HttpEngineError(exc.message, calls) from None
                 call["model_reported"] = reported
-                if fell_back:
-                    with _JSON_MODE_LOCK:
-                        _JSON_MODE.add((self.settings.base_url or "", model))
+                if step != first_step:
+                    with _FORMAT_LOCK:
+                        _FORMAT[server] = response_format
                 return Delta(
                     data=data,
                     route=self.route(stage),
@@ -238,10 +250,13 @@ class HttpEngine:
 
             text = scrub(error_text(answer.body))
             call["error"] = f"HTTP {answer.status}: {text}"[:ERROR_TEXT_CHARS]
-            if not json_mode and not fell_back and _rejects_schema(answer.status, text):
-                # The server lacks structured output: JSON mode once, remembered if it works.
-                fell_back = True
-                continue
+            if rejects_format(answer.status, text, response_format):
+                # Not a failing server: one without this kind of structured output. The next kind,
+                # remembered if it works; when none is left, say so instead of retrying.
+                if step + 1 < len(FORMATS):
+                    step += 1
+                    continue
+                raise HttpEngineError(self._no_json(stage, model, answer.status, text), calls)
             if answer.status in RETRY_STATUSES or answer.status >= 500:
                 failures += 1
                 if failures >= self.max_attempts:
@@ -298,21 +313,24 @@ class HttpEngine:
             )
         return base_url.rstrip("/") + "/chat/completions", model
 
-    def _payload(self, stage: str, request: Mapping[str, Any], model: str, *, json_mode: bool) -> bytes:
+    def _payload(self, stage: str, request: Mapping[str, Any], model: str, response_format: str) -> bytes:
         schema = load_schema("delta")
+        json_mode = response_format != JSON_SCHEMA
         body: dict[str, Any] = {
             "model": model,
-            # In JSON mode the server cannot enforce the schema, so the prompt carries it.
+            # In JSON mode the server may not enforce the schema, so the prompt carries it too.
             "messages": prompts.messages(stage, request, schema=schema if json_mode else None),
             "stream": False,
         }
-        if json_mode:
-            body["response_format"] = {"type": "json_object"}
-        else:
+        if response_format == JSON_SCHEMA:
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "wikigen_delta", "schema": schema, "strict": False},
             }
+        elif response_format == JSON_OBJECT_SCHEMA:
+            body["response_format"] = {"type": "json_object", "schema": schema}
+        else:
+            body["response_format"] = {"type": "json_object"}
         return json.dumps(body, ensure_ascii=False).encode("utf-8")
 
     def _send(
@@ -419,6 +437,14 @@ class HttpEngine:
             f"({model!r}) and the server's limits (context length, structured output support)."
         )
 
+    def _no_json(self, stage: str, model: str, status: int, text: str) -> str:
+        return (
+            f"{stage}: {self.host} does not accept structured output for model {model!r}: it refused a JSON "
+            f"Schema, JSON mode with a schema and plain JSON mode (last answer HTTP {status}: {text}). wikigen "
+            "needs one of them; use a server or model that supports response_format json_schema or "
+            "json_object. Nothing was published."
+        )
+
     def _display_url(self) -> str:
         try:
             parts = urlsplit((self.settings.base_url or "").rstrip("/"))
@@ -455,11 +481,19 @@ def _retry_after(headers: Mapping[str, str]) -> float | None:
     return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
-def _rejects_schema(status: int, text: str) -> bool:
+def rejects_format(status: int, text: str, response_format: str) -> bool:
+    """Whether an error answer refuses the way structured output was asked for, not the request.
+
+    Told by what the answer names, never by its status alone: servers say it with 400, 422 or 500.
+    """
+    if status < 400:
+        return False
     lowered = text.lower()
-    if status == 400:
-        return "response_format" in lowered or "json_schema" in lowered
-    return status in (404, 422)
+    named: tuple[str, ...] = ("response_format", "response format", "json_schema", "json schema")
+    if response_format == JSON_OBJECT_SCHEMA:
+        # A server may take JSON mode but not the schema beside it (or fail to make a grammar of it).
+        named += ("schema", "grammar")
+    return any(word in lowered for word in named)
 
 
 def _ms(started: float) -> int:
