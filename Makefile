@@ -1,12 +1,13 @@
 # The two commands of the README:
 #   make site   set up, compile the repo's own content/ on the offline engine, build the site
 #   make test   set up and run every test (what .ci/run runs)
+#   make live   opt-in, never in CI: compile two chapters on a real model server (llama-cpp-python)
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 GRAPH_APP := wikigen/views/graph_app
 
-.PHONY: setup site test lint bench bench-site bench-offline bench-quality bench-search assets browser
+.PHONY: setup site test lint bench bench-site bench-offline bench-quality bench-search assets browser live
 
 $(BIN)/wikigen: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -55,3 +56,8 @@ bench-search: setup
 bench-site: setup
 	$(BIN)/python scripts/bench_site.py
 	$(BIN)/python scripts/bench_graph.py
+
+# The HTTP engine against a real server: its own venv (.live-venv/), llama.cpp built from source the
+# first time (10–20 minutes on 2 cores), SmolLM2-135M on loopback. See content/manual/engines.md.
+live: setup
+	$(BIN)/python scripts/live.py
