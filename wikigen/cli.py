@@ -68,11 +68,17 @@ def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) ->
 
 @cli.command()
 @click.argument("directory", default=".", type=click.Path(file_okay=False))
-def init(directory: str) -> None:
+@click.option(
+    "--install-spec",
+    metavar="SPEC",
+    help="What the workflow installs with pip, e.g. 'wikigen @ git+https://github.com/OWNER/wikigen@COMMIT'. "
+    "Default: how this copy was installed; needed when that was a local folder or file.",
+)
+def init(directory: str, install_spec: str | None) -> None:
     """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
     from wikigen.scaffold import init_repo
 
-    written = init_repo(Path(directory))
+    written = init_repo(Path(directory), install_spec=install_spec)
     for path in written:
         click.echo(f"created {path}")
     if not written:

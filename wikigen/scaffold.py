@@ -3,11 +3,14 @@ category — without ever overwriting a file, in a new or an existing repo."""
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
 
-from wikigen import __version__
 from wikigen.config import CATEGORIES, CONFIG_FILE
+from wikigen.installation import checked_spec, this_install_spec
+
+WORKFLOW = ".github/workflows/wikigen.yml"
 
 EXAMPLES = {
     "knowledge": (
@@ -50,9 +53,16 @@ def _example(category: str, slug: str, title: str, text: str) -> str:
     )
 
 
-def init_repo(root: Path) -> list[str]:
-    """Create what is missing; return the paths written. Running it twice writes nothing."""
+def init_repo(root: Path, install_spec: str | None = None) -> list[str]:
+    """Create what is missing; return the paths written. Running it twice writes nothing.
+
+    ``install_spec`` is what the workflow's install step asks pip for; by default, read off how this
+    copy of wikigen was installed (a local or editable install raises before anything is written).
+    """
     written: list[str] = []
+    spec = None
+    if not (root / WORKFLOW).exists():
+        spec = checked_spec(install_spec) if install_spec else this_install_spec()
 
     def write(rel: str, text: str) -> bool:
         path = root / rel
@@ -69,7 +79,9 @@ def init_repo(root: Path) -> list[str]:
     root.mkdir(parents=True, exist_ok=True)
     write(CONFIG_FILE, template("wikigen.yml"))
     write("mkdocs.yml", template("mkdocs.yml"))
-    write(".github/workflows/wikigen.yml", template("workflow.yml").replace("__VERSION__", __version__))
+    if spec is not None:
+        # A JSON string is a YAML double-quoted scalar: '@', '#' and ':' in a URL stay literal.
+        write(WORKFLOW, template("workflow.yml").replace("__INSTALL_SPEC__", json.dumps(spec)))
     write(".pre-commit-config.yaml", template("pre-commit-config.yaml"))
     if write("hooks/pre-commit", template("pre-commit")):
         (root / "hooks/pre-commit").chmod(0o755)
