@@ -96,7 +96,7 @@ def test_init_writes_layout_once_and_never_overwrites(git_repo: GitRepo):
     (git_repo.root / ".gitignore").write_text("node_modules/\n")
     (git_repo.root / "content/sources/knowledge").mkdir(parents=True)
     (git_repo.root / "content/sources/knowledge/mine.md").write_text("# Mine\n\nmy own text\n")
-    first = git_repo.wikigen("init", str(git_repo.root))
+    first = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen==0.1.0")
     assert first.code == 0 and "created wikigen.yml" in first.out
     assert "content/sources/knowledge" not in first.out  # an existing knowledge base gets no example
     assert git_repo.read(".gitignore") == "node_modules/\n# the built site (mkdocs build)\nsite/\n"
