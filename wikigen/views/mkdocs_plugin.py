@@ -159,8 +159,9 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         bundle = all((ASSET_DIR / name).is_file() for name in GRAPH_ASSETS[:2])
         if self.config.graph and not bundle:
             log.info(
-                "wikigen: the graph viewer is not built (wikigen/views/assets/graph.js); the graph page "
-                "says how to build it"
+                "wikigen: this copy of wikigen has no graph viewer (%s), so the graph page draws no graph "
+                "and says how to get one: install wikigen from a release, or run `make assets` in a checkout",
+                ASSET_DIR / "graph.js",
             )
         site = Site(knowledge, layout, graph_bundle=bundle)
         pages = build_pages(site) + source_pages(site)

@@ -262,10 +262,13 @@ def graph_page(site: Site) -> Page:
             f'<script src="{esc(js)}"></script>',
         )
     else:
+        # Issue 11.7: a `pip install git+URL` runs no npm, so that copy of wikigen has no viewer.
         doc.add(
-            '<div class="wikigen-warning" id="wikigen-graph-missing"><p>The graph viewer is not built, so '
-            f"this page shows no graph. Build it once with <code>{esc(BUILD_BUNDLE)}</code> and rebuild "
-            f'the site. The graph data is here: <a href="{esc(data)}">graph.json</a>.</p></div>'
+            '<div class="wikigen-warning" id="wikigen-graph-missing"><p>No graph is drawn here: the copy '
+            "of wikigen that built this site has no graph viewer. The viewer is built with npm; a release's "
+            "wheel or sdist carries it, a <code>pip install git+…</code> does not. Install wikigen from a "
+            f"release, or in a checkout of wikigen run <code>make assets</code> (<code>{esc(BUILD_BUNDLE)}</code>), "
+            f'then build the site again. The graph data is here: <a href="{esc(data)}">graph.json</a>.</p></div>'
         )
     return doc.page("Graph", hide=["navigation", "toc"])
 
