@@ -15,7 +15,7 @@ BAD = {
     "bad yaml": (f"{K}/x.md", "---\ntitle: X\ntags: [a, b\n---\nbody\n", 4, "not valid YAML"),
     "non utf8": (f"{K}/x.md", b"---\ntitle: X\n---\nbad \xff byte\n", 4, "UTF-8"),
     "binary": (f"{K}/x.md", b"# X\n\x00\x01\x02", 2, "binary"),
-    "too big": (f"{K}/x.md", "---\ntitle: X\n---\n" + "a" * 100_001, 4, "over the 100,000-byte cap"),
+    "too big": (f"{K}/x.md", "---\ntitle: X\n---\n" + "a" * 100_001, 4, "over caps.input_bytes (100,000)"),
 }
 
 

@@ -185,7 +185,7 @@ def test_r29_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapsh
 @pytest.mark.parametrize(
     ("cap", "expected"),
     [
-        ("input_bytes", "> 1"),
+        ("input_bytes", "> 300"),  # the source alone fits (R5); its context does not
         ("anchors", "2 > 1"),
         ("articles", "2 > 1"),
         ("relations", "2 > 1"),
@@ -200,21 +200,56 @@ def test_r15_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str,
     head = git_repo.head()
     engine = ScriptedEngine(extract)
     with pytest.raises(CapExceeded) as caught:
-        compile_repo(git_repo.root, engine=engine, overrides={f"caps.{cap}": 1})
+        compile_repo(git_repo.root, engine=engine, overrides={f"caps.{cap}": 300 if cap == "input_bytes" else 1})
     assert f"caps.{cap}: " in caught.value.message and expected in caught.value.message
-    assert "knowledge/b" in caught.value.message and "R15" in caught.value.message
+    assert "knowledge/b" in caught.value.message and "Nothing was trimmed" in caught.value.message
     assert git_repo.head() == head and engine.calls == 0
     assert compile_repo(git_repo.root, engine=engine, retry=True).published  # default caps: fits
 
 
 def test_r15_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monkeypatch):
     git_repo.commit({f"{K}/a.md": source("x" * 500, title="A")})
-    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "100")
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "600")
     head = git_repo.head()
     result = git_repo.wikigen("compile")
-    assert result.code == 1 and "caps.input_bytes: " in result.err and "> 100" in result.err
-    assert "single source can never fit" in result.err
+    assert result.code == 1 and "over caps.input_bytes (600)" in result.err
+    assert "too large to compile" in result.err and "knowledge/a" in result.err  # R5 with R15's measure
     assert git_repo.head() == head
+
+
+def test_r15_r33_cap_breach_names_the_command_that_works_and_never_refuses_it(git_repo: GitRepo, monkeypatch):
+    """Issue 11, item 1: a plain compile over a cap says `wikigen compile --batch`; that command runs
+    without --retry, and so does the plain compile again (a cap breach judges the invocation)."""
+    files = {f"{K}/s{i}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)}
+    git_repo.commit(files)
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "1500")
+    result = git_repo.wikigen("compile", "--engine", "offline")
+    assert result.code == 1 and "`wikigen compile --batch --engine offline`" in result.err, result.err
+    assert "not about the sources" in result.err and "--retry" not in result.err
+    note = json.loads(git_repo.git("notes", "--ref=refs/notes/wikigen", "show", "HEAD").stdout)
+    assert note["status"] == "failed" and note["retryable"] is True and note["mode"] == "single"
+    again = git_repo.wikigen("compile")
+    assert "caps.input_bytes" in again.err and "failed before" not in again.err
+    report = compiled(git_repo, batch=True)  # no --retry
+    assert report.published and len(report.increments) > 1
+
+
+def test_r33_a_failure_refuses_only_the_same_attempt(git_repo: GitRepo):
+    """R33, issue 11 item 1: same sources tree, same settings, same mode — or it runs."""
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+    bad = {
+        **empty_delta(),
+        "articles": [{"title": "A", "sources": ["knowledge/a"],
+                      "summary": [{"text": "x", "quotes": [{"source": "knowledge/a", "quote": "nope"}]}]}],
+    }
+    with pytest.raises(ValidationError):
+        compiled(git_repo, ScriptedEngine([bad, empty_delta()]), batch=True)
+    with pytest.raises(PreviousFailure) as caught:
+        compiled(git_repo, ScriptedEngine(extract), batch=True)  # the same attempt
+    assert "`wikigen compile --batch --retry`" in caught.value.message
+    with pytest.raises(ValidationError):  # other settings make another attempt: it runs (and fails again)
+        compiled(git_repo, ScriptedEngine([bad, empty_delta()]), batch=True, overrides={"caps.anchors": 99})
+    assert compiled(git_repo, ScriptedEngine(extract), batch=False).published  # another mode runs
 
 
 def test_r16_batch_publishes_one_commit_per_increment(git_repo: GitRepo, monkeypatch):
@@ -630,3 +665,40 @@ def test_r29_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: 
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.published  # the live Node anchor's lines are not a reason to call
     assert not any(o.startswith(("topic/", "concept/pod")) for o in snapshot_at(git_repo).objects)
+
+
+def test_r5_r15_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
+    """Issue 11, item 2: a source that cannot fit one increment on its own, under the caps in force
+    (here an environment override), is refused by check with its path and by how much, and a --batch
+    run lists every such source before its first engine call."""
+    from wikigen.context import alone_bytes
+    from wikigen.errors import SourceError
+    from wikigen.workspace import Workspace
+
+    small = {f"{K}/s{i}.md": source(f"Small source number {i} with a few words.\n", title=f"S{i}") for i in range(3)}
+    big = {f"{K}/big{i}.md": source("A long line of words about nothing.\n" * 60, title=f"Big{i}") for i in range(2)}
+    git_repo.commit({**small, **big})
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "1500")
+    checked = git_repo.wikigen("check")
+    assert checked.code == 1
+    lines = checked.out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"{K}/big0.md", f"{K}/big1.md"]
+    assert all("over caps.input_bytes (1,500)" in line for line in lines)
+    plan = git_repo.json("plan")
+    assert sorted(p["path"] for p in plan["invalid"]) == [f"{K}/big0.md", f"{K}/big1.md"]
+    engine = ScriptedEngine(extract)
+    with pytest.raises(SourceError) as caught:
+        compile_repo(git_repo.root, engine=engine, batch=True)
+    assert engine.calls == 0 and "big0.md" in caught.value.message and "big1.md" in caught.value.message
+
+    # The same measure as compile's: a source exactly at the cap compiles, its request is that size.
+    git_repo.commit({**dict.fromkeys(big)})
+    ws = Workspace.open(git_repo.root)
+    alone = alone_bytes(ws.plan().sources["knowledge/s0"])
+    git_repo.commit({**dict.fromkeys(small), f"{K}/s0.md": small[f"{K}/s0.md"]})
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", str(alone))
+    assert git_repo.wikigen("check").code == 0
+    report = compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert report.increments[0].input_bytes == alone
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", str(alone - 1))
+    assert git_repo.wikigen("check").code == 1

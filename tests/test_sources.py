@@ -105,9 +105,15 @@ def test_r5_binary_md_file_is_invalid():
 
 
 def test_r5_body_over_100000_bytes_is_invalid_and_says_how_to_split():
-    problems = parse("content/sources/knowledge/x.md", "---\ntitle: Big\n---\n" + "é" * 50_001)
-    assert isinstance(problems, list) and problems[0].line == 4
-    assert "100,002 bytes" in problems[0].message and "split" in problems[0].message
+    """R5 with R15's measure (issue 11, item 2): the source alone, as a request, over caps.input_bytes."""
+    from wikigen.config import Caps
+    from wikigen.context import size_problem
+
+    big = ok("content/sources/knowledge/x.md", "---\ntitle: Big\n---\n" + "é" * 50_001)
+    problem = size_problem(big, CFG.caps)
+    assert problem is not None and problem.line == 4
+    assert "100,002 bytes" in problem.message and "split" in problem.message
+    assert size_problem(big, Caps(input_bytes=200_000)) is None  # the caps in force decide
 
 
 def test_r5_every_problem_collected_not_just_the_first():

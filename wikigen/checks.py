@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from wikigen.context import size_problem
 from wikigen.errors import Problem
 from wikigen.gitstore import EMPTY_TREE
 from wikigen.sources import (
@@ -94,6 +95,9 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
         result = parse_source(rel, full.read_bytes(), EMPTY_TREE, ws.config)
         if isinstance(result, Source):
             ids.append((rel, result.id, result.id_line))
+            too_large = size_problem(result, ws.config.caps)  # the rule compile applies (issue 11, item 2)
+            if too_large is not None:
+                problems.append(too_large)
         else:
             problems.extend(result)
     if files:

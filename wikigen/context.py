@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikigen.config import Caps
-from wikigen.errors import CapExceeded, ValidationError
+from wikigen.errors import CapExceeded, Problem, ValidationError
 from wikigen.evidence.passages import line_starts
 from wikigen.hashing import canonical_bytes, sha256_hex
 from wikigen.ids import kind_of, normalize_name
@@ -90,6 +90,57 @@ def _declared_lang(source: Source) -> dict[str, str]:
     """``{"lang": …}`` where the source's frontmatter declares a language (issue 10, item 6), else {}."""
     value = source.metadata.get("lang")
     return {"lang": value.strip()} if isinstance(value, str) and value.strip() else {}
+
+
+DATA_KEYS = ("sources", "fragments", "anchors", "articles", "relations", "revoked", "withdrawn")
+
+
+def source_entry(source: Source) -> dict[str, Any]:
+    """How a changed source travels in a request: whole (R9), with its declared language if any."""
+    return {
+        "id": source.id,
+        "version": source.version,
+        "title": source.title,
+        "category": source.category,
+        "verification": source.verification,
+        "body": source.body,
+        # Issue 10, item 6: only a source that declares its language carries it, so that every other
+        # request stays byte-identical.
+        **_declared_lang(source),
+    }
+
+
+def input_bytes_of(request: Mapping[str, Any]) -> int:
+    """R15's measure: the UTF-8 bytes of a request's data part (sources, fragments, anchors, …)."""
+    return len(canonical_bytes({k: request.get(k, []) for k in DATA_KEYS}))
+
+
+def alone_bytes(source: Source) -> int:
+    """The input bytes of an increment holding ``source`` alone: no fragments, anchors or other
+    sources — the least any compile of it can send (issue 11, item 2)."""
+    return input_bytes_of({"sources": [source_entry(source)]})
+
+
+def size_problem(source: Source, caps: Caps) -> Problem | None:
+    """R5 with R15's measure: a source that cannot fit one increment on its own, under the caps in
+    force, can never be compiled; ``check``, ``plan`` and ``compile`` all refuse it with this."""
+    size = alone_bytes(source)
+    if size <= caps.input_bytes:
+        return None
+    over = size - caps.input_bytes
+    room = source.body_bytes - over
+    advice = (
+        f"split this file into smaller sources (by section), each body under about {room:,} bytes"
+        if room > 0
+        else "caps.input_bytes is smaller than a request's fixed part: raise it"
+    )
+    return Problem(
+        source.path,
+        source.body_line,
+        f"too large to compile: the body is {source.body_bytes:,} bytes, and a request holding this source "
+        f"alone is {size:,} bytes, {over:,} over caps.input_bytes ({caps.input_bytes:,}). No split of the "
+        f"change can help: {advice}",
+    )
 
 
 # A body reader: (source id, version) → body text of that version, verified against its blob.
@@ -242,20 +293,7 @@ def build_context(
     request: dict[str, Any] = {
         "stage": "analyze",
         "rules": RULES,
-        "sources": [
-            {
-                "id": s.id,
-                "version": s.version,
-                "title": s.title,
-                "category": s.category,
-                "verification": s.verification,
-                "body": s.body,
-                # Issue 10, item 6: only a source that declares its language carries it, so that
-                # every other request stays byte-identical.
-                **_declared_lang(s),
-            }
-            for s in sorted(changed, key=lambda s: s.id)
-        ],
+        "sources": [source_entry(s) for s in sorted(changed, key=lambda s: s.id)],
         "fragments": [f.as_json() for f in fragments],
         "anchors": [
             {
@@ -289,11 +327,7 @@ def build_context(
         "revoked": revoked_list,
         "withdrawn": sorted(withdrawn),
     }
-    data_part = {
-        k: request[k]
-        for k in ("sources", "fragments", "anchors", "articles", "relations", "revoked", "withdrawn")
-    }
-    input_bytes = len(canonical_bytes(data_part))
+    input_bytes = input_bytes_of(request)
     revoked_concepts = sum(1 for r in revoked if kind_of(r) == "concept")
     revoked_articles = sum(1 for r in revoked if kind_of(r) == "article")
     used = {
@@ -307,15 +341,10 @@ def build_context(
     if over and enforce:
         names = ", ".join(s.id for s in changed) or "(withdrawals only)"
         detail = "; ".join(f"caps.{n}: {v:,} > {lim:,}" for n, v, lim in over)
-        single = len(changed) == 1
-        advice = (
-            "this single source can never fit one increment: split it into smaller sources"
-            if single
-            else "split the change into smaller increments with `wikigen compile --batch`"
-        )
+        # The advice depends on how compile was run; the pipeline adds it (issue 11, item 1).
         raise CapExceeded(
-            f"the increment is over its caps (R15) — {detail}; sources: {names}. Nothing was trimmed or "
-            f"published; {advice}."
+            f"the increment is over its caps — {detail}; sources: {names}. Nothing was trimmed or published.",
+            sources=[s.id for s in changed],
         )
 
     bodies = {s.id: (s.version, s.body) for s in changed}

@@ -71,7 +71,17 @@ class SnapshotError(WikigenError):
 
 
 class CapExceeded(WikigenError):
-    """An increment is over one of the caps of R15; nothing was trimmed or published."""
+    """An increment is over one of the caps of R15; nothing was trimmed or published.
+
+    R33, issue 11 item 1: a cap breach judges how compile was run (one increment or --batch), not
+    the sources, so it never makes a later compile of the same sources refuse.
+    """
+
+    retryable = True
+
+    def __init__(self, message: str, *, sources: Iterable[str] = ()) -> None:
+        super().__init__(message)
+        self.sources = tuple(sources)
 
 
 class BudgetExceeded(WikigenError):

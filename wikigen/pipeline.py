@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -20,6 +21,7 @@ from wikigen.context import Context, build_context
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
+    CapExceeded,
     EngineError,
     Interrupted,
     PrivacyError,
@@ -81,6 +83,40 @@ def config_key(config: Config) -> str:
     return json_sha256({"caps": repr(config.caps), "engine": repr(config.engine)})[:12]
 
 
+def compile_mode(*, batch: bool, include_deferred: bool) -> str:
+    """R33: the mode a failure is recorded under; a different mode is a different attempt."""
+    return ("batch" if batch else "single") + ("+deferred" if include_deferred else "")
+
+
+def invocation(
+    *, batch: bool, include_deferred: bool, engine_name: str | None = None, allow_mass_withdrawal: bool = False
+) -> str:
+    """The `wikigen compile` command line of these options, for messages that tell what to run."""
+    words = ["wikigen", "compile"]
+    words += ["--batch"] if batch else []
+    words += ["--include-deferred"] if include_deferred else []
+    words += ["--engine", engine_name] if engine_name else []
+    words += ["--allow-mass-withdrawal"] if allow_mass_withdrawal else []
+    return " ".join(words)
+
+
+def cap_advice(error: CapExceeded, *, batch: bool, batch_command: str) -> str:
+    """Issue 11, item 1: what to do about a cap breach — a matter of the invocation when --batch
+    would split the change, of the one source when it cannot be split further."""
+    if not batch and len(error.sources) > 1:
+        return (
+            f"\nThis is about how compile was run, not about the sources: `{batch_command}` compiles the "
+            "change in increments that each fit the caps."
+        )
+    if not error.sources:
+        return "\nRaise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*) to publish these withdrawals."
+    return (
+        "\nThis source does not fit one increment together with the context it needs (fragments and anchors "
+        "of the knowledge it mentions): split it into smaller sources, or raise the cap named above (caps.* "
+        "in wikigen.yml, or WIKIGEN_CAPS_*)."
+    )
+
+
 def compile_repo(
     path: Path | str = ".",
     *,
@@ -109,10 +145,17 @@ def compile_repo(
     if not allow_mass_withdrawal:
         refuse_mass_withdrawal(plan, ws.baseline)
     key = config_key(ws.config)
+    mode = compile_mode(batch=batch, include_deferred=include_deferred)
+    command = partial(
+        invocation,
+        include_deferred=include_deferred,
+        engine_name=(overrides or {}).get("engine.name"),
+        allow_mass_withdrawal=allow_mass_withdrawal,
+    )
     if not retry:
-        failure = previous_failure(ws.store, ws.head, plan.sources_tree, key)
+        failure = previous_failure(ws.store, ws.head, plan.sources_tree, key, mode)
         if failure is not None and plan.needs_compile:
-            refuse_retry(failure)
+            refuse_retry(failure, command(batch=batch))
     report = CompileReport(added=list(plan.added), updated=list(plan.updated), withdrawn=list(plan.withdrawn))
     report.version = ws.baseline.version
     if reconciled is not None:
@@ -165,6 +208,8 @@ def compile_repo(
         except (Exception, KeyboardInterrupt) as exc:
             # R33: every failure writes the note the manual promises, Ctrl-C and internal errors too.
             error = _interrupted(report) if isinstance(exc, KeyboardInterrupt) else exc
+            if isinstance(error, CapExceeded):
+                error.message += cap_advice(error, batch=batch, batch_command=command(batch=True))
             if report.published and not isinstance(error, Interrupted) and isinstance(error, WikigenError):
                 # Issue 15.3: this run did publish; the failing increment's "nothing was published" is its own.
                 error.message += f"\nSnapshot {report.version} of this run's earlier increments stays published."
@@ -175,6 +220,7 @@ def compile_repo(
                     "sourcesTree": plan.sources_tree,
                     "fingerprint": plan.fingerprint,
                     "configKey": key,
+                    "mode": mode,
                     "engineCalls": budget.engine_calls,
                     "baselineVersion": ws.baseline.version,
                 },

@@ -287,9 +287,13 @@ def _note_text(record: Mapping[str, Any]) -> str:
 
 
 def previous_failure(
-    store: GitStore, commit: str | None, sources_tree: str, config_key: str
+    store: GitStore, commit: str | None, sources_tree: str, config_key: str, mode: str
 ) -> Mapping[str, Any] | None:
-    """The failure recorded for these same sources, if any (HEAD and ancestors with the same sources)."""
+    """The failure recorded for this same attempt, if any (HEAD and ancestors with the same sources).
+
+    R33, issue 11 item 1: only a repeat of the same attempt is refused — same sources tree, same
+    settings (``config_key``) and same mode (``mode``: one increment or --batch, deferred or not).
+    """
     current = commit
     for _ in range(50):
         if current is None:
@@ -307,6 +311,7 @@ def previous_failure(
                 and not data.get("retryable")  # a lost race, Ctrl-C or a full disk judges no source
                 and data.get("sourcesTree") == sources_tree
                 and data.get("configKey") == config_key
+                and data.get("mode") == mode
             ):
                 return dict(data)
             if data.get("status") == "ok":
@@ -316,8 +321,10 @@ def previous_failure(
     return None
 
 
-def refuse_retry(failure: Mapping[str, Any]) -> None:
+def refuse_retry(failure: Mapping[str, Any], command: str = "wikigen compile") -> None:
+    """``command`` is the invocation refused; the message gives it back with --retry."""
     raise PreviousFailure(
-        "the same sources failed to compile before (recorded in refs/notes/wikigen): "
-        f"{failure.get('error', 'unknown error')}\nChange a source or the settings, or run `wikigen compile --retry`."
+        "the same compile of the same sources, with the same settings, failed before (recorded in "
+        f"refs/notes/wikigen): {failure.get('error', 'unknown error')}\n"
+        f"Change a source or the settings, or run `{command} --retry` to try it again."
     )

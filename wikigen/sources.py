@@ -22,7 +22,6 @@ from wikigen.yamlscan import refusal
 
 CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
 SOURCES_DIR = "content/sources"
-MAX_BODY_BYTES = 100_000
 # Issue 15.2: frontmatter is small structured data; these bound the work of reading it.
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_FRONTMATTER_DEPTH = 20
@@ -291,16 +290,6 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
         problems.append(Problem(path, key_line("title"), "title must be a non-empty string"))
         title = None
 
-    size = len(body.encode("utf-8"))
-    if size > MAX_BODY_BYTES:
-        problems.append(
-            Problem(
-                path,
-                body_line,
-                f"body is {size:,} bytes, over the {MAX_BODY_BYTES:,}-byte cap (R5): it could "
-                "never fit one increment; split it into several sources by section",
-            )
-        )
     if not body.strip():
         # Issue 15.7: it would compile to no article, and R28 would then fail every later compile.
         problems.append(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from wikigen.config import Config
+from wikigen.context import size_problem
 from wikigen.errors import Problem
 from wikigen.gitstore import EMPTY_TREE, GitStore
 from wikigen.hashing import sha256_hex
@@ -71,7 +72,11 @@ def read_sources(
             if parsed_cache is not None:
                 parsed_cache[(path, blob)] = result
         if isinstance(result, Source):
-            parsed[path] = result
+            too_large = size_problem(result, config.caps)  # issue 11, item 2: the rule check applies
+            if too_large is None:
+                parsed[path] = result
+            else:
+                problems.append(too_large)
         else:
             problems.extend(result)
 
@@ -106,7 +111,10 @@ def read_sources(
             if not include_deferred and pending.reason != "subtask":
                 continue
             result = parse_source(path, store.read_blob(pending.blob), pending.blob, config)
-            if isinstance(result, Source):
+            too_large = size_problem(result, config.caps) if isinstance(result, Source) else None
+            if too_large is not None:
+                problems.append(too_large)
+            elif isinstance(result, Source):
                 pending_read[result.id] = result
             else:
                 problems.extend(result)

@@ -100,8 +100,9 @@ def test_r33_a_lost_race_is_recorded_but_never_refuses_the_same_sources(git_repo
     ws = Workspace.open(git_repo.root)
     tree = ws.plan().sources_tree
     key = config_key(ws.config)
-    record_failure(store, source_commit, {"sourcesTree": tree, "configKey": key}, ConflictError("moved"))
-    assert previous_failure(store, source_commit, tree, key) is None
-    record_failure(store, source_commit, {"sourcesTree": tree, "configKey": key}, ValidationError(["bad quote"]))
-    refused = previous_failure(store, source_commit, tree, key)
+    record = {"sourcesTree": tree, "configKey": key, "mode": "single"}
+    record_failure(store, source_commit, record, ConflictError("moved"))
+    assert previous_failure(store, source_commit, tree, key, "single") is None
+    record_failure(store, source_commit, record, ValidationError(["bad quote"]))
+    refused = previous_failure(store, source_commit, tree, key, "single")
     assert refused is not None and refused["retryable"] is False and "bad quote" in refused["error"]
