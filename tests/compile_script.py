@@ -11,6 +11,7 @@ WIKIGEN_TEST_STARTED=PATH it creates PATH once its imports are done.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -39,7 +40,9 @@ def main() -> int:
         wikigen.pipeline.make_engine = lambda config: ScriptedEngine(slow)  # type: ignore[assignment]
         if os.environ.get("WIKIGEN_TEST_STARTED"):  # imports done: a signal now reaches wikigen's handlers
             Path(os.environ["WIKIGEN_TEST_STARTED"]).touch()
-        return cli(["-C", repo, "compile"])
+        code = cli(["-C", repo, "compile"])
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # as wikigen.cli.main does for the program
+        return code
     try:
         report = compile_repo(repo, engine=ScriptedEngine(slow), retry=True)
     except WikigenError as exc:

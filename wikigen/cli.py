@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -219,6 +221,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
     help="Withdraw more than half of the sources (and over 10) at once, e.g. after renaming the sources folder.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (a bar in a terminal, else a line per increment).")
 @click.pass_context
 def compile_command(
     ctx: click.Context,
@@ -228,11 +231,12 @@ def compile_command(
     include_deferred: bool,
     allow_mass_withdrawal: bool,
     as_json: bool,
+    quiet: bool,
 ) -> None:
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
     from wikigen.pipeline import compile_repo
 
-    with _progress(enabled=not as_json) as progress:
+    with _progress(enabled=not quiet, bar=not as_json) as progress:
         report = compile_repo(
             ctx.obj["dir"],
             overrides={"engine.name": engine_name},
@@ -313,26 +317,52 @@ def serve(ctx: click.Context, dev_addr: str) -> None:
 
 
 class _progress:
-    """A rich progress bar on long compiles; silent with --json or when not a terminal."""
+    """Progress of a compile on stderr: a rich bar in a terminal (not with --json), else one line per
+    increment, so that CI logs and redirected output show a long compile moving (issue 11, item 4)."""
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
+    def __init__(self, enabled: bool, bar: bool = True) -> None:
+        self.enabled = enabled
+        self.terminal = sys.stderr.isatty()
+        self.with_bar = bar
         self.bar: Any = None
         self.task: Any = None
+        self.started = time.monotonic()
+        self.calls = 0
+        self.sent = 0
 
-    def __enter__(self) -> Callable[[int, int, str], None] | None:
-        if not self.enabled:
+    def __enter__(self) -> Callable[[int, int, str, Any], None] | None:
+        if not self.enabled or (self.terminal and not self.with_bar):
             return None
+        if not self.terminal:
+            return self.line
         from rich.progress import Progress
 
         self.bar = Progress(transient=True)
         self.bar.start()
         self.task = self.bar.add_task("compiling", total=None)
 
-        def update(done: int, total: int, what: str) -> None:
+        def update(done: int, total: int, what: str, increment: Any) -> None:
             self.bar.update(self.task, completed=done, total=total, description=what)
 
         return update
+
+    def line(self, done: int, total: int, what: str, increment: Any) -> None:
+        if increment is None:
+            if done == 0 and self.calls == 0 and what != "done":
+                click.echo(f"wikigen: compiling {total} changed source(s)…", err=True)
+            return
+        self.calls += increment.engine_calls
+        self.sent += increment.sent_bytes["total"]
+        elapsed = int(time.monotonic() - self.started)
+        left = total - done
+        click.echo(
+            f"wikigen: snapshot {increment.version}: {len(increment.sources)} source(s) compiled"
+            + (f", {len(increment.withdrawn)} withdrawn" if increment.withdrawn else "")
+            + f"; {increment.engine_calls} engine call(s), {increment.sent_bytes['total']:,} bytes sent "
+            f"({self.calls} call(s), {self.sent:,} bytes in this run); {elapsed // 60}m{elapsed % 60:02d}s elapsed; "
+            + (f"{left} source(s) left" if left else "nothing left"),
+            err=True,
+        )
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
@@ -410,7 +440,20 @@ def mcp(ctx: click.Context, include_private: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where errors become exit codes and messages."""
-    return run(cli, argv)
+    code = run(cli, argv)
+    if argv is None:  # the program itself: a Ctrl-C during interpreter shutdown would print a traceback
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return code
+
+
+def interrupted() -> int:
+    """Ctrl-C outside the compile's own handling (start-up, printing): say how to find out what happened."""
+    click.echo(
+        "wikigen: interrupted (Ctrl-C). `wikigen status` shows whether anything was published; "
+        "compile again to continue.",
+        err=True,
+    )
+    return EXIT_INTERRUPTED
 
 
 def run(command: Callable[..., Any], argv: list[str] | None) -> int:
@@ -421,15 +464,16 @@ def run(command: Callable[..., Any], argv: list[str] | None) -> int:
     except click.UsageError as exc:
         exc.show()
         return EXIT_USAGE
-    except click.Abort:
+    except click.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            return interrupted()
         click.echo("aborted", err=True)
         return EXIT_FAILURE
     except WikigenError as exc:
         click.echo(f"wikigen: {exc.message}", err=True)
         return exit_code_for(exc)
     except KeyboardInterrupt:
-        click.echo("wikigen: interrupted; nothing was published", err=True)
-        return EXIT_INTERRUPTED
+        return interrupted()
     except Exception as exc:  # the last line of defence: no traceback unless asked for
         if os.environ.get("WIKIGEN_DEBUG"):
             traceback.print_exc()

@@ -76,6 +76,22 @@ def test_issue_15_10_sigint_during_a_compile_writes_the_failure_note(git_repo: G
     assert git_repo.head() != source_commit and note(git_repo, source_commit)["status"] == "ok"
 
 
+def test_issue_15_10_sigint_outside_the_compile_is_interrupted_not_aborted(capsys: pytest.CaptureFixture[str]):
+    """issue 15.10: click turns a Ctrl-C outside the compile's own handling (start-up, printing) into
+    Abort; it was reported as "aborted", exit 1, with nothing to do (scripts/attack.py, SIGINT row)."""
+    import click
+
+    from wikigen.cli import run
+
+    @click.command()
+    def slow() -> None:
+        raise KeyboardInterrupt
+
+    assert run(slow, []) == 130
+    err = capsys.readouterr().err
+    assert "interrupted (Ctrl-C)" in err and "`wikigen status`" in err and "aborted" not in err
+
+
 @pytest.fixture
 def read_only(git_repo: GitRepo, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The repo seen through a read-only bind mount (needs root, as a CI container usually is)."""
