@@ -110,3 +110,19 @@ def test_init_writes_layout_once_and_never_overwrites(git_repo: GitRepo):
     assert git_repo.wikigen("check").code == 0
     plan = git_repo.json("plan")
     assert "tasks/adopt-wikigen" in plan["pending"]
+
+
+def test_r16_progress_outside_a_terminal_is_one_line_per_increment(git_repo: GitRepo, monkeypatch):
+    """Issue 11, item 4: stderr that is no terminal gets a line per increment; --quiet silences it."""
+    files = {f"{K}/s{i}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)}
+    git_repo.commit(files)
+    monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "1500")
+    quiet = git_repo.wikigen("compile", "--batch", "--quiet", "--engine", "offline")
+    assert quiet.code == 0 and quiet.err == "", quiet.err
+    git_repo.commit({f"{K}/s{i}.md": source(f"Changed body of source {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)})
+    result = git_repo.wikigen("compile", "--batch")
+    assert result.code == 0, result.err
+    lines = [line for line in result.err.splitlines() if line.startswith("wikigen: snapshot ")]
+    assert len(lines) > 1 and result.err.startswith("wikigen: compiling 6 changed source(s)")
+    assert all("engine call(s)" in line and "bytes sent" in line and "elapsed" in line for line in lines)
+    assert "source(s) left" in lines[0] and lines[-1].endswith("nothing left")

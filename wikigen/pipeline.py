@@ -57,7 +57,8 @@ MAX_DELTA_BYTES = 100_000  # analyze's delta, sent on to recheck, has its own li
 DELTA_PER_INPUT = 10  # a delta quoting its sources stays within this many times their bytes
 
 
-Progress = Callable[[int, int, str], None]
+# (sources done, sources in all, what happens now, the increment just published or None)
+Progress = Callable[[int, int, str, "IncrementReport | None"], None]
 
 
 def route_of(config: Config) -> dict[str, Any]:
@@ -202,7 +203,7 @@ def compile_repo(
     while True:
         selected = _select(ws, plan, batch, order)
         if progress is not None:
-            progress(done, total, f"increment of {len(selected)} source(s)")
+            progress(done, total, f"increment of {len(selected)} source(s)", None)
         try:
             inc = _run_increment(ws, plan, selected, engine, budget, cancel, first)
         except (Exception, KeyboardInterrupt) as exc:
@@ -240,6 +241,8 @@ def compile_repo(
         report.version = inc.version
         report.commit = inc.commit
         done += len(inc.sources) + len(inc.withdrawn)
+        if progress is not None:
+            progress(done, total, f"published snapshot {inc.version}", inc)
         first = False
         if inc.interrupted:
             break  # Ctrl-C after this increment published: it stays, the batch stops
@@ -250,7 +253,7 @@ def compile_repo(
         if not batch:
             break  # cannot happen: one increment takes everything
     if progress is not None:
-        progress(total, total, "done")
+        progress(total, total, "done", None)
     report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"
     return report
 
