@@ -60,9 +60,9 @@ def init_repo(root: Path, install_spec: str | None = None) -> list[str]:
     copy of wikigen was installed (a local or editable install raises before anything is written).
     """
     written: list[str] = []
-    spec = None
-    if not (root / WORKFLOW).exists():
-        spec = checked_spec(install_spec) if install_spec else this_install_spec()
+    spec = checked_spec(install_spec) if install_spec else None
+    if spec is None and not (root / WORKFLOW).exists():
+        spec = this_install_spec()
 
     def write(rel: str, text: str) -> bool:
         path = root / rel
