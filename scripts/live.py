@@ -283,9 +283,9 @@ def main() -> int:
             say("$ wikigen compile --engine http")
             started = time.monotonic()
             done = subprocess.run([wikigen, "compile", "--engine", "http"], cwd=repo, env=env,
-                                  capture_output=True, text=True)
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             elapsed = time.monotonic() - started
-            for line in (done.stdout + done.stderr).splitlines():
+            for line in done.stdout.splitlines():
                 say(f"  {line}")
             say(f"exit {done.returncode} after {elapsed:.1f} s")
             say()
