@@ -126,3 +126,22 @@ def test_r16_progress_outside_a_terminal_is_one_line_per_increment(git_repo: Git
     assert len(lines) > 1 and result.err.startswith("wikigen: compiling 6 changed source(s)")
     assert all("engine call(s)" in line and "bytes sent" in line and "elapsed" in line for line in lines)
     assert "source(s) left" in lines[0] and lines[-1].endswith("nothing left")
+
+
+def test_r7_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRepo):
+    """Issue 11, item 5 (R7: compile reads commits only): changed, staged and untracked sources are named."""
+    git_repo.commit({f"{K}/a.md": source("\nAlpha is the first source of this repo.\n", title="A")})
+    assert git_repo.wikigen("compile", "--quiet").code == 0
+    git_repo.write({f"{K}/a.md": source("\nAlpha, edited and not committed.\n", title="A")})
+    git_repo.stage({f"{K}/b.md": source("\nBeta is staged.\n", title="B")})
+    git_repo.write({f"{K}/c.md": source("\nGamma is untracked.\n", title="C"), f"{K}/pic.png": b"\x89PNG"})
+    result = git_repo.wikigen("status")
+    assert result.code == 0
+    note = [line for line in result.out.splitlines() if line.startswith("not committed")]
+    assert note == [
+        f"not committed, so not compiled (staged: {K}/b.md; changed: {K}/a.md; untracked: {K}/c.md) — compile "
+        "reads commits only: `git add` and `git commit` them, then compile"
+    ]
+    assert git_repo.json("status")["uncommitted"] == {"staged": [f"{K}/b.md"], "changed": [f"{K}/a.md"], "untracked": [f"{K}/c.md"]}
+    compiled = git_repo.wikigen("compile")
+    assert compiled.code == 0 and compiled.out.startswith("nothing to compile") and f"changed: {K}/a.md" in compiled.out

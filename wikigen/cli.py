@@ -206,6 +206,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"waiting: {sid} ({info['reason']})")
     for problem in report["invalid"]:
         click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
+    from wikigen.status import uncommitted_note
+
+    note = uncommitted_note(report["uncommitted"])
+    if note:
+        click.echo(note)
 
 
 @cli.command(name="compile")

@@ -410,6 +410,25 @@ class GitStore:
                     dirty.append(path)
         return sorted(dirty)
 
+    def uncommitted(self, prefix: str) -> dict[str, list[str]]:
+        """Paths under ``prefix`` whose state is not HEAD's: ``staged`` (the index differs from HEAD),
+        ``changed`` (the work tree differs from the index) and ``untracked`` (not ignored)."""
+        flag = pygit2.enums.FileStatus
+        staged = flag.INDEX_NEW | flag.INDEX_MODIFIED | flag.INDEX_DELETED | flag.INDEX_RENAMED | flag.INDEX_TYPECHANGE
+        changed = flag.WT_MODIFIED | flag.WT_DELETED | flag.WT_RENAMED | flag.WT_TYPECHANGE
+        found: dict[str, list[str]] = {"staged": [], "changed": [], "untracked": []}
+        with _translated("reading the work-tree status"):
+            for path, flags in self.repo.status(untracked_files="all").items():
+                if not path.startswith(prefix.rstrip("/") + "/"):
+                    continue
+                if flags & staged:
+                    found["staged"].append(path)
+                if flags & changed:
+                    found["changed"].append(path)
+                if flags & flag.WT_NEW:
+                    found["untracked"].append(path)
+        return {key: sorted(paths) for key, paths in found.items()}
+
     def checkout_paths(self, tree: str, paths: list[str]) -> None:
         """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""
         with _translated("updating the work tree", self.repo.path):

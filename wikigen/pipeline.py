@@ -49,6 +49,7 @@ from wikigen.report import CompileReport, IncrementReport, RunBudget
 from wikigen.snapshot import RULES, ManifestEntry, Snapshot
 from wikigen.sources import SOURCES_DIR
 from wikigen.sourceset import read_recorded
+from wikigen.status import uncommitted_note, uncommitted_sources
 from wikigen.topics import TOPIC_ROUTE, is_derived
 from wikigen.validate import Resolved, resolve
 from wikigen.workspace import Workspace
@@ -171,6 +172,9 @@ def compile_repo(
                 if reconciled is not None
                 else "nothing to compile: no engine call, no commit"
             )
+            left_out = uncommitted_note(uncommitted_sources(ws.store))
+            if left_out:
+                report.message += f"; {left_out}"  # issue 11, item 5: never ignored silently
             return report
         # A bookkeeping commit: the manifest alone, version unchanged, no engine call.
         snapshot = replace(

@@ -5,7 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from wikigen.config import CATEGORIES
+from wikigen.gitstore import GitStore
+from wikigen.sources import SOURCES_DIR, is_source_path
 from wikigen.workspace import Workspace
+
+
+def uncommitted_sources(store: GitStore) -> dict[str, list[str]]:
+    """Source files changed, staged or untracked but not committed: compile reads commits only, so
+    `status` and a compile with nothing to do name them (issue 11, item 5)."""
+    found = store.uncommitted(SOURCES_DIR)
+    return {key: [p for p in paths if is_source_path(p)] for key, paths in found.items()}
+
+
+def uncommitted_note(found: dict[str, list[str]]) -> str:
+    """One sentence naming the uncommitted sources and what to do, or "" when there are none."""
+    parts = [f"{key}: {', '.join(paths)}" for key, paths in found.items() if paths]
+    if not parts:
+        return ""
+    return (
+        f"not committed, so not compiled ({'; '.join(parts)}) — compile reads commits only: "
+        "`git add` and `git commit` them, then compile"
+    )
 
 
 def status_report(ws: Workspace) -> dict[str, Any]:
@@ -36,4 +56,5 @@ def status_report(ws: Workspace) -> dict[str, Any]:
         "deferred": [sid for sid, w in waiting.items() if w["reason"] == "deferred"],
         "waiting": {sid: w for sid, w in waiting.items() if w["reason"] != "deferred"},
         "invalid": [p.as_dict() for p in plan.invalid],
+        "uncommitted": uncommitted_sources(ws.store),
     }
