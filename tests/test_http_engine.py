@@ -536,6 +536,16 @@ def test_r21_schema_rejection_is_recognised_by_its_answer_whatever_the_status(fa
     assert fake.requests[1].body["response_format"] == {"type": "json_object", "schema": load_schema("delta")}
 
 
+def test_r21_a_rejection_named_past_the_shown_part_of_a_long_error_is_still_recognised(fake: FakeOpenAI):
+    long = "1 validation error for CreateChatCompletionRequest: " + "x " * 400 + "response_format.type"
+    fake.push(Reply(500, {"error": {"message": long}}))
+    delta = engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    assert [(c["status"], c["response_format"]) for c in delta.calls] == [
+        (500, "json_schema"),
+        (200, "json_object+schema"),
+    ]
+
+
 def test_r21_a_server_that_takes_json_mode_but_not_its_schema_gets_plain_json_mode(fake: FakeOpenAI):
     fake.push(Reply(500, LLAMA_CPP_500))
     fake.push(Reply(400, {"error": {"message": "unsupported JSON schema: cannot build a grammar"}}))

@@ -125,24 +125,25 @@ def _count(value: Any) -> int | None:
     return None
 
 
-def error_text(raw: bytes) -> str:
-    """The server's own error message (OpenAI shape ``{"error": {"message": …}}``), else its text."""
+def error_text(raw: bytes, limit: int | None = ERROR_TEXT_CHARS) -> str:
+    """The server's own error message (OpenAI shape ``{"error": {"message": …}}``), else its text;
+    cut to ``limit`` characters (None: whole, to read what it names)."""
     try:
         body = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        return snippet(raw)
+        return snippet(raw, limit)
     if isinstance(body, dict):
         error = body.get("error")
         if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return snippet(error["message"])
+            return snippet(error["message"], limit)
         if isinstance(error, str):
-            return snippet(error)
+            return snippet(error, limit)
         if isinstance(body.get("detail"), str):
-            return snippet(body["detail"])
-    return snippet(raw)
+            return snippet(body["detail"], limit)
+    return snippet(raw, limit)
 
 
-def snippet(raw: bytes | str) -> str:
+def snippet(raw: bytes | str, limit: int | None = ERROR_TEXT_CHARS) -> str:
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     text = " ".join(text.split())
-    return text if len(text) <= ERROR_TEXT_CHARS else text[: ERROR_TEXT_CHARS - 1] + "…"
+    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"

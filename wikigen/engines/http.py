@@ -250,7 +250,8 @@ class HttpEngine:
 
             text = scrub(error_text(answer.body))
             call["error"] = f"HTTP {answer.status}: {text}"[:ERROR_TEXT_CHARS]
-            if rejects_format(answer.status, text, response_format):
+            # The whole message: a long one (a validation error listing fields) may name it late.
+            if rejects_format(answer.status, error_text(answer.body, limit=None), response_format):
                 # Not a failing server: one without this kind of structured output. The next kind,
                 # remembered if it works; when none is left, say so instead of retrying.
                 if step + 1 < len(FORMATS):
