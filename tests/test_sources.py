@@ -61,7 +61,8 @@ def test_r3_title_metadata_or_body_change_makes_a_new_version():
 def test_r2_folder_alias_normalizes_and_unknown_category_fails_with_line():
     assert ok("content/sources/decisions/x.md", "body\n").category == "tasks"
     problems = parse("content/sources/knowledge/x.md", "---\ntitle: T\ncategory: gossip\n---\nbody\n")
-    assert problems == [Problem("content/sources/knowledge/x.md", 3, "unknown category 'gossip'")]
+    assert [(p.path, p.line) for p in problems] == [("content/sources/knowledge/x.md", 3)]
+    assert problems[0].message.startswith("unknown category 'gossip'; ")
     problems = parse("content/sources/misc/x.md", "body\n")
     assert (
         isinstance(problems, list)
@@ -167,3 +168,21 @@ def test_private_flag_and_globs():
     cfg = Config(private=("content/sources/constraints/*",))
     s = parse_source("content/sources/constraints/y.md", b"b\n", "0" * 40, cfg)
     assert isinstance(s, Source) and s.private
+
+
+def test_r2_r5_foreign_category_is_refused_with_the_alias_that_fixes_it(tmp_path):
+    """Issue 11, item 6: a Jekyll-style `category: Concepts` is refused with the exact wikigen.yml
+    setting that aliases it; with that setting the source is valid, its foreign keys kept (R1)."""
+    import re
+
+    from wikigen.config import load_config
+
+    text = "---\nlayout: post\ncategory: Concepts\npermalink: /pods/\ntags: [k8s]\n---\n# Pods\n\nA Pod runs.\n"
+    problems = parse("content/sources/knowledge/pods.md", text)
+    assert isinstance(problems, list) and len(problems) == 1 and problems[0].line == 3
+    setting = re.search(r"`(categories: .*?)`", problems[0].message)
+    assert setting is not None and setting.group(1) == "categories: {aliases: {concepts: knowledge}}"
+    config = load_config(tmp_path, environ={}, text=setting.group(1) + "\n")
+    pods = parse_source("content/sources/knowledge/pods.md", text.encode(), "0" * 40, config)
+    assert isinstance(pods, Source) and pods.category == "knowledge"
+    assert dict(pods.metadata) == {"layout": "post", "permalink": "/pods/", "tags": ["k8s"]}

@@ -148,6 +148,20 @@ def _refused_yaml(front: str) -> tuple[int, str] | None:
     return refusal(front, "frontmatter", first_line=2, max_depth=MAX_FRONTMATTER_DEPTH)
 
 
+def alias_advice(name: str, target: str | None) -> str:
+    """Issue 11, item 6: the exact wikigen.yml setting that makes a foreign category name (a Jekyll
+    `category: Concepts`) an alias of ``target`` (else of knowledge, naming the other choices)."""
+    key = " ".join(name.split()).casefold()
+    line = yaml.safe_dump({key: target or "knowledge"}, default_flow_style=True, allow_unicode=True).strip()[1:-1]
+    choice = "" if target else " (or tasks, retrospectives, constraints)"
+    return (
+        f"the categories are knowledge, tasks, retrospectives and constraints. To read {name!r} as "
+        f"{target or 'knowledge'}{choice}, alias it in wikigen.yml: `categories: {{aliases: {{{line}}}}}` "
+        f"(where wikigen.yml already has `categories:`, put `{line}` under its `aliases:`, in place of "
+        "`{}` if that is there)"
+    )
+
+
 def normalize_status(value: Any) -> str | None:
     if value is None:
         return None
@@ -236,18 +250,19 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
         folder_category = config.normalize_category(parts[0])
         if folder_category is None:
             problems.append(
-                Problem(
-                    path,
-                    1,
-                    f"unknown category folder {parts[0]!r}; use one of knowledge, tasks, "
-                    "retrospectives, constraints (or an alias set in wikigen.yml)",
-                )
+                Problem(path, 1, f"unknown category folder {parts[0]!r}; {alias_advice(parts[0], None)}")
             )
     category = folder_category
     if "category" in front:
         declared = config.normalize_category(str(front["category"]))
         if declared is None:
-            problems.append(Problem(path, key_line("category"), f"unknown category {front['category']!r}"))
+            problems.append(
+                Problem(
+                    path,
+                    key_line("category"),
+                    f"unknown category {front['category']!r}; {alias_advice(str(front['category']), folder_category)}",
+                )
+            )
         elif folder_category is not None and declared != folder_category:
             problems.append(
                 Problem(
