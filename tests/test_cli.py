@@ -145,3 +145,12 @@ def test_r7_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRe
     assert git_repo.json("status")["uncommitted"] == {"staged": [f"{K}/b.md"], "changed": [f"{K}/a.md"], "untracked": [f"{K}/c.md"]}
     compiled = git_repo.wikigen("compile")
     assert compiled.code == 0 and compiled.out.startswith("nothing to compile") and f"changed: {K}/a.md" in compiled.out
+
+
+def test_r16_init_ends_with_the_first_import_command_then_build_and_serve(git_repo: GitRepo):
+    """Issue 11, item 3: a first import is a large change, so init shows `wikigen compile --batch`."""
+    result = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen==0.1.0")
+    assert result.code == 0
+    tail = result.out.split("\nNext:\n", 1)[1]
+    commands = [line.split("#")[0].strip() for line in tail.splitlines()]
+    assert commands[-3:] == ["wikigen compile --batch", "wikigen build", "wikigen serve"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import sys
 import time
@@ -85,6 +86,16 @@ def init(directory: str, install_spec: str | None) -> None:
         click.echo(f"created {path}")
     if not written:
         click.echo("nothing to do: every file is already there")
+    # Issue 11, item 3: the first import is a large change; --batch splits it to fit the caps.
+    where = "" if directory == "." else f"cd {shlex.quote(directory)} && "
+    click.echo(
+        "\nNext:\n"
+        f"  {where}git config core.hooksPath hooks   # check sources before each commit\n"
+        "  git add -A && git commit -m 'Adopt wikigen'\n"
+        "  wikigen compile --batch               # the first import, in increments that fit the caps\n"
+        "  wikigen build                         # the static site in site/\n"
+        "  wikigen serve                         # look at it on http://127.0.0.1:8000"
+    )
 
 
 @cli.command()
