@@ -32,6 +32,9 @@ browser:
 site: setup
 	$(BIN)/wikigen compile --batch --include-deferred
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+	@echo
+	@echo "The site is in $(CURDIR)/site/. To look at it, run:"
+	@echo "  $(BIN)/wikigen serve     # then open http://127.0.0.1:8000"
 
 test: setup browser
 	$(BIN)/python -m pytest
