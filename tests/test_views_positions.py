@@ -34,7 +34,8 @@ def test_isolated_concepts_sit_in_a_band_beside_the_connected_part_in_label_orde
     pos = layout(nodes, edges, partition(nodes, edges), labels)
     right = max(pos[n][0] for n in "abcxy")
     assert all(pos[n][0] > right for n in labels)
-    band = sorted(labels, key=lambda n: (pos[n][0], pos[n][1]))
+    # Column by column, top to bottom on the page: the page's y axis points up.
+    band = sorted(labels, key=lambda n: (pos[n][0], -pos[n][1]))
     assert band == ["alpha", "mid", "zeta"]
 
 

@@ -13,6 +13,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -126,6 +127,52 @@ def dense_graph(nodes: int) -> dict[str, object]:
     return semantic_graph(concepts, relations)
 
 
+# The shape of the Elixir guide's graph (issue 13, seen in screenshots): a connected part around a
+# hub, and 41 concepts with no relation in the band beside it, some with long labels.
+# fmt: off
+GUIDE_LINKED = [
+    "Elixir", "Alias", "Anonymous function", "Argument", "Arity", "Atom", "Binary", "Bitstring",
+    "Bitstring generator", "Charlists", "Clause", "Code Point", "Comprehension", "Directive",
+    "Encoding", "Enum", "Enumerable", "ExUnit", "Exception", "Exit", "File", "File.read/1", "File.rm/1",
+    "Filter", "Function", "Function definition", "GenServer", "Generator", "Graphemes", "Heredocs",
+    "IO", "Inspect", "Keyword", "Keyword list", "Link", "List", "Macro", "Map", "Markdown", "Module",
+    "Module attribute", "Module name", "Parent process", "Path", "Pattern matching", "Process",
+    "Protocol", "Recursion", "Regular expression", "Sigil", "Stream", "Stream.cycle/1", "String",
+    "Struct", "Tagged tuples", "Task", "Tuple", "UTF-8", "case", "chardata", "do", "import", "iodata",
+    "nil", "require", "size", "spawn/1", "trunc/1", "use", "~r",
+]
+GUIDE_ISOLATED = [
+    ":deprecated", ":into", ":queue", "@doc", "@moduledoc", "@spec", "@typedoc", "Access syntax",
+    "Agent", "Any", "Capture syntax", "Closures", "Custom sigils", "Date", "Doctests", "ETS",
+    "File.mkdir/1", "File.mkdir_p/1", "IEx", "IO.inspect/2", "Index", "Length", "Map algorithms",
+    "Match operator", "Optional syntax", "Pin operator", "Pipe operator", "Prying", "Reduce algorithm",
+    "String.Chars", "String.split/3", "Structural comparison", "Termination clause", "Throw", "Truthy",
+    "Unicode", "catch", "cond", "dbg/2", "if", "inspect/1",
+]
+# fmt: on
+
+
+def guide_graph() -> dict[str, object]:
+    import networkx as nx
+
+    names = GUIDE_LINKED + GUIDE_ISOLATED
+    concepts = {f"concept/g{i:03}": {"name": name} for i, name in enumerate(names)}
+    evidence = [{"citation_id": "c1", "source": "knowledge/x", "quote": "q"}]
+    links = nx.powerlaw_cluster_graph(len(GUIDE_LINKED), 2, 0.3, seed=7)
+    relations = [
+        {
+            "id": f"relation/{n}",
+            "kind": "relation",
+            "subject": f"concept/g{a:03}",
+            "predicate": "links",
+            "object": f"concept/g{b:03}",
+            "evidence": evidence,
+        }
+        for n, (a, b) in enumerate(links.edges())
+    ]
+    return semantic_graph(concepts, relations)
+
+
 def label_overlaps(boxes: list[dict[str, float]]) -> list[tuple[str, str]]:
     return [
         (a["label"], b["label"])
@@ -156,6 +203,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ("missing", None),
         ("dense", dense_graph(300)),
         ("big", dense_graph(SERVER_LAYOUT_MIN_NODES + 500)),
+        ("guide", guide_graph()),
     )
     for name, graph in graphs:
         (root / name).mkdir()
@@ -303,16 +351,76 @@ def test_hover_highlights_node_and_edge_shows_predicates(page, site):
     assert tooltip.inner_text().splitlines() == ["Pod —runs on→ Node", "Node —contains→ Pod"]
 
 
-@pytest.mark.parametrize("name", ["graph", "dense", "big"])
-def test_no_label_overlaps_another_at_the_default_zoom(page, site, name):
-    """Issue 13.4: the boxes of the labels drawn on the page never intersect, on a small graph, on
-    a dense one laid out in the browser and on one laid out at build time."""
+def settled_labels(page, site: str, name: str) -> list[dict[str, Any]]:
+    """The label boxes of the default view, once the layout has settled (stage pixels)."""
     open_graph(page, site, name)
     page.evaluate("window.wikigenGraph.settled")
     page.evaluate("new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))")
-    boxes = page.evaluate("window.wikigenGraph.labels()")
-    assert len(boxes) >= {"graph": 7, "dense": 10, "big": 5}[name]
+    boxes: list[dict[str, Any]] = page.evaluate("window.wikigenGraph.labels()")
+    return boxes
+
+
+@pytest.mark.parametrize("name", ["graph", "dense", "big", "guide"])
+def test_no_label_overlaps_another_at_the_default_zoom(page, site, name):
+    """Issue 13.4: the boxes of the labels drawn on the page never intersect, on a small graph, on
+    a dense one laid out in the browser and on one laid out at build time."""
+    boxes = settled_labels(page, site, name)
+    assert len(boxes) >= {"graph": 7, "dense": 10, "big": 5, "guide": 60}[name]
     assert label_overlaps(boxes) == []
+
+
+@pytest.mark.parametrize("name", ["graph", "dense", "big", "guide"])
+def test_every_label_is_inside_the_stage_at_the_default_zoom(page, site, name):
+    """The initial camera shows the whole graph with its labels: none is cut by the canvas (the
+    band's last column was cut: "Structu…")."""
+    boxes = settled_labels(page, site, name)
+    stage = page.locator(".wikigen-graph__stage").bounding_box()
+    assert stage is not None
+    outside = [
+        box["label"]
+        for box in boxes
+        if box["x0"] < 0 or box["y0"] < 0 or box["x1"] > stage["width"] or box["y1"] > stage["height"]
+    ]
+    assert outside == []
+
+
+# app.js: up to 300 concepts every node carries a label; above, only a node of at least 6 px on the
+# screen does (sigma's labelRenderedSizeThreshold), and a label may cross the dots smaller than that.
+SMALL_GRAPH = 300
+LABELLED_NODE_PX = 6
+
+
+@pytest.mark.parametrize("name", ["graph", "dense", "big", "guide"])
+def test_no_label_covers_a_node_at_the_default_zoom(page, site, name):
+    """A label never lies on another node's disc (the hub's label sat over a neighbour); in a big
+    graph, on the disc of another node big enough to carry a label."""
+    boxes = settled_labels(page, site, name)
+    discs = page.evaluate("window.wikigenGraph.discs()")
+    if len(discs) > SMALL_GRAPH:
+        discs = [d for d in discs if d["r"] >= LABELLED_NODE_PX]
+
+    def meets(disc: dict[str, Any], box: dict[str, Any]) -> bool:
+        dx = disc["x"] - max(box["x0"], min(disc["x"], box["x1"]))
+        dy = disc["y"] - max(box["y0"], min(disc["y"], box["y1"]))
+        return dx * dx + dy * dy < disc["r"] ** 2
+
+    covered = [(b["label"], d["id"]) for b in boxes for d in discs if d["id"] != b["id"] and meets(d, b)]
+    assert covered == []
+
+
+@pytest.mark.parametrize("name", ["graph", "guide"])
+def test_a_band_that_fits_shows_every_isolated_concept_s_label(page, site, name):
+    """No empty rows in the band of isolated concepts: each of them has its label, at the default
+    zoom, and the band's rows are evenly spaced, A to Z (sigma's label grid culled every other one)."""
+    boxes = settled_labels(page, site, name)
+    graph = GRAPH if name == "graph" else guide_graph()
+    isolated = {n["id"]: n["label"] for n in graph["nodes"] if n["degree"] == 0}
+    drawn = {b["id"]: b for b in boxes}
+    assert sorted(isolated.keys() - drawn.keys()) == []
+    # A to Z, top to bottom then column by column.
+    band = sorted((drawn[i] for i in isolated), key=lambda b: (round(b["x0"]), b["y0"]))
+    labels = [b["label"].casefold() for b in band]
+    assert labels == sorted(labels)
 
 
 def test_the_browser_sets_isolated_concepts_beside_the_connected_part(page, site):

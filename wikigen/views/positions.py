@@ -156,17 +156,18 @@ def _smooth(
 def _band(
     isolated: list[str], points: np.ndarray, labels: Mapping[str, str]
 ) -> dict[str, tuple[float, float]]:
-    """The isolated concepts in columns to the right of the connected part, A to Z, top to bottom."""
+    """The isolated concepts in columns to the right of the connected part, A to Z, top to bottom
+    on the page (the graph page's y axis points up, as sigma's does)."""
     if not isolated:
         return {}
     ordered = sorted(isolated, key=lambda n: (labels.get(n, n).casefold(), n))
     if len(points):
         left = float(points[:, 0].max()) + BAND_GAP
-        top, bottom = float(points[:, 1].min()), float(points[:, 1].max())
+        low, high = float(points[:, 1].min()), float(points[:, 1].max())
     else:
-        left, top, bottom = 0.0, 0.0, 0.0
-    rows = max(1, int((bottom - top) / SPACING) + 1, math.ceil(math.sqrt(len(ordered))))
+        left, low, high = 0.0, 0.0, 0.0
+    rows = max(1, int((high - low) / SPACING) + 1, math.ceil(math.sqrt(len(ordered))))
     return {
-        n: (round(left + BAND_COLUMN * (i // rows), 2), round(top + SPACING * (i % rows), 2))
+        n: (round(left + BAND_COLUMN * (i // rows), 2), round(high - SPACING * (i % rows), 2))
         for i, n in enumerate(ordered)
     }

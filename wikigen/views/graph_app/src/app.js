@@ -6,10 +6,12 @@ import { drawDiscNodeHover } from "sigma/rendering";
 import { buildGraph, describeRelations } from "./data.js";
 import { h } from "./dom.js";
 import { HullLayer } from "./hulls.js";
+import { bandLabels, bandPositions, sortByLabel } from "./band.js";
+import { CameraFit } from "./fit.js";
 import { runLayout } from "./layout.js";
 import { themeColors } from "./palette.js";
 import { emptyPanel, showConcept } from "./panel.js";
-import { LabelCuller } from "./labels.js";
+import { LabelCuller, labelFont } from "./labels.js";
 import { LabelIndex, searchBox } from "./search.js";
 
 const EMPTY_MESSAGE = "No concepts in this snapshot yet";
@@ -17,6 +19,7 @@ const FORCED_LABELS = 60; // above this many neighbours, labels follow sigma's d
 const FLY_MS = 600;
 const SMALL_GRAPH = 300;
 const HOVER_LABEL = "#222222";
+const STAGE_PADDING = 40; // px: room for the hulls' padding around the outermost nodes
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
@@ -95,6 +98,7 @@ export function createApp(container) {
     search: (text) => view?.search(text) ?? null,
     clientPosition: (id) => view?.clientPosition(id) ?? null,
     labels: () => view?.labels() ?? [],
+    discs: () => view?.discs() ?? [],
     color: (id) => view?.color(id) ?? null,
     kill: () => view?.kill(),
     get container() {
@@ -129,7 +133,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     labelDensity: graph.order <= SMALL_GRAPH ? 3 : 1,
     // Zoomed in, nodes grow at most twice (sigma's default, the square root, has no bound).
     zoomToSizeRatioFunction: (ratio) => Math.sqrt(Math.max(ratio, 0.25)),
-    stagePadding: 40, // room for the hulls' padding around the outermost nodes
+    stagePadding: STAGE_PADDING,
     minCameraRatio: 0.005,
     maxCameraRatio: 4,
     // sigma hands the reducers a fresh copy of the attributes, so they may change it in place.
@@ -153,7 +157,51 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     },
   });
 
-  renderer.on("beforeRender", () => culler.reset());
+  culler.attach(renderer);
+  culler.halo = colors.halo;
+  // The band of isolated concepts decides which of its labels a frame shows (band.js).
+  let band = { pitch: 0, hidden: () => false };
+  let rowPx = null; // how far apart the band's rows are on this frame, in pixels
+  renderer.on("beforeRender", () => (rowPx = null));
+  culler.hidden = (id) => {
+    if (band.pitch === 0) return false;
+    if (rowPx === null) {
+      const a = renderer.graphToViewport({ x: 0, y: 0 });
+      const b = renderer.graphToViewport({ x: 0, y: band.pitch });
+      rowPx = Math.hypot(a.x - b.x, a.y - b.y);
+    }
+    return band.hidden(id, rowPx);
+  };
+  const fit = new CameraFit(renderer, culler);
+  // The camera is fitted to the labels until the reader moves it (wheel, drag, a search).
+  let cameraTaken = false;
+  const takeCamera = () => {
+    cameraTaken = true;
+    fit.cancel();
+  };
+  for (const type of ["wheel", "mousedown", "touchstart"]) stage.addEventListener(type, takeCamera, { passive: true });
+  const fitCamera = () => (cameraTaken ? Promise.resolve() : fit.request());
+
+  // The stage in pixels, for the band of isolated concepts (band.js); label widths measured once.
+  const widths = new Map();
+  const measuring = document.createElement("canvas").getContext("2d");
+  const frame = () => {
+    const { width, height } = renderer.getDimensions();
+    measuring.font = labelFont(renderer.getSettings());
+    return {
+      width,
+      height,
+      // sigma fits the nodes in the stage less its padding on the shorter side, less that padding
+      // scaled by the stage's aspect on the longer one
+      padX: STAGE_PADDING * Math.max(1, width / Math.max(height, 1)),
+      padY: STAGE_PADDING * Math.max(1, height / Math.max(width, 1)),
+      labelWidth(id) {
+        if (!widths.has(id)) widths.set(id, measuring.measureText(graph.getNodeAttribute(id, "label")).width);
+        return widths.get(id);
+      },
+      size: (id) => graph.getNodeAttribute(id, "size"),
+    };
+  };
   const hulls = new HullLayer(renderer, concepts, colors.hull);
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
@@ -186,6 +234,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
   const fly = (id) => {
     const data = renderer.getNodeDisplayData(id);
     if (!data) return;
+    takeCamera();
     const camera = renderer.getCamera();
     const target = Math.max(0.02, Math.min(1, 4 / Math.sqrt(graph.order)));
     camera.animate({ x: data.x, y: data.y, ratio: Math.min(camera.getState().ratio, target) }, { duration: FLY_MS });
@@ -248,6 +297,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
   resizeObserver.observe(stage);
   const themeObserver = new MutationObserver(() => {
     colors = themeColors(container);
+    culler.halo = colors.halo;
     hulls.color = `rgb(${colors.hull})`;
     hulls.update(graph);
     renderer.setSettings({ labelColor: { color: colors.label }, defaultEdgeColor: colors.edge });
@@ -256,11 +306,20 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
 
   let layout = null;
   if (needsLayout) {
-    layout = runLayout(graph, () => hulls.update(graph));
-    layout.done.then(() => settled.resolve());
+    layout = runLayout(
+      graph,
+      (placed) => {
+        band = bandLabels(graph, placed);
+        hulls.update(graph);
+        fitCamera();
+      },
+      frame,
+    );
+    layout.done.then(fitCamera).then(() => settled.resolve());
   } else {
+    band = bandLabels(graph, placeBand(graph, frame()));
     hulls.update(graph);
-    settled.resolve();
+    fitCamera().then(() => settled.resolve());
   }
 
   return {
@@ -268,7 +327,14 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     search,
     highlighted: () => (state.set ? [...state.set].sort() : []),
     // The labels drawn on the last frame, as boxes in CSS pixels of the stage.
-    labels: () => culler.boxes.map((b) => ({ ...b })),
+    labels: () => culler.boxes.map(({ id, label, side, x0, y0, x1, y1 }) => ({ id, label, side, x0, y0, x1, y1 })),
+    // Every node's disc on the last frame, in CSS pixels of the stage.
+    discs: () =>
+      graph.mapNodes((id) => {
+        const data = renderer.getNodeDisplayData(id);
+        const p = renderer.framedGraphToViewport(data);
+        return { id, x: p.x, y: p.y, r: renderer.scaleSize(data.size) };
+      }),
     color: (id) => (graph.hasNode(id) ? graph.getNodeAttribute(id, "color") : null),
     clientPosition(id) {
       const data = renderer.getNodeDisplayData(id);
@@ -284,4 +350,27 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
       renderer.kill();
     },
   };
+}
+
+/**
+ * Positions shipped in graph.json: the isolated concepts are set out again in the band readable at
+ * the default zoom when it fits (band.js); otherwise the build's band stays. Returns the band.
+ */
+function placeBand(graph, frame) {
+  const isolated = sortByLabel(
+    graph,
+    graph.filterNodes((node) => graph.degree(node) === 0),
+  );
+  if (isolated.length === 0) return { isolated, positions: new Map(), readable: false };
+  const connected = [];
+  graph.forEachNode((id, { x, y }) => {
+    if (graph.degree(id) > 0) connected.push({ id, x, y });
+  });
+  const band = bandPositions(connected, isolated, frame);
+  if (band.readable) {
+    for (const [id, { x, y }] of band.positions) graph.mergeNodeAttributes(id, { x, y });
+    return { isolated, ...band };
+  }
+  const positions = new Map(isolated.map((id) => [id, graph.getNodeAttributes(id)]));
+  return { isolated, positions, readable: false };
 }

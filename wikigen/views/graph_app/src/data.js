@@ -77,7 +77,8 @@ export function buildGraph(json) {
       size: MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
       color: nodeColor(node),
       // A community is named by a member: its label is always a candidate (culling still applies).
-      forceLabel: node.community === node.id && degree > 0,
+      // So is an isolated concept's: the band of isolated concepts says when (band.js).
+      forceLabel: degree === 0 || node.community === node.id,
     });
     concepts.set(node.id, node);
   }

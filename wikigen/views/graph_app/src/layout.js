@@ -4,6 +4,8 @@
 import { inferSettings } from "graphology-layout-forceatlas2";
 import FA2Layout from "graphology-layout-forceatlas2/worker";
 
+import { bandPositions, sortByLabel } from "./band.js";
+
 const MAX_ITERATIONS = 500;
 
 function maxMilliseconds(order) {
@@ -16,47 +18,18 @@ function syncMilliseconds(order) {
 }
 
 /**
- * The isolated concepts in columns to the right of the laid-out ones, in label order, top to
- * bottom; a column is as tall as the laid-out part (at least the square root of their number).
- */
-function bandPositions(shadow, isolated) {
-  const band = new Map();
-  if (isolated.length === 0) return band;
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  shadow.forEachNode((_, a) => {
-    minX = Math.min(minX, a.x); maxX = Math.max(maxX, a.x);
-    minY = Math.min(minY, a.y); maxY = Math.max(maxY, a.y);
-  });
-  if (shadow.order === 0) [minX, maxX, minY, maxY] = [0, 0, 0, 0];
-  // The mean distance between laid-out concepts sets the band's grid.
-  const spacing = Math.max(maxX - minX, maxY - minY, 1) / Math.max(Math.sqrt(shadow.order), 1);
-  // Half the mean distance: a band that keeps the connected part the larger share of the page.
-  const step = spacing / 2;
-  const rows = Math.max(Math.ceil((maxY - minY) / step) + 1, Math.ceil(Math.sqrt(isolated.length)));
-  const column = 3 * spacing; // labels past the first column are culled until zoomed in
-  const left = maxX + 2 * spacing;
-  isolated.forEach((node, i) => {
-    band.set(node, { x: left + column * Math.floor(i / rows), y: maxY - step * (i % rows) });
-  });
-  return band;
-}
-
-/**
  * Start the layout. The worker moves a copy of the graph, so that sigma does not re-index the
  * drawn graph after every iteration (at 20,000 nodes that, not the worker, would set the pace);
- * positions are copied to the drawn graph now and then and at the end, then onSync() is called.
+ * positions are copied to the drawn graph now and then and at the end, then onSync(band) is called
+ * with the band of isolated concepts ({ isolated, positions, readable }, band.js).
+ * frame() gives the stage in pixels for the band of isolated concepts (band.js).
  * Returns { done: Promise<void>, stop() }.
  */
-export function runLayout(graph, onSync) {
+export function runLayout(graph, onSync, frame) {
   // Concepts with no relation are not laid out among the others: they go to a band beside them.
   const shadow = graph.copy();
-  const isolated = shadow.filterNodes((node) => shadow.degree(node) === 0);
+  const isolated = sortByLabel(graph, shadow.filterNodes((node) => shadow.degree(node) === 0));
   for (const node of isolated) shadow.dropNode(node);
-  isolated.sort((a, b) => {
-    const la = String(graph.getNodeAttribute(a, "label")).toLowerCase();
-    const lb = String(graph.getNodeAttribute(b, "label")).toLowerCase();
-    return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
-  });
   const layout = new FA2Layout(shadow, {
     settings: { ...inferSettings(shadow), slowDown: 5 },
     getEdgeWeight: "weight",
@@ -72,17 +45,23 @@ export function runLayout(graph, onSync) {
 
   const sync = () => {
     lastSync = performance.now();
-    const band = bandPositions(shadow, isolated);
+    const connected = shadow.mapNodes((id, { x, y }) => ({ id, x, y }));
+    const band = bandPositions(connected, isolated, frame?.());
     graph.updateEachNodeAttributes(
       (node, attributes) => {
-        const moved = shadow.hasNode(node) ? shadow.getNodeAttributes(node) : band.get(node);
-        attributes.x = moved.x;
-        attributes.y = moved.y;
+        if (shadow.hasNode(node)) {
+          const { x, y } = shadow.getNodeAttributes(node);
+          attributes.x = x;
+          attributes.y = y;
+        } else {
+          Object.assign(attributes, band.positions.get(node));
+          attributes.forceLabel = true; // band.js: its labels follow the band's rules, not sigma's grid
+        }
         return attributes;
       },
-      { attributes: ["x", "y"] },
+      { attributes: ["x", "y", "forceLabel"] },
     );
-    onSync?.();
+    onSync?.({ isolated, ...band });
   };
   const stop = () => {
     if (stopped) return;
