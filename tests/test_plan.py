@@ -74,7 +74,7 @@ def test_r6_rejected_source_counts_as_withdrawn(git_repo: GitRepo):
     git_repo.publish_baseline()
     git_repo.commit({f"{K}/a.md": source(body(), title="A", verification="rejected")})
     plan = git_repo.json("plan")
-    assert plan["withdrawn"] == ["knowledge/a"] and plan["reasons"]["knowledge/a"] == "rejected (R6)"
+    assert plan["withdrawn"] == ["knowledge/a"] and plan["reasons"]["knowledge/a"] == "rejected (verification: rejected)"
 
 
 def test_moved_file_without_id_is_withdrawal_plus_addition(git_repo: GitRepo):

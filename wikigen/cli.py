@@ -171,7 +171,7 @@ def _print_plan(data: dict[str, Any]) -> None:
 @cli.command()
 @click.pass_context
 def hook(ctx: click.Context) -> None:
-    """The pre-commit checkpoint (R34): `check --staged`, then one summary line of `plan --staged`."""
+    """The pre-commit checkpoint: `check --staged`, then one summary line of `plan --staged`. No model."""
     from wikigen.checks import check_sources
     from wikigen.pipeline import plan_figures
 
@@ -227,9 +227,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @cli.command(name="compile")
 @click.option("--engine", "engine_name", type=click.Choice(["offline", "http"]), help="Engine for this run.")
 @click.option(
-    "--batch", is_flag=True, help="Split a large change into increments that each fit the caps (R16)."
+    "--batch", is_flag=True, help="Split a large change (a first import) into increments that each fit the caps."
 )
-@click.option("--retry", is_flag=True, help="Retry sources whose compile failed before (R33).")
+@click.option("--retry", is_flag=True, help="Try again the same compile that failed before (same sources, settings and options).")
 @click.option("--include-deferred", is_flag=True, help="Also compile deferred and baseline-recorded sources.")
 @click.option(
     "--allow-mass-withdrawal",
@@ -281,7 +281,7 @@ def compile_command(
 @click.option("--remote", default="origin", show_default=True, help="The remote to push to.")
 @click.option("--attempts", default=3, show_default=True, type=click.IntRange(1, 10), help="Bounded re-compiles.")
 @click.option("--engine", "engine_name", type=click.Choice(["offline", "http"]), help="Engine for this run.")
-@click.option("--retry", is_flag=True, help="Retry sources whose compile failed before (R33).")
+@click.option("--retry", is_flag=True, help="Try again the same compile that failed before (same sources, settings and options).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def push_command(
@@ -389,7 +389,7 @@ class _progress:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
 def verify(ctx: click.Context, as_json: bool) -> None:
-    """Re-check every citation of the snapshot against the cited version's body, read from git (E5)."""
+    """Re-check every citation of the snapshot against the cited version's body, read from git."""
     from wikigen.verify import verify_snapshot
 
     result = verify_snapshot(_workspace(ctx))
@@ -409,16 +409,16 @@ def verify(ctx: click.Context, as_json: bool) -> None:
 @cli.command()
 @click.argument("query", nargs=-1, required=True)
 @click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100), help="How many passages.")
-@click.option("--budget", type=click.IntRange(0), help="Most tokens of excerpts (the ranking model's tokenizer); the rest is counted (E4).")
+@click.option("--budget", type=click.IntRange(0), help="Most tokens of excerpts (the ranking model's tokenizer); passages past it are counted and cited by source only.")
 @click.option("--at", "at", help="A snapshot version (e.g. 3) or a git revision; default: the snapshot at HEAD.")
 @click.option("--include-private", is_flag=True, help="Also search private sources (the `private` setting).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (E6's shape).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (evidence and citations).")
 @click.pass_context
 def search(
     ctx: click.Context, query: tuple[str, ...], k: int, budget: int | None, at: str | None,
     include_private: bool, as_json: bool,
 ) -> None:
-    """Rank the committed snapshot's passages for a question: evidence with verifiable citations (E6)."""
+    """Rank the committed snapshot's passages for a question: evidence with verifiable citations."""
     from wikigen.search import Searcher
 
     searcher = Searcher(ctx.obj["dir"], include_private=include_private, progress=lambda s: click.echo(f"wikigen: {s}", err=True))

@@ -290,7 +290,7 @@ def final_problems(index: Mapping[str, Mapping[str, Any]], compiled: Mapping[str
             for name in entry.get("names", []):
                 key = normalize_name(name)
                 if key in names and names[key] != oid:
-                    problems.append(f"{oid}: name or alias {name!r} is also used by {names[key]} (R26)")
+                    problems.append(f"{oid}: name or alias {name!r} is also used by {names[key]}")
                 names[key] = oid
         elif kind == "article":
             covered |= set(entry.get("sources", {}))
@@ -298,7 +298,7 @@ def final_problems(index: Mapping[str, Mapping[str, Any]], compiled: Mapping[str
             if dep not in index:
                 problems.append(f"{oid}: depends on {dep}, which is not in the snapshot (dangling)")
     for source in sorted(set(compiled) - covered):
-        problems.append(f"source {source} is compiled but no article covers it (R28)")
+        problems.append(f"source {source} is compiled but no article covers it")
     return problems
 
 

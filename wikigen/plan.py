@@ -308,7 +308,7 @@ def make_plan(
     present = set(manifest)
     withdrawn = sorted(sid for sid, e in old.items() if sid not in present and e.version is not None)
     for sid in withdrawn:
-        reasons[sid] = "rejected (R6)" if sid in withdrawn_rejected else "removed from the sources"
+        reasons[sid] = "rejected (verification: rejected)" if sid in withdrawn_rejected else "removed from the sources"
     for sid, e in old.items():
         if sid not in present and e.version is None:
             bookkeeping.append((sid, "a waiting source that never compiled was removed"))

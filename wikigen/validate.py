@@ -49,7 +49,7 @@ class _Citer:
             provided = self.ctx.provided.bodies.get(source)
             if provided is None:
                 self.problems.append(
-                    f"{where}: cites source {source!r}, which the request did not provide (R18)"
+                    f"{where}: cites source {source!r}, which the request did not provide"
                 )
                 continue
             version, body = provided
@@ -57,7 +57,7 @@ class _Citer:
             if span is None:
                 short = " ".join(text.split())[:80]
                 self.problems.append(
-                    f"{where}: quote not found verbatim in the provided text of {source}: {short!r} (R22)"
+                    f"{where}: quote not found verbatim in the provided text of {source}: {short!r}"
                 )
                 continue
             citations.append(make_citation(source, version, body, span[0], span[1]))
@@ -74,7 +74,7 @@ def _claim(
             lowered = c.quote.casefold()
             if any(h in lowered for h in _HEDGES):
                 problems.append(
-                    f"{where}: presents a hypothesis or suggestion as a stated fact (R37): {c.quote[:60]!r}"
+                    f"{where}: presents a hypothesis or suggestion as a stated fact: {c.quote[:60]!r}"
                 )
                 break
     for c in cites:
@@ -148,13 +148,13 @@ def resolve(
         sources = sorted(set(raw["sources"]))
         for source in sources:
             if source not in ctx.provided.bodies:
-                problems.append(f"{where}: source {source!r} is not in the request (R18)")
+                problems.append(f"{where}: source {source!r} is not in the request")
         oid = article_id(sources, raw["title"])
         if oid in out.objects:
             problems.append(f"{where}: duplicate article {oid}")
             continue
         if oid in index and live(oid):
-            problems.append(f"{where}: {oid} would replace an unchanged article (R25)")
+            problems.append(f"{where}: {oid} would replace an unchanged article")
             continue
         bag: dict[str, Citation] = {}
         summary = [
@@ -200,17 +200,17 @@ def resolve(
         targets = {live_names[k] for k in keys if k in live_names}
         if len(targets) > 1:
             problems.append(
-                f"{where}: {name!r} is ambiguous: its name and aliases match {', '.join(sorted(targets))} (R26)"
+                f"{where}: {name!r} is ambiguous: its name and aliases match {', '.join(sorted(targets))}"
             )
             continue
         existing = next(iter(targets)) if targets else None
         oid = existing or concept_id(name)
         if existing is None and oid in index and live(oid):
-            problems.append(f"{where}: {oid} would replace an unchanged concept with another name (R25)")
+            problems.append(f"{where}: {oid} would replace an unchanged concept with another name")
             continue
         clash = [k for k in keys if k in delta_names and delta_names[k] != oid]
         if clash or oid in out.objects:
-            problems.append(f"{where}: duplicate or ambiguous concept name/alias {name!r} in the delta (R26)")
+            problems.append(f"{where}: duplicate or ambiguous concept name/alias {name!r} in the delta")
             continue
         for k in keys:
             delta_names[k] = oid
@@ -221,11 +221,11 @@ def resolve(
             bag.setdefault(c.citation_id, c)
         if existing is not None:
             if existing not in provided_ids:
-                problems.append(f"{where}: names concept {existing}, which the request did not provide (R18)")
+                problems.append(f"{where}: names concept {existing}, which the request did not provide")
                 continue
             if index[existing].get("type") != raw["type"]:
                 problems.append(
-                    f"{where}: type conflict for {existing}: {index[existing].get('type')!r} vs {raw['type']!r} (R26)"
+                    f"{where}: type conflict for {existing}: {index[existing].get('type')!r} vs {raw['type']!r}"
                 )
                 continue
             # R25: the old definition and evidence stay; only new evidenced links are added.
@@ -266,24 +266,24 @@ def resolve(
         if subject is None or obj_ref is None:
             missing = raw["subject"] if subject is None else raw["object"]
             problems.append(
-                f"{where}: unknown concept {missing!r}: not in the delta and not an anchor of the request (R26)"
+                f"{where}: unknown concept {missing!r}: not in the delta and not an anchor of the request"
             )
             continue
         if subject == obj_ref:
-            problems.append(f"{where}: self-loop on {subject} (R26)")
+            problems.append(f"{where}: self-loop on {subject}")
             continue
         predicate = " ".join(raw["predicate"].split())
         rid = relation_id(subject, predicate, obj_ref)
         if rid in out.objects:
-            problems.append(f"{where}: duplicate relation {subject} —{predicate}→ {obj_ref} (R26)")
+            problems.append(f"{where}: duplicate relation {subject} —{predicate}→ {obj_ref}")
             continue
         if rid in live_relations:
             problems.append(
-                f"{where}: relation {subject} —{predicate}→ {obj_ref} already exists as {rid} (R26)"
+                f"{where}: relation {subject} —{predicate}→ {obj_ref} already exists as {rid}"
             )
             continue
         if raw["basis"] == "inferred" and not raw.get("uncertainty"):
-            problems.append(f"{where}: an inferred relation needs its uncertainty (R23)")
+            problems.append(f"{where}: an inferred relation needs its uncertainty")
             continue
         evidence = citer.cite(raw["evidence"], f"{where}.evidence")
         if not evidence:
@@ -313,7 +313,7 @@ def resolve(
                 elif key in article_by_title:
                     resolved = article_by_title[key]
             if resolved is None:
-                problems.append(f"{where}: unknown member {ref!r} (R26)")
+                problems.append(f"{where}: unknown member {ref!r}")
             else:
                 members.append(resolved)
         members = sorted(set(members))

@@ -81,5 +81,5 @@ def check_citation(citation: Citation, body: str) -> str | None:
             f"[{citation.start}:{citation.end}] in that version's body"
         )
     if citation.citation_id != citation_id(citation.source, citation.start):
-        return f"citation {citation.citation_id} of {citation.source}: its id does not match its span (E3)"
+        return f"citation {citation.citation_id} of {citation.source}: its id does not match its span"
     return None

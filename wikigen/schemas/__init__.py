@@ -39,5 +39,5 @@ def schema_problems(delta: Mapping[str, Any], stage: str) -> list[str]:
     if stage == "recheck":
         for key in ("articles", "concepts", "topics"):
             if delta.get(key):
-                problems.append(f"recheck: may only add relations (R19), but returned {key}")
+                problems.append(f"recheck: may only add relations, but returned {key}")
     return problems

@@ -26,7 +26,7 @@ def _facts(site: Site, doc: Doc, source: SourceView) -> str:
         "compiled": "compiled",
         "pending": "pending" + (f" ({source.reason})" if source.reason else ""),
         "uncompiled": "not compiled yet",
-        "rejected": "rejected (withdrawn, R6)",
+        "rejected": "rejected (withdrawn)",
     }.get(source.status, source.status)
     rows = [
         ("Source id", f"<code>{esc(source.id)}</code>"),
