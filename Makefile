@@ -62,5 +62,5 @@ bench-site: setup
 
 # The HTTP engine against a real server: its own venv (.live-venv/), llama.cpp built from source the
 # first time (10–20 minutes on 2 cores), SmolLM2-135M on loopback. See content/manual/engines.md.
-live: setup
+live: $(BIN)/wikigen
 	$(BIN)/python scripts/live.py
