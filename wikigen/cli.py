@@ -283,17 +283,22 @@ def compile_command(
 @click.option("--engine", "engine_name", type=click.Choice(["offline", "http"]), help="Engine for this run.")
 @click.option("--retry", is_flag=True, help="Try again the same compile that failed before (same sources, settings and options).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr (a bar in a terminal, else a line per increment).")
 @click.pass_context
 def push_command(
-    ctx: click.Context, remote: str, attempts: int, engine_name: str | None, retry: bool, as_json: bool
+    ctx: click.Context, remote: str, attempts: int, engine_name: str | None, retry: bool, as_json: bool,
+    quiet: bool,
 ) -> None:
     """Compile, then push the compiler's commit and refs/notes/wikigen (CI's checkpoint). Never forces."""
     from wikigen.remote import push
 
-    report = push(
-        ctx.obj["dir"], remote=remote, attempts=attempts,
-        compile_options={"overrides": {"engine.name": engine_name}, "retry": retry, "batch": True},
-    )
+    with _progress(enabled=not quiet, bar=not as_json) as progress:  # CI logs see every increment
+        report = push(
+            ctx.obj["dir"], remote=remote, attempts=attempts,
+            compile_options={
+                "overrides": {"engine.name": engine_name}, "retry": retry, "batch": True, "progress": progress,
+            },
+        )
     data = report.as_json()
     for compiled in report.reports:
         for warning in compiled.warnings:  # issue 15.3: published, but something after it failed

@@ -108,3 +108,19 @@ def test_push_failure_note_reaches_the_remote(remote: Path, tmp_path: Path):
     assert git(remote, "for-each-ref", "--format=%(refname)", "refs/notes/") == "refs/notes/wikigen"
     note = git(remote, "notes", "--ref=refs/notes/wikigen", "show", "main")
     assert '"status": "failed"' in note
+
+
+def test_push_shows_progress_outside_a_terminal(remote: Path, tmp_path: Path):
+    """Issue 11, item 4: `wikigen push` is what CI runs, so its log shows a line per increment."""
+    import contextlib
+    import io
+
+    from wikigen.cli import main
+
+    one = clone(remote, tmp_path / "one")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(["-C", str(one), "push", "--engine", "offline"])
+    assert code == 0, err.getvalue()
+    assert err.getvalue().startswith("wikigen: compiling 1 changed source(s)")
+    assert "wikigen: snapshot 1: 1 source(s) compiled; 2 engine call(s)" in err.getvalue()
