@@ -110,8 +110,8 @@ def cap_advice(error: CapExceeded, *, batch: bool, batch_command: str) -> str:
             f"\nThis is about how compile was run, not about the sources: `{batch_command}` compiles the "
             "change in increments that each fit the caps."
         )
-    if not error.sources:
-        return "\nRaise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*) to publish these withdrawals."
+    if len(error.sources) != 1:
+        return "\nRaise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*) to publish this increment."
     return (
         "\nThis source does not fit one increment together with the context it needs (fragments and anchors "
         "of the knowledge it mentions): split it into smaller sources, or raise the cap named above (caps.* "
