@@ -110,6 +110,8 @@ def test_first_import_of_foreign_docs(tmp_path: Path):
     assert all(re.search(r"\d+ engine call\(s\), [\d,]+ bytes sent .* elapsed; ", line) for line in progress)
     assert progress[-1].endswith("nothing left")
     assert run(kb, "wikigen", "verify").returncode == 0
+    built = run(kb, "wikigen", "build", "--strict")  # the README's next step; Jekyll's keys stay inert
+    assert (kb / "site/index.html").is_file() and "NO_MKDOCS_2_WARNING" not in built.stdout + built.stderr
     print("\n".join(["", *problems, plain.stderr, compiled.stderr, compiled.stdout]))  # the figures, with -s
 
     # An edit not yet committed: compile has nothing to do, and both it and status name the file.
