@@ -158,7 +158,7 @@ def _print_plan(data: dict[str, Any]) -> None:
         revoked = ", ".join(f"{v} {k}(s)" for k, v in data["revoked"].items() if v) or "nothing"
         click.echo(f"revoked: {revoked}; fragments: {data['fragments']}; anchors: {data['anchors']}")
         for name, (used, limit) in data["caps"].items():
-            flag = "  OVER — the compile will fail; split with --batch" if used > limit else ""
+            flag = "  OVER — a plain compile will fail; run `wikigen compile --batch`" if used > limit else ""
             click.echo(f"  caps.{name}: {used:,} / {limit:,}{flag}")
         click.echo(f"engine calls the next compile would make: {data['engine_calls']}")
     route = data["route"]
@@ -184,7 +184,11 @@ def hook(ctx: click.Context) -> None:
         ctx.exit(EXIT_FAILURE)
     result = ws.plan(staged=True)
     figures = plan_figures(ws, result)
-    over = f"; over caps: {', '.join(figures['over_caps'])} (compile with --batch)" if figures["over_caps"] else ""
+    over = (
+        f"; over caps: {', '.join(figures['over_caps'])} (compile it with `wikigen compile --batch`)"
+        if figures["over_caps"]
+        else ""
+    )
     click.echo(
         f"wikigen: {len(result.added) + len(result.updated) + len(result.withdrawn)} source(s) changed "
         f"({len(result.added)} added, {len(result.updated)} updated, {len(result.withdrawn)} withdrawn); "
