@@ -202,3 +202,32 @@ def test_r20_two_emphasized_phrases_stress_a_contrast() -> None:
     )
     found = concepts(body)
     assert not {"Hand saw", "Pit saw", "Hand saws", "Pit saws"} & set(found)
+
+
+def test_issue10_a_lead_in_to_an_example_is_the_definition_only_when_nothing_else_is() -> None:
+    """Issue 10: "Trellises also support climbing beans:" leads into an example; a sentence of the same
+    form that stands alone is the better definition."""
+    body = (
+        "## Trellis\n\n"
+        "A trellis also supports climbing beans:\n\n"
+        "```\nbeans -> trellis\n```\n\n"
+        "A trellis holds climbing plants upright against a wall of the garden.\n\n"
+        "Every trellis in the garden is painted green each spring.\n"
+    )
+    found = concepts(body)
+    assert "Trellis" in found
+    assert definition(found["Trellis"]) == "A trellis holds climbing plants upright against a wall of the garden."
+
+
+def test_issue10_what_a_titled_term_does_defines_it_where_the_source_uses_it_again() -> None:
+    """Issue 10 (R20): the source's title names "the sprinkler hub"; "The sprinkler hub stores …" says
+    what it does. One such sentence in passing is no concept; a term the source is about is."""
+    body = (
+        "The sprinkler hub stores the watering schedule of every bed in the garden.\n\n"
+        "When rain is forecast, gardeners pause the sprinkler hub for a day.\n\n"
+        "Gardeners read the log of the sprinkler hub every week.\n"
+    )
+    found = concepts(body, title="Sprinkler hub")
+    assert "Sprinkler hub" in found
+    assert definition(found["Sprinkler hub"]).startswith("The sprinkler hub stores")
+    assert "Sprinkler hub" not in concepts(body.split("\n\n")[0] + "\n", title="Sprinkler hub")

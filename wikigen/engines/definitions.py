@@ -164,10 +164,13 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
 
 def _best_form(found: list[Found]) -> list[Found]:
     """The readings of the best form, in text order: defines before describes before mentions; no
-    forward reference; the term's own section first."""
+    forward reference; the term's own section first, and a sentence that stands alone before one that
+    leads into an example."""
 
-    def form(f: Found) -> tuple[int, int]:
-        return (f.reading.rank, int(not f.own_section))
+    def form(f: Found) -> tuple[int, int, int]:
+        # "Indexes start from zero:" leads into an example; a sentence that stands alone says more
+        lead_in = f.sentence.text.rstrip().endswith(":")
+        return (f.reading.rank, int(not f.own_section), int(lead_in))
 
     # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
@@ -204,8 +207,16 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
         named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
-        return (named_by_author and not _common_noun(candidate)) or (
-            named and count >= 3 and best.own_section
+        return (
+            (named_by_author and not _common_noun(candidate))
+            or (named and count >= 3 and best.own_section)
+            or (
+                # "The control plane manages the worker nodes …": what a term the author linked or
+                # titled does, said of it as the subject, where the sources use it again and again
+                "known" in candidate.signals
+                and best.reading.pattern in ("function", "copula")
+                and count >= 3
+            )
         )
     # A mere mention defines nothing, except in the section its heading gives the term; a word
     # that only qualifies another noun ("observability features") not even there.
