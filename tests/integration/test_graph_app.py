@@ -334,6 +334,12 @@ def test_hover_highlights_node_and_edge_shows_predicates(page, site):
         "concept/image",
         "concept/pod",
     ]
+    # The highlight's labels (drawn on the veil) are the highlighted concepts'.
+    assert {b["id"] for b in page.evaluate("window.wikigenGraph.labels()")} == {
+        "concept/container",
+        "concept/image",
+        "concept/pod",
+    }
     page.mouse.move(20, 200, steps=4)
     page.wait_for_function("window.wikigenGraph.highlighted().length === 0")
 

@@ -11,11 +11,12 @@ import { CameraFit } from "./fit.js";
 import { runLayout } from "./layout.js";
 import { themeColors } from "./palette.js";
 import { emptyPanel, showConcept } from "./panel.js";
+import { Veil } from "./veil.js";
 import { LabelCuller, labelFont } from "./labels.js";
 import { LabelIndex, searchBox } from "./search.js";
 
 const EMPTY_MESSAGE = "No concepts in this snapshot yet";
-const FORCED_LABELS = 60; // above this many neighbours, labels follow sigma's density rules
+const FORCED_LABELS = 60; // above this many highlighted concepts, only the biggest get a label
 const FLY_MS = 600;
 const SMALL_GRAPH = 300;
 const HOVER_LABEL = "#222222";
@@ -113,8 +114,6 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
   let colors = themeColors(container);
   // set: the highlighted nodes (active node and its neighbours); edges: the edges touching it.
   const state = { hovered: null, focused: null, active: null, set: null, edges: null, hoveredEdge: null };
-  const allNodes = graph.nodes();
-  const allEdges = graph.edges();
   const culler = new LabelCuller();
 
   const renderer = new Sigma(graph, stage, {
@@ -136,23 +135,10 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     stagePadding: STAGE_PADDING,
     minCameraRatio: 0.005,
     maxCameraRatio: 4,
-    // sigma hands the reducers a fresh copy of the attributes, so they may change it in place.
-    nodeReducer(node, data) {
-      if (!state.set) return data;
-      if (state.set.has(node)) {
-        if (node === state.active) data.highlighted = true;
-        if (state.set.size <= FORCED_LABELS) data.forceLabel = true;
-      } else {
-        data.color = colors.dimNode;
-        data.label = "";
-      }
-      return data;
-    },
+    // sigma hands the reducer a fresh copy of the attributes, so it may change it in place. The
+    // one-hop highlight is not a reducer: it is drawn on the veil (veil.js).
     edgeReducer(edge, data) {
       if (edge === state.hoveredEdge) data.color = colors.focusEdge;
-      if (!state.set) return data;
-      if (state.edges.has(edge)) data.color = colors.focusEdge;
-      else data.hidden = true;
       return data;
     },
   });
@@ -172,7 +158,9 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     }
     return band.hidden(id, rowPx);
   };
-  const fit = new CameraFit(renderer, culler);
+  let maxSize = 0;
+  graph.forEachNode((_, { size }) => (maxSize = Math.max(maxSize, size)));
+  const fit = new CameraFit(renderer, culler, maxSize);
   // The camera is fitted to the labels until the reader moves it (wheel, drag, a search).
   let cameraTaken = false;
   const takeCamera = () => {
@@ -207,28 +195,17 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
   tooltip.hidden = true;
   stage.append(tooltip);
 
-  // One-hop highlight (V4). Only the reducers run again: positions and sizes are unchanged, so
-  // sigma's indexation (quadtree, label grid) is skipped, and from one highlight to the next only
-  // the nodes and edges whose look changes are reprocessed.
+  // One-hop highlight (V4), drawn on the veil: sigma redraws nothing, so its cost follows the
+  // highlighted neighbourhood, not the graph.
+  const veil = new Veil(renderer, colors, FORCED_LABELS);
   const applyHighlight = () => {
     const active = state.hovered ?? state.focused;
     if (active === state.active) return;
-    const previous = state.set;
-    const previousEdges = state.edges;
     state.active = active;
     state.set = active ? new Set([active, ...graph.neighbors(active)]) : null;
-    state.edges = active ? new Set(graph.edges(active)) : null;
-    const partialGraph =
-      previous && state.set
-        ? { nodes: [...new Set([...previous, ...state.set])], edges: [...new Set([...previousEdges, ...state.edges])] }
-        : { nodes: allNodes, edges: allEdges };
-    try {
-      renderer.refresh({ partialGraph, skipIndexation: true });
-    } catch {
-      // A full refresh is pending (a layout step or a resize): sigma has not indexed the items yet,
-      // so a partial one cannot repaint them. Do the full one now, with the new highlight.
-      renderer.refresh();
-    }
+    state.edges = active ? graph.edges(active) : null;
+    if (active) veil.show(active, state.set, state.edges);
+    else veil.hide();
   };
 
   const fly = (id) => {
@@ -293,11 +270,20 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     repaintEdge(edge);
   });
 
-  const resizeObserver = new ResizeObserver(() => renderer.scheduleRefresh());
+  // Only a real change of size: the observer's first call (the size sigma started with) would
+  // re-process the whole graph once more at start-up.
+  let size = `${stage.clientWidth}x${stage.clientHeight}`;
+  const resizeObserver = new ResizeObserver(() => {
+    const now = `${stage.clientWidth}x${stage.clientHeight}`;
+    if (now === size) return;
+    size = now;
+    renderer.scheduleRefresh();
+  });
   resizeObserver.observe(stage);
   const themeObserver = new MutationObserver(() => {
     colors = themeColors(container);
     culler.halo = colors.halo;
+    veil.colors = colors;
     hulls.color = `rgb(${colors.hull})`;
     hulls.update(graph);
     renderer.setSettings({ labelColor: { color: colors.label }, defaultEdgeColor: colors.edge });
@@ -327,7 +313,9 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     search,
     highlighted: () => (state.set ? [...state.set].sort() : []),
     // The labels drawn on the last frame, as boxes in CSS pixels of the stage.
-    labels: () => culler.boxes.map(({ id, label, side, x0, y0, x1, y1 }) => ({ id, label, side, x0, y0, x1, y1 })),
+    // While a concept is highlighted, the labels on the veil.
+    labels: () =>
+      (state.set ? veil.boxes() : culler.boxes).map(({ id, label, side, x0, y0, x1, y1 }) => ({ id, label, side, x0, y0, x1, y1 })),
     // Every node's disc on the last frame, in CSS pixels of the stage.
     discs: () =>
       graph.mapNodes((id) => {

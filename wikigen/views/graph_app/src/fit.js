@@ -51,9 +51,11 @@ function shift(items, u, half) {
 }
 
 export class CameraFit {
-  constructor(renderer, culler) {
+  /** maxSize: the biggest node size (sigma's size, in pixels at the default zoom). */
+  constructor(renderer, culler, maxSize) {
     this.renderer = renderer;
     this.culler = culler;
+    this.maxSize = maxSize;
     this.attempts = 0;
     this.resolve = null;
     this.onRender = this.onRender.bind(this);
@@ -75,11 +77,11 @@ export class CameraFit {
   }
 
   cancel() {
-    this.attempts = 0;
     this._finish();
   }
 
   _finish() {
+    this.attempts = 0; // fitted: later frames (the reader's) are left alone
     const resolve = this.resolve;
     this.resolve = null;
     resolve?.();
@@ -100,22 +102,15 @@ export class CameraFit {
       x.push({ a: nx - cx, lo: box.x0 - nx, hi: box.x1 - nx });
       y.push({ a: ny - cy, lo: box.y0 - ny, hi: box.y1 - ny });
     }
-    // The nodes' extremes, with the biggest disc (sigma frames nodes by their centres).
-    let r = 0;
-    const extremes = { x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity };
-    renderer.getGraph().forEachNode((node) => {
-      const data = renderer.getNodeDisplayData(node);
-      if (!data || data.hidden) return;
-      const p = renderer.framedGraphToViewport(data);
-      r = Math.max(r, renderer.scaleSize(data.size));
-      extremes.x0 = Math.min(extremes.x0, p.x);
-      extremes.x1 = Math.max(extremes.x1, p.x);
-      extremes.y0 = Math.min(extremes.y0, p.y);
-      extremes.y1 = Math.max(extremes.y1, p.y);
-    });
-    if (extremes.x0 === Infinity) return this._finish();
-    for (const px of [extremes.x0, extremes.x1]) x.push({ a: px - cx, lo: -r, hi: r });
-    for (const py of [extremes.y0, extremes.y1]) y.push({ a: py - cy, lo: -r, hi: r });
+    // The nodes' extremes (the corners of sigma's box around their centres), with a disc as big
+    // as the biggest: O(1), not a pass over every node.
+    const bbox = renderer.getBBox();
+    if (!bbox || !renderer.getGraph().order) return this._finish();
+    const r = renderer.scaleSize(this.maxSize);
+    const a = renderer.graphToViewport({ x: bbox.x[0], y: bbox.y[0] });
+    const b = renderer.graphToViewport({ x: bbox.x[1], y: bbox.y[1] });
+    for (const px of [a.x, b.x]) x.push({ a: px - cx, lo: -r, hi: r });
+    for (const py of [a.y, b.y]) y.push({ a: py - cy, lo: -r, hi: r });
 
     const halfX = cx - MARGIN;
     const halfY = cy - MARGIN;

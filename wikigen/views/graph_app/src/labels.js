@@ -9,7 +9,7 @@ const CELL = 64; // px: the spatial hash that keeps each check to a few boxes
 const MARGIN = 2; // px of air around a label
 const GAP = 3; // px between a node's disc and its label (sigma's drawDiscNodeLabel uses 3 too)
 const HALO = 3; // px: the outline in the page's colour around a label's letters
-const DISC_CELLS = 128; // the disc index: cells per side of sigma's framed square [0, 1]²
+const DISC_CELLS = 128; // the disc index: cells along the longer side of the graph's box
 
 export function labelFont(settings) {
   return `${settings.labelWeight} ${settings.labelSize}px ${settings.labelFont}`;
@@ -35,22 +35,33 @@ function discMeetsBox(disc, box) {
 }
 
 /**
- * Every node's disc, indexed in sigma's framed coordinates (they change only when sigma processes
- * the graph again, not when the camera moves), and looked up for a box in viewport pixels.
+ * Every node's disc, indexed in graph coordinates (they change only when the graph's positions
+ * do, not when the camera moves), and looked up for a box in viewport pixels. Read from the
+ * graph's own attributes: nothing here draws hidden nodes or changes sizes in a reducer.
  */
 class DiscIndex {
   constructor(renderer) {
     this.renderer = renderer;
     this.cells = new Map();
     this.maxSize = 0;
-    renderer.getGraph().forEachNode((node) => {
-      const data = renderer.getNodeDisplayData(node);
-      if (!data || data.hidden) return;
-      this.maxSize = Math.max(this.maxSize, data.size);
-      const key = this._key(Math.floor(data.x * DISC_CELLS), Math.floor(data.y * DISC_CELLS));
-      if (!this.cells.has(key)) this.cells.set(key, []);
-      this.cells.get(key).push({ node, x: data.x, y: data.y, size: data.size });
+    const graph = renderer.getGraph();
+    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    graph.forEachNode((_, { x, y }) => {
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y); maxY = Math.max(maxY, y);
     });
+    this.origin = { x: minX, y: minY };
+    this.cell = Math.max(maxX - minX, maxY - minY, 1e-9) / DISC_CELLS;
+    graph.forEachNode((node, { x, y, size }) => {
+      this.maxSize = Math.max(this.maxSize, size);
+      const key = this._key(this._index(x, "x"), this._index(y, "y"));
+      if (!this.cells.has(key)) this.cells.set(key, []);
+      this.cells.get(key).push({ node, x, y, size });
+    });
+  }
+
+  _index(value, axis) {
+    return Math.floor((value - this.origin[axis]) / this.cell);
   }
 
   _key(i, j) {
@@ -61,10 +72,10 @@ class DiscIndex {
   *meeting(box, except, minRadius) {
     const renderer = this.renderer;
     const reach = renderer.scaleSize(this.maxSize);
-    const a = renderer.viewportToFramedGraph({ x: box.x0 - reach, y: box.y0 - reach });
-    const b = renderer.viewportToFramedGraph({ x: box.x1 + reach, y: box.y1 + reach });
-    const [i0, i1] = [Math.floor(Math.min(a.x, b.x) * DISC_CELLS), Math.floor(Math.max(a.x, b.x) * DISC_CELLS)];
-    const [j0, j1] = [Math.floor(Math.min(a.y, b.y) * DISC_CELLS), Math.floor(Math.max(a.y, b.y) * DISC_CELLS)];
+    const a = renderer.viewportToGraph({ x: box.x0 - reach, y: box.y0 - reach });
+    const b = renderer.viewportToGraph({ x: box.x1 + reach, y: box.y1 + reach });
+    const [i0, i1] = [this._index(Math.min(a.x, b.x), "x"), this._index(Math.max(a.x, b.x), "x")];
+    const [j0, j1] = [this._index(Math.min(a.y, b.y), "y"), this._index(Math.max(a.y, b.y), "y")];
     if ((i1 - i0 + 1) * (j1 - j0 + 1) > 4 * this.cells.size) {
       // Zoomed far out: scanning the occupied cells is cheaper than the empty ones.
       for (const entries of this.cells.values()) yield* this._hits(entries, box, except, minRadius);
@@ -83,7 +94,7 @@ class DiscIndex {
       if (entry.node === except) continue;
       const r = this.renderer.scaleSize(entry.size);
       if (r < minRadius) continue;
-      const p = this.renderer.framedGraphToViewport(entry);
+      const p = this.renderer.graphToViewport(entry);
       const disc = { x: p.x, y: p.y, r };
       if (discMeetsBox(disc, box)) yield disc;
     }

@@ -26,6 +26,6 @@ export function communityColor(community) {
 export function themeColors(element) {
   const dark = element.closest("[data-md-color-scheme]")?.getAttribute("data-md-color-scheme") === "slate";
   return dark
-    ? { label: "#e6e6e6", halo: "rgba(46, 48, 62, 0.85)", edge: "#5a5f6e", dimNode: "#3b3f4a", dimEdge: "#2d313a", focusEdge: "#c8ccd8", hull: "140, 160, 210" }
-    : { label: "#222222", halo: "rgba(255, 255, 255, 0.85)", edge: "#c9ccd4", dimNode: "#e2e3e7", dimEdge: "#eeeff2", focusEdge: "#555b6e", hull: "90, 110, 160" };
+    ? { label: "#e6e6e6", halo: "rgba(46, 48, 62, 0.85)", veil: "rgba(46, 48, 62, 0.85)", edge: "#5a5f6e", focusEdge: "#c8ccd8", hull: "140, 160, 210" }
+    : { label: "#222222", halo: "rgba(255, 255, 255, 0.85)", veil: "rgba(255, 255, 255, 0.85)", edge: "#c9ccd4", focusEdge: "#555b6e", hull: "90, 110, 160" };
 }
