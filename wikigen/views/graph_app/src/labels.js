@@ -65,7 +65,7 @@ class DiscIndex {
   }
 
   _key(i, j) {
-    return `${i},${j}`;
+    return i * 65536 + j; // a number: no string per node while indexing
   }
 
   /** The discs (viewport pixels) of at least `minRadius` that meet the box, other than `except`'s. */
@@ -173,7 +173,6 @@ export class LabelCuller {
     for (const key of this._cellsOf(box)) {
       for (const other of this.cells.get(key) ?? []) if (overlaps(box, other, MARGIN)) return false;
     }
-    if (!this.renderer) return true;
     if (!this.discs) this.discs = new DiscIndex(this.renderer);
     const minRadius = this.renderer.getSetting("labelRenderedSizeThreshold") ?? 0;
     for (const _ of this.discs.meeting(box, node, minRadius)) return false;
@@ -191,7 +190,9 @@ export class LabelCuller {
   /** A defaultDrawNodeLabel for sigma. */
   drawer() {
     return (context, data, settings) => {
-      if (!data.label || this.hidden?.(data.key)) return;
+      // Not before attach(): sigma's first frame, drawn in its constructor, is drawn again at once
+      // (fit.js), and its labels could not be checked against the nodes.
+      if (!this.renderer || !data.label || this.hidden?.(data.key)) return;
       context.font = labelFont(settings);
       const ink = measureLabel(context, data.label);
       const box = LabelCuller.placements(data, ink, settings.labelSize).find((candidate) => this.free(candidate, data.key));

@@ -12,8 +12,18 @@ function byLabel(a, b) {
 
 export class LabelIndex {
   constructor(graph) {
-    this.entries = graph.mapNodes((id, attributes) => ({ id, label: attributes.label, key: normalize(attributes.label) }));
-    this.entries.sort(byLabel);
+    this.graph = graph;
+    this.sorted = null;
+  }
+
+  // Built on the first search, not at start-up: at 20,000 concepts it is work the first frame
+  // does not need.
+  get entries() {
+    if (!this.sorted) {
+      this.sorted = this.graph.mapNodes((id, attributes) => ({ id, label: attributes.label, key: normalize(attributes.label) }));
+      this.sorted.sort(byLabel);
+    }
+    return this.sorted;
   }
 
   /** Matches for text, best first; contains=false keeps exact and prefix matches only. */
