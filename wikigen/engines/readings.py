@@ -335,6 +335,8 @@ def _called(parse: Parse, head: Word) -> bool | None:
         verb = words[governor.head]
     if verb is None or head.dep == "dobj":
         return None  # "Name the volume anything", "may be called multiple times": not the name
+    if verb.tag == "VBG":
+        return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
     if verb.lemma == "name" and head.code:
         return None  # "a struct named `User`", "Services named `mydb`": an example's instance
     subject = next((w for w in parse.children(verb.i) if w.dep in ("nsubjpass", "nsubj")), None)
