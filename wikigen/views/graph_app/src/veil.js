@@ -37,6 +37,9 @@ export class Veil {
     renderer.createCanvasContext(LAYER, { beforeLayer: "hovers", style: { pointerEvents: "none" } });
     renderer.resize(true);
     this.context = renderer.getCanvases()[LAYER].getContext("2d");
+    // sigma's own labels would show through the veil: that canvas is hidden while it is up (the
+    // highlighted concepts' labels are drawn on the veil).
+    this.labels = renderer.getCanvases().labels;
     this.draw = this.draw.bind(this);
     renderer.on("afterRender", this.draw);
   }
@@ -46,11 +49,13 @@ export class Veil {
     this.active = active;
     this.nodes = nodes;
     this.edges = edges;
+    if (this.labels) this.labels.style.visibility = "hidden";
     this.draw();
   }
 
   hide() {
     this.active = this.nodes = this.edges = null;
+    if (this.labels) this.labels.style.visibility = "";
     this.draw();
   }
 
