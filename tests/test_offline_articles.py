@@ -148,6 +148,22 @@ def test_r20_summary_is_the_lead_and_no_two_near_duplicates(scorer: Scorer) -> N
     assert not (twin_a in cited and twin_b in cited)
 
 
+def test_r20_a_page_turn_is_no_claim_and_no_lead(scorer: Scorer) -> None:
+    """R20: "Now let's talk about lenses." turns a page; the lead is what the paragraph then says, and
+    a paragraph that only turns a page is not a claim at all."""
+    turn = "Now let's talk about lenses. "
+    lead = "A Fresnel lens bends the lamp's light into one bright beam that ships see from far away."
+    body = (
+        f"# Lenses\n\n{turn}{lead}\n\nLenses are polished by hand before every winter season.\n\n"
+        "With this out of the way, let's look at lamps.\n\n"
+        "## Lamps\n\nOil lamps were replaced by electric lamps with rotating lenses over the last century.\n"
+    )
+    built = article(scorer, body, "Lenses")
+    assert built["summary"][0]["quotes"][0]["quote"] == lead
+    assert built["summary"][0]["text"] == lead
+    assert not any("let's" in q for q in quotes_of(built))
+
+
 def test_r20_sections_never_repeat_a_summary_passage(scorer: Scorer) -> None:
     """R20: a section cites passages under its heading that the summary did not cite, and a section
     keeps its best passage."""

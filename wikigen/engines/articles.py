@@ -215,6 +215,12 @@ _NAVIGATION = re.compile(
     r"|^[←→«»]",
     re.IGNORECASE,
 )
+# "Now let's talk about maps.", "With this out of the way, let's look at …": the guide turning a page
+_TRANSITION = re.compile(
+    r"^(?:[\w' ]{1,40},\s*)?(?:now,?\s+)?(?:let's|let us)\s+(?:now\s+)?"
+    r"(?:talk|look|move|turn|start|begin|dive|explore|discuss|go|continue|get started|take a look)\b",
+    re.IGNORECASE,
+)
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w@`])@[A-Za-z0-9][\w-]{1,38}\b")
 _ROLE = re.compile(
     r"^(?:maintainers?|contributors?|authors?|credits|acknowledg\w*|written by|maintained by|contact)\b", re.I
@@ -237,7 +243,7 @@ def boilerplate(quote: str) -> str | None:
     contacts = len(_CONTACT.findall(_CODE.sub(" ", text)))
     if contacts >= 2 or (contacts and (_ROLE.match(first) or len(text) < 100)):
         return "contributor list"
-    if _NAVIGATION.match(first):
+    if _NAVIGATION.match(first) or (len(cut) == 1 and _TRANSITION.match(first)):
         return "navigation"
     return None
 
@@ -260,6 +266,9 @@ def _claims_of(source: str, quote: str) -> list[Json]:
     then suspects a cause gives a stated claim and a hypothesis, each quoting its own sentences."""
     made: list[Json] = []
     rest = quote
+    cut = sentences("", quote)
+    if len(cut) > 1 and _TRANSITION.match(cut[0].text):
+        rest = quote[cut[1].start :]  # the page turns, then says something: the claim is what it says
     while rest and len(made) < RUNS_PER_PASSAGE:
         built = claim(source, rest)
         made.append(built)
