@@ -546,6 +546,22 @@ def test_r21_a_rejection_named_past_the_shown_part_of_a_long_error_is_still_reco
     ]
 
 
+def test_r21_recheck_is_sent_a_schema_that_allows_relations_only(fake: FakeOpenAI):
+    """A server that enforces the schema (llama-cpp-python's grammar) cannot break recheck's rule."""
+    from jsonschema import Draft202012Validator
+
+    request = {**minimal_request(), "stage": "recheck", "delta": empty_delta()}
+    engine(fake).run("recheck", request, time.monotonic() + 10, threading.Event())
+    sent = fake.requests[0].body["response_format"]["json_schema"]["schema"]
+    check = Draft202012Validator(sent)
+    assert check.is_valid({"articles": [], "concepts": [], "relations": [], "topics": []})
+    assert not check.is_valid({"articles": [], "concepts": [{"name": "X"}], "relations": [], "topics": []})
+    assert sent["properties"]["relations"] == load_schema("delta")["properties"]["relations"]
+    fake.push(Reply(500, LLAMA_CPP_500))
+    engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    assert fake.requests[-1].body["response_format"]["schema"] == load_schema("delta")  # analyze: all kinds
+
+
 def test_r21_a_server_that_takes_json_mode_but_not_its_schema_gets_plain_json_mode(fake: FakeOpenAI):
     fake.push(Reply(500, LLAMA_CPP_500))
     fake.push(Reply(400, {"error": {"message": "unsupported JSON schema: cannot build a grammar"}}))

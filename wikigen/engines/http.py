@@ -315,7 +315,7 @@ class HttpEngine:
         return base_url.rstrip("/") + "/chat/completions", model
 
     def _payload(self, stage: str, request: Mapping[str, Any], model: str, response_format: str) -> bytes:
-        schema = load_schema("delta")
+        schema = stage_schema(stage)
         json_mode = response_format != JSON_SCHEMA
         body: dict[str, Any] = {
             "model": model,
@@ -480,6 +480,19 @@ def _retry_after(headers: Mapping[str, str]) -> float | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def stage_schema(stage: str) -> dict[str, Any]:
+    """The delta schema as this stage's contract: recheck may only add relations, so its articles,
+    concepts and topics are empty arrays. A server that enforces the schema (a grammar, strict
+    structured output) then cannot break the rule; the compiler checks it either way."""
+    schema = load_schema("delta")
+    if stage != "recheck":
+        return schema
+    properties = {**schema["properties"]}
+    for key in ("articles", "concepts", "topics"):
+        properties[key] = {"type": "array", "maxItems": 0}
+    return {**schema, "properties": properties}
 
 
 def rejects_format(status: int, text: str, response_format: str) -> bool:
