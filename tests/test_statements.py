@@ -212,6 +212,29 @@ def test_r23_negated_hypothetical_and_questions_state_nothing(sentence: str) -> 
     assert not {r for r in relations_of(sentence, "miller", "grain") if r[1] in ("grinds", "is a")}
 
 
+def test_r23_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> None:
+    """R23: a consequence of an "If …" ("then the miller will fail to grind the grain"), what a concept
+    object does ("requires millers … to grind grain": the millers grind it, nothing requires to grind
+    it) and a gloss after a colon ("millers: workers that …") state nothing of the verb or the class."""
+    assert relations_of(
+        "If the grain does not arrive, is not dry or not clean, then the miller will fail to grind the grain.",
+        "miller",
+        "grain",
+    ) == set()
+    assert relations_of("The mill requires millers in the valley to grind grain.", "mill", "millers", "grain") == {
+        ("mill", "requires", "millers")
+    }
+    assert relations_of(
+        "This page is about stone millers: millers that grind with stones during the harvest.",
+        "stone millers",
+        "millers",
+    ) == set()
+    assert relations_of("The mill has two parts: millstones and hoppers.", "parts", "millstones", "hoppers") == {
+        ("millstones", "is a", "parts"),
+        ("hoppers", "is a", "parts"),
+    }
+
+
 def test_r23_two_names_without_a_predicate_are_no_relation() -> None:
     """R23: same sentence is not a semantic relation."""
     assert relations_of("The miller, the grain and the weather.", "miller", "grain") == set()

@@ -13,6 +13,7 @@ sentence is about, never where it modifies something ("a test in Rust").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from wikigen.engines.relations import Mention
 
 _HEDGES = frozenset(["may", "might", "could", "would", "should"])
 _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
+_CONDITIONAL_START = re.compile(r"\s*(?:if|unless|suppose|supposing|assuming)\b", re.IGNORECASE)
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
@@ -84,8 +86,8 @@ class Stated:
 
 def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = frozenset()) -> list[Stated]:
     """The relations ``parse``'s sentence states between the concepts ``mentions`` name."""
-    if parse.text.rstrip().endswith("?") or not mentions:
-        return []
+    if parse.text.rstrip().endswith("?") or not mentions or _CONDITIONAL_START.match(parse.text):
+        return []  # a question, or "If the claim is not allocated, then the kubelet will fail to run …"
     refs: dict[int, str] = {}
     for mention in mentions:
         head = parse.span_head(mention.start, mention.end)
@@ -281,6 +283,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 out.append((ref, " ".join(words), False))
     for xcomp in (w for w in children if w.dep == "xcomp" and w.pos == "VERB"):
         # "X is used to create Y": the purpose is the predicate
+        if any(w.i in refs for w in objects):
+            continue  # "requires nodes to run pods": the nodes run them, not what requires them
         inner = parse.children(xcomp.i)
         if _unsure(parse, xcomp) or not any(w.dep == "aux" and w.text.casefold() == "to" for w in inner):
             continue  # "contains hashing functions": a gerund is no purpose
@@ -367,8 +371,11 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
         for child in parse.children(word.i):
             between = parse.text[word.end : child.start]
             plural = word.tag in ("NNS", "NNPS")
-            if child.dep == "appos" and (("(" in between and plural) or (":" in between and plural)):
-                members.extend(_with_conjuncts(parse, [child]))
+            listed = _with_conjuncts(parse, [child])
+            # "two data structures: keyword lists and maps" lists members; "init containers: containers
+            # that run …" glosses the term with its class
+            if child.dep == "appos" and plural and ("(" in between or (":" in between and len(listed) > 1)):
+                members.extend(listed)
             elif (
                 child.dep == "prep"
                 and child.text.casefold() == "as"
