@@ -491,7 +491,8 @@ def stage_schema(stage: str) -> dict[str, Any]:
         return schema
     properties = {**schema["properties"]}
     for key in ("articles", "concepts", "topics"):
-        properties[key] = {"type": "array", "maxItems": 0}
+        # Items kept: llama.cpp's grammar maker ignores maxItems on an array without them (any array).
+        properties[key] = {**properties[key], "maxItems": 0}
     return {**schema, "properties": properties}
 
 
