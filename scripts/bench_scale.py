@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""Scale benchmark (issue 14, item 2): what one change costs at N = 1,000, 10,000 (and 100,000) sources.
+
+For each N it commits the synthetic corpus of scripts/make_corpus.py into a temporary repo, builds
+the baseline with the compiler itself (`--batch`, the scripted engine, the caps raised in the bench
+repo's wikigen.yml so that the baseline takes tens of increments, not thousands), repacks, and then
+runs each measured command in its own child process:
+
+  no-op plan        `wikigen plan --json` with nothing changed
+  one-edit compile  `wikigen compile` after one appended paragraph in one source
+  one withdrawal    `wikigen compile` after one source is deleted
+  verify            `wikigen verify --json`
+  status            `wikigen status --json`
+
+and reports per command: wall time (child process, interpreter start-up included), peak RSS (the
+child's own ru_maxrss), source blobs read (GitStore.blobs_read), bytes of snapshot manifest parsed
+(every load_snapshot call), other generated files read (relations.jsonl, object files), and the git
+objects the command wrote with their uncompressed bytes (new loose objects; the baseline is packed
+first, so every loose object after it is new). The scripted engine answers from the request with
+a small extractor of the corpus's definition and relation lines, so the figures measure the
+compiler, not a model. Prints a table; asserts nothing. Not run by .ci/run.
+
+Usage: python scripts/bench_scale.py [--sizes 1000 10000] [--seed 1] [--site] [--keep DIR]
+       (the --child form is this script's own child process)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import pygit2  # noqa: E402
+
+from wikigen.engines.base import empty_delta  # noqa: E402
+from wikigen.ids import concept_id, normalize_name  # noqa: E402
+
+# The corpus's own lines (make_corpus.py): "A *term* is a …" and "*term* depends on *other*."
+DEFINITION = re.compile(r"^An? \*(?P<name>[^*]+)\* is an? (?P<kind>[a-z ]+?) that .+$")
+RELATION = re.compile(r"^\*(?P<s>[^*]+)\* (?P<p>[a-z ]+?) \*(?P<o>[^*]+)\*\.$")
+
+# Caps for the bench repo: a baseline increment of ~1 MB of sources (the batch selection fills a
+# quarter of input_bytes), so 10,000 sources (~37 MB) take ~40 increments.
+BENCH_YML = """caps:
+  anchors: 20000
+  articles: 4000
+  relations: 50000
+  fragments: 50000
+  input_bytes: 4000000
+"""
+# Analyze's delta limit (100,000 bytes, a constant, not a setting) is raised for the baseline only,
+# in this process; the measured commands run with the compiler as shipped.
+BASELINE_DELTA_BYTES = 50_000_000
+
+
+def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
+    """The scripted engine's answer: tests/engines.py's extractor, for make_corpus's lines."""
+    delta = empty_delta()
+    if stage != "analyze":
+        return delta
+    for source in request["sources"]:
+        line = next((ln.strip() for ln in source["body"].splitlines() if ln.strip()), "")
+        delta["articles"].append(
+            {
+                "title": source["title"],
+                "sources": [source["id"]],
+                "summary": [{"text": line, "quotes": [{"source": source["id"], "quote": line}]}],
+            }
+        )
+    texts = [(s["id"], s["body"]) for s in request["sources"]]
+    texts += [(f["source"], f["text"]) for f in request["fragments"]]
+    seen: dict[str, dict[str, Any]] = {}
+    relations: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for source_id, text in texts:
+        for raw in text.splitlines():
+            line = raw.strip()
+            match = DEFINITION.match(line)
+            if match:
+                name = match["name"].strip()
+                if name.casefold() in seen:
+                    continue
+                seen[name.casefold()] = {
+                    "name": name,
+                    "type": "concept",
+                    "definition": {"text": line, "quotes": [{"source": source_id, "quote": line}]},
+                    "evidence": [],
+                }
+                continue
+            rel = RELATION.match(line)
+            if rel:
+                relations.setdefault(
+                    (rel["s"], rel["p"], rel["o"]),
+                    {
+                        "subject": rel["s"],
+                        "predicate": rel["p"],
+                        "object": rel["o"],
+                        "basis": "explicit",
+                        "evidence": [{"source": source_id, "quote": line}],
+                    },
+                )
+    delta["concepts"] = list(seen.values())
+    ids = {a["name"].casefold(): a["id"] for a in request["anchors"]}
+    ids |= {c["name"].casefold(): concept_id(c["name"]) for c in seen.values()}
+    existing = {(r["subject"], normalize_name(r["predicate"]), r["object"]) for r in request["relations"]}
+    delta["relations"] = [
+        r
+        for r in relations.values()
+        if r["subject"].casefold() in ids
+        and r["object"].casefold() in ids
+        and r["subject"].casefold() != r["object"].casefold()
+        and (ids[r["subject"].casefold()], normalize_name(r["predicate"]), ids[r["object"].casefold()])
+        not in existing
+    ]
+    return delta
+
+
+def peak_rss_kb() -> int:
+    """This process's peak RSS. Not getrusage's ru_maxrss: Linux carries that across fork and exec, so
+    a child would report its parent's peak; /proc's VmHWM belongs to the exec'd program alone."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+# -- the child process: one CLI command with counters -------------------------------------------------
+
+
+def child(argv: list[str]) -> int:
+    """Run ``wikigen -C ROOT ARGS…`` with the scripted engine and counters; write them to $BENCH_OUT."""
+    import wikigen.cli
+    import wikigen.pipeline
+    from wikigen import gitstore, snapshot
+    from wikigen.engines.scripted import ScriptedEngine
+
+    counters = {"blobs_read": 0, "manifest_bytes": 0, "manifest_loads": 0, "generated_bytes": 0}
+    stores: list[Any] = []
+    init = gitstore.GitStore.__init__
+
+    def tracked_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        init(self, *args, **kwargs)
+        stores.append(self)
+
+    read_file = gitstore.GitStore.read_file
+
+    def counted_read_file(self, tree, path):  # type: ignore[no-untyped-def]
+        data = read_file(self, tree, path)
+        if data is not None and path != snapshot.SNAPSHOT_PATH:
+            counters["generated_bytes"] += len(data)
+        return data
+
+    original_load = snapshot.load_snapshot
+
+    def counted_load(data):  # type: ignore[no-untyped-def]
+        counters["manifest_bytes"] += len(data or b"")
+        counters["manifest_loads"] += 1
+        return original_load(data)
+
+    gitstore.GitStore.__init__ = tracked_init  # type: ignore[method-assign]
+    gitstore.GitStore.read_file = counted_read_file  # type: ignore[method-assign]
+    for module in list(sys.modules.values()):
+        if module is not None and getattr(module, "load_snapshot", None) is original_load:
+            module.load_snapshot = counted_load  # type: ignore[attr-defined]
+    wikigen.pipeline.make_engine = lambda config: ScriptedEngine(extract)  # type: ignore[assignment]
+    started = time.perf_counter()
+    code = wikigen.cli.main(argv)
+    counters["command_s"] = time.perf_counter() - started
+    counters["blobs_read"] = sum(s.blobs_read for s in stores)
+    counters["exit"] = code
+    counters["maxrss_kb"] = peak_rss_kb()
+    Path(os.environ["BENCH_OUT"]).write_text(json.dumps(counters))
+    return 0
+
+
+# -- the parent ----------------------------------------------------------------------------------------
+
+
+def loose_objects(root: Path) -> set[str]:
+    objects = root / ".git" / "objects"
+    found = set()
+    for d in objects.iterdir():
+        if len(d.name) == 2 and d.is_dir():
+            found.update(d.name + f.name for f in d.iterdir())
+    return found
+
+
+def measure(root: Path, *args: str) -> dict[str, Any]:
+    repo = pygit2.Repository(str(root))
+    before = loose_objects(root)
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        started = time.perf_counter()
+        proc = subprocess.run(
+            ["nice", "-n", "10", sys.executable, __file__, "--child", "-C", str(root), *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "BENCH_OUT": out.name},
+        )
+        wall = time.perf_counter() - started
+        data = json.loads(Path(out.name).read_text() or "{}")
+    if data.get("exit") not in (0, None) or proc.returncode != 0:
+        print(
+            f"  ! {' '.join(args)}: exit {data.get('exit')}/{proc.returncode}: {proc.stderr[-800:]}{proc.stdout[-400:]}"
+        )
+    new = loose_objects(root) - before
+    kinds: dict[str, int] = {}
+    size = 0
+    for oid in new:
+        kind, raw = repo.odb.read(oid)
+        name = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}.get(int(kind), str(kind))
+        kinds[name] = kinds.get(name, 0) + 1
+        size += len(raw)
+    data.update(wall_s=wall, objects=len(new), object_bytes=size, kinds=kinds, stdout=proc.stdout)
+    return data
+
+
+def commit(repo: pygit2.Repository, files: dict[str, bytes | None], message: str) -> None:
+    from tests.corpora import commit_files
+
+    commit_files(repo, files, message)
+
+
+def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
+    import make_corpus
+
+    import wikigen.pipeline
+    from wikigen.engines.scripted import ScriptedEngine
+    from wikigen.pipeline import compile_repo
+
+    repo = pygit2.init_repository(str(root), initial_head="main")
+    (root / "wikigen.yml").write_text(BENCH_YML)
+    started = time.perf_counter()
+    files = dict(make_corpus.generate(n, seed))
+    make_corpus.commit_to_repo(root, iter([*files.items(), ("wikigen.yml", BENCH_YML.encode())]))
+    generated = time.perf_counter() - started
+    wikigen.pipeline.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES  # type: ignore[misc]
+    started = time.perf_counter()
+    report = compile_repo(root, engine=ScriptedEngine(extract), batch=True)
+    compiled = time.perf_counter() - started
+    started = time.perf_counter()
+    subprocess.run(["git", "-C", str(root), "repack", "-adq"], check=True)
+    subprocess.run(["git", "-C", str(root), "prune-packed"], check=True)
+    subprocess.run(["git", "-C", str(root), "update-index", "--refresh", "-q"], capture_output=True)
+    packed = time.perf_counter() - started
+    from wikigen.objects import RELATIONS_PATH
+    from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+
+    head = repo.head.peel(pygit2.Commit).tree
+    snap = load_snapshot(head[SNAPSHOT_PATH].data)
+    kinds: dict[str, int] = {}
+    for entry in snap.objects.values():
+        kinds[entry["kind"]] = kinds.get(entry["kind"], 0) + 1
+    trees = {}
+    for folder in ("articles", "concepts", "topics"):
+        try:
+            trees[folder] = len(repo[head[f"content/wiki/{folder}"].id].read_raw())
+        except KeyError:
+            trees[folder] = 0
+    return {
+        "files": files,
+        "corpus_bytes": sum(len(v) for v in files.values()),
+        "generate_s": generated,
+        "baseline_s": compiled,
+        "increments": len(report.increments),
+        "repack_s": packed,
+        "manifest_bytes": len(head[SNAPSHOT_PATH].data),
+        "relations_bytes": len(head[RELATIONS_PATH].data) if RELATIONS_PATH in head else 0,
+        "objects": kinds,
+        "tree_bytes": trees,
+    }
+
+
+def run_size(n: int, seed: int, keep: Path | None, site: bool) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix=f"wikigen-scale-{n}-", dir=keep)
+    root = Path(tmp) / "repo"
+    print(f"\n== N = {n:,}  ({root})  load {os.getloadavg()[0]:.2f}", flush=True)
+    base = build_baseline(root, n, seed)
+    print(
+        f"  corpus {base['corpus_bytes']:,} bytes (made in {base['generate_s']:.1f} s); baseline compile "
+        f"{base['baseline_s']:.1f} s in {base['increments']} increments; repack {base['repack_s']:.1f} s",
+        flush=True,
+    )
+    print(
+        f"  snapshot.json {base['manifest_bytes']:,} B, relations.jsonl {base['relations_bytes']:,} B, "
+        f"objects {base['objects']}, wiki tree objects {base['tree_bytes']}",
+        flush=True,
+    )
+    repo = pygit2.Repository(str(root))
+    files = base.pop("files")
+    paths = sorted(files)
+    results = {"baseline": base}
+    results["noop_plan"] = measure(root, "plan", "--json")
+    edited = paths[len(paths) // 2]
+    commit(
+        repo,
+        {
+            edited: files[edited]
+            + b"\nOne more paragraph, appended by the benchmark, about nothing in particular.\n"
+        },
+        "edit",
+    )
+    results["edit_compile"] = measure(root, "compile")
+    withdrawn = paths[len(paths) // 3]
+    commit(repo, {withdrawn: None}, "withdraw")
+    results["withdraw_compile"] = measure(root, "compile")
+    results["verify"] = measure(root, "verify", "--json")
+    results["status"] = measure(root, "status", "--json")
+    for name in ("noop_plan", "edit_compile", "withdraw_compile", "verify", "status"):
+        r = results[name]
+        print(
+            f"  {name}: {r['wall_s']:.2f} s, {r['maxrss_kb'] / 1024:.0f} MB, blobs {r['blobs_read']}, "
+            f"manifest {r['manifest_bytes']:,} B ({r['manifest_loads']} loads), objects {r['objects']} "
+            f"{r['kinds']} {r['object_bytes']:,} B",
+            flush=True,
+        )
+    if site:
+        results["site"] = build_site(root, n)
+    return results
+
+
+def build_site(root: Path, n: int) -> dict[str, Any]:
+    (root / "mkdocs.yml").write_text((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        started = time.perf_counter()
+        proc = subprocess.run(
+            ["nice", "-n", "10", sys.executable, __file__, "--child", "-C", str(root), "build"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "BENCH_OUT": out.name, "NO_MKDOCS_2_WARNING": "1"},
+        )
+        wall = time.perf_counter() - started
+        data = json.loads(Path(out.name).read_text() or "{}")
+    pages = sum(1 for _ in (root / "site").rglob("index.html")) if (root / "site").is_dir() else 0
+    if proc.returncode or data.get("exit"):
+        print(f"  ! build: {proc.stderr[-1500:]}")
+    print(
+        f"  site build: {wall:.1f} s, {pages:,} pages, {pages / wall:.0f} pages/s, peak RSS "
+        f"{data.get('maxrss_kb', 0) / 1024:.0f} MB",
+        flush=True,
+    )
+    return {"wall_s": wall, "pages": pages, "maxrss_kb": data.get("maxrss_kb", 0)}
+
+
+ROWS = (
+    ("noop_plan", "no-op plan"),
+    ("edit_compile", "one-edit compile"),
+    ("withdraw_compile", "one withdrawal"),
+    ("verify", "verify"),
+    ("status", "status"),
+)
+FIGURES = (
+    ("wall_s", "wall s", lambda v: f"{v:.2f}"),
+    ("maxrss_kb", "peak RSS MB", lambda v: f"{v / 1024:.0f}"),
+    ("blobs_read", "source blobs read", str),
+    ("manifest_bytes", "manifest bytes read", lambda v: f"{v:,}"),
+    ("generated_bytes", "other generated bytes read", lambda v: f"{v:,}"),
+    ("objects", "git objects written", str),
+    ("object_bytes", "bytes written", lambda v: f"{v:,}"),
+)
+
+
+def table(results: dict[int, dict[str, Any]], skipped: dict[int, str]) -> str:
+    sizes = sorted(results)
+    head = [
+        "row",
+        *[f"N={n:,}" for n in sizes],
+        *[f"N={n:,}" for n in skipped],
+        f"ratio {sizes[-1] // 1000}k/1k" if len(sizes) > 1 else "ratio",
+    ]
+    rows = [head]
+
+    def add(label: str, values: list[float | int], fmt) -> None:  # type: ignore[no-untyped-def]
+        ratio = f"{values[-1] / values[0]:.1f}x" if len(values) > 1 and values[0] else "-"
+        rows.append([label, *[fmt(v) for v in values], *["not run"] * len(skipped), ratio])
+
+    add("corpus bytes", [results[n]["baseline"]["corpus_bytes"] for n in sizes], lambda v: f"{v:,}")
+    add("snapshot.json bytes", [results[n]["baseline"]["manifest_bytes"] for n in sizes], lambda v: f"{v:,}")
+    add(
+        "relations.jsonl bytes",
+        [results[n]["baseline"]["relations_bytes"] for n in sizes],
+        lambda v: f"{v:,}",
+    )
+    add("baseline compile s", [results[n]["baseline"]["baseline_s"] for n in sizes], lambda v: f"{v:.0f}")
+    for key, label in ROWS:
+        for fig, fig_label, fmt in FIGURES:
+            add(f"{label}: {fig_label}", [results[n][key][fig] for n in sizes], fmt)
+    if all("site" in results[n] for n in sizes):
+        add("site build: wall s", [results[n]["site"]["wall_s"] for n in sizes], lambda v: f"{v:.1f}")
+        add(
+            "site build: pages/s",
+            [results[n]["site"]["pages"] / results[n]["site"]["wall_s"] for n in sizes],
+            lambda v: f"{v:.0f}",
+        )
+        add(
+            "site build: peak RSS MB",
+            [results[n]["site"]["maxrss_kb"] for n in sizes],
+            lambda v: f"{v / 1024:.0f}",
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = [
+        " | ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in rows
+    ]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        return child(sys.argv[2:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument(
+        "--skip", type=int, nargs="*", default=[100000], help="sizes printed as 'not run' (with --why)"
+    )
+    parser.add_argument("--why", default="")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--site", action="store_true", help="also `wikigen build` the site at each N")
+    parser.add_argument("--keep", type=Path, help="make the repos under this folder and keep them")
+    parser.add_argument("--json", type=Path, help="write every figure to this file")
+    args = parser.parse_args()
+    print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    started = time.perf_counter()
+    floor = subprocess.run([sys.executable, "-m", "wikigen", "--version"], capture_output=True, text=True)
+    print(
+        f"{floor.stdout.strip()}; `wikigen --version` (start-up floor) {time.perf_counter() - started:.2f} s"
+    )
+    results = {n: run_size(n, args.seed, args.keep, args.site) for n in args.sizes}
+    if args.json:
+        args.json.write_text(json.dumps({str(k): v for k, v in results.items()}, indent=1, default=str))
+    skipped = {n: args.why for n in args.skip if n not in results}
+    print(f"\nuptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}\n")
+    print(table(results, skipped))
+    for n, why in skipped.items():
+        print(f"N={n:,}: not run{': ' + why if why else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
