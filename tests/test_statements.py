@@ -407,3 +407,21 @@ def test_r23_a_fronted_frame_is_no_object() -> None:
     found = relations_of("On the farm, a plough turns the soil of the field.", "farm", "plough", "soil")
     assert ("plough", "turns", "soil") in found
     assert not [r for r in found if "farm" in (r[0], r[2])]
+
+
+def test_r23_a_means_is_no_purpose_and_a_manner_stays_in_the_predicate() -> None:
+    """R23: "trays … filled using a compost service, … to start seedlings" uses no service to start
+    anything; "behave differently from" is not "behaves from"."""
+    assert relations_of("Use seed trays to start seedlings in spring.", "seed trays", "seedlings") == {
+        ("seed trays", "is used to start", "seedlings")
+    }
+    assert relations_of(
+        "Use seed trays or pots filled using a compost service, such as from a garden centre, to start seedlings.",
+        "seed trays",
+        "compost service",
+    ) == set()
+    assert relations_of(
+        "Greenhouse tomatoes behave differently from field tomatoes in a dry summer.",
+        "Greenhouse tomatoes",
+        "field tomatoes",
+    ) == {("Greenhouse tomatoes", "behaves differently from", "field tomatoes")}

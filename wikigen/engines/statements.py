@@ -272,7 +272,13 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 out.append((refs[pobj.i], _active(verb, particle), True))
             else:
                 middle = plain.text.casefold() if plain is not None else ""
-                words = " ".join(filter(None, [base, middle, preposition])).split()
+                # "behave differently from Linux containers": the manner is the relation
+                manner = " ".join(
+                    w.text.casefold()
+                    for w in children
+                    if w.dep == "advmod" and verb.i < w.i < prep.i and w.text.casefold().endswith("ly")
+                )
+                words = " ".join(filter(None, [base, middle, manner, preposition])).split()
                 if len(words) <= MAX_PREDICATE_WORDS:
                     out.append((refs[pobj.i], " ".join(words), False))
     for obj in (w for w in children if w.dep == "dobj" and w.i not in refs):
@@ -312,6 +318,8 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
     for purpose in (w for w in children if w.dep in ("xcomp", "advcl") and w.pos == "VERB"):
         if _unsure(parse, purpose) or not all(purpose.i > u.i for u in used):
             continue  # "To use the old version, use `powershell`": advice, not what it is used for
+        if not any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(purpose.i)):
+            continue  # "accounts created using an IAM service": a means, not a purpose
         for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
             for word in _with_conjuncts(parse, [_named(parse, obj)]):
                 if word.i in refs:
