@@ -231,3 +231,17 @@ def test_issue10_what_a_titled_term_does_defines_it_where_the_source_uses_it_aga
     assert "Sprinkler hub" in found
     assert definition(found["Sprinkler hub"]).startswith("The sprinkler hub stores")
     assert "Sprinkler hub" not in concepts(body.split("\n\n")[0] + "\n", title="Sprinkler hub")
+
+
+def test_r20_strings_quoted_as_an_example_s_values_are_no_terms() -> None:
+    """R20: 'a bed "bed-a" with a row "carrots" and a bed "bed" with a row "a-carrots"' quotes values;
+    a phrase quoted on its own introduces a term ("crop rotation")."""
+    body = (
+        'Naming can clash: a bed "bed-a" with a row "carrots" and a bed "bed" with a row "a-carrots" both\n'
+        'end up as "bed-a-carrots". The gardener renames the carrots row when that happens.\n\n'
+        'Growers speak of "crop rotation" when a bed changes its crop every year.\n\n'
+        "A bed that skips crop rotation tires quickly, so gardeners plan it early.\n"
+    )
+    found = concepts(body)
+    assert "Carrots" not in found and "carrots" not in found
+    assert "Crop rotation" in found

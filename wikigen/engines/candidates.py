@@ -208,7 +208,8 @@ def collect(
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
-            for match in _QUOTED.finditer(clean.text):
+            quotes = _QUOTED.finditer(clean.text) if len(_QUOTED_ANY.findall(clean.text)) < VALUES else ()
+            for match in quotes:
                 # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
                 head = parse.span_head(match.start("phrase"), match.end("phrase"))
                 # a capitalized phrase in quotes is a title or an example's value ("Mary"), not a term
@@ -302,9 +303,20 @@ def emphasized(clean: Visible, start: int, end: int) -> bool:
     return False
 
 
+_QUOTED_ANY = re.compile(r"[\"“][^\"“”\n]{1,60}[\"”]")
+VALUES = 3  # quoted strings in one sentence from which on they are an example's values
+
+
 def quoted(text: str, start: int, end: int) -> bool:
-    """The words [start, end) stand in quotation marks of their own: "tagged tuples"."""
-    return start > 0 and end < len(text) and text[start - 1] in '"“' and text[end] in '"”'
+    """The words [start, end) stand in quotation marks of their own: "tagged tuples"; not where the
+    sentence quotes several strings (a Pod "pod-a" with volume "scratch" …): those are values."""
+    return (
+        start > 0
+        and end < len(text)
+        and text[start - 1] in '"“'
+        and text[end] in '"”'
+        and len(_QUOTED_ANY.findall(text)) < VALUES
+    )
 
 
 def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
