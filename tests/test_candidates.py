@@ -245,3 +245,16 @@ def test_r20_strings_quoted_as_an_example_s_values_are_no_terms() -> None:
     found = concepts(body)
     assert "Carrots" not in found and "carrots" not in found
     assert "Crop rotation" in found
+
+
+def test_r20_a_bold_label_of_an_instruction_is_no_definition() -> None:
+    """R20: "- **Mulch**: Spread a layer of straw …" tells what to do; the label is named again below,
+    but nothing says what mulch is."""
+    body = (
+        "Ways to keep a bed moist through the summer:\n\n"
+        "- **Mulch**: Spread a layer of straw over the soil, and then water the bed less often.\n"
+        "- **Shade**: Hang a cloth over the bed at noon so that the soil stays cool.\n\n"
+        "Mulch and shade work best together in a dry summer on sandy soil.\n"
+    )
+    found = concepts(body)
+    assert "Mulch" not in found and "Shade" not in found

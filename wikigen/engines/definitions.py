@@ -86,6 +86,10 @@ def definitions(
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
                     reading = Reading("labelled", MODIFIES)
+                elif label is not None and reading.pattern == "emphasis":
+                    # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
+                    # defines it only as a list definition does (terms.list_definitions)
+                    reading = Reading("label", MENTIONS)
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
                 )
