@@ -546,6 +546,24 @@ def test_r21_a_rejection_named_past_the_shown_part_of_a_long_error_is_still_reco
     ]
 
 
+def test_r19_recheck_prompt_says_what_it_receives_and_carries_only_that(git_repo: GitRepo, fake: FakeOpenAI):
+    """Issue 14, item 4: recheck's user message holds the blocks recheck checks, not analyze's again."""
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
+    compile_repo(git_repo.root, engine=engine(fake))
+    analyze, recheck = fake.requests
+
+    def kinds(captured: Any) -> list[str]:
+        return re.findall(r'<wikigen-data kind="([a-z_]+)">', captured.user)
+
+    assert kinds(analyze) == ["rules", "sources", "fragments", "anchors", "articles", "relations", "revoked",
+                              "withdrawn"]
+    assert kinds(recheck) == ["sources", "fragments", "anchors", "relations", "delta"]
+    assert recheck.request["sources"] == analyze.request["sources"]
+    assert set(recheck.request["delta"]) == {"concepts", "relations"}
+    assert "This stage receives only what it checks" in recheck.system
+    assert "This stage receives only what it checks" not in analyze.system
+
+
 def test_r21_recheck_is_sent_a_schema_that_allows_relations_only(fake: FakeOpenAI):
     """A server that enforces the schema (llama-cpp-python's grammar) cannot break recheck's rule."""
     from jsonschema import Draft202012Validator

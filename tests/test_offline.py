@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wikigen.context import recheck_request
 from wikigen.engines.base import STAGES, Engine
 from wikigen.engines.offline import ROUTE, OfflineEngine
 from wikigen.errors import EngineError
@@ -82,7 +83,8 @@ def run(request: Mapping[str, Any], stage: str = "analyze", engine: Engine | Non
 
 
 def recheck(request: Mapping[str, Any], analyzed: Mapping[str, Any]) -> dict[str, Any]:
-    return run({**request, "delta": analyzed}, "recheck")
+    """Recheck as the pipeline calls it: on what it checks, never analyze's whole request (R19)."""
+    return run(recheck_request(request, analyzed), "recheck")
 
 
 def all_quotes(delta: Mapping[str, Any]) -> Iterator[Mapping[str, str]]:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
 from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError
+from wikigen.hashing import canonical_bytes
 from wikigen.objects import RELATIONS_PATH
 from wikigen.pipeline import compile_repo
+from wikigen.schemas import load_schema
 from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
 
 K = "content/sources/knowledge"
@@ -702,3 +705,44 @@ def test_r5_r15_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkey
     assert report.increments[0].input_bytes == alone
     monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", str(alone - 1))
     assert git_repo.wikigen("check").code == 1
+
+
+def test_r19_recheck_is_sent_what_it_checks_and_nothing_twice(git_repo: GitRepo):
+    """Issue 14, item 4: recheck gets the same sources and fragments, the anchors' names, the relations
+    it must not return again and what analyze found; not analyze's whole request again."""
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
+    compiled(git_repo)
+    both = "Intro line about Nodes.\n\nConcept Kubelet [type=agent]: the Kubelet runs a Pod on a Node.\n\n" + (
+        "REL Kubelet -watches-> Node.\n"
+    )
+    git_repo.commit({f"{K}/kubelet.md": source(both, title="Kubelet")})
+    engine = ScriptedEngine(extract)
+    report = compiled(git_repo, engine)
+    (_, analyze), (_, recheck) = engine.requests
+    analyzed = extract("analyze", analyze)
+    assert set(recheck) == {"stage", "sources", "fragments", "anchors", "relations", "delta"}
+    assert recheck["sources"] == analyze["sources"] and recheck["fragments"] == analyze["fragments"]
+    assert len(recheck["fragments"]) == 2  # the lines that define the two anchors
+    assert [a["id"] for a in analyze["articles"]] == ["article/knowledge--node"]  # "Nodes": a hit
+    assert analyze["anchors"][0].keys() == {"id", "name", "aliases", "type", "definition"}
+    assert recheck["anchors"] == [
+        {"id": "concept/node", "name": "Node", "aliases": []},
+        {"id": "concept/pod", "name": "Pod", "aliases": []},
+    ]
+    assert analyze["relations"][0].keys() == {"id", "subject", "predicate", "object", "basis"}
+    assert recheck["relations"] == [{"subject": "concept/pod", "predicate": "runs on", "object": "concept/node"}]
+    assert recheck["delta"] == {
+        "concepts": [{"name": c["name"], "aliases": c.get("aliases", [])} for c in analyzed["concepts"]],
+        "relations": [{"subject": "Kubelet", "predicate": "watches", "object": "Node"}],
+    }
+    # The bytes, pinned: recheck sends its sources and fragments plus a few hundred bytes of names,
+    # while analyze's request also carries rules, anchor definitions, article hits and the rest.
+    sent = report.as_json()["sent_bytes"]
+    data = len(canonical_bytes({"sources": recheck["sources"], "fragments": recheck["fragments"]}))
+    assert (report.as_json()["input_bytes"], sent["analyze"], sent["recheck"], data) == (1194, 1238, 1021, 623)
+    assert sent["recheck"] == len(canonical_bytes(recheck)) and sent["recheck"] < sent["analyze"]
+    # The request schema says the same, per stage: analyze's whole request would not pass as recheck's.
+    schema = Draft202012Validator(load_schema("request"))
+    assert schema.is_valid(analyze) and schema.is_valid(recheck)
+    assert not schema.is_valid({**analyze, "stage": "recheck", "delta": recheck["delta"]})
+    assert not schema.is_valid({**recheck, "stage": "analyze"})

@@ -110,6 +110,41 @@ def source_entry(source: Source) -> dict[str, Any]:
     }
 
 
+def recheck_request(request: Mapping[str, Any], delta: Mapping[str, Any]) -> dict[str, Any]:
+    """R19: what recheck checks, built from analyze's request and delta, and nothing sent twice for
+    nothing (issue 14, item 4).
+
+    Recheck looks for explicit relations that analyze missed, and inferences across sources, in the
+    same bounded text: it gets the changed sources and the fragments as analyze did, the names of
+    what a relation may join (anchors: id, name, aliases; analyze's concepts: name, aliases) and the
+    relations it must not return again (the existing ones among the anchors and analyze's, as
+    subject, predicate, object). Anchors' types and definitions, article hits, revoked objects,
+    withdrawn ids, the rules version and analyze's articles, topics, definitions and evidence are
+    not sent: recheck returns relations only, cites only sources and fragments, and may name only
+    the anchors and the concepts of the delta (``validate.resolve``).
+    """
+    return {
+        "stage": "recheck",
+        "sources": list(request.get("sources", [])),
+        "fragments": list(request.get("fragments", [])),
+        "anchors": [
+            {"id": a["id"], "name": a["name"], "aliases": list(a.get("aliases", []))}
+            for a in request.get("anchors", [])
+        ],
+        "relations": [_triple(r) for r in request.get("relations", [])],
+        "delta": {
+            "concepts": [
+                {"name": c["name"], "aliases": list(c.get("aliases", []))} for c in delta.get("concepts", [])
+            ],
+            "relations": [_triple(r) for r in delta.get("relations", [])],
+        },
+    }
+
+
+def _triple(relation: Mapping[str, Any]) -> dict[str, Any]:
+    return {"subject": relation["subject"], "predicate": relation["predicate"], "object": relation["object"]}
+
+
 def input_bytes_of(request: Mapping[str, Any]) -> int:
     """R15's measure: the UTF-8 bytes of a request's data part (sources, fragments, anchors, …)."""
     return len(canonical_bytes({k: request.get(k, []) for k in DATA_KEYS}))

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.config import Config
-from wikigen.context import Context, build_context
+from wikigen.context import Context, build_context, recheck_request
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
@@ -531,8 +531,9 @@ def _run_increment(
                     f"request; {advice}"
                 ]
             )
-        recheck_request = {**ctx.request, "stage": "recheck", "delta": analyze.data}
-        recheck = _call(engine, "recheck", recheck_request, deadline, cancel, budget, inc)
+        # R19: recheck is sent what it checks, not analyze's request again (issue 14, item 4).
+        rechecked = recheck_request(ctx.request, analyze.data)
+        recheck = _call(engine, "recheck", rechecked, deadline, cancel, budget, inc)
         deltas.append(recheck)
         routes = {"analyze": analyze.route, "recheck": recheck.route}
         resolved = resolve(

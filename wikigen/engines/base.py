@@ -1,8 +1,10 @@
 """The engine contract (R19): ``run(stage, request, deadline, cancel) -> Delta``, once per stage.
 
 A request and a delta are plain JSON (schemas in ``wikigen/schemas/``). The pipeline calls
-``analyze``, then ``recheck`` with analyze's delta added to the same request; both share one
-deadline (a ``time.monotonic()`` value) and one cancellation event.
+``analyze``, then ``recheck`` with what it checks (``wikigen.context.recheck_request``): the same
+sources and fragments, the anchors' names, the relations not to return again and what analyze
+found, never analyze's whole request again; both share one deadline (a ``time.monotonic()``
+value) and one cancellation event.
 
 This module is the contract only: it sits below the compiler and knows no engine. The engines
 implement it; the factory that picks one is ``wikigen.engines.make_engine``.

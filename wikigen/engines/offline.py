@@ -11,7 +11,9 @@ Rules, per stage:
   (:mod:`wikigen.engines.statements`), that sentence being the evidence. Sources in another
   language than English are never parsed: language-independent rules only, and no relations.
 - **recheck** — the same relation rule over the changed sources *and* the fragments, with the
-  concepts of analyze's delta and the anchors; nothing already in the delta or the request.
+  concepts of analyze's delta and the anchors; nothing already in the delta or the request. It
+  reads only what ``wikigen.context.recheck_request`` sends: sources, fragments, the anchors' ids,
+  names and aliases, and the relations (existing and analyze's) as subject, predicate, object.
 - **topics** — none: the compiler derives topics from the merged objects (:mod:`wikigen.topics`),
   so a topic never depends on which increment its concepts came in.
 

@@ -61,7 +61,8 @@ kept; never return them again.
 - revoked: objects revoked whole by this change. Rebuild one only where the sources and fragments \
 still support it.
 - withdrawn: ids of sources that were removed; never cite them.
-- delta (recheck only): what the first stage returned for this same request.
+- delta (recheck only): what the first stage found: its concepts (name, aliases) and relations \
+(subject, predicate, object).
 
 # What to return
 
@@ -110,11 +111,16 @@ fragments still support, under the same names.
     "recheck": """\
 # This stage: recheck
 
-The delta block holds what the analyze stage returned for this same request. Do not repeat it and \
-do not change it. Within the same bounded data (no new retrieval), return only relations: explicit \
-relations that the first stage missed, and inferences across sources that the provided text \
-evidences (basis "inferred", with evidence and uncertainty). "articles", "concepts" and "topics" \
-must be empty lists. An empty "relations" list is a good answer when nothing is missing.
+This stage receives only what it checks: the same sources and fragments as the analyze stage; \
+the anchors as id, name and aliases; the existing relations among them as subject, predicate and \
+object; and the delta block, with the concepts the analyze stage returned (name, aliases) and its \
+relations (subject, predicate, object). There are no articles, revoked or withdrawn blocks in this \
+stage. Do not repeat a relation of the delta or of the relations block, and do not change them. \
+Within the same bounded data (no new retrieval), return only relations: explicit relations that the \
+first stage missed, and inferences across sources that the provided text evidences (basis \
+"inferred", with evidence and uncertainty). Subject and object are names or ids of the anchors or \
+names of the delta's concepts. "articles", "concepts" and "topics" must be empty lists. An empty \
+"relations" list is a good answer when nothing is missing.
 """,
 }
 
