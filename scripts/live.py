@@ -166,6 +166,9 @@ class Proxy:
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 started = time.monotonic()
+                # Listed at once: a call wikigen gives up on (its deadline) has no answer to wait for.
+                index = len(proxy.exchanges)
+                proxy.exchanges.append(describe(raw, 0, b"(no answer: still running when the compile ended)", 0.0))
                 try:
                     answer = httpx.post(
                         proxy.upstream + self.path, content=raw, timeout=None,
@@ -174,7 +177,7 @@ class Proxy:
                     status, body = answer.status_code, answer.content
                 except httpx.HTTPError as exc:
                     status, body = 502, json.dumps({"error": {"message": f"proxy: {exc}"}}).encode()
-                proxy.exchanges.append(describe(raw, status, body, time.monotonic() - started))
+                proxy.exchanges[index] = describe(raw, status, body, time.monotonic() - started)
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -240,6 +243,7 @@ def make_repo(repo: Path, wikigen: str) -> None:
 
 
 def table(exchanges: list[Exchange]) -> None:
+    """Status 0: no answer came before the compile ended."""
     say(f"{'#':>2} {'stage':8} {'response_format':19} {'status':>6} {'sent B':>8} {'recv B':>8} "
         f"{'prompt tok':>10} {'compl tok':>9} {'seconds':>8}")
     for i, x in enumerate(exchanges, 1):
