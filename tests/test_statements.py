@@ -97,6 +97,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("In the example above, we defined a barn named `Barn7`.", "Barn7", MENTIONS),  # an instance
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
         ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
+        ("The `sow` command is often used as a first step.", "command", MENTIONS),  # one command, named
         ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", MENTIONS),  # naming in use
     ],
 )

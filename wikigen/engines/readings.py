@@ -135,6 +135,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     governor = parse.words[head.head]
     if head.code and head.dep in ("compound", "nmod", "amod") and _named_classifier(parse, governor):
         head = governor  # "the `Enum` module provides …" says it of `Enum`
+    elif not head.code and _named_classifier(parse, head):
+        return Reading("mention", MENTIONS)  # "The `use` macro is used as …" says it of `use`, not of macros
     reading = _read(parse, head, marked)
     if _conditional(parse):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
