@@ -98,6 +98,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
         ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
         ("The `sow` command is often used as a first step.", "command", MENTIONS),  # one command, named
+        ("A _Planter_ ensures that all (or some) Beds hold a row of a Crop.", "Beds", MENTIONS),  # a second root
         ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", MENTIONS),  # naming in use
     ],
 )

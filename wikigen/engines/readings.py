@@ -283,7 +283,10 @@ def _main(parse: Parse, verb: Word) -> bool:
     joined by a comma ("Heredocs are multi-line strings, they start …")."""
     words = parse.words
     if verb.dep == "ROOT" or (verb.dep == "conj" and words[verb.head].dep == "ROOT"):
-        return True
+        # two roots are a misparse of one sentence ("A DaemonSet ensures that all (or some) Nodes
+        # run …"): the later one is no main clause
+        root = verb if verb.dep == "ROOT" else words[verb.head]
+        return not any(w.dep == "ROOT" and w.i < root.i for w in words)
     root = words[verb.head]
     return (
         verb.dep == "ccomp"
