@@ -135,6 +135,17 @@ def start_server(model: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit(f"the server did not answer in 180 s:\n{log.read_text()[-3000:]}")
 
 
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """uvicorn waits for a request in flight before it exits on SIGTERM, and a generation that ran
+    past wikigen's deadline may go on for many minutes: kill it after a short grace."""
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 # -- 3. the recording proxy ------------------------------------------------------------------------
 
 
@@ -297,8 +308,7 @@ def main() -> int:
             say()
             return outcome(repo, head, done.returncode, wikigen)
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            stop(server)
 
 
 def outcome(repo: Path, head: str, code: int, wikigen: str) -> int:
