@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +44,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import pygit2  # noqa: E402
 
-from wikigen.engines.base import empty_delta  # noqa: E402
-from wikigen.ids import concept_id, normalize_name  # noqa: E402
+from tests.engines import extractor  # noqa: E402
 
 # The corpus's own lines (make_corpus.py): "A *term* is a …" and "*term* depends on *other*."
 DEFINITION = re.compile(r"^An? \*(?P<name>[^*]+)\* is an? (?P<kind>[a-z ]+?) that .+$")
@@ -66,65 +64,8 @@ BENCH_YML = """caps:
 BASELINE_DELTA_BYTES = 50_000_000
 
 
-def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
-    """The scripted engine's answer: tests/engines.py's extractor, for make_corpus's lines."""
-    delta = empty_delta()
-    if stage != "analyze":
-        return delta
-    for source in request["sources"]:
-        line = next((ln.strip() for ln in source["body"].splitlines() if ln.strip()), "")
-        delta["articles"].append(
-            {
-                "title": source["title"],
-                "sources": [source["id"]],
-                "summary": [{"text": line, "quotes": [{"source": source["id"], "quote": line}]}],
-            }
-        )
-    texts = [(s["id"], s["body"]) for s in request["sources"]]
-    texts += [(f["source"], f["text"]) for f in request["fragments"]]
-    seen: dict[str, dict[str, Any]] = {}
-    relations: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for source_id, text in texts:
-        for raw in text.splitlines():
-            line = raw.strip()
-            match = DEFINITION.match(line)
-            if match:
-                name = match["name"].strip()
-                if name.casefold() in seen:
-                    continue
-                seen[name.casefold()] = {
-                    "name": name,
-                    "type": "concept",
-                    "definition": {"text": line, "quotes": [{"source": source_id, "quote": line}]},
-                    "evidence": [],
-                }
-                continue
-            rel = RELATION.match(line)
-            if rel:
-                relations.setdefault(
-                    (rel["s"], rel["p"], rel["o"]),
-                    {
-                        "subject": rel["s"],
-                        "predicate": rel["p"],
-                        "object": rel["o"],
-                        "basis": "explicit",
-                        "evidence": [{"source": source_id, "quote": line}],
-                    },
-                )
-    delta["concepts"] = list(seen.values())
-    ids = {a["name"].casefold(): a["id"] for a in request["anchors"]}
-    ids |= {c["name"].casefold(): concept_id(c["name"]) for c in seen.values()}
-    existing = {(r["subject"], normalize_name(r["predicate"]), r["object"]) for r in request["relations"]}
-    delta["relations"] = [
-        r
-        for r in relations.values()
-        if r["subject"].casefold() in ids
-        and r["object"].casefold() in ids
-        and r["subject"].casefold() != r["object"].casefold()
-        and (ids[r["subject"].casefold()], normalize_name(r["predicate"]), ids[r["object"].casefold()])
-        not in existing
-    ]
-    return delta
+# The scripted engine's answer (tests/engines.py), reading make_corpus's own lines.
+extract = extractor(DEFINITION, RELATION)
 
 
 def peak_rss_kb() -> int:

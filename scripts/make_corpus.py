@@ -109,7 +109,9 @@ def _body(rng: random.Random, title: str, own: list[str], size: int, mention) ->
             )
             lines += [para, ""]
         if rng.random() < 0.6:
-            lines += [f"*{rng.choice(own)}* {rng.choice(PREDICATES)} *{mention()}*.", ""]
+            subject, obj = rng.choice(own), mention()
+            if obj != subject:  # a relation of a term to itself is refused (R26)
+                lines += [f"*{subject}* {rng.choice(PREDICATES)} *{obj}*.", ""]
         used += sum(len(p) + 1 for p in lines)
         parts += lines
     return "\n".join(parts).rstrip() + "\n"
@@ -176,23 +178,15 @@ def commit_to_repo(root: Path, files: Iterator[tuple[str, bytes]], message: str 
     """One commit on HEAD with every file, built in memory (blobs and trees via pygit2, no checkout)."""
     import pygit2
 
-    from wikigen.gitstore import EMPTY_TREE, GitStore
+    from tests.corpora import commit_files
 
     repo = (
         pygit2.Repository(str(root))
         if (root / ".git").exists()
         else pygit2.init_repository(str(root), initial_head="main")
     )
-    store = GitStore(root)
     blobs = {path: str(repo.create_blob(data)) for path, data in files}  # ids: build_tree takes them as is
-    base = EMPTY_TREE if repo.head_is_unborn else str(repo.head.peel(pygit2.Commit).tree.id)
-    tree = store.build_tree(base, blobs)
-    sig = pygit2.Signature("Corpus Author", "corpus@example.invalid", 1_700_000_000, 0)
-    parents = [] if repo.head_is_unborn else [repo.head.target]
-    commit = repo.create_commit("HEAD", sig, sig, message, pygit2.Oid(hex=tree), parents)
-    repo.index.read_tree(repo[tree])
-    repo.index.write()
-    return str(commit)
+    return commit_files(repo, blobs, message)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,9 @@ def corpus_files(name: str) -> dict[str, bytes]:
     return {f"{prefix}/{p.relative_to(root).as_posix()}": p.read_bytes() for p in sorted(root.rglob("*.md"))}
 
 
-def commit_files(repo: pygit2.Repository, files: dict[str, bytes | None], message: str = "import") -> str:
-    """Commit files straight into the object store (no work-tree writes): fast for thousands of files."""
+def commit_files(repo: pygit2.Repository, files: Mapping[str, bytes | str | None], message: str = "import") -> str:
+    """Commit files (bytes, or ids of blobs already written) straight into the object store (no
+    work-tree writes): fast for thousands of files."""
     from wikigen.gitstore import EMPTY_TREE, GitStore
 
     store = GitStore(repo.workdir)

@@ -8,7 +8,7 @@ changed sources *and* the fragments, as a real engine would, so revoked concepts
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from wikigen.engines.base import empty_delta
@@ -26,7 +26,20 @@ def _texts(request: Mapping[str, Any]) -> list[tuple[str, str]]:
     return texts
 
 
-def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
+def extractor(concept: re.Pattern[str], relation: re.Pattern[str]) -> Callable[[str, Mapping[str, Any]], dict[str, Any]]:
+    """The scripted answer for sources whose concept lines match ``concept`` (groups ``name``, and
+    optionally ``type`` and ``aka``) and whose relation lines match ``relation`` (``s``, ``p``, ``o``);
+    scripts/bench_scale.py uses it with make_corpus's own lines."""
+
+    def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
+        return _extract(stage, request, concept, relation)
+
+    return extract
+
+
+def _extract(
+    stage: str, request: Mapping[str, Any], concept_line: re.Pattern[str], relation_line: re.Pattern[str]
+) -> dict[str, Any]:
     delta = empty_delta()
     if stage != "analyze":
         return delta
@@ -44,7 +57,7 @@ def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
     for source_id, text in _texts(request):
         for raw in text.splitlines():
             line = raw.strip()
-            match = CONCEPT.match(line)
+            match = concept_line.match(line)
             if match:
                 name = match["name"].strip()
                 if name.casefold() in seen:
@@ -52,14 +65,14 @@ def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
                     continue
                 concept = {
                     "name": name,
-                    "type": match["type"] or "concept",
+                    "type": match.groupdict().get("type") or "concept",
                     "definition": {"text": line, "quotes": [{"source": source_id, "quote": line}]},
                     "evidence": [],
                 }
-                if match["aka"]:
+                if match.groupdict().get("aka"):
                     concept["aliases"] = [match["aka"]]
                 seen[name.casefold()] = concept
-            rel = RELATION.match(line)
+            rel = relation_line.match(line)
             if rel:
                 key = (rel["s"], rel["p"], rel["o"])
                 relations.setdefault(
@@ -86,3 +99,6 @@ def extract(stage: str, request: Mapping[str, Any]) -> dict[str, Any]:
         not in existing
     ]
     return delta
+
+
+extract = extractor(CONCEPT, RELATION)
