@@ -69,14 +69,13 @@ def read_sources(
         result = parsed_cache.get((path, blob)) if parsed_cache is not None else None
         if result is None:
             result = parse_source(path, store.read_blob(blob), blob, config)
+            too_large = size_problem(result, config.caps) if isinstance(result, Source) else None
+            if too_large is not None:
+                result = [too_large]  # issue 11, item 2: the rule check applies, measured once per blob
             if parsed_cache is not None:
                 parsed_cache[(path, blob)] = result
         if isinstance(result, Source):
-            too_large = size_problem(result, config.caps)  # issue 11, item 2: the rule check applies
-            if too_large is None:
-                parsed[path] = result
-            else:
-                problems.append(too_large)
+            parsed[path] = result
         else:
             problems.extend(result)
 
