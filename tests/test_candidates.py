@@ -258,3 +258,16 @@ def test_r20_a_bold_label_of_an_instruction_is_no_definition() -> None:
     )
     found = concepts(body)
     assert "Mulch" not in found and "Shade" not in found
+
+
+def test_r20_a_definition_list_term_linked_to_its_page_is_a_term() -> None:
+    """R20 (glossaries and definition lists): a one-word lower-case entry is a term where the author
+    links it to its own page; unlinked, such a word needs the texts to name it a term elsewhere."""
+    body = (
+        "# Parts of the mill\n\n"
+        "[grindstone](/parts/#grindstone)\n: The heavy round stone that turns the grain into flour.\n\n"
+        "hopper\n: The box above the stones from which the grain runs down.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Grindstone"]).startswith("[grindstone](/parts/#grindstone)\n: The heavy")
+    assert "Hopper" not in found and "hopper" not in found

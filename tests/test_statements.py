@@ -100,6 +100,10 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("The `sow` command is often used as a first step.", "command", MENTIONS),  # one command, named
         ("A _Planter_ ensures that all (or some) Beds hold a row of a Crop.", "Beds", MENTIONS),  # a second root
         ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", MENTIONS),  # naming in use
+        ("Here we have used a seed drill to sow the long row.", "seed drill", MENTIONS),  # what an example did
+        ("Above, we used the seed drill to sow two rows.", "seed drill", MENTIONS),  # past: the example
+        ("You can use a seed drill to sow the rows of one field.", "seed drill", DESCRIBES),  # one use
+        ("In short, seed bags are used when the field is wet.", "seed bags", DESCRIBES),  # when, not what for
     ],
 )
 def test_r20_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:
@@ -427,3 +431,63 @@ def test_r23_a_means_is_no_purpose_and_a_manner_stays_in_the_predicate() -> None
         "Greenhouse tomatoes",
         "field tomatoes",
     ) == {("Greenhouse tomatoes", "behaves differently from", "field tomatoes")}
+
+
+def test_r23_a_relational_adjective_relates_subject_and_object() -> None:
+    """R23: "X is similar to Y" relates X to Y with the adjective and its preposition; "X is useful
+    for Y" says how good X is, and a negated one states nothing."""
+    assert relations_of("The `tally` tool is similar to `count/2` but made for barns.", "tally", "count/2") == {
+        ("tally", "is similar to", "count/2")
+    }
+    assert relations_of("A harrow is compatible with every plough.", "harrow", "plough") == {
+        ("harrow", "is compatible with", "plough")
+    }
+    assert relations_of("A harrow is useful for a plough.", "harrow", "plough") == set()
+    assert relations_of("A harrow is not similar to a plough.", "harrow", "plough") == set()
+
+
+def test_r23_a_name_called_out_after_its_class_is_a_member_of_it() -> None:
+    """R23: "a tool called `rake`" makes `rake` a tool, also where the parser reads "called `rake`"
+    as an apposition of the class noun."""
+    found = relations_of(
+        "To help with the harvest, the farm provides three sheds (`north`, `south`, and `west`) plus "
+        "a tool called `rake` described below:",
+        "tool",
+        "rake",
+    )
+    assert found == {("rake", "is a", "tool")}
+
+
+def test_r23_a_code_name_before_its_kind_is_one_of_that_kind() -> None:
+    """R23: "the `Tally` protocol" states that `Tally` is a protocol where "protocol" names a concept;
+    a plain word before the noun ("the barn protocol") and a hub state nothing."""
+    sentence = "Another handy example is the `Tally` protocol, which says how to count a flock."
+    assert relations_of(sentence, "Tally", "protocol") == {("Tally", "is a", "protocol")}
+    assert relations_of(sentence, "Tally", "protocol", hubs=frozenset({"Tally"})) == set()
+    assert relations_of("Another handy example is the barn protocol.", "barn", "protocol") == set()
+
+
+def test_r20_a_code_span_is_parsed_as_a_name_and_keeps_its_text() -> None:
+    """Issue 10, item 2: the parser reads a code span as one name (masked), so that "the `~q` bin"
+    is a compound noun and not punctuation; words keep the visible text and offsets."""
+    clean = visible("The `~q` bin is used to store lists of seeds (*seeds* are just grains).")
+    parse = parse_sentences([clean])[0]
+    code = next(w for w in parse.words if w.code)
+    assert (code.text, clean.text[code.start : code.end], code.lemma) == ("~q", "~q", "~q")
+    assert code.pos in ("PROPN", "NOUN") and parse.words[code.head].text == "bin"
+    assert all(w.text == clean.text[w.start : w.end] for w in parse.words)
+
+
+def test_r23_a_bare_name_after_a_definite_class_is_one_of_that_kind() -> None:
+    """R23: "The most common tool is `rake`" makes `rake` a tool (not the tool a rake); "a barn that
+    is `Full`" gives the barn a value, not a kind."""
+    assert relations_of("The most common tool in the barn is `rake`, which gathers hay.", "tool", "rake") == {
+        ("rake", "is a", "tool")
+    }
+    assert relations_of("Sheep leave a barn that is `Full` before noon.", "barn", "Full") == set()
+
+
+def test_r20_what_a_second_clause_says_happens_is_no_definition() -> None:
+    """R20: "…, and `gather` starts again" tells what happens next; it does not define `gather`."""
+    reading = reading_of("In this case the basket is emptied, and `gather` starts again.", "gather")
+    assert reading.rank != DEFINES

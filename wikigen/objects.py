@@ -17,6 +17,12 @@ from wikigen.ids import kind_of
 WIKI_DIR = "content/wiki"
 RELATIONS_PATH = f"{WIKI_DIR}/relations.jsonl"
 FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
+# LibYAML's parser when PyYAML was built with it (every binary wheel is): the same values as the
+# pure-Python parser for the files the compiler writes (tests/test_objects.py compares them), several
+# times faster. Only for the compiler's own files: a user's frontmatter keeps the pure parser's
+# messages. Writing stays pure Python: LibYAML's emitter escapes characters outside the BMP (emoji)
+# that the pure one writes as they are, and an object's bytes must not depend on the build (R24).
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def object_path(object_id: str) -> str:
@@ -117,7 +123,7 @@ def parse_object(data: bytes) -> dict[str, Any]:
     if not text.startswith("---\n"):
         raise ValueError("not a compiled object file (no frontmatter)")
     end = text.index("\n---\n", 4)
-    loaded = yaml.safe_load(text[4:end])
+    loaded = yaml.load(text[4:end], Loader=_LOADER)  # noqa: S506 - a safe loader
     if not isinstance(loaded, dict):
         raise ValueError("not a compiled object file (frontmatter is not a mapping)")
     return loaded

@@ -45,6 +45,7 @@ class Found:
     sentence: Sentence
     reading: Reading
     own_section: bool
+    opens: bool = False  # the sentence opens with the term ("`gather` collects …", "A gizmo is …")
 
 
 def definitions(
@@ -93,7 +94,8 @@ def definitions(
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
                 )
-                readings.setdefault(mention.ref, []).append(Found(mention.ref, sentence, reading, own))
+                opens = not re.sub(r"^(?:(?:the|a|an)\s+)?", "", sentence.clean.text[: mention.start], flags=re.I).strip()
+                readings.setdefault(mention.ref, []).append(Found(mention.ref, sentence, reading, own, opens))
     spread: dict[str, set[str]] = {}
     for key, found in readings.items():
         spread[key] = {f.sentence.source for f in found}
@@ -171,10 +173,11 @@ def _best_form(found: list[Found]) -> list[Found]:
     forward reference; the term's own section first, and a sentence that stands alone before one that
     leads into an example."""
 
-    def form(f: Found) -> tuple[int, int, int]:
-        # "Indexes start from zero:" leads into an example; a sentence that stands alone says more
+    def form(f: Found) -> tuple[int, int, int, int]:
+        # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
+        # a sentence about the term opens with it, one that uses it names it on the way
         lead_in = f.sentence.text.rstrip().endswith(":")
-        return (f.reading.rank, int(not f.own_section), int(lead_in))
+        return (f.reading.rank, int(not f.own_section), int(lead_in), int(not f.opens))
 
     # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]

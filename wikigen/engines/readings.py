@@ -188,6 +188,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
         # program … can provide" says what it may do, "Each pod in a DaemonSet performs" of some
         weak = _definite(parse, head) or _restricted(parse, head) or _can(parse, governor)
+        # "…, and `gather` starts again": what a second clause tells happens next, not what X does
+        weak = weak or governor.dep == "conj"
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
@@ -196,12 +198,15 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for"))
             for w in parse.children(governor.i)
         )
-        weak = (_definite(parse, head) and not purpose) or _restricted(parse, head)
+        # "Lists are used when …" tells a circumstance of use, not what a list is for
+        weak = not purpose or _restricted(parse, head)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "nsubjpass" and governor.lemma in CALL_LEMMAS:
         return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and _use_for(parse, governor):
-        return Reading("function", DEFINES, forward=forward)  # "Use X when you want to …"
+        # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
+        weak = _can(parse, governor)
+        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "attr" and governor.lemma == "be" and marked:
@@ -249,6 +254,8 @@ def _use_for(parse: Parse, verb: Word) -> bool:
     if verb.lemma != "use" or _hedged(parse, verb) or _negated(parse, verb):
         return False
     children = parse.children(verb.i)
+    if verb.tag == "VBD" or any(w.dep == "aux" and w.lemma == "have" for w in children):
+        return False  # "Here we have used recursion to traverse a list": what an example did
     subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
     if subject is not None and subject.lemma.casefold() not in ("you", "we"):
         return False

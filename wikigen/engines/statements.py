@@ -73,6 +73,12 @@ _RELATING_PREPOSITIONS = frozenset(
     ]
 )
 MAX_PREDICATE_WORDS = 5
+# Adjectives that state a relation between the subject and their prepositional object ("is similar
+# to", "is equivalent to", "is compatible with"); "is available in", "is useful for" say where or
+# how good, not how two things relate
+_RELATIONAL_ADJECTIVES = frozenset(
+    ["similar", "equivalent", "identical", "analogous", "comparable", "compatible", "interchangeable"]
+)
 # Classifier nouns a name introduces ("the `IO` module"), and the API words of resource docs
 _CLASSIFIERS = CLASSIFIERS | {"construct", "object", "resource"}
 
@@ -113,6 +119,7 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
                 )
         found.update(_used_for(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
+    found.update(_classified(parse, refs, hubs))
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
@@ -190,10 +197,25 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     particle = " ".join(w.text.casefold() for w in children if w.dep == "prt")
     base = _verb_phrase(verb, particle, passive)
     if verb.lemma == "be":
+        for quality in (w for w in children if w.dep == "acomp" and w.lemma.casefold() in _RELATIONAL_ADJECTIVES):
+            # "`dbg` is similar to `IO.inspect/2`": an adjective that relates the subject to its object
+            for prep in (w for w in parse.children(quality.i) if w.dep == "prep"):
+                for pobj in _stand_ins(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"], refs):
+                    if pobj.i in refs:
+                        out.append((refs[pobj.i], f"is {quality.lemma.casefold()} {prep.text.casefold()}", False))
+        subjects = [w for w in children if w.dep in _SUBJECTS]
+        definite = any(_determiner_of(parse, w) == "the" for w in subjects)
         for attr in (w for w in children if w.dep == "attr"):
             for word in _with_conjuncts(parse, [attr]):
-                if word.i in refs:
-                    out.append((refs[word.i], "is a", False))
+                if word.i not in refs:
+                    continue
+                if (word.code or word.pos == "PROPN") and not _determiner_of(parse, word):
+                    # "The most common sigil is `~r`": the name is one of the subject's kind; "a Pod
+                    # that is `Burstable`" gives the Pod a value, not a kind
+                    if definite:
+                        out.append((refs[word.i], "is a", True))
+                    continue
+                out.append((refs[word.i], "is a", False))
             # "is the regular way to represent Y": the clause that qualifies the class
             for clause in (
                 w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"
@@ -331,6 +353,13 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
 def _named(parse: Parse, word: Word) -> Word:
     """ "a feature called doctests" stands for doctests."""
     for clause in parse.children(word.i):
+        if (
+            clause.dep == "appos"
+            and clause.code
+            and clause.i == word.i + 2
+            and any(w.lemma == "call" and w.i == word.i + 1 for w in parse.children(clause.i))
+        ):
+            return clause  # "a macro called `use`", parsed as "macro" in apposition with "called `use`"
         if clause.dep == "acl" and clause.lemma in ("call", "know"):  # "a project named sample": an instance
             for child in parse.children(clause.i):
                 if child.dep in ("oprd", "attr", "dobj"):
@@ -396,6 +425,25 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
         for member in members:
             if member.i in refs and refs[member.i] not in hubs:
                 found.add(Stated(refs[member.i], "is a", refs[word.i]))
+    return found
+
+
+def _classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
+    """ "the `String.Chars` protocol", "the `Enum` module": a code name before a classifier noun that
+    is a concept itself is one of that kind."""
+    found: set[Stated] = set()
+    for word in parse.words:
+        if word.i not in refs or word.pos != "NOUN" or word.lemma.casefold() not in CLASSIFIERS:
+            continue
+        for child in parse.children(word.i):
+            if (
+                child.dep in ("compound", "nmod")
+                and child.code
+                and child.i == word.i - 1
+                and child.i in refs
+                and refs[child.i] not in hubs
+            ):
+                found.add(Stated(refs[child.i], "is a", refs[word.i]))
     return found
 
 

@@ -211,7 +211,12 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
             if normalize_name(paren.group("inner")) not in _QUALIFIERS:
                 aliases.append(paren.group("inner").strip())
         code = match.group("term").strip().startswith("`")
-        if _listed_ok(term, code, vocabulary) and len(match.group("definition").split()) >= 3:
+        # "[etcd](/docs/…#etcd)" / ": Consistent … store": a term the author links to its own page
+        linked = re.match(r"\[[^\]\n]+\]\([^)\n]+\)", match.group("term").strip()) is not None
+        if (
+            (_listed_ok(term, code, vocabulary) or (linked and term_ok(term, code=code)))
+            and len(match.group("definition").split()) >= 3
+        ):
             quote = match.group(0).strip()
             found.append(
                 Definition(term, source, base + match.start(), quote, "glossary", tuple(aliases), code)
