@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from wikigen.communities import kept_share
-from wikigen.views.graph import semantic_graph
+from wikigen.views.graph import graph_files, semantic_graph
 
 ASSETS = Path(__file__).resolve().parents[1] / "wikigen" / "views" / "assets"
 CHROMIUM = "/usr/bin/chromium"
@@ -167,11 +167,17 @@ def measure(url: str, samples: int) -> dict[str, Any]:
         page.wait_for_function("window.wikigenGraph !== undefined")
         page.evaluate("window.wikigenGraph.ready")
         first_render = page.evaluate("window.wikigenGraph.firstRenderMs")
+        # The app's marks (app.js): graph.json parsed, the graph built, sigma's constructor, all drawn.
+        marks = page.evaluate(
+            "performance.getEntriesByType('mark').filter((m) => m.name.startsWith('wikigen:'))"
+            ".map((m) => [m.name.slice(8), Math.round(m.startTime)])"
+        )
         page.evaluate("window.wikigenGraph.settled")
         since_navigation = page.evaluate("window.benchReadyAt")
         settled = page.evaluate("window.benchSettledAt")
         print(
-            f"  (first render {first_render:.0f} ms, ready {since_navigation:.0f} ms after navigation)",
+            f"  (first render {first_render:.0f} ms, ready {since_navigation:.0f} ms after navigation; "
+            f"marks after navigation: {', '.join(f'{name} {at}' for name, at in marks)})",
             flush=True,
         )
         page.set_default_timeout(10_000)
@@ -259,8 +265,11 @@ def page_bench(args: argparse.Namespace) -> int:
         root = Path(tmp)
         shutil.copytree(ASSETS, root / "assets")
         (root / "index.html").write_text(PAGE, encoding="utf-8")
-        (root / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-        size = (root / "graph.json").stat().st_size
+        # As the site writes them (mkdocs_plugin): compact JSON, in columns plus details for a big graph.
+        sizes = {}
+        for name, document in graph_files(graph).items():
+            (root / name).write_text(json.dumps(document, separators=(",", ":")), encoding="utf-8")
+            sizes[name] = (root / name).stat().st_size
         server, thread = serve(root)
         try:
             result = measure(f"http://127.0.0.1:{server.server_address[1]}/", args.samples)
@@ -273,7 +282,9 @@ def page_bench(args: argparse.Namespace) -> int:
     placed = graph["layout"] == "build"
     print(
         f"graph: {len(graph['nodes'])} nodes, {len(graph['edges'])} edges, {graph['communities']} communities, "
-        f"{graph['components']} components, graph.json {size / 1e6:.1f} MB built in {built:.1f} s, "
+        f"{graph['components']} components, "
+        + ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in sizes.items())
+        + f" built in {built:.1f} s, "
         f"layout {'at build time' if placed else 'ForceAtlas2 worker in the page'}"
     )
     print(

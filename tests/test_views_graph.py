@@ -17,7 +17,7 @@ from tests.test_views_pages import (
     source,
 )
 from wikigen.views.communities import communities, components
-from wikigen.views.graph import semantic_graph, site_graph
+from wikigen.views.graph import DETAILS_JSON, graph_files, semantic_graph, site_graph
 from wikigen.views.site import Site
 
 NODE_KEYS = {
@@ -206,3 +206,39 @@ def test_the_views_read_the_recorded_partition():
     graph = semantic_graph(nodes, rels, recorded=recorded)
     assert {n["community"] for n in graph["nodes"]} == {"concept/a0", "concept/solo"}
     assert len({n["color"] for n in graph["nodes"] if n["id"] != "concept/solo"}) == 1
+
+
+def test_a_graph_placed_at_build_time_is_written_in_columns_and_details():
+    """Issue 13: the big graph's first file holds only what the first frame draws, one array per
+    field; the details (what a click or an edge hover shows) are a second file, in the same order."""
+    nodes, rels = _two_clusters()
+    small = semantic_graph(nodes, rels)
+    assert graph_files(small) == {"graph.json": small}  # laid out in the browser: as it is
+    placed = {**small, "layout": "build", "nodes": [{**n, "x": 1.5 * i, "y": -i} for i, n in enumerate(small["nodes"])]}
+    files = graph_files(placed)
+    assert set(files) == {"graph.json", DETAILS_JSON}
+    columns, details = files["graph.json"], files[DETAILS_JSON]
+    assert columns["format"] == "columns" and columns["details"] == DETAILS_JSON
+    ids = columns["nodes"]["id"]
+    rebuilt = [
+        {
+            "id": ids[i],
+            **{key: columns["nodes"][key][i] for key in ("label", "x", "y", "degree", "component")},
+            "color": columns["colors"][columns["nodes"]["color"][i]],
+            "community": ids[columns["nodes"]["community"][i]],
+            **details["nodes"][i],
+        }
+        for i in range(len(ids))
+    ]
+    assert rebuilt == placed["nodes"]
+    edges = columns["edges"]
+    assert [
+        {
+            "id": f"{ids[a]}|{ids[b]}",
+            "source": ids[a],
+            "target": ids[b],
+            "weight": w,
+            "relations": details["relations"][i],
+        }
+        for i, (a, b, w) in enumerate(zip(edges["source"], edges["target"], edges["weight"], strict=True))
+    ] == placed["edges"]

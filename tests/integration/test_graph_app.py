@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from wikigen.views.graph import semantic_graph
+from wikigen.views.graph import graph_files, semantic_graph
 from wikigen.views.positions import SERVER_LAYOUT_MIN_NODES
 
 pytestmark = pytest.mark.integration
@@ -208,8 +208,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name, graph in graphs:
         (root / name).mkdir()
         (root / name / "index.html").write_text(PAGE.format(root="../"), encoding="utf-8")
-        if graph is not None:
-            (root / name / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
+        # As the site writes them: "big" is placed at build time, so it comes in columns plus details.
+        for file, document in graph_files(graph).items() if graph is not None else ():
+            (root / name / file).write_text(json.dumps(document), encoding="utf-8")
     handler = functools.partial(QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -439,6 +440,21 @@ def test_the_browser_sets_isolated_concepts_beside_the_connected_part(page, site
         page.evaluate(f"window.wikigenGraph.clientPosition('concept/c{i:05}')")["x"] for i in range(300, 330)
     ]
     assert min(lone) > right
+
+
+def test_a_big_graph_s_details_come_after_its_first_frame(page, site, requests):
+    """A graph placed at build time comes in columns; what a click shows (definition, evidence,
+    relations) is in graph-details.json, fetched after the first frame."""
+    open_graph(page, site, "big")
+    page.evaluate("window.wikigenGraph.settled")
+    assert [urlsplit(u).path for u in requests if u.endswith(".json")] == ["/big/graph.json", "/big/graph-details.json"]
+    expected = next(n for n in dense_graph(SERVER_LAYOUT_MIN_NODES + 500)["nodes"] if n["id"] == "concept/c00001")
+    assert page.evaluate("window.wikigenGraph.focus('concept/c00001')") is True
+    assert len(page.evaluate("window.wikigenGraph.highlighted()")) == expected["degree"] + 1
+    panel = page.locator(".wikigen-graph__panel")
+    assert panel.locator("h2").inner_text() == expected["label"]
+    assert panel.locator(".wikigen-graph__type").inner_text() == expected["type"]
+    assert panel.locator("button.wikigen-graph__neighbour").count() == min(expected["degree"], 100)  # panel.js
 
 
 def test_empty_graph_shows_message(page, site):

@@ -7,6 +7,11 @@ touching it. Articles, topics and sources are reading pages: they appear in a no
 (its articles and evidence) and never as nodes, edges or degree. Positions are left to the browser
 (``x``/``y`` null) below ``SERVER_LAYOUT_MIN_NODES`` concepts and computed here above it
 (``wikigen.views.positions``); they are never written back.
+
+:func:`graph_files` writes that document as the page's files: as it is for a graph the browser lays
+out, and in two files for one the build placed (issue 13, the first frame at 20,000 concepts):
+``graph.json`` in columns, only what the first frame draws, and ``graph-details.json``, what a
+click or an edge hover shows, which the page fetches after its first frame.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from wikigen.views.positions import SERVER_LAYOUT_MIN_NODES, layout
 from wikigen.views.site import Site, citations_of, label_of
 
 Citation = Mapping[str, Any]
+DETAILS_JSON = "graph-details.json"  # beside graph.json
+# What a click (the side panel) shows of a concept: not drawn, so not in the columns.
+DETAIL_KEYS = ("type", "url", "definition", "articles", "evidence")
 
 
 def semantic_graph(
@@ -171,3 +179,51 @@ def site_graph(site: Site, seed: int = DEFAULT_SEED) -> dict[str, Any]:
         seed=seed,
         recorded=site.knowledge.communities,
     )
+
+
+def graph_files(graph: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The files of the graph page's data, by name beside ``graph.json``: ``graph`` (made by
+    :func:`semantic_graph`) as it is, or, when the build placed the nodes, in columns plus details.
+
+    The columns: per node, in ``graph["nodes"]`` order, its id, label, x, y, degree, component,
+    colour (an index into ``colors``) and community (the index of the node that names it, -1 when
+    none does); per edge, its two ends as node indices and its weight. The details: per node its
+    ``DETAIL_KEYS``, per edge its relations, in the same orders. Parsing one JSON array per field
+    instead of one object per node is what makes the first frame cheap.
+    """
+    if graph.get("layout") != "build":
+        return {"graph.json": dict(graph)}
+    nodes, edges = graph["nodes"], graph["edges"]
+    index = {node["id"]: i for i, node in enumerate(nodes)}
+    colors = sorted({node["color"] for node in nodes})
+    color = {c: i for i, c in enumerate(colors)}
+    columns = {
+        "kind": graph["kind"],
+        "format": "columns",
+        "layout": graph["layout"],
+        "communities": graph["communities"],
+        "components": graph["components"],
+        "details": DETAILS_JSON,
+        "colors": colors,
+        "nodes": {
+            "id": [node["id"] for node in nodes],
+            "label": [node["label"] for node in nodes],
+            "x": [node["x"] for node in nodes],
+            "y": [node["y"] for node in nodes],
+            "degree": [node["degree"] for node in nodes],
+            "component": [node["component"] for node in nodes],
+            "color": [color[node["color"]] for node in nodes],
+            "community": [index.get(node["community"], -1) for node in nodes],
+        },
+        "edges": {
+            "source": [index[edge["source"]] for edge in edges],
+            "target": [index[edge["target"]] for edge in edges],
+            "weight": [edge["weight"] for edge in edges],
+        },
+    }
+    details = {
+        "kind": "semantic-details",
+        "nodes": [{key: node[key] for key in DETAIL_KEYS} for node in nodes],
+        "relations": [edge["relations"] for edge in edges],
+    }
+    return {"graph.json": columns, DETAILS_JSON: details}

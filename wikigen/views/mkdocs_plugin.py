@@ -16,6 +16,7 @@ import html
 import json
 import logging
 import os
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from wikigen.gitstore import GitStore
 from wikigen.objects import object_path
 from wikigen.views.agent_files import agent_files
 from wikigen.views.communities import DEFAULT_SEED
-from wikigen.views.graph import site_graph
+from wikigen.views.graph import graph_files, site_graph
 from wikigen.views.knowledge import Knowledge, load_knowledge
 from wikigen.views.layout import (
     CONCEPT_INDEX,
@@ -178,9 +179,10 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             self.pages[page.src_uri] = page
             files.append(File.generated(config, page.src_uri, content=_stub(page)))
         if self.config.graph:
-            graph = site_graph(site, seed=self.config.seed)
-            data = json.dumps(graph, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-            files.append(File.generated(config, GRAPH_JSON, content=data))
+            folder = posixpath.dirname(GRAPH_JSON)
+            for name, document in graph_files(site_graph(site, seed=self.config.seed)).items():
+                data = json.dumps(document, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+                files.append(File.generated(config, posixpath.join(folder, name), content=data))
         if self.config.agents:  # issue 12: a static API for agents, no server
             made = agent_files(
                 knowledge, layout, site_name=config.site_name, site_url=config.site_url,

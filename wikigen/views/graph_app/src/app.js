@@ -3,7 +3,7 @@
 import Sigma from "sigma";
 import { drawDiscNodeHover } from "sigma/rendering";
 
-import { buildGraph, describeRelations } from "./data.js";
+import { buildGraph, describeRelations, readDetails } from "./data.js";
 import { h } from "./dom.js";
 import { HullLayer } from "./hulls.js";
 import { bandLabels, bandPositions, sortByLabel } from "./band.js";
@@ -23,6 +23,12 @@ const HOVER_LABEL = "#222222";
 const STAGE_PADDING = 40; // px: room for the hulls' padding around the outermost nodes
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+
+async function fetchJson(url) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
 
 /** Create the view; returns the read-only API exposed as window.wikigenGraph. */
 export function createApp(container) {
@@ -62,15 +68,21 @@ export function createApp(container) {
   (async () => {
     const src = container.dataset.src;
     if (!src) return fail("The graph element has no data-src attribute.");
+    const url = new URL(src, document.baseURI);
     let json;
     try {
-      const response = await fetch(new URL(src, document.baseURI), { credentials: "same-origin" });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      json = await response.json();
+      json = await fetchJson(url);
+      performance.mark("wikigen:parsed");
     } catch (error) {
       return fail(`Could not load the graph (${error.message}).`);
     }
     const data = buildGraph(json);
+    performance.mark("wikigen:built");
+    // A big graph's details (graph_files) are fetched after the first frame, which does not need them.
+    const details = data.details
+      ? Promise.resolve(data.details)
+      : ready.promise.then(() => fetchJson(new URL(json.details, url))).then((found) => readDetails(data.graph, found));
+    details.catch(() => {}); // a failed fetch is shown in the panel (drawGraph)
     if (data.graph.order === 0) {
       // V3: a snapshot with no concepts still has a graph page, with a clear message.
       status.textContent = EMPTY_MESSAGE;
@@ -80,10 +92,11 @@ export function createApp(container) {
       return firstFrame();
     }
     try {
-      view = drawGraph({ container, stage, toolbar, panel, data, settled });
+      view = drawGraph({ container, stage, toolbar, panel, data, details, settled });
     } catch (error) {
       return fail(`Could not draw the graph (${error.message}); this page needs WebGL.`);
     }
+    performance.mark("wikigen:drawn");
     status.remove();
     return firstFrame();
   })();
@@ -109,13 +122,17 @@ export function createApp(container) {
   return Object.freeze(api);
 }
 
-function drawGraph({ container, stage, toolbar, panel, data: graphData, settled }) {
-  const { graph, needsLayout, concepts, relations } = graphData;
+/** details: a promise of { concepts, relations } (data.js); `settled` waits for it too. */
+function drawGraph({ container, stage, toolbar, panel, data: graphData, details: detailsLoaded, settled }) {
+  const { graph, needsLayout, components } = graphData;
+  let details = graphData.details; // null until a big graph's details come
+  let detailsProblem = null;
   let colors = themeColors(container);
   // set: the highlighted nodes (active node and its neighbours); edges: the edges touching it.
   const state = { hovered: null, focused: null, active: null, set: null, edges: null, hoveredEdge: null };
   const culler = new LabelCuller();
 
+  performance.mark("wikigen:sigma-start");
   const renderer = new Sigma(graph, stage, {
     allowInvalidContainer: true,
     renderEdgeLabels: false, // predicates are shown on edge hover instead
@@ -143,6 +160,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     },
   });
 
+  performance.mark("wikigen:sigma");
   culler.attach(renderer);
   culler.halo = colors.halo;
   // The band of isolated concepts decides which of its labels a frame shows (band.js).
@@ -190,7 +208,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
       size: (id) => graph.getNodeAttribute(id, "size"),
     };
   };
-  const hulls = new HullLayer(renderer, concepts, colors.hull);
+  const hulls = new HullLayer(renderer, components, colors.hull);
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
   stage.append(tooltip);
@@ -226,11 +244,26 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
     }
     if (!graph.hasNode(id)) return false;
     state.focused = id;
-    showConcept(panel, graphData, id, (other) => focus(other, { fly: true }));
+    showFocused();
     applyHighlight();
     if (flyTo) fly(id);
     return true;
   };
+
+  function showFocused() {
+    const onFocus = (other) => focus(other, { fly: true });
+    showConcept(panel, graph, details, state.focused, onFocus, detailsProblem ?? undefined);
+  }
+  const detailsSettled = detailsLoaded.then(
+    (found) => {
+      details = found;
+      if (state.focused !== null) showFocused();
+    },
+    (error) => {
+      detailsProblem = `Could not load its details (${error.message}).`;
+      if (state.focused !== null) showFocused();
+    },
+  );
 
   const index = new LabelIndex(graph);
   const search = (text) => {
@@ -257,9 +290,8 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
   const repaintEdge = (edge) => renderer.refresh({ partialGraph: { edges: [edge] }, skipIndexation: true });
   renderer.on("enterEdge", ({ edge, event }) => {
     state.hoveredEdge = edge;
-    tooltip.replaceChildren(
-      ...describeRelations(graph, relations.get(edge)).map((line) => h("div", { text: line })),
-    );
+    const lines = details ? describeRelations(graph, details.relations.get(edge)) : ["…"];
+    tooltip.replaceChildren(...lines.map((line) => h("div", { text: line })));
     tooltip.style.transform = `translate(${event.x + 14}px, ${event.y + 14}px)`;
     tooltip.hidden = false;
     repaintEdge(edge);
@@ -301,11 +333,11 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, settled 
       },
       frame,
     );
-    layout.done.then(fitCamera).then(() => settled.resolve());
+    Promise.all([layout.done.then(fitCamera), detailsSettled]).then(() => settled.resolve());
   } else {
     band = bandLabels(graph, placeBand(graph, frame()));
     hulls.update(graph);
-    fitCamera().then(() => settled.resolve());
+    Promise.all([fitCamera(), detailsSettled]).then(() => settled.resolve());
   }
 
   return {

@@ -45,13 +45,35 @@ const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
 const COLOR = /^#[0-9a-f]{6}$/i;
 const nodeColor = (node) => (typeof node.color === "string" && COLOR.test(node.color) ? node.color : communityColor(node.community));
 
+// Every attribute sigma gives a node or an edge a default for (its applyNodeDefaults and
+// applyEdgeDefaults), present from the start: sigma copies the attributes of each of the 60,000
+// items of a big graph and then fills in the missing ones, and an object that gains keys one by
+// one after its copy changes shape each time (that was a third of sigma's first frame). An empty
+// colour or label is sigma's default (the theme's edge colour, no label).
+function nodeAttributes(x, y, label, size, color, forceLabel) {
+  return { x, y, label, size, color, hidden: false, highlighted: false, forceLabel, type: "circle", zIndex: 0 };
+}
+
+function edgeAttributes(weight) {
+  const size = Math.min(0.6 + 0.6 * Math.log2(1 + weight), 4);
+  return { weight, color: "", label: "", size, hidden: false, forceLabel: false, type: "line", zIndex: 0 };
+}
+
 /**
- * Build the graph. Returns { graph, needsLayout, concepts, relations }: needsLayout is true when
- * any node came without precomputed x/y (those nodes start from a seeded position and ForceAtlas2
- * runs). Graph attributes hold only what sigma draws: sigma copies them for every node and edge on
- * each highlight, so the concept records (by node id) and the relations (by edge id) live beside.
+ * Build the graph from graph.json, in either of its forms (wikigen/views/graph.py, graph_files):
+ * one record per node and edge, or columns (a big graph the build placed; its details come in a
+ * second file, see readDetails). Returns { graph, needsLayout, components, details }: needsLayout
+ * is true when any node came without precomputed x/y (those nodes start from a seeded position
+ * and ForceAtlas2 runs); components maps a node to its connected component; details is
+ * { concepts, relations } (the side panel's concept records by node id, the relations by edge
+ * id), or null until readDetails gives it. Graph attributes hold only what sigma draws: sigma
+ * copies them for every node and edge when it processes the graph.
  */
 export function buildGraph(json) {
+  return json?.format === "columns" ? fromColumns(json) : fromRecords(json);
+}
+
+function fromRecords(json) {
   const graph = new Graph({ type: "undirected", multi: false, allowSelfLoops: false });
   const nodes = Array.isArray(json?.nodes) ? json.nodes : [];
   const edges = Array.isArray(json?.edges) ? json.edges : [];
@@ -62,6 +84,7 @@ export function buildGraph(json) {
 
   const concepts = new Map();
   const relations = new Map();
+  const components = new Map();
   let needsLayout = false;
   for (const node of nodes) {
     if (typeof node?.id !== "string" || graph.hasNode(node.id)) continue;
@@ -71,16 +94,14 @@ export function buildGraph(json) {
       needsLayout = true;
       position = seededPosition(node.id, radius);
     }
-    graph.addNode(node.id, {
-      ...position,
-      label: typeof node.label === "string" && node.label !== "" ? node.label : node.id,
-      size: MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree),
-      color: nodeColor(node),
-      // A community is named by a member: its label is always a candidate (culling still applies).
-      // So is an isolated concept's: the band of isolated concepts says when (band.js).
-      forceLabel: degree === 0 || node.community === node.id,
-    });
+    const label = typeof node.label === "string" && node.label !== "" ? node.label : node.id;
+    const size = MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree / maxDegree);
+    // A community is named by a member: its label is always a candidate (culling still applies).
+    // So is an isolated concept's: the band of isolated concepts says when (band.js).
+    const forceLabel = degree === 0 || node.community === node.id;
+    graph.addNode(node.id, nodeAttributes(position.x, position.y, label, size, nodeColor(node), forceLabel));
     concepts.set(node.id, node);
+    components.set(node.id, node.component);
   }
 
   for (const edge of edges) {
@@ -90,13 +111,59 @@ export function buildGraph(json) {
     const weight = isNumber(edge.weight) && edge.weight > 0 ? edge.weight : 1;
     const key = typeof edge.id === "string" ? edge.id : `${source}|${target}`;
     if (graph.hasEdge(key)) continue;
-    graph.addUndirectedEdgeWithKey(key, source, target, {
-      weight,
-      size: Math.min(0.6 + 0.6 * Math.log2(1 + weight), 4),
-    });
+    graph.addUndirectedEdgeWithKey(key, source, target, edgeAttributes(weight));
     relations.set(key, Array.isArray(edge.relations) ? edge.relations : []);
   }
-  return { graph, needsLayout, concepts, relations };
+  return { graph, needsLayout, components, details: { concepts, relations } };
+}
+
+// The columns come from the build (graph_files), whole and consistent: no record to check one by
+// one, no duplicate to skip. Node i is ids[i]; edge i's key is String(i), as in readDetails.
+function fromColumns(json) {
+  const graph = new Graph({ type: "undirected", multi: false, allowSelfLoops: false });
+  const { id: ids, label, x, y, degree, component, color, community } = json.nodes;
+  const { source, target, weight } = json.edges;
+  const radius = 10 * Math.sqrt(Math.max(ids.length, 1));
+  const maxSize = maxNodeSize(ids.length);
+  const palette = json.colors.map((c) => (typeof c === "string" && COLOR.test(c) ? c : communityColor(null)));
+  let maxDegree = 1;
+  for (const d of degree) if (d > maxDegree) maxDegree = d;
+
+  const components = new Map();
+  let needsLayout = false;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    let position = { x: x[i], y: y[i] };
+    if (!isNumber(x[i]) || !isNumber(y[i])) {
+      needsLayout = true;
+      position = seededPosition(id, radius);
+    }
+    const size = MIN_NODE_SIZE + (maxSize - MIN_NODE_SIZE) * Math.sqrt(degree[i] / maxDegree);
+    const forceLabel = degree[i] === 0 || community[i] === i; // as in fromRecords
+    graph.addNode(id, nodeAttributes(position.x, position.y, label[i] || id, size, palette[color[i]], forceLabel));
+    components.set(id, component[i]);
+  }
+  for (let i = 0; i < source.length; i++) {
+    graph.addUndirectedEdgeWithKey(String(i), ids[source[i]], ids[target[i]], edgeAttributes(weight[i]));
+  }
+  return { graph, needsLayout, components, details: null };
+}
+
+/**
+ * graph-details.json (the columns' second file) → { concepts, relations }: node i's record is the
+ * details' nodes[i] with its id and label, edge i's relations its relations[i]. The graph's nodes
+ * are in insertion order, and fromColumns adds node i i-th.
+ */
+export function readDetails(graph, json) {
+  const concepts = new Map();
+  const relations = new Map();
+  let i = 0;
+  graph.forEachNode((id, { label }) => {
+    concepts.set(id, { id, label, ...(json?.nodes?.[i] ?? {}) });
+    i += 1;
+  });
+  (json?.relations ?? []).forEach((found, edge) => relations.set(String(edge), Array.isArray(found) ? found : []));
+  return { concepts, relations };
 }
 
 /** "Pod —runs on→ Node" for each relation of an aggregated edge, in the order graph.json gives. */

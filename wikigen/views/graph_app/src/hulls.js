@@ -6,10 +6,10 @@ const LAYER = "wikigenHulls";
 const PADDING_PX = 14;
 
 /** Convex hull (graph coordinates) of each component with at least two nodes. */
-export function componentHulls(graph, concepts) {
+export function componentHulls(graph, components) {
   const groups = new Map();
   graph.forEachNode((node, attributes) => {
-    const component = concepts.get(node)?.component;
+    const component = components.get(node);
     if (component === null || component === undefined) return;
     let points = groups.get(component);
     if (!points) groups.set(component, (points = []));
@@ -28,9 +28,9 @@ export function componentHulls(graph, concepts) {
  * the size or the hull geometry changed (a hover refresh costs nothing here).
  */
 export class HullLayer {
-  constructor(renderer, concepts, rgb) {
+  constructor(renderer, components, rgb) {
     this.renderer = renderer;
-    this.concepts = concepts;
+    this.components = components;
     this.hulls = [];
     this.drawnKey = "";
     this.version = 0;
@@ -44,7 +44,7 @@ export class HullLayer {
   }
 
   update(graph) {
-    this.hulls = componentHulls(graph, this.concepts);
+    this.hulls = componentHulls(graph, this.components);
     this.version += 1;
     this.draw();
     // Sigma re-frames moved nodes on its next render: draw again then, or the hulls keep the old frame.

@@ -41,9 +41,19 @@ function relationItems(graph, relations, id, onFocus) {
   return items;
 }
 
-export function showConcept(panel, { graph, concepts, relations }, id, onFocus) {
-  const concept = concepts.get(id);
+/**
+ * The focused concept. details: { concepts, relations } (data.js), or null while a big graph's
+ * details are still on their way (or could not be loaded): then the panel shows `pending`, and is
+ * shown again when they come.
+ */
+export function showConcept(panel, graph, details, id, onFocus, pending = "Loading its details…") {
   const label = graph.getNodeAttribute(id, "label");
+  if (!details) {
+    panel.replaceChildren(h("h2", { text: label }), h("p", { className: "wikigen-graph__hint", text: pending }));
+    return;
+  }
+  const { concepts, relations } = details;
+  const concept = concepts.get(id) ?? {};
   const articles = (concept.articles ?? []).map((article) => h("li", {}, [link(article.url, article.title || article.url)]));
   const evidence = (concept.evidence ?? []).map((item) =>
     h("li", {}, [
