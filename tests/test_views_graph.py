@@ -214,7 +214,11 @@ def test_a_graph_placed_at_build_time_is_written_in_columns_and_details():
     nodes, rels = _two_clusters()
     small = semantic_graph(nodes, rels)
     assert graph_files(small) == {"graph.json": small}  # laid out in the browser: as it is
-    placed = {**small, "layout": "build", "nodes": [{**n, "x": 1.5 * i, "y": -i} for i, n in enumerate(small["nodes"])]}
+    placed = {
+        **small,
+        "layout": "build",
+        "nodes": [{**n, "x": 1.5 * i, "y": -i} for i, n in enumerate(small["nodes"])],
+    }
     files = graph_files(placed)
     assert set(files) == {"graph.json", DETAILS_JSON}
     columns, details = files["graph.json"], files[DETAILS_JSON]

@@ -447,14 +447,21 @@ def test_a_big_graph_s_details_come_after_its_first_frame(page, site, requests):
     relations) is in graph-details.json, fetched after the first frame."""
     open_graph(page, site, "big")
     page.evaluate("window.wikigenGraph.settled")
-    assert [urlsplit(u).path for u in requests if u.endswith(".json")] == ["/big/graph.json", "/big/graph-details.json"]
-    expected = next(n for n in dense_graph(SERVER_LAYOUT_MIN_NODES + 500)["nodes"] if n["id"] == "concept/c00001")
+    assert [urlsplit(u).path for u in requests if u.endswith(".json")] == [
+        "/big/graph.json",
+        "/big/graph-details.json",
+    ]
+    expected = next(
+        n for n in dense_graph(SERVER_LAYOUT_MIN_NODES + 500)["nodes"] if n["id"] == "concept/c00001"
+    )
     assert page.evaluate("window.wikigenGraph.focus('concept/c00001')") is True
     assert len(page.evaluate("window.wikigenGraph.highlighted()")) == expected["degree"] + 1
     panel = page.locator(".wikigen-graph__panel")
     assert panel.locator("h2").inner_text() == expected["label"]
     assert panel.locator(".wikigen-graph__type").inner_text() == expected["type"]
-    assert panel.locator("button.wikigen-graph__neighbour").count() == min(expected["degree"], 100)  # panel.js
+    assert panel.locator("button.wikigen-graph__neighbour").count() == min(
+        expected["degree"], 100
+    )  # panel.js
 
 
 def test_empty_graph_shows_message(page, site):

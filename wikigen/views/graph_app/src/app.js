@@ -11,6 +11,7 @@ import { CameraFit } from "./fit.js";
 import { runLayout } from "./layout.js";
 import { themeColors } from "./palette.js";
 import { emptyPanel, showConcept } from "./panel.js";
+import { EdgeSketch } from "./sketch.js";
 import { Veil } from "./veil.js";
 import { LabelCuller, labelFont } from "./labels.js";
 import { LabelIndex, searchBox } from "./search.js";
@@ -78,11 +79,8 @@ export function createApp(container) {
     }
     const data = buildGraph(json);
     performance.mark("wikigen:built");
-    // A big graph's details (graph_files) are fetched after the first frame, which does not need them.
-    const details = data.details
-      ? Promise.resolve(data.details)
-      : ready.promise.then(() => fetchJson(new URL(json.details, url))).then((found) => readDetails(data.graph, found));
-    details.catch(() => {}); // a failed fetch is shown in the panel (drawGraph)
+    // A big graph's details (graph_files) are fetched after its first frame, which does not need them.
+    const loadDetails = () => fetchJson(new URL(json.details, url)).then((found) => readDetails(data.graph, found));
     if (data.graph.order === 0) {
       // V3: a snapshot with no concepts still has a graph page, with a clear message.
       status.textContent = EMPTY_MESSAGE;
@@ -92,7 +90,7 @@ export function createApp(container) {
       return firstFrame();
     }
     try {
-      view = drawGraph({ container, stage, toolbar, panel, data, details, settled });
+      view = drawGraph({ container, stage, toolbar, panel, data, loadDetails, drawn: ready.promise, settled });
     } catch (error) {
       return fail(`Could not draw the graph (${error.message}); this page needs WebGL.`);
     }
@@ -122,9 +120,13 @@ export function createApp(container) {
   return Object.freeze(api);
 }
 
-/** details: a promise of { concepts, relations } (data.js); `settled` waits for it too. */
-function drawGraph({ container, stage, toolbar, panel, data: graphData, details: detailsLoaded, settled }) {
-  const { graph, needsLayout, components } = graphData;
+/**
+ * loadDetails: a promise of { concepts, relations } (data.js), called when graphData has none;
+ * drawn: resolves on the first frame. `settled` waits for the edges and the details too.
+ */
+function drawGraph({ container, stage, toolbar, panel, data: graphData, loadDetails, drawn, settled }) {
+  const { graph, needsLayout, components, isolated } = graphData;
+  if (graphData.addEdges && needsLayout) graphData.addEdges(); // ForceAtlas2 needs them
   let details = graphData.details; // null until a big graph's details come
   let detailsProblem = null;
   let colors = themeColors(container);
@@ -209,6 +211,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, details:
     };
   };
   const hulls = new HullLayer(renderer, components, colors.hull);
+  let sketch = graphData.addEdges && !needsLayout ? new EdgeSketch(renderer, graphData.sketch, colors.edge) : null;
   const tooltip = h("div", { className: "wikigen-graph__tooltip", role: "tooltip" });
   tooltip.hidden = true;
   stage.append(tooltip);
@@ -254,6 +257,24 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, details:
     const onFocus = (other) => focus(other, { fly: true });
     showConcept(panel, graph, details, state.focused, onFocus, detailsProblem ?? undefined);
   }
+  // A big graph's edges go into graphology and sigma after the first frame (the sketch drew them),
+  // from the next frame on, so that the first one is painted first.
+  const edgesIn = !sketch
+    ? Promise.resolve()
+    : drawn.then(nextFrame).then(() => {
+        // sigma indexes each edge twice as it is added (its edgeAdded handler); once, after, instead.
+        renderer.unbindGraphHandlers();
+        graphData.addEdges();
+        renderer.bindGraphHandlers();
+        sketch.remove();
+        sketch = null;
+        renderer.refresh();
+        // A highlight shown before (a hover, a focus) gets its neighbours now.
+        state.active = null;
+        applyHighlight();
+        if (state.focused !== null) showFocused();
+      });
+  const detailsLoaded = graphData.details ? Promise.resolve(graphData.details) : edgesIn.then(loadDetails);
   const detailsSettled = detailsLoaded.then(
     (found) => {
       details = found;
@@ -317,6 +338,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, details:
     culler.halo = colors.halo;
     veil.colors = colors;
     hulls.color = `rgb(${colors.hull})`;
+    if (sketch) sketch.color = colors.edge;
     hulls.update(graph);
     renderer.setSettings({ labelColor: { color: colors.label }, defaultEdgeColor: colors.edge });
   });
@@ -335,7 +357,7 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, details:
     );
     Promise.all([layout.done.then(fitCamera), detailsSettled]).then(() => settled.resolve());
   } else {
-    band = bandLabels(graph, placeBand(graph, frame()));
+    band = bandLabels(graph, placeBand(graph, frame(), isolated));
     hulls.update(graph);
     Promise.all([fitCamera(), detailsSettled]).then(() => settled.resolve());
   }
@@ -376,15 +398,12 @@ function drawGraph({ container, stage, toolbar, panel, data: graphData, details:
  * Positions shipped in graph.json: the isolated concepts are set out again in the band readable at
  * the default zoom when it fits (band.js); otherwise the build's band stays. Returns the band.
  */
-function placeBand(graph, frame) {
-  const isolated = sortByLabel(
-    graph,
-    graph.filterNodes((node) => graph.degree(node) === 0),
-  );
+function placeBand(graph, frame, isolatedConcept) {
+  const isolated = sortByLabel(graph, graph.filterNodes(isolatedConcept));
   if (isolated.length === 0) return { isolated, positions: new Map(), readable: false };
   const connected = [];
   graph.forEachNode((id, { x, y }) => {
-    if (graph.degree(id) > 0) connected.push({ id, x, y });
+    if (!isolatedConcept(id)) connected.push({ id, x, y });
   });
   const band = bandPositions(connected, isolated, frame);
   if (band.readable) {

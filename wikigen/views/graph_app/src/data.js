@@ -66,7 +66,9 @@ function edgeAttributes(weight) {
  * is true when any node came without precomputed x/y (those nodes start from a seeded position
  * and ForceAtlas2 runs); components maps a node to its connected component; details is
  * { concepts, relations } (the side panel's concept records by node id, the relations by edge
- * id), or null until readDetails gives it. Graph attributes hold only what sigma draws: sigma
+ * id), or null until readDetails gives it; isolated(id) says whether a concept has no relation;
+ * addEdges, when not null, adds the edges (columns: after the first frame, which draws `sketch`:
+ * { ids, source, target, size }). Graph attributes hold only what sigma draws: sigma
  * copies them for every node and edge when it processes the graph.
  */
 export function buildGraph(json) {
@@ -114,7 +116,8 @@ function fromRecords(json) {
     graph.addUndirectedEdgeWithKey(key, source, target, edgeAttributes(weight));
     relations.set(key, Array.isArray(edge.relations) ? edge.relations : []);
   }
-  return { graph, needsLayout, components, details: { concepts, relations } };
+  const isolated = (id) => graph.degree(id) === 0;
+  return { graph, needsLayout, components, details: { concepts, relations }, isolated, addEdges: null, sketch: null };
 }
 
 // The columns come from the build (graph_files), whole and consistent: no record to check one by
@@ -143,10 +146,21 @@ function fromColumns(json) {
     graph.addNode(id, nodeAttributes(position.x, position.y, label[i] || id, size, palette[color[i]], forceLabel));
     components.set(id, component[i]);
   }
-  for (let i = 0; i < source.length; i++) {
-    graph.addUndirectedEdgeWithKey(String(i), ids[source[i]], ids[target[i]], edgeAttributes(weight[i]));
-  }
-  return { graph, needsLayout, components, details: null };
+  // The edges are added after the first frame (app.js): at 20,000 concepts they are two thirds of
+  // what graphology and sigma index, and the first frame draws them from these columns instead.
+  const addEdges = () => {
+    for (let i = 0; i < source.length; i++) {
+      graph.addUndirectedEdgeWithKey(String(i), ids[source[i]], ids[target[i]], edgeAttributes(weight[i]));
+    }
+  };
+  const sketch = { ids, source, target, size: Array.from(weight, (w) => edgeAttributes(w).size) };
+  const isolated = (id) => degree[nodeIndex(ids, id)] === 0;
+  return { graph, needsLayout, components, details: null, isolated, addEdges, sketch };
+}
+
+function nodeIndex(ids, id) {
+  if (!ids.index) ids.index = new Map(ids.map((found, i) => [found, i]));
+  return ids.index.get(id);
 }
 
 /**
