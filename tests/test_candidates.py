@@ -271,3 +271,23 @@ def test_r20_a_definition_list_term_linked_to_its_page_is_a_term() -> None:
     found = concepts(body)
     assert definition(found["Grindstone"]).startswith("[grindstone](/parts/#grindstone)\n: The heavy")
     assert "Hopper" not in found and "hopper" not in found
+
+
+def test_r20_a_value_labelled_with_its_default_is_no_concept() -> None:
+    """R20: "`Weekly` (default): …" is a list entry about a setting's value, as "`Weekly`: …" is."""
+    body = (
+        "# Schedules\n\n"
+        "The `cadence` field says how often the barn is swept.\n\n"
+        "- `Weekly` (default): The sweeper cleans the barn every week, and `Weekly` is the usual choice.\n"
+        "- `Daily`: The sweeper cleans the barn every day.\n"
+    )
+    assert not {"Weekly", "Daily"} & set(concepts(body))
+
+
+def test_r20_a_heading_names_a_term_only_as_words_of_its_own() -> None:
+    """R20: "### Harvest" is the section of `Harvest`; "### HarvestMoon" is not, although it contains
+    the word: a mention there is no definition of `Harvest` in its own section."""
+    from wikigen.engines.definitions import _names
+
+    assert _names("Using `Harvest`", "Harvest") and _names("Harvests", "harvest")
+    assert not _names("HarvestMoon", "Harvest") and not _names("Preharvest checks", "harvest")

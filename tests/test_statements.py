@@ -104,6 +104,13 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Above, we used the seed drill to sow two rows.", "seed drill", MENTIONS),  # past: the example
         ("You can use a seed drill to sow the rows of one field.", "seed drill", DESCRIBES),  # one use
         ("In short, seed bags are used when the field is wet.", "seed bags", DESCRIBES),  # when, not what for
+        ("A query for `oats` returns no rows, because it reads the old barn.", "query", DESCRIBES),  # one query
+        ("The only allowed value is `Weekly`, which is the default.", "Weekly", MENTIONS),  # a value
+        (  # the parser gives "matches" two subjects: a misparse defines nothing
+            "An empty `tag` with operator `Any` matches all tags, names and marks which means this will keep everything.",
+            "Any",
+            DESCRIBES,
+        ),
     ],
 )
 def test_r20_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:

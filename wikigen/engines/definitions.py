@@ -152,7 +152,9 @@ def definitions(
 
 
 # A list entry's label: "**SELinux**: …", "`Ignore` : …"
-_LABEL = re.compile(r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)\s*:\s")
+_LABEL = re.compile(
+    r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
+)  # "`Allow` (default): …" too
 
 
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:
@@ -305,5 +307,6 @@ def _read_without_parse(
 
 
 def _names(heading: str, term: str) -> bool:
+    """The heading names the term as words of its own: "Using `Date`" does, "NaiveDateTime" does not."""
     key = normalize_name(term)
-    return bool(key) and key in normalize_name(heading)
+    return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?:e?s)?(?!\w)", normalize_name(heading)) is not None

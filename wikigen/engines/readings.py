@@ -116,6 +116,7 @@ _NOT_DEFINING_ATTR = frozenset(
         "example",
         "lot",
         "bit",
+        "default",  # "`Always`, which is the default": a value, not its kind
     ]
 )
 
@@ -188,8 +189,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
         # program … can provide" says what it may do, "Each pod in a DaemonSet performs" of some
         weak = _definite(parse, head) or _restricted(parse, head) or _can(parse, governor)
-        # "…, and `gather` starts again": what a second clause tells happens next, not what X does
-        weak = weak or governor.dep == "conj"
+        # "…, and `gather` starts again": what a second clause tells happens next, not what X does;
+        # two subjects of one verb are a misparse ("An empty key with operator `Exists` matches …")
+        weak = weak or governor.dep == "conj" or _subjects(parse, governor) > 1
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
@@ -386,6 +388,13 @@ def _restricted(parse: Parse, head: Word) -> bool:
     narrowed to some of its kind by where they are or how many."""
     if _determiner(parse, head) in _SOME or any(w.dep == "nummod" for w in parse.children(head.i)):
         return True
+    if any(
+        w.dep == "prep"
+        and w.text.casefold() in ("for", "with")
+        and any(o.dep == "pobj" and o.code for o in parse.children(w.i))
+        for w in parse.children(head.i)
+    ):
+        return True  # "A query for `data` returns …": one query, an example's
     return any(
         w.dep == "prep"
         and w.text.casefold() in ("in", "on", "inside", "within", "under", "from")
@@ -408,6 +417,10 @@ def _narrowed(parse: Parse, head: Word) -> bool:
             if pronoun is not None and pronoun.lemma.casefold() == "that":
                 return True
     return False
+
+
+def _subjects(parse: Parse, verb: Word) -> int:
+    return sum(1 for w in parse.children(verb.i) if w.dep in ("nsubj", "nsubjpass"))
 
 
 def _can(parse: Parse, verb: Word) -> bool:
