@@ -106,6 +106,10 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("In short, seed bags are used when the field is wet.", "seed bags", DESCRIBES),  # when, not what for
         ("A query for `oats` returns no rows, because it reads the old barn.", "query", DESCRIBES),  # one query
         ("The only allowed value is `Weekly`, which is the default.", "Weekly", MENTIONS),  # a value
+        ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", MENTIONS),  # a manner
+        ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", MENTIONS),  # advice
+        ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", MENTIONS),
+        ("For those, `rake` is a useful alternative:", "rake", DESCRIBES),  # how it compares
         (  # the parser gives "matches" two subjects: a misparse defines nothing
             "An empty `tag` with operator `Any` matches all tags, names and marks which means this will keep everything.",
             "Any",
@@ -498,3 +502,23 @@ def test_r20_what_a_second_clause_says_happens_is_no_definition() -> None:
     """R20: "…, and `gather` starts again" tells what happens next; it does not define `gather`."""
     reading = reading_of("In this case the basket is emptied, and `gather` starts again.", "gather")
     assert reading.rank != DEFINES
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A harrow can be used in a ploughed field.",  # what is possible, not what is
+        "Many harrows in the shed pull ploughs.",  # some of the kind
+        "Sheds which store harrows must keep ploughs dry.",  # a restrictive clause picks some sheds
+    ],
+)
+def test_r23_possibility_some_of_a_kind_and_a_restrictive_clause_state_nothing(sentence: str) -> None:
+    """R23, precision first: "can", a quantified subject and a restrictive relative clause."""
+    assert relations_of(sentence, "harrow", "plough", "field", "shed") == set()
+
+
+def test_r23_a_non_restrictive_clause_speaks_of_its_noun() -> None:
+    """R23: "the shed, which stores harrows, …" says of the shed that it stores them."""
+    assert ("shed", "stores", "harrow") in relations_of(
+        "The shed, which stores harrows, stands by the field.", "harrow", "field", "shed"
+    )

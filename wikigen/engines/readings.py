@@ -117,6 +117,7 @@ _NOT_DEFINING_ATTR = frozenset(
         "lot",
         "bit",
         "default",  # "`Always`, which is the default": a value, not its kind
+        "alternative",  # "`if` is a useful alternative": how it compares, not what it is
     ]
 )
 
@@ -236,8 +237,20 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     which = _which_clause(parse, head)
     if which is not None:
         return Reading(which, DEFINES, forward=forward)
-    if marked:  # technical prose emphasizes a term where it introduces it
+    # a "noun" as the object of a passive verb is a misread manner ("are specified _inline_")
+    # (not where the verb names: "are considered _truthy_", "is called _x_")
+    manner = (
+        head.dep in ("dobj", "oprd")
+        and governor.lemma not in CALL_LEMMAS | {"consider"}
+        and any(w.dep == "auxpass" for w in parse.children(governor.i))
+    )
+    if marked and head.pos in ("NOUN", "PROPN") and not manner and not _imperative(parse):
+        # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
+        # _inline_") stresses a manner, and advice ("Consider adding a _Custom Resource_ if …")
+        # tells the reader what to do with a term, not what it is
         return Reading("emphasis", DEFINES, forward=forward)
+    if marked:
+        return Reading("mention", MENTIONS, forward=forward)
     participle = governor.tag == "VBN" and not any(
         w.dep in ("aux", "auxpass") for w in parse.children(governor.i)
     )
@@ -307,7 +320,11 @@ def _main(parse: Parse, verb: Word) -> bool:
 
 def _which_clause(parse: Parse, head: Word) -> str | None:
     """ "`Agent`s, which are simple abstractions around state": a relative clause that says what
-    the term is ("copula") or what it is meant for ("function")."""
+    the term is ("copula") or what it is meant for ("function"), of a term in the main clause ("we
+    see a message saying the parent process, which is the shell, …" reports one process)."""
+    governor = parse.words[head.head]
+    if governor.i != head.i and governor.pos in ("VERB", "AUX") and not _main(parse, governor):
+        return None
     for clause in parse.children(head.i):
         if clause.dep != "relcl" or _hedged(parse, clause) or _can(parse, clause) or _negated(parse, clause):
             continue
@@ -417,6 +434,16 @@ def _narrowed(parse: Parse, head: Word) -> bool:
             if pronoun is not None and pronoun.lemma.casefold() == "that":
                 return True
     return False
+
+
+def _imperative(parse: Parse) -> bool:
+    """ "Consider adding …", "Use X when …": the sentence's root is a bare verb with no subject."""
+    root = next((w for w in parse.words if w.dep == "ROOT"), None)
+    return (
+        root is not None
+        and root.tag == "VB"
+        and not any(w.dep in ("nsubj", "nsubjpass", "aux") for w in parse.children(root.i))
+    )
 
 
 def _subjects(parse: Parse, verb: Word) -> int:

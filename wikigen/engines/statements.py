@@ -21,7 +21,10 @@ from wikigen.engines.parse import Parse, Word
 from wikigen.engines.readings import CLASSIFIERS
 from wikigen.engines.relations import Mention
 
-_HEDGES = frozenset(["may", "might", "could", "would", "should"])
+# "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
+_HEDGES = frozenset(["may", "might", "could", "would", "should", "can"])
+# "Many functions in `Enum` return lists": a statement about some of a kind, not about the kind
+_SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
 _CONDITIONAL_START = re.compile(r"\s*(?:if|unless|suppose|supposing|assuming)\b", re.IGNORECASE)
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
@@ -149,6 +152,8 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
         if clause.dep != "relcl":
             continue
         antecedent = parse.words[clause.head]
+        if antecedent.dep != "attr" and "," not in parse.text[antecedent.end : word.start]:
+            continue  # "components which add labels must …" picks some components: it states nothing
         out.append(antecedent)
         if antecedent.dep == "attr":
             copula = parse.words[antecedent.head]
@@ -467,8 +472,11 @@ def _bare_participle(parse: Parse, verb: Word) -> bool:
 
 
 def _denied(parse: Parse, subject: Word) -> bool:
-    """ "not every binary is …": the subject itself is negated."""
-    return any(w.dep == "neg" or w.lemma.casefold() == "no" for w in parse.children(subject.i))
+    """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some."""
+    return any(
+        w.dep == "neg" or w.lemma.casefold() == "no" or (w.dep in ("det", "amod") and w.lemma.casefold() in _SOME)
+        for w in parse.children(subject.i)
+    )
 
 
 def _unsure(parse: Parse, verb: Word) -> bool:
