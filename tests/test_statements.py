@@ -522,3 +522,11 @@ def test_r23_a_non_restrictive_clause_speaks_of_its_noun() -> None:
     assert ("shed", "stores", "harrow") in relations_of(
         "The shed, which stores harrows, stands by the field.", "harrow", "field", "shed"
     )
+
+
+def test_r23_a_narrowed_name_is_its_concept_only_as_a_kind() -> None:
+    """R23: "the Sorting interface" is one interface: what it has is not what interfaces have; but
+    "a harrow is a disc tool" still makes the harrow a tool."""
+    assert relations_of("A plugin that implements the Sorting interface has two methods.", "plugin", "interface") == set()
+    assert relations_of("The Sorting interface stores every plugin.", "plugin", "interface") == set()
+    assert relations_of("A harrow is a disc tool that breaks the soil.", "harrow", "tool") == {("harrow", "is a", "tool")}

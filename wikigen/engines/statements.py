@@ -102,8 +102,27 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         head = parse.span_head(mention.start, mention.end)
         if head is not None:
             refs.setdefault(head.i, mention.ref)
+    # "the snapshot controller handles …" says nothing of controllers; "UTF-8 is a character
+    # encoding" still makes UTF-8 an encoding: a narrowed name is its concept only in "is a"
+    narrowed = {
+        head.i
+        for mention in mentions
+        if (head := parse.span_head(mention.start, mention.end)) is not None
+        and refs.get(head.i) == mention.ref
+        and _one_of_a_kind(parse, head, mention, refs)
+    }
+    general = {i: ref for i, ref in refs.items() if i not in narrowed}
+    only_narrowed = {refs[i] for i in narrowed} - set(general.values())
+    kinds = {s for s in _stated(parse, refs, hubs) if s.predicate == "is a" and s.subject not in only_narrowed}
+    found = kinds | _stated(parse, general, hubs)
+    return sorted(
+        (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
+    )
+
+
+def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
     if len(set(refs.values())) < 2:
-        return []
+        return set()
     found: set[Stated] = set()
     for verb in parse.words:
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT | _NAMING:
@@ -123,8 +142,20 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         found.update(_used_for(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
     found.update(_classified(parse, refs, hubs))
-    return sorted(
-        (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
+    return found
+
+
+def _one_of_a_kind(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
+    """ "the snapshot controller", "the Reserve interface": a word before the name that narrows it to
+    one kind or instance (and names no concept itself) makes the phrase something other than the
+    general concept; "the `IO` module" stands for `IO` (:func:`_stand_ins`)."""
+    return any(
+        w.dep in ("compound", "amod", "nmod")
+        and w.pos in ("NOUN", "PROPN")
+        and w.start < mention.start
+        and w.i not in refs
+        and not w.code
+        for w in parse.children(head.i)
     )
 
 
