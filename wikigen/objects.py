@@ -123,7 +123,7 @@ def parse_object(data: bytes) -> dict[str, Any]:
     if not text.startswith("---\n"):
         raise ValueError("not a compiled object file (no frontmatter)")
     end = text.index("\n---\n", 4)
-    loaded = yaml.load(text[4:end], Loader=_LOADER)  # noqa: S506 - a safe loader
+    loaded = yaml.load(text[4:end], Loader=_LOADER)  # a safe loader (CSafeLoader or SafeLoader)
     if not isinstance(loaded, dict):
         raise ValueError("not a compiled object file (frontmatter is not a mapping)")
     return loaded

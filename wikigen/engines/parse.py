@@ -147,14 +147,15 @@ class Parser:
         masked: set[int] = set()
         index = 0
         while index < len(base):
-            end = merged.get(index)
-            last = base[(end or index + 1) - 1]
-            if end is not None:
+            code_end = merged.get(index)
+            stop = code_end if code_end is not None else index + 1
+            last = base[stop - 1]
+            if code_end is not None:
                 masked.add(len(words))
-            words.append(MASK if end is not None else base[index].text)
+            words.append(MASK if code_end is not None else base[index].text)
             spaces.append(bool(last.whitespace_))
             offsets.append((base[index].idx, last.idx + len(last.text)))
-            index = end or index + 1
+            index = stop
         doc = Doc(self._nlp.vocab, words=words, spaces=spaces)
         doc.user_data["offsets"] = offsets
         doc.user_data["masked"] = masked
