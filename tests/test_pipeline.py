@@ -746,3 +746,24 @@ def test_r19_recheck_is_sent_what_it_checks_and_nothing_twice(git_repo: GitRepo)
     assert schema.is_valid(analyze) and schema.is_valid(recheck)
     assert not schema.is_valid({**analyze, "stage": "recheck", "delta": recheck["delta"]})
     assert not schema.is_valid({**recheck, "stage": "analyze"})
+
+
+def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use() -> None:
+    """R16: --batch compiles first the sources whose titles the others mention, so that later
+    increments can link to what they define; a title of several names ("Ploughs and harrows") is
+    mentioned by a text naming any one of them, in either number; ties go by id."""
+    from types import SimpleNamespace
+
+    from wikigen.pipeline import batch_order
+
+    pages = {
+        "a-fields": ("Fields", "A field is sown each spring. Every plough and harrow works it."),
+        "b-sheds": ("Sheds", "A shed keeps a plough dry."),
+        "c-tools": ("Ploughs and harrows", "A plough turns the soil; a harrow breaks it."),
+        "d-weather": ("Weather", "Rain falls on the field."),
+    }
+    plan = SimpleNamespace(
+        changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}
+    )
+    order = batch_order(plan)  # type: ignore[arg-type]
+    assert sorted(order, key=order.__getitem__) == ["c-tools", "a-fields", "b-sheds", "d-weather"]

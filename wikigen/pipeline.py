@@ -7,6 +7,8 @@ is recorded as a git note (R33), and never falls back to a full rebuild.
 
 from __future__ import annotations
 
+import re
+
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -17,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.config import Config
-from wikigen.context import Context, build_context, recheck_request
+from wikigen.context import Context, build_context, name_tokens, recheck_request, text_ngrams
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
@@ -273,19 +275,37 @@ def _interrupted(report: CompileReport) -> Interrupted:
 
 def batch_order(plan: Plan) -> dict[str, int]:
     """R16: the order --batch compiles in — sources whose titles the other changed sources mention
-    most come first, so that later increments can link to what they define (ties by id)."""
-    from wikigen.context import name_tokens, text_ngrams
-
-    titles = {sid: name_tokens(plan.sources[sid].title) for sid in plan.changed}
+    most come first, so that later increments can link to what they define (ties by id). A title of
+    several names ("Modules and functions", "Labels and Selectors") is mentioned by a text that names
+    any of them, in either number."""
+    titles = {sid: _title_names(plan.sources[sid].title) for sid in plan.changed}
     mentions = dict.fromkeys(plan.changed, 0)
-    wanted = {t for t in titles.values() if t}
+    wanted = {name for names in titles.values() for name in names}
     for sid in plan.changed:
         grams = text_ngrams(plan.sources[sid].body) & wanted
-        for other, title in titles.items():
-            if other != sid and title in grams:
+        for other, names in titles.items():
+            if other != sid and names & grams:
                 mentions[other] += 1
     ordered = sorted(plan.changed, key=lambda sid: (-mentions[sid], sid))
     return {sid: i for i, sid in enumerate(ordered)}
+
+
+_TITLE_PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.IGNORECASE)
+
+
+def _title_names(title: str) -> set[tuple[str, ...]]:
+    """The names a title is made of, as name tokens, each also with its last word in the other number
+    (a one-word name of two letters, "if", "IO", is left out: prose uses it as a word)."""
+    names: set[tuple[str, ...]] = set()
+    for part in _TITLE_PARTS.split(title):
+        tokens = name_tokens(part)
+        if not tokens or (len(tokens) == 1 and len(tokens[0]) < 3):
+            continue
+        names.add(tokens)
+        last = tokens[-1]
+        other = last[:-1] if last.endswith("s") and len(last) > 3 else last + "s"
+        names.add((*tokens[:-1], other))
+    return names
 
 
 def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | None = None) -> list[str]:
