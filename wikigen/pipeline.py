@@ -8,7 +8,6 @@ is recorded as a git note (R33), and never falls back to a full rebuild.
 from __future__ import annotations
 
 import re
-
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence

@@ -18,7 +18,7 @@ import importlib
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from wikigen.engines.text import Visible
@@ -51,9 +51,18 @@ class Word:
 class Parse:
     text: str
     words: tuple[Word, ...]
+    # each word's dependents in text order, by the word's index (derived from ``words``)
+    _children: tuple[tuple[Word, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        children: list[list[Word]] = [[] for _ in self.words]
+        for word in self.words:
+            if word.head != word.i and 0 <= word.head < len(children):
+                children[word.head].append(word)
+        object.__setattr__(self, "_children", tuple(tuple(c) for c in children))
 
     def children(self, index: int) -> list[Word]:
-        return [w for w in self.words if w.head == index and w.i != index]
+        return list(self._children[index]) if 0 <= index < len(self._children) else []
 
     def subtree(self, index: int) -> list[Word]:
         """The word at ``index`` and every word that depends on it, in text order."""

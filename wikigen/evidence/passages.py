@@ -14,6 +14,7 @@ verbatim. A passage is one block: it never crosses a block boundary.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -70,8 +71,10 @@ class Passage:
     heading: str
 
 
+@functools.lru_cache(maxsize=64)
 def line_starts(body: str) -> tuple[int, ...]:
-    """The offset at which each line of ``body`` begins (line 1 begins at 0)."""
+    """The offset at which each line of ``body`` begins (line 1 begins at 0); kept for the last
+    bodies asked about, since every passage and citation of a body asks again."""
     return (0, *(match.end() for match in _LINE_BREAK.finditer(body)))
 
 
