@@ -204,13 +204,14 @@ def compile_repo(
     first = True
     total = len(plan.changed) + len(plan.withdrawn)
     order = batch_order(plan) if batch else None
+    bodies: dict[tuple[str, str, str], str] = {}  # compiled bodies read for context, across increments
     done = 0
     while True:
-        selected = _select(ws, plan, batch, order)
+        selected = _select(ws, plan, batch, order, bodies)
         if progress is not None:
             progress(done, total, f"increment of {len(selected)} source(s)", None)
         try:
-            inc = _run_increment(ws, plan, selected, engine, budget, cancel, first)
+            inc = _run_increment(ws, plan, selected, engine, budget, cancel, first, bodies)
         except (Exception, KeyboardInterrupt) as exc:
             # R33: every failure writes the note the manual promises, Ctrl-C and internal errors too.
             error = _interrupted(report) if isinstance(exc, KeyboardInterrupt) else exc
@@ -307,7 +308,13 @@ def _title_names(title: str) -> set[tuple[str, ...]]:
     return names
 
 
-def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | None = None) -> list[str]:
+def _select(
+    ws: Workspace,
+    plan: Plan,
+    batch: bool,
+    order: Mapping[str, int] | None = None,
+    bodies: dict[tuple[str, str, str], str] | None = None,
+) -> list[str]:
     """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16).
 
     A first guess fills a quarter of the byte cap with whole sources — an extractive engine's delta
@@ -332,7 +339,7 @@ def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | N
         used += size
     withdrawn = plan.withdrawn
     while len(chosen) > 1:
-        _, ctx = preview(ws, plan, chosen, withdrawn, enforce=False)
+        _, ctx = preview(ws, plan, chosen, withdrawn, enforce=False, bodies=bodies)
         if all(used <= limit for used, limit in ctx.caps.values()):
             break
         chosen = chosen[: len(chosen) // 2]
@@ -342,21 +349,28 @@ def _select(ws: Workspace, plan: Plan, batch: bool, order: Mapping[str, int] | N
 class _Bodies:
     """Bodies of compiled source versions, read from their blobs and checked against the manifest (R13)."""
 
-    def __init__(self, store: GitStore, manifest: Mapping[str, ManifestEntry], config: Config) -> None:
+    def __init__(
+        self,
+        store: GitStore,
+        manifest: Mapping[str, ManifestEntry],
+        config: Config,
+        cache: dict[tuple[str, str, str], str] | None = None,
+    ) -> None:
         self.store = store
         self.manifest = manifest
         self.config = config
-        self.cache: dict[tuple[str, str], str] = {}
+        # by source id, version and blob: a --batch run shares one across its increments and re-plans
+        self.cache: dict[tuple[str, str, str], str] = {} if cache is None else cache
 
     def __call__(self, source_id: str, version: str) -> str:
-        key = (source_id, version)
-        if key in self.cache:
-            return self.cache[key]
         entry = self.manifest.get(source_id)
         if entry is None or entry.version != version or entry.blob is None:
             raise ValidationError(
                 [f"{source_id}@{version} is not a compiled version in the manifest"], "baseline snapshot"
             )
+        key = (source_id, version, entry.blob)
+        if key in self.cache:
+            return self.cache[key]
         result, why = read_recorded(
             self.store, self.config, entry.compiled_path or entry.path, entry.blob, entry.content_hash
         )
@@ -430,9 +444,16 @@ def _sum_usage(usages: Sequence[Usage]) -> dict[str, int | None]:
 
 
 def preview(
-    ws: Workspace, plan: Plan, selected: Sequence[str], withdrawn: Sequence[str], *, enforce: bool = True
+    ws: Workspace,
+    plan: Plan,
+    selected: Sequence[str],
+    withdrawn: Sequence[str],
+    *,
+    enforce: bool = True,
+    bodies: dict[tuple[str, str, str], str] | None = None,
 ) -> tuple[dict[str, str], Context]:
-    """Revocation and the bounded request of one increment, before any engine call (also for `plan`)."""
+    """Revocation and the bounded request of one increment, before any engine call (also for `plan`).
+    ``bodies``: the compiled bodies read so far in this run (:class:`_Bodies`), shared between calls."""
     baseline = ws.baseline
     changed = [plan.sources[sid] for sid in selected]
     touched = [sid for sid in selected if sid in plan.updated] + list(withdrawn)
@@ -451,7 +472,7 @@ def preview(
         revoked=asked,
         compiled=compiled_before,
         titles=titles,
-        read_body=_Bodies(ws.store, baseline.manifest, ws.config),
+        read_body=_Bodies(ws.store, baseline.manifest, ws.config, bodies),
         caps=ws.config.caps,
         enforce=enforce,
     )
@@ -487,6 +508,7 @@ def _run_increment(
     budget: RunBudget,
     cancel: threading.Event,
     first: bool,
+    bodies: dict[tuple[str, str, str], str] | None = None,
 ) -> IncrementReport:
     baseline = ws.baseline
     withdrawn = list(plan.withdrawn) if first else []
@@ -498,7 +520,7 @@ def _run_increment(
                 f"private source(s) {', '.join(private)} would be sent to the {engine.name} engine; "
                 "compile them with the offline engine or remove `private`"
             )
-    revoked, ctx = preview(ws, plan, selected, withdrawn)
+    revoked, ctx = preview(ws, plan, selected, withdrawn, bodies=bodies)
     if engine.remote:
         private_fragments = sorted(
             {

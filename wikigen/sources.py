@@ -6,7 +6,6 @@ Every problem is collected with its path and line; nothing stops at the first on
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -18,7 +17,6 @@ from markdown_it import MarkdownIt
 
 from wikigen.config import Config
 from wikigen.errors import Problem
-from wikigen.gitstore import EMPTY_TREE
 from wikigen.hashing import canonical_json, sha256_hex, source_version
 from wikigen.yamlscan import refusal
 
@@ -202,31 +200,8 @@ def is_private(path: str, source_id: str, metadata: Mapping[str, Any], config: C
     return any(fnmatch.fnmatch(path, g) or fnmatch.fnmatch(source_id, g) for g in config.private)
 
 
-# Sources parsed by (path, blob, the settings parsing reads): a --batch compile plans and builds
-# context from the same blobs again and again. Only a Source is kept (frozen); problems are not.
-_PARSED: dict[tuple[str, str, bytes, tuple[Any, ...]], Source] = {}
-_PARSED_LIMIT = 50_000
-
-
 def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | list[Problem]:
-    """Parse one source file. Returns the Source, or every problem found in it (R5).
-
-    The same bytes (by digest) at the same path and blob id under the same settings parse once per
-    process; a file not in git (``blob`` the empty tree's id) is never cached.
-    """
-    key = (path, blob, hashlib.blake2b(data, digest_size=16).digest(), (config.aliases, config.private))
-    cached = _PARSED.get(key) if blob != EMPTY_TREE else None
-    if cached is not None:
-        return cached
-    parsed = _parse_source(path, data, blob, config)
-    if isinstance(parsed, Source) and blob != EMPTY_TREE:
-        if len(_PARSED) >= _PARSED_LIMIT:
-            _PARSED.clear()
-        _PARSED[key] = parsed
-    return parsed
-
-
-def _parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | list[Problem]:
+    """Parse one source file. Returns the Source, or every problem found in it (R5)."""
     problems: list[Problem] = []
     nul = data.find(b"\x00")
     if nul >= 0:
