@@ -94,7 +94,7 @@ def definitions(
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
                 )
-                opens = not re.sub(r"^(?:(?:the|a|an)\s+)?", "", sentence.clean.text[: mention.start], flags=re.I).strip()
+                opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
                 readings.setdefault(mention.ref, []).append(Found(mention.ref, sentence, reading, own, opens))
     spread: dict[str, set[str]] = {}
     for key, found in readings.items():
@@ -309,4 +309,6 @@ def _read_without_parse(
 def _names(heading: str, term: str) -> bool:
     """The heading names the term as words of its own: "Using `Date`" does, "NaiveDateTime" does not."""
     key = normalize_name(term)
-    return bool(key) and re.search(rf"(?<!\w){re.escape(key)}(?:e?s)?(?!\w)", normalize_name(heading)) is not None
+    text = normalize_name(heading)
+    # the substring test first: this runs for every mention, and most headings do not contain the term
+    return bool(key) and key in text and re.search(rf"(?<!\w){re.escape(key)}(?:e?s)?(?!\w)", text) is not None

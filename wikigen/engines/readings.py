@@ -403,7 +403,7 @@ def _definite(parse: Parse, head: Word) -> bool:
 def _restricted(parse: Parse, head: Word) -> bool:
     """ "Each pod in a DaemonSet …", "64 characters is …", "Some organizations run …": a subject
     narrowed to some of its kind by where they are or how many."""
-    if _determiner(parse, head) in _SOME or any(w.dep == "nummod" for w in parse.children(head.i)):
+    if _determiner(parse, head) in SOME or any(w.dep == "nummod" for w in parse.children(head.i)):
         return True
     if any(
         w.dep == "prep"
@@ -420,7 +420,8 @@ def _restricted(parse: Parse, head: Word) -> bool:
     )
 
 
-_SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
+# determiners that pick some of a kind (also statements: "many functions …" states nothing of all)
+SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 
 
 def _narrowed(parse: Parse, head: Word) -> bool:

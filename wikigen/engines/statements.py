@@ -18,13 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import CLASSIFIERS
+from wikigen.engines.readings import CLASSIFIERS, SOME
 from wikigen.engines.relations import Mention
 
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
 _HEDGES = frozenset(["may", "might", "could", "would", "should", "can"])
-# "Many functions in `Enum` return lists": a statement about some of a kind, not about the kind
-_SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
 _CONDITIONAL_START = re.compile(r"\s*(?:if|unless|suppose|supposing|assuming)\b", re.IGNORECASE)
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
@@ -98,23 +96,23 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
     if parse.text.rstrip().endswith("?") or not mentions or _CONDITIONAL_START.match(parse.text):
         return []  # a question, or "If the claim is not allocated, then the kubelet will fail to run …"
     refs: dict[int, str] = {}
+    heads: list[tuple[Word, Mention]] = []
     for mention in mentions:
         head = parse.span_head(mention.start, mention.end)
         if head is not None:
             refs.setdefault(head.i, mention.ref)
+            heads.append((head, mention))
+    found = _stated(parse, refs, hubs)
     # "the snapshot controller handles …" says nothing of controllers; "UTF-8 is a character
     # encoding" still makes UTF-8 an encoding: a narrowed name is its concept only in "is a"
     narrowed = {
-        head.i
-        for mention in mentions
-        if (head := parse.span_head(mention.start, mention.end)) is not None
-        and refs.get(head.i) == mention.ref
-        and _one_of_a_kind(parse, head, mention, refs)
+        head.i for head, mention in heads if refs[head.i] == mention.ref and _one_of_a_kind(parse, head, mention, refs)
     }
-    general = {i: ref for i, ref in refs.items() if i not in narrowed}
-    only_narrowed = {refs[i] for i in narrowed} - set(general.values())
-    kinds = {s for s in _stated(parse, refs, hubs) if s.predicate == "is a" and s.subject not in only_narrowed}
-    found = kinds | _stated(parse, general, hubs)
+    if narrowed:
+        general = {i: ref for i, ref in refs.items() if i not in narrowed}
+        only_narrowed = {refs[i] for i in narrowed} - set(general.values())
+        kinds = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
+        found = kinds | _stated(parse, general, hubs)
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
@@ -505,7 +503,7 @@ def _bare_participle(parse: Parse, verb: Word) -> bool:
 def _denied(parse: Parse, subject: Word) -> bool:
     """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some."""
     return any(
-        w.dep == "neg" or w.lemma.casefold() == "no" or (w.dep in ("det", "amod") and w.lemma.casefold() in _SOME)
+        w.dep == "neg" or w.lemma.casefold() == "no" or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
         for w in parse.children(subject.i)
     )
 

@@ -154,13 +154,12 @@ function fromColumns(json) {
     }
   };
   const sketch = { ids, source, target, size: Array.from(weight, (w) => edgeAttributes(w).size) };
-  const isolated = (id) => degree[nodeIndex(ids, id)] === 0;
+  let indexOf = null; // node id → its column index, made on the first question (not on the first frame)
+  const isolated = (id) => {
+    indexOf ??= new Map(ids.map((found, i) => [found, i]));
+    return degree[indexOf.get(id)] === 0;
+  };
   return { graph, needsLayout, components, details: null, isolated, addEdges, sketch };
-}
-
-function nodeIndex(ids, id) {
-  if (!ids.index) ids.index = new Map(ids.map((found, i) => [found, i]));
-  return ids.index.get(id);
 }
 
 /**
