@@ -530,3 +530,12 @@ def test_r23_a_narrowed_name_is_its_concept_only_as_a_kind() -> None:
     assert relations_of("A plugin that implements the Sorting interface has two methods.", "plugin", "interface") == set()
     assert relations_of("The Sorting interface stores every plugin.", "plugin", "interface") == set()
     assert relations_of("A harrow is a disc tool that breaks the soil.", "harrow", "tool") == {("harrow", "is a", "tool")}
+
+
+def test_r23_what_a_clause_offers_as_an_alternative_is_the_alternative() -> None:
+    """R23: "As an alternative to X, … provides Y" states that Y is an alternative to X; offered with
+    a hedge, it states nothing."""
+    sentence = "As an alternative to `plough`, the farm provides the `harrow` tool which breaks clods."
+    assert relations_of(sentence, "plough", "harrow") == {("harrow", "is alternative to", "plough")}
+    assert relations_of("As an alternative to `plough`, you could use `harrow`.", "plough", "harrow") == set()
+    assert relations_of("As a farmer, the miller provides `harrow` to `plough` owners.", "plough", "harrow") == set()

@@ -138,6 +138,7 @@ def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
                     Stated(ref, predicate, obj_ref) for ref, _ in subject_refs if obj_ref not in hubs
                 )
         found.update(_used_for(parse, verb, refs))
+        found.update(_alternative(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
     found.update(_classified(parse, refs, hubs))
     return found
@@ -381,6 +382,23 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
                 if word.i in refs:
                     predicate = f"is used to {purpose.lemma.casefold()}"
                     found.update(Stated(refs[u.i], predicate, refs[word.i]) for u in used)
+    return found
+
+
+def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
+    """ "As an alternative to `Enum`, Elixir provides the `Stream` module": what the clause offers is
+    the alternative."""
+    found: set[Stated] = set()
+    for prep in parse.children(verb.i):
+        if prep.dep != "prep" or prep.text.casefold() != "as" or _unsure(parse, verb):
+            continue
+        alternative = [w for w in parse.children(prep.i) if w.dep == "pobj" and w.lemma.casefold() == "alternative"]
+        to = [p for a in alternative for p in parse.children(a.i) if p.dep == "prep" and p.text.casefold() == "to"]
+        others = _stand_ins(parse, [w for t in to for w in parse.children(t.i) if w.dep == "pobj"], refs)
+        offered = _stand_ins(parse, [w for w in parse.children(verb.i) if w.dep == "dobj"], refs)
+        found.update(
+            Stated(refs[o.i], "is alternative to", refs[x.i]) for o in offered if o.i in refs for x in others if x.i in refs
+        )
     return found
 
 
