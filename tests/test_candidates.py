@@ -68,6 +68,20 @@ def test_r20_abbreviation_gives_an_alias() -> None:
     assert "SEP" in found["Seed Exchange Protocol"]["aliases"]
 
 
+def test_r20_letters_spelled_out_after_them_name_the_concept() -> None:
+    """R20: "returns a LID (lot identifier)" spells the letters out: the words name the concept, the
+    letters are its alias, and the sentence is its definition; words that do not spell the letters
+    ("YAML (you could also use JSON)") are a remark, not a name."""
+    body = (
+        "Every trade is written down. Notice `trade/1` returns a LID (lot identifier).\n\n"
+        "The farm keeps each LID in its ledger. Write the ledger in YAML (you could also use JSON).\n"
+    )
+    found = concepts(body)
+    assert "LID" in found["Lot identifier"]["aliases"]
+    assert definition(found["Lot identifier"]) == "Notice `trade/1` returns a LID (lot identifier)."
+    assert not any("could" in name.casefold() for name in found)
+
+
 def test_issue10_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
     """Issue 10: "This set is called the _prelude_" is quoted together with what "this set" is."""
     body = (

@@ -7,7 +7,7 @@ import pytest
 
 from wikigen.engines.candidates import code_term_ok
 from wikigen.engines.parse import Parse, Word, parse_sentences
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, noun_phrase, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, noun_phrase, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.statements import stated, third_person
 from wikigen.engines.text import visible
@@ -539,3 +539,51 @@ def test_r23_what_a_clause_offers_as_an_alternative_is_the_alternative() -> None
     assert relations_of(sentence, "plough", "harrow") == {("harrow", "is alternative to", "plough")}
     assert relations_of("As an alternative to `plough`, you could use `harrow`.", "plough", "harrow") == set()
     assert relations_of("As a farmer, the miller provides `harrow` to `plough` owners.", "plough", "harrow") == set()
+
+
+def test_r20_a_colon_gloss_defines_and_a_call_names_nothing() -> None:
+    """R20: "an overview of X: special Ys that …" glosses X; a list after the colon does not; "Z
+    calls the `x` helper" is a call, not a name, but "we call them X" names X."""
+    gloss = "This page gives an overview of seed drills: special machines that sow seeds in rows."
+    assert reading_of(gloss, "seed drills") == Reading("appositive", DEFINES)
+    assert reading_of("The farm grows three kinds of grain: oats, rye and barley.", "grain").rank == MENTIONS
+    assert reading_of("Notice that the mill calls the `grind` helper:", "grind").rank == MENTIONS
+    assert reading_of("We call them hayricks.", "hayricks").pattern == "called"
+
+
+def test_r20_where_a_thing_runs_is_a_property_and_what_it_runs_its_function() -> None:
+    """R20: "Threshers always run to completion" describes; "A thresher runs the grain through
+    its drum" says what it does."""
+    assert reading_of("Threshers always run to completion.", "Threshers") == Reading("function", DESCRIBES)
+    assert reading_of("A thresher runs the grain through its drum.", "thresher") == Reading("function", DEFINES)
+
+
+def test_r23_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> None:
+    """R23: "X allows Y to V Z" states neither "X allows Y" nor "Y Vs Z"; "X allows Y" does."""
+    allowed = "Gates allow the shepherd to count sheep with matching tags."
+    assert relations_of(allowed, "gate", "shepherd", "sheep", "tag") == set()
+    assert relations_of("Gates allow sheep.", "gate", "sheep") == {("gate", "allows", "sheep")}
+
+
+def test_r23_a_name_narrowed_by_another_concept_is_that_one_s() -> None:
+    """R23: "the Barn controller applies tags" speaks of one controller (a Barn's), not of
+    controllers; "We use the `sow` macro to define fields" tells what `sow` is used for."""
+    sentence = "The Barn controller applies tags to the sheep."
+    assert relations_of(sentence, "Barn", "controller", "tag") == set()
+    # a code name is itself, whatever the parser hangs before it
+    assert relations_of("Notice `sow/1` returns a seed.", "sow/1", "seed") == {("sow/1", "returns", "seed")}
+    assert relations_of("We use the `sow` macro to define fields in that module.", "sow", "macro", "field") == {
+        ("sow", "is a", "macro"),
+        ("sow", "is used to define", "field"),
+    }
+
+
+def test_r23_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
+    """R23: "X is managed by Y and contains Z": X contains Z (not "is contains"); "In that case, …"
+    is a condition."""
+    sentence = "Each barn is managed by the farmer and contains the ploughs needed for spring."
+    assert relations_of(sentence, "barn", "farmer", "plough") == {
+        ("farmer", "manages", "barn"),
+        ("barn", "contains", "plough"),
+    }
+    assert relations_of("In that case, the farmer only feeds sheep.", "farmer", "sheep") == set()

@@ -104,6 +104,8 @@ _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Z
 _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
 )
+# "a PID (process identifier)", "TTL (time to live)": the letters first, the words they spell after
+_ABBREVIATION_FIRST = re.compile(r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)")
 _HEADING_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+vs\.?\s+|\s+or\s+)\s*")
 _HEADING_LEAD = re.compile(
     r"^(?:the|a|an|about|using|defining|creating|understanding|working with|introducing|writing|"
@@ -205,6 +207,12 @@ def collect(
                     None,
                 )
                 if long is not None:
+                    candidate = add(long, False, "abbreviation")
+                    if candidate is not None:
+                        candidate.aliases.add(short)
+            for match in _ABBREVIATION_FIRST.finditer(clean.text):
+                long, short = match.group("long"), match.group("short")
+                if _spells(long, short):
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
@@ -346,6 +354,17 @@ def _initials(long: str, short: str) -> bool:
     return letters == wanted or (
         len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted)
     )
+
+
+def _spells(long: str, short: str) -> bool:
+    """ "process identifier" for PID, "time to live" for TTL: the words' initials, in order, are the
+    letters, at most one letter (an inner one, "IDentifier") taken from inside a word."""
+    letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
+    wanted = short.rstrip("s").casefold()
+    if len(letters) < 2 or letters[0] != wanted[0] or len(letters) < len(wanted) - 1:
+        return False
+    rest = iter(wanted)
+    return all(letter in rest for letter in letters)
 
 
 def _heading_terms(raw: str) -> list[tuple[str, bool]]:

@@ -118,6 +118,7 @@ _NOT_DEFINING_ATTR = frozenset(
         "bit",
         "default",  # "`Always`, which is the default": a value, not its kind
         "alternative",  # "`if` is a useful alternative": how it compares, not what it is
+        "focus",  # "…, which is the focus of this page": what the text is about
     ]
 )
 
@@ -193,6 +194,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "…, and `gather` starts again": what a second clause tells happens next, not what X does;
         # two subjects of one verb are a misparse ("An empty key with operator `Exists` matches …")
         weak = weak or governor.dep == "conj" or _subjects(parse, governor) > 1
+        # "Init containers always run to completion", "The layer runs in-process with …": where or
+        # how it runs is a property; what it runs ("A Job runs Pods to completion") is its function
+        weak = weak or (governor.lemma == "run" and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
@@ -233,6 +237,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and "(" not in parse.text[head.end : w.start]
         for w in parse.children(head.i)
     ):  # "ETS, a cache …"; not "the first element (the key)"
+        return Reading("appositive", DEFINES, forward=forward)
+    if _glossed(parse, head):
         return Reading("appositive", DEFINES, forward=forward)
     which = _which_clause(parse, head)
     if which is not None:
@@ -352,6 +358,24 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
     return None
 
 
+def _glossed(parse: Parse, head: Word) -> bool:
+    """ "an overview of init containers: specialized containers that run before …": a colon right
+    after the term opens a description of it (a common noun with a clause), not a list of names."""
+    words = parse.words
+    if head.i + 2 >= len(words) or words[head.i + 1].text != ":":
+        return False
+    after = words[head.i + 2 :]
+    gloss = next((w for w in after if w.pos in ("NOUN", "PROPN", "VERB", "AUX")), None)
+    return (
+        gloss is not None
+        and gloss.dep in ("appos", "dobj", "attr", "npadvmod", "ROOT")
+        and gloss.pos == "NOUN"
+        and all(w.pos in ("DET", "ADJ", "ADV", "NOUN") for w in words[head.i + 2 : gloss.i])
+        and _determiner(parse, gloss) in ("", "a", "an")
+        and any(w.dep in ("relcl", "acl") for w in parse.children(gloss.i))
+    )
+
+
 def _called(parse: Parse, head: Word) -> bool | None:
     """The term is the name a sentence gives: "… is called X", "X, known as …", "called X".
 
@@ -368,9 +392,16 @@ def _called(parse: Parse, head: Word) -> bool | None:
         return None  # "Name the volume anything", "may be called multiple times": not the name
     if verb.tag == "VBG":
         return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
+    children = parse.children(verb.i)
+    if (
+        verb.tag in ("VBZ", "VBP", "VBD")
+        and not any(w.dep in ("auxpass", "dobj") for w in children)
+        and not any(w.dep == "nsubj" and w.lemma.casefold() in ("we", "you", "people") for w in children)
+    ):
+        return None  # "interpolation calls the `to_string` function": a call, not a name
     if verb.lemma == "name" and head.code:
         return None  # "a struct named `User`", "Services named `mydb`": an example's instance
-    subject = next((w for w in parse.children(verb.i) if w.dep in ("nsubjpass", "nsubj")), None)
+    subject = next((w for w in children if w.dep in ("nsubjpass", "nsubj")), None)
     if subject is None:
         return False
     return subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE

@@ -24,8 +24,14 @@ from wikigen.engines.relations import Mention
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
 _HEDGES = frozenset(["may", "might", "could", "would", "should", "can"])
 _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
-_CONDITIONAL_START = re.compile(r"\s*(?:if|unless|suppose|supposing|assuming)\b", re.IGNORECASE)
-_CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
+# "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
+_ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
+_CONDITIONAL_START = re.compile(
+    r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case)\b", re.IGNORECASE
+)
+_CONDITIONS = frozenset(
+    ["if", "unless", "whether", "suppose", "assuming", "although", "though"]
+)
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
 )
@@ -127,7 +133,10 @@ def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             continue
         subjects = _with_conjuncts(parse, _subjects(parse, verb))
         # "the credentials provided to the kubelet are …": a bare participle with a subject is passive
-        passive = any(w.dep == "nsubjpass" for w in subjects) or _bare_participle(parse, verb)
+        # "is managed by X and contains Y": a subject shared with a passive verb is no passive of its own
+        passive = any(
+            w.dep == "nsubjpass" and (w.head == verb.i or verb.tag == "VBN") for w in subjects
+        ) or _bare_participle(parse, verb)
         subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
         subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
         for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
@@ -146,13 +155,14 @@ def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
 
 def _one_of_a_kind(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
     """ "the snapshot controller", "the Reserve interface": a word before the name that narrows it to
-    one kind or instance (and names no concept itself) makes the phrase something other than the
-    general concept; "the `IO` module" stands for `IO` (:func:`_stand_ins`)."""
-    return any(
+    one kind or instance (or names another concept: "the Job controller") makes the phrase something
+    other than the general concept; "the `IO` module" stands for `IO` (:func:`_stand_ins`), and a
+    code name is itself ("Notice `spawn/1` returns …" is a misparse)."""
+    return not head.code and any(
         w.dep in ("compound", "amod", "nmod")
         and w.pos in ("NOUN", "PROPN")
         and w.start < mention.start
-        and w.i not in refs
+        and refs.get(w.i) != mention.ref  # "the Job controller": a Job's, not any controller
         and not w.code
         for w in parse.children(head.i)
     )
@@ -257,9 +267,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             ):
                 if _unsure(parse, clause):
                     continue
-                infinitive = any(
-                    w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(clause.i)
-                )
+                infinitive = _infinitive(parse, clause)
                 for obj in (w for w in parse.children(clause.i) if w.dep == "dobj"):
                     for word in _with_conjuncts(parse, [obj]):
                         if word.i in refs and infinitive:
@@ -285,12 +293,16 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
         return out
     objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
+    if verb.lemma.casefold() in _ENABLING and any(
+        w.dep in ("xcomp", "ccomp") and _infinitive(parse, w) for w in children
+    ):
+        objects = []  # "Device plugins allow a node to discover …": the node is not what they allow
     if len(objects) > 1 and not any(w.dep == "cc" for w in children):
         objects = objects[-1:]  # "changing the pod logs directory": "pod" is no object of its own
     if not objects and verb.tag in ("VBZ", "VBP"):
         # "A Deployment manages ReplicaSets and every ReplicaSet creates Pods": the parser took the
         # object for the subject of the next clause; it follows the verb directly.
-        for clause in (w for w in children if w.dep == "ccomp" and w.i > verb.i):
+        for clause in (w for w in children if w.dep == "ccomp" and w.i > verb.i and not _infinitive(parse, w)):
             subject = next((w for w in parse.children(clause.i) if w.dep == "nsubj"), None)
             between = parse.words[verb.i + 1 : subject.i] if subject is not None else []
             if subject is not None and all(w.pos == "DET" for w in between):
@@ -349,7 +361,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         if any(w.i in refs for w in objects):
             continue  # "requires nodes to run pods": the nodes run them, not what requires them
         inner = parse.children(xcomp.i)
-        if _unsure(parse, xcomp) or not any(w.dep == "aux" and w.text.casefold() == "to" for w in inner):
+        if _unsure(parse, xcomp) or not _infinitive(parse, xcomp):
             continue  # "contains hashing functions": a gerund is no purpose
         # "uses square brackets to specify a list": what it uses is part of the predicate
         middle = plain.text.casefold() if plain is not None else ""
@@ -370,12 +382,12 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
     if verb.lemma != "use":
         return set()
     children = parse.children(verb.i)
-    used = [w for o in children if o.dep == "dobj" for w in _with_conjuncts(parse, [o]) if w.i in refs]
+    used = [w for w in _stand_ins(parse, [o for o in children if o.dep == "dobj"], refs) if w.i in refs]
     found: set[Stated] = set()
     for purpose in (w for w in children if w.dep in ("xcomp", "advcl") and w.pos == "VERB"):
         if _unsure(parse, purpose) or not all(purpose.i > u.i for u in used):
             continue  # "To use the old version, use `powershell`": advice, not what it is used for
-        if not any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(purpose.i)):
+        if not _infinitive(parse, purpose):
             continue  # "accounts created using an IAM service": a means, not a purpose
         for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
             for word in _with_conjuncts(parse, [_named(parse, obj)]):
@@ -542,8 +554,16 @@ def _unsure(parse: Parse, verb: Word) -> bool:
     ) or (
         head.i != verb.i
         and verb.dep in ("conj", "xcomp", "ccomp")
-        and (_unsure(parse, head) or head.lemma.casefold() in _SUPPOSING)
+        and (
+            _unsure(parse, head)
+            or head.lemma.casefold() in _SUPPOSING
+            or (head.lemma.casefold() in _ENABLING and _infinitive(parse, verb))
+        )
     )
+
+
+def _infinitive(parse: Parse, verb: Word) -> bool:
+    return any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(verb.i))
 
 
 def _verb_phrase(verb: Word, particle: str, passive: bool) -> str:
