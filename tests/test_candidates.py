@@ -7,6 +7,7 @@ import threading
 import time
 from typing import Any
 
+from wikigen.engines.candidates import _heading_terms
 from wikigen.engines.documents import Guard
 from wikigen.engines.offline import analyze
 
@@ -80,6 +81,23 @@ def test_r20_letters_spelled_out_after_them_name_the_concept() -> None:
     assert "LID" in found["Lot identifier"]["aliases"]
     assert definition(found["Lot identifier"]) == "Notice `trade/1` returns a LID (lot identifier)."
     assert not any("could" in name.casefold() for name in found)
+
+
+def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
+    """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
+    "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names
+    only `Mill`."""
+    body = (
+        "## Grains and `chaff`\n\n"
+        "The farm supports `oats` and `rye` as grains:\n\n"
+        "Grains are stored in the barn until winter, with the `chaff` set apart.\n"
+    )
+    found = concepts(body)
+    grain = next(concept for name, concept in found.items() if name.startswith("Grain"))
+    assert definition(grain) == "The farm supports `oats` and `rye` as grains:"
+
+    assert _heading_terms("Grains and `chaff`") == [("chaff", True), ("Grains", False)]
+    assert _heading_terms("The `Mill` module") == [("Mill", True)]
 
 
 def test_issue10_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:

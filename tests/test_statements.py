@@ -587,3 +587,11 @@ def test_r23_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
         ("barn", "contains", "plough"),
     }
     assert relations_of("In that case, the farmer only feeds sheep.", "farmer", "sheep") == set()
+
+
+def test_r23_a_hub_before_a_name_does_not_narrow_it() -> None:
+    """R23: "the Valley controller" is the controller of the hub (the product every page names)."""
+    sentence = "The Valley controller applies tags to the sheep."
+    assert relations_of(sentence, "Valley", "controller", "tag", hubs=frozenset({"Valley"})) == {
+        ("controller", "applies", "tag")
+    }

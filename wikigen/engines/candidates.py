@@ -371,15 +371,23 @@ def _heading_terms(raw: str) -> list[tuple[str, bool]]:
     """The terms a heading names: its code spans, or its noun phrases when it is not a sentence."""
     shown = visible(raw)
     text = shown.text
-    codes = [shown.text[m.start : m.end] for m in shown.marks if m.kind == "code"]
+    codes = [(shown.text[m.start : m.end], m.start, m.end) for m in shown.marks if m.kind == "code"]
+    terms = [(code, True) for code, _, _ in codes]
     if codes:
-        return [(code, True) for code in codes]
-    if len(text.split()) == 1 and text.islower():
+        # "Booleans and `nil`": a part of its own besides the code spans is a prose name
+        if len(text.split()) > 6:
+            return terms
+        masked = "".join("\0" if any(a <= i < b for _, a, b in codes) else c for i, c in enumerate(text))
+        parts = [part for part in _HEADING_SPLIT.split(masked) if "\0" not in part and part.strip()]
+        if len(parts) == len(_HEADING_SPLIT.split(masked)):
+            return terms  # no part is code alone: "The `IO` module" names `IO`
+    elif len(text.split()) == 1 and text.islower():
         return [(text, False)]
+    else:
+        parts = _HEADING_SPLIT.split(text)
     if len(text.split()) > 6 or text.rstrip().endswith(("?", "!", ".")) or _HEADING_STOP.match(text):
-        return []
-    terms = []
-    for part in _HEADING_SPLIT.split(text):
+        return terms
+    for part in parts:
         part = _HEADING_LEAD.sub("", part.strip())
         if part and not re.search(
             r"\b(?:is|are|does|do|can|how|what|why|when|to|with|in|for|of|as|by|from|on|into|using)\b",

@@ -216,6 +216,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
+    if head.dep == "pobj" and governor.text.casefold() == "as" and _members_offered(parse, head):
+        return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
     if head.dep == "attr" and governor.lemma == "be" and marked:
         if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor):
             return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
@@ -294,6 +296,17 @@ def _use_for(parse: Parse, verb: Word) -> bool:
 _DEMONSTRATING = frozenset(
     ["demonstrate", "show", "illustrate", "see", "check", "confirm", "try", "explore", "test"]
 )
+
+
+def _members_offered(parse: Parse, head: Word) -> bool:
+    """ "supports `true` and `false` as booleans": the kind (a bare plural) that the named members
+    are offered as."""
+    verb = parse.words[parse.words[head.head].head]
+    if verb.lemma not in _OFFER_LEMMAS or head.tag != "NNS" or _determiner(parse, head) or _hedged(parse, verb):
+        return False
+    members = [w for w in parse.children(verb.i) if w.dep == "dobj"]
+    members += [w for m in members for w in parse.children(m.i) if w.dep == "conj"]
+    return len(members) >= 2 and all(w.code for w in members)
 
 
 def _offered_as(parse: Parse, verb: Word) -> bool:

@@ -112,7 +112,9 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
     # "the snapshot controller handles …" says nothing of controllers; "UTF-8 is a character
     # encoding" still makes UTF-8 an encoding: a narrowed name is its concept only in "is a"
     narrowed = {
-        head.i for head, mention in heads if refs[head.i] == mention.ref and _one_of_a_kind(parse, head, mention, refs)
+        head.i
+        for head, mention in heads
+        if refs[head.i] == mention.ref and _one_of_a_kind(parse, head, mention, refs, hubs)
     }
     if narrowed:
         general = {i: ref for i, ref in refs.items() if i not in narrowed}
@@ -153,16 +155,20 @@ def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
     return found
 
 
-def _one_of_a_kind(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
+def _one_of_a_kind(
+    parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str], hubs: frozenset[str]
+) -> bool:
     """ "the snapshot controller", "the Reserve interface": a word before the name that narrows it to
     one kind or instance (or names another concept: "the Job controller") makes the phrase something
-    other than the general concept; "the `IO` module" stands for `IO` (:func:`_stand_ins`), and a
-    code name is itself ("Notice `spawn/1` returns …" is a misparse)."""
+    other than the general concept ("the Kubernetes scheduler", a hub's, is the scheduler); "the `IO`
+    module" stands for `IO` (:func:`_stand_ins`), and a code name is itself ("Notice `spawn/1`
+    returns …" is a misparse)."""
     return not head.code and any(
         w.dep in ("compound", "amod", "nmod")
         and w.pos in ("NOUN", "PROPN")
         and w.start < mention.start
         and refs.get(w.i) != mention.ref  # "the Job controller": a Job's, not any controller
+        and refs.get(w.i) not in hubs
         and not w.code
         for w in parse.children(head.i)
     )
