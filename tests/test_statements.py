@@ -559,9 +559,13 @@ def test_r20_where_a_thing_runs_is_a_property_and_what_it_runs_its_function() ->
 
 
 def test_r23_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> None:
-    """R23: "X allows Y to V Z" states neither "X allows Y" nor "Y Vs Z"; "X allows Y" does."""
+    """R23: "X allows Y to V Z" states neither "X allows Y" nor "Y Vs Z"; "X allows Y" does, and so
+    does "X allows Y to V a thing" with the thing in the predicate, where the thing is no concept."""
     allowed = "Gates allow the shepherd to count sheep with matching tags."
     assert relations_of(allowed, "gate", "shepherd", "sheep", "tag") == set()
+    assert relations_of("Gates allow sheep to cross the meadow.", "gate", "sheep") == {
+        ("gate", "allows to cross meadow", "sheep")
+    }
     assert relations_of("Gates allow sheep.", "gate", "sheep") == {("gate", "allows", "sheep")}
 
 

@@ -299,10 +299,9 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
         return out
     objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
-    if verb.lemma.casefold() in _ENABLING and any(
-        w.dep in ("xcomp", "ccomp") and _infinitive(parse, w) for w in children
-    ):
-        objects = []  # "Device plugins allow a node to discover …": the node is not what they allow
+    enabled = [w for w in children if w.dep in ("xcomp", "ccomp") and _infinitive(parse, w)]
+    if verb.lemma.casefold() in _ENABLING and enabled:
+        return _enabled(parse, verb, enabled[0], objects, refs)
     if len(objects) > 1 and not any(w.dep == "cc" for w in children):
         objects = objects[-1:]  # "changing the pod logs directory": "pod" is no object of its own
     if not objects and verb.tag in ("VBZ", "VBP"):
@@ -401,6 +400,30 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
                     predicate = f"is used to {purpose.lemma.casefold()}"
                     found.update(Stated(refs[u.i], predicate, refs[word.i]) for u in used)
     return found
+
+
+def _enabled(
+    parse: Parse, verb: Word, action: Word, objects: Sequence[Word], refs: Mapping[int, str]
+) -> list[tuple[str, str, bool]]:
+    """ "Links allow processes to establish a relationship": what is allowed is in the predicate
+    ("allows to establish relationship"), and only where it names no concept itself ("allow a node
+    to discover Node resources", "allow the scheduler to schedule pods" are garbled as a triple)."""
+    inner = parse.children(action.i)
+    allowed = [*objects, *(w for w in inner if w.dep == "nsubj")]
+    things = [w for w in inner if w.dep in ("dobj", "prep", "xcomp", "ccomp")]
+    if _unsure(parse, verb) or len(things) != 1 or things[0].dep != "dobj":
+        return []
+    thing = things[0]
+    if (
+        thing.pos != "NOUN"
+        or any(w.i in refs for w in parse.subtree(thing.i))
+        or any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(thing.i))
+    ):
+        return []  # "to use a wide variety of runtimes": the thing is further down
+    predicate = f"{_active(verb, '')} to {action.lemma.casefold()} {thing.lemma.casefold()}"
+    if len(predicate.split()) > MAX_PREDICATE_WORDS:
+        return []
+    return [(refs[w.i], predicate, False) for w in _stand_ins(parse, allowed, refs) if w.i in refs]
 
 
 def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
