@@ -70,17 +70,18 @@ def test_r20_abbreviation_gives_an_alias() -> None:
 
 
 def test_r20_letters_spelled_out_after_them_name_the_concept() -> None:
-    """R20: "returns a LID (lot identifier)" spells the letters out: the words name the concept, the
-    letters are its alias, and the sentence is its definition; words that do not spell the letters
-    ("YAML (you could also use JSON)") are a remark, not a name."""
+    """R20: "returns a BTU (barn tally unit)" spells the letters out: the words name the concept and
+    the letters are its alias; the spelling alone defines nothing, a sentence that says what it is
+    does. Words that do not spell the letters ("YAML (you could also use JSON)") are a remark."""
     body = (
-        "Every trade is written down. Notice `trade/1` returns a LID (lot identifier).\n\n"
-        "The farm keeps each LID in its ledger. Write the ledger in YAML (you could also use JSON).\n"
+        "Every trade is written down. Notice `trade/1` returns a BTU (barn tally unit).\n\n"
+        "A barn tally unit is a measure that counts the sacks of one barn.\n\n"
+        "Write the ledger in YAML (you could also use JSON). Notice the FIFO (first-in first-out) queue.\n"
     )
     found = concepts(body)
-    assert "LID" in found["Lot identifier"]["aliases"]
-    assert definition(found["Lot identifier"]) == "Notice `trade/1` returns a LID (lot identifier)."
-    assert not any("could" in name.casefold() for name in found)
+    assert "BTU" in found["Barn tally unit"]["aliases"]
+    assert definition(found["Barn tally unit"]).startswith("A barn tally unit is a measure")
+    assert not any("could" in name.casefold() or "first-in" in name.casefold() for name in found)
 
 
 def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:

@@ -599,3 +599,11 @@ def test_r23_a_hub_before_a_name_does_not_narrow_it() -> None:
     assert relations_of(sentence, "Valley", "controller", "tag", hubs=frozenset({"Valley"})) == {
         ("controller", "applies", "tag")
     }
+
+
+def test_r23_the_kind_an_object_is_offered_as_is_no_relation_and_both_points_back() -> None:
+    """R23: "provides `oats` and `rye` as grains" says what the oats are, not how the farm relates to
+    grains; R20: "Both harrows break clods" speaks of two harrows just named, not of the kind."""
+    assert relations_of("The farm provides `oats` and `rye` as grains.", "farm", "grain") == set()
+    assert relations_of("The mill acts as a granary.", "mill", "granary") == {("mill", "acts as", "granary")}
+    assert reading_of("Both harrows break the clods of a field.", "harrows").rank > DEFINES

@@ -91,9 +91,6 @@ def definitions(
                     # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
                     # defines it only as a list definition does (terms.list_definitions)
                     reading = Reading("label", MENTIONS)
-                if reading.rank > DEFINES and _expands(sentence.clean.text, mention.start, candidate):
-                    # "`spawn/1` returns a PID (process identifier)": the sentence spells the letters out
-                    reading = Reading("called", DEFINES, forward=reading.forward)
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
                 )
@@ -241,18 +238,6 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         and count >= 2
         and candidate.code
     )
-
-
-def _expands(text: str, at: int, candidate: Candidate) -> bool:
-    """An abbreviation next to the words it stands for, one of them in parentheses, at ``at``."""
-    if "abbreviation" not in candidate.signals:
-        return False
-    long = re.escape(candidate.term)
-    for short in map(re.escape, candidate.aliases):
-        for match in re.finditer(rf"{short}\s+\({long}\)|{long}\s+\({short}\)", text, re.IGNORECASE):
-            if match.start() <= at < match.end():
-                return True
-    return False
 
 
 def _common_noun(candidate: Candidate) -> bool:

@@ -78,6 +78,9 @@ FUNCTION_LEMMAS = frozenset(
 CALL_LEMMAS = frozenset(["call", "know", "refer", "name", "term", "dub"])
 _DEMONSTRATIVE = frozenset(
     [
+        "both",  # "Both mechanisms provide …": the two just named
+        "either",
+        "neither",
         "this",
         "that",
         "these",

@@ -326,6 +326,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         agent = prep.dep == "agent" or (passive and preposition == "by")
         if not agent and preposition not in _RELATING_PREPOSITIONS:
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
+        if preposition == "as" and objects and not passive:
+            continue  # "provides `==` and `!=` as comparison operators": the kind of the object
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
         # "builds on pattern matching and guards": the parser hung the second noun on the verb
         later = [w.i for w in children if w.dep in ("prep", "agent") and w.i > prep.i]
