@@ -222,7 +222,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep == "pobj" and governor.text.casefold() == "as" and _members_offered(parse, head):
         return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
     if head.dep == "attr" and governor.lemma == "be" and marked:
-        if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor):
+        example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
+        if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor) and not example:
             return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
         return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
     if (
@@ -427,6 +428,12 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
     if attr.pos not in ("NOUN", "PROPN") or attr.lemma.casefold() in _NOT_DEFINING_ATTR:
         return False
+    if any(
+        w.tag == "JJS" or (w.dep == "advmod" and w.lemma.casefold() == "most")
+        for m in parse.children(attr.i)
+        for w in [m, *parse.children(m.i)]
+    ):
+        return False  # "Processes are the most common answer to …": how it ranks, not what it is
     determiner = _determiner(parse, attr)
     if determiner in ("a", "an", "the", "any", "one"):
         return True
