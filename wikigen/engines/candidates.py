@@ -105,7 +105,9 @@ _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
 )
 # "a PID (process identifier)", "TTL (time to live)": the letters first, the words they spell after
-_ABBREVIATION_FIRST = re.compile(r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)")
+_ABBREVIATION_FIRST = re.compile(
+    r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
+)
 _HEADING_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+vs\.?\s+|\s+or\s+)\s*")
 _HEADING_LEAD = re.compile(
     r"^(?:the|a|an|about|using|defining|creating|understanding|working with|introducing|writing|"

@@ -29,9 +29,7 @@ _ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case)\b", re.IGNORECASE
 )
-_CONDITIONS = frozenset(
-    ["if", "unless", "whether", "suppose", "assuming", "although", "though"]
-)
+_CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
 )
@@ -431,18 +429,20 @@ def _enabled(
 def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
     """ "As an alternative to `Enum`, Elixir provides the `Stream` module": what the clause offers is
     the alternative."""
-    found: set[Stated] = set()
-    for prep in parse.children(verb.i):
-        if prep.dep != "prep" or prep.text.casefold() != "as" or _unsure(parse, verb):
-            continue
-        alternative = [w for w in parse.children(prep.i) if w.dep == "pobj" and w.lemma.casefold() == "alternative"]
-        to = [p for a in alternative for p in parse.children(a.i) if p.dep == "prep" and p.text.casefold() == "to"]
-        others = _stand_ins(parse, [w for t in to for w in parse.children(t.i) if w.dep == "pobj"], refs)
-        offered = _stand_ins(parse, [w for w in parse.children(verb.i) if w.dep == "dobj"], refs)
-        found.update(
-            Stated(refs[o.i], "is alternative to", refs[x.i]) for o in offered if o.i in refs for x in others if x.i in refs
-        )
-    return found
+    preps = [w for w in parse.children(verb.i) if w.dep == "prep" and w.text.casefold() == "as"]
+    if not preps or _unsure(parse, verb):
+        return set()
+    alternatives = [w for p in preps for w in parse.children(p.i) if w.dep == "pobj" and w.lemma == "alternative"]
+    to = [p for a in alternatives for p in parse.children(a.i) if p.dep == "prep" and p.text.casefold() == "to"]
+    others = _stand_ins(parse, [w for t in to for w in parse.children(t.i) if w.dep == "pobj"], refs)
+    offered = _stand_ins(parse, [w for w in parse.children(verb.i) if w.dep == "dobj"], refs)
+    return {
+        Stated(refs[o.i], "is alternative to", refs[x.i])
+        for o in offered
+        if o.i in refs
+        for x in others
+        if x.i in refs
+    }
 
 
 def _named(parse: Parse, word: Word) -> Word:
