@@ -432,7 +432,7 @@ def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[State
     preps = [w for w in parse.children(verb.i) if w.dep == "prep" and w.text.casefold() == "as"]
     if not preps or _unsure(parse, verb):
         return set()
-    alternatives = [w for p in preps for w in parse.children(p.i) if w.dep == "pobj" and w.lemma == "alternative"]
+    alternatives = [w for p in preps for w in parse.children(p.i) if w.dep == "pobj" and w.lemma.casefold() == "alternative"]
     to = [p for a in alternatives for p in parse.children(a.i) if p.dep == "prep" and p.text.casefold() == "to"]
     others = _stand_ins(parse, [w for t in to for w in parse.children(t.i) if w.dep == "pobj"], refs)
     offered = _stand_ins(parse, [w for w in parse.children(verb.i) if w.dep == "dobj"], refs)
