@@ -13,16 +13,16 @@ from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError
 from wikigen.hashing import canonical_bytes
-from wikigen.objects import RELATIONS_PATH
+from wikigen.objects import RELATIONS_DIR
 from wikigen.pipeline import compile_repo
 from wikigen.schemas import load_schema
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+from wikigen.snapshot import MANIFEST_DIR, SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 
 
 def snapshot_at(repo: GitRepo, rev: str = "HEAD"):  # type: ignore[no-untyped-def]
-    return load_snapshot(repo.repo.revparse_single(f"{rev}:{SNAPSHOT_PATH}").data)
+    return repo.snapshot(rev)
 
 
 def compiled(repo: GitRepo, engine: ScriptedEngine | None = None, **kw):  # type: ignore[no-untyped-def]
@@ -72,7 +72,9 @@ def test_r3_verification_change_is_a_bookkeeping_commit_without_engine(git_repo:
     engine = ScriptedEngine(extract)
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.bookkeeping and report.version == 1
-    assert git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split() == [SNAPSHOT_PATH]
+    # The root record and the one manifest shard of that source (issue 14), nothing else.
+    changed = git_repo.changed_paths()
+    assert len(changed) == 2 and SNAPSHOT_PATH in changed and changed[0].startswith(MANIFEST_DIR + "/")
     assert snapshot_at(git_repo).manifest["knowledge/pod"].verification == "verified"
     assert not compiled(git_repo, engine).published  # and then nothing more to do
 
@@ -137,7 +139,7 @@ def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(gi
     compiled(git_repo)
     before = snapshot_at(git_repo)
     assert set(before.objects["concept/node"]["sources"]) == {"knowledge/node", "knowledge/node2"}
-    relations_before = git_repo.read(RELATIONS_PATH)
+    relations_before = git_repo.relations()
     git_repo.commit({f"{K}/node.md": None})
     engine = ScriptedEngine(extract)
     compiled(git_repo, engine)
@@ -147,7 +149,7 @@ def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(gi
     request = engine.requests[0][1]
     assert {f["source"] for f in request["fragments"]} >= {"knowledge/node2"}
     # The relation Pod -runs on-> Node lost its endpoint, was revoked, and was rebuilt from the fragment.
-    assert git_repo.read(RELATIONS_PATH).count("\n") == relations_before.count("\n")
+    assert len(git_repo.relations()) == len(relations_before)
 
 
 def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(git_repo: GitRepo):
@@ -159,10 +161,10 @@ def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(gi
         }
     )
     compiled(git_repo)
-    assert git_repo.read(RELATIONS_PATH).count("\n") == 2
+    assert len(git_repo.relations()) == 2
     git_repo.commit({f"{K}/pod.md": None})  # withdraws Pod: its relation to Node goes
     compiled(git_repo)
-    diff = git_repo.git("diff", "HEAD~1", "HEAD", "--", RELATIONS_PATH).stdout
+    diff = git_repo.git("diff", "HEAD~1", "HEAD", "--", RELATIONS_DIR).stdout
     removed = [ln for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
     added = [ln for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert len(removed) == 1 and '"predicate":"runs on"' in removed[0] and added == []
@@ -478,10 +480,8 @@ def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: Git
     result = git_repo.wikigen("verify")
     assert result.code == 1 and "not at" in result.out and "edited by hand" in result.out
     git_repo.git("reset", "--hard", "HEAD~1")
-    snap = json.loads(git_repo.read(SNAPSHOT_PATH))
     other = git_repo.repo.create_blob(b"---\ntitle: Pods\n---\nsomething else entirely\n")
-    snap["sourceManifest"]["knowledge/pod"]["blob"] = str(other)
-    git_repo.commit({SNAPSHOT_PATH: json.dumps(snap)}, "corrupt manifest")
+    git_repo.edit_manifest(lambda m: m["knowledge/pod"].update(blob=str(other)), "corrupt manifest")
     result = git_repo.wikigen("verify", "--json")
     data = json.loads(result.out)
     assert result.code == 1 and any("does not hold the body" in p for p in data["problems"])
@@ -604,10 +604,12 @@ def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_comm
     engine = ScriptedEngine(extract)
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.bookkeeping and report.version == 7
-    assert git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split() == [SNAPSHOT_PATH]
+    # The root record and the manifest (sharded, issue 14), nothing else.
+    assert {p.split("/")[1] for p in git_repo.changed_paths()} == {".wikigen"}
+    assert {p for p in git_repo.changed_paths() if not p.startswith(MANIFEST_DIR + "/")} == {SNAPSHOT_PATH}
     data = json.loads(git_repo.read(SNAPSHOT_PATH))
     assert data["version"] == 7 and data["tool"] == "pre-manifest" and data["objects"] == legacy["objects"]
-    assert data["sourceManifest"]["knowledge/a"]["version"] == versions["knowledge/a"]
+    assert git_repo.snapshot().manifest["knowledge/a"].version == versions["knowledge/a"]
     assert not compiled(git_repo, engine).published and engine.calls == 0
 
 

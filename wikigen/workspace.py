@@ -34,7 +34,7 @@ class Workspace:
         head = store.head_commit()
         # R7/R8: the baseline is the last *committed* snapshot, so it survives restarts.
         data = store.read_file(store.commit_tree(head), SNAPSHOT_PATH) if head else None
-        return cls(store=store, config=config, head=head, baseline=load_snapshot(data))
+        return cls(store=store, config=config, head=head, baseline=load_snapshot(data, store))
 
     @property
     def root(self) -> Path:

@@ -9,8 +9,6 @@ Before the fix, the compile failed whichever side was kept ("… exists but is n
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.conftest import GitRepo, source
@@ -52,8 +50,8 @@ def merge_taking(repo: GitRepo, side: str) -> None:
 
 
 def covered_sources(repo: GitRepo) -> set[str]:
-    data = json.loads(repo.read(SNAPSHOT_PATH))
-    return {sid for e in data["objectIndex"].values() if e["kind"] == "article" for sid in e["sourceIds"]}
+    index = repo.snapshot().objects
+    return {sid for e in index.values() if e["kind"] == "article" for sid in e["sourceIds"]}
 
 
 @pytest.mark.parametrize("side", ["ours", "theirs"])
@@ -81,12 +79,12 @@ def test_issue_15_6_a_source_the_other_side_updated_is_recompiled(git_repo: GitR
     revokes our article of it and compiles their version — the article cites the merged body."""
     two_compiled_branches(git_repo, theirs_edits_base=True)
     merge_taking(git_repo, "ours")
-    ours = json.loads(git_repo.read(SNAPSHOT_PATH))["sourceManifest"]["knowledge/base"]["version"]
+    ours = git_repo.snapshot().manifest["knowledge/base"].version
     plan = git_repo.json("plan")
     assert plan["updated"] == ["knowledge/base"] and plan["added"] == ["knowledge/theirs"]
     compile_ok(git_repo)
     assert git_repo.wikigen("verify").code == 0
-    merged = json.loads(git_repo.read(SNAPSHOT_PATH))["sourceManifest"]["knowledge/base"]["version"]
+    merged = git_repo.snapshot().manifest["knowledge/base"].version
     article = git_repo.read("content/wiki/articles/knowledge--base.md")
     assert merged != ours and f"@ {merged}" in article and f"@ {ours}" not in article
 
