@@ -141,3 +141,40 @@ def test_shard_map_reads_one_shard_for_a_lookup_and_all_for_an_iteration():
     assert len(reads) <= 3
     assert dict(mapping) == records and list(mapping) == sorted(records)
     assert encode_shard({"b": 1, "a": 2}) == b'{\n"a":2,\n"b":1\n}\n'
+
+
+def test_r7_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_list(git_repo: GitRepo, monkeypatch):
+    """R7, issue 14: with the sources tree unchanged, `plan` and `status` answer from the root record
+    and waiting.json — no source blob, no manifest shard — and say exactly what the full plan says."""
+    from wikigen import status as status_module
+    from wikigen.cli import plan_json
+    from wikigen.plan import make_plan
+    from wikigen.snapshot import WAITING_PATH
+    from wikigen.workspace import Workspace
+
+    task = source("Task record body with its decision.\n", title="Task", task="T1", step="s1", run="r1",
+                  status="accepted", attempt=1)
+    git_repo.commit(
+        {
+            "wikigen.yml": "categories:\n  auto_archive:\n    constraints: false\n",
+            f"{K}/a.md": source("Intro line.\n\nConcept Alpha: the first letter.\n", title="A"),
+            "content/sources/tasks/t.md": task,
+            "content/sources/constraints/c.md": source("A rule for the environment of the build.\n", title="C"),
+        }
+    )
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    waiting = json.loads(git_repo.read(WAITING_PATH))
+    assert {sid: w["reason"] for sid, w in waiting.items()} == {"tasks/t": "baseline", "constraints/c": "deferred"}
+
+    ws = Workspace.open(git_repo.root)
+    fast = ws.plan()
+    assert ws.store.generated_bytes_read == len(git_repo.read(WAITING_PATH).encode())  # no shard read
+    slow = make_plan(ws.baseline, ws.read(), ws.config)
+    assert plan_json(fast) == plan_json(slow)
+    assert fast.deferred == ("constraints/c",) and fast.pending == ("tasks/t",) and fast.unchanged == 1
+    assert dict(fast.manifest) == dict(slow.manifest)
+
+    quick = status_module.status_report(Workspace.open(git_repo.root))
+    monkeypatch.setattr(status_module, "read_waiting", lambda store, snapshot: None)
+    full = status_module.status_report(Workspace.open(git_repo.root))
+    assert quick == full and quick["objects"] == len(ws.baseline.objects)

@@ -22,7 +22,7 @@ from wikigen.communities import COMMUNITIES_PATH
 from wikigen.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.gitstore import COMPILER_NAME, GitStore
 from wikigen.publish import Published, StartedFrom, commit_message, publish
-from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot, load_snapshot
 from wikigen.sources import SOURCES_DIR
 
 GENERATED_DIRS = ("content/wiki", "content/.wikigen")
@@ -79,9 +79,10 @@ def _published_by(store: GitStore, head: str) -> tuple[str | None, str | None]:
 
 
 def _in_shards(path: str) -> bool:
-    """A path in the sharded manifest or index folders (issue 14): the snapshot reads them from the tree
-    ids its root records, so whatever differs there (a merge's mix, an edit) is only restored."""
-    return path.startswith(tuple(f"{folder}/" for folder in SHARDED_DIRS))
+    """A path in the sharded manifest or index folders, or the waiting list (issue 14): the snapshot
+    reads them from the tree and blob ids its root records, so whatever differs there (a merge's
+    mix, an edit) is only restored."""
+    return path == WAITING_PATH or path.startswith(tuple(f"{folder}/" for folder in SHARDED_DIRS))
 
 
 def _owned(snapshot: Snapshot) -> set[str]:

@@ -270,6 +270,17 @@ class GitStore:
         self.generated_bytes_read += len(data or b"")
         return data
 
+    def read_generated_blob(self, blob: str) -> bytes:
+        """A compiler-written blob by id, counted in ``generated_bytes_read``."""
+        with _translated(f"reading blob {blob}"):
+            data = bytes(self.repo[blob].read_raw())
+        self.generated_bytes_read += len(data)
+        return data
+
+    def blob_id(self, data: bytes) -> str:
+        """The id ``data`` has as a blob, without writing it."""
+        return str(pygit2.hash(data))
+
     def generated_files(self, tree: str) -> Iterator[tuple[str, bytes]]:
         """(path, bytes) of every file below ``tree``, counted in ``generated_bytes_read``."""
         with _translated("reading the snapshot's shards"):

@@ -172,7 +172,9 @@ def compile_repo(
             report.warnings += done_first.warnings
 
     if not plan.needs_compile:
-        manifest_changed = dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
+        manifest_changed = plan.manifest is not ws.baseline.manifest and (
+            dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
+        )
         if not manifest_changed:
             report.message = (
                 "generated files reconciled after a merge; nothing else to compile"

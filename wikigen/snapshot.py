@@ -36,6 +36,7 @@ from wikigen.shards import Levels, ShardMap, changed_shards
 SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
 MANIFEST_DIR = "content/.wikigen/manifest"
 INDEX_DIR = "content/.wikigen/index"
+WAITING_PATH = "content/.wikigen/waiting.json"  # the sources with a pending version, for plan and status
 SHARDED_DIRS = (MANIFEST_DIR, INDEX_DIR)
 SCHEMA = 2
 LAYOUT = "sharded/1"
@@ -55,6 +56,7 @@ OWN_KEYS = frozenset(
         "objectIndex",
         "compilationTrace",
         "layout",
+        "summary",
     }
 )
 
@@ -170,6 +172,7 @@ class Stored:
     index_tree: str
     manifest: Mapping[str, ManifestEntry]
     objects: Mapping[str, Mapping[str, Any]]
+    waiting_blob: str | None = None  # the blob of waiting.json the root records (None: no source waits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +193,9 @@ class Snapshot:
         default_factory=lambda: MappingProxyType({})
     )  # keys of older schemas, kept
     stored: Stored | None = field(default=None, compare=False)  # None: not in the sharded layout (yet)
+    # The root record's counts (schema 2): what `plan` and `status` say of an unchanged tree without
+    # reading a shard — sources, per category, objects, and the waiting sources (see ``summarize``).
+    summary: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
 
     @property
     def sharded(self) -> bool:
@@ -260,6 +266,7 @@ def load_snapshot(data: bytes | None, store: GitStore | None = None) -> Snapshot
         exists=True,
         extra=MappingProxyType({k: v for k, v in raw.items() if k not in OWN_KEYS}),
         stored=stored,
+        summary=MappingProxyType(dict(raw.get("summary") or {})),
     )
 
 
@@ -281,7 +288,8 @@ def _stored(layout: Any, store: GitStore | None) -> Stored:
     objects: ShardMap[Mapping[str, Any]] = _shard_map(
         store, index_tree, tuple(layout["objectIndex"]["levels"]), _record
     )
-    return Stored(manifest_tree, index_tree, manifest, objects)
+    waiting = layout.get("waiting") or {}
+    return Stored(manifest_tree, index_tree, manifest, objects, waiting.get("blob"))
 
 
 def _record(value: Any) -> Mapping[str, Any]:
@@ -330,15 +338,48 @@ def snapshot_files(store: GitStore, snapshot: Snapshot, *, whole: bool = False) 
             tree = store.build_tree(base, shards) if shards else base
             files[folder] = TreeId(tree) if tree != EMPTY_TREE else None
         trees[folder] = tree
-    files[SNAPSHOT_PATH] = dump_root(snapshot, trees[MANIFEST_DIR], trees[INDEX_DIR])
+    waiting_blob = stored.waiting_blob if stored else None
+    if stored is None or snapshot.manifest is not stored.manifest or whole:
+        data = _waiting_bytes(snapshot)
+        blob = store.blob_id(data) if data is not None else None
+        if blob != waiting_blob or whole:
+            files[WAITING_PATH] = data
+        waiting_blob = blob
+    files[SNAPSHOT_PATH] = dump_root(snapshot, trees[MANIFEST_DIR], trees[INDEX_DIR], waiting_blob)
     return files
+
+
+def waiting_of(manifest: Mapping[str, ManifestEntry]) -> dict[str, dict[str, str]]:
+    """Every source with a pending version: its reason, version and path (what `status` lists)."""
+    return {
+        sid: {"reason": e.pending.reason, "version": e.pending.version, "path": e.pending.path}
+        for sid, e in sorted(manifest.items())
+        if e.pending is not None
+    }
+
+
+def _waiting_bytes(snapshot: Snapshot) -> bytes | None:
+    waiting = waiting_of(snapshot.manifest)
+    return (json.dumps(waiting, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode() if waiting else None
+
+
+def read_waiting(store: GitStore, snapshot: Snapshot) -> dict[str, dict[str, str]] | None:
+    """The waiting sources of a schema-2 snapshot from its waiting.json alone (no shard read); None for
+    a snapshot that does not record it (schema 1, legacy)."""
+    stored = snapshot.stored
+    if stored is None or "waiting" not in snapshot.summary:
+        return None
+    if stored.waiting_blob is None:
+        return {}
+    loaded = json.loads(store.read_generated_blob(stored.waiting_blob))
+    return loaded if isinstance(loaded, dict) else {}
 
 
 def _entry_json(entry: ManifestEntry) -> dict[str, Any]:
     return entry.as_json()
 
 
-def dump_root(snapshot: Snapshot, manifest_tree: str, index_tree: str) -> bytes:
+def dump_root(snapshot: Snapshot, manifest_tree: str, index_tree: str, waiting_blob: str | None) -> bytes:
     """The root record: small, whatever the number of sources (sorted keys, one key per line)."""
     # R9/R10: keys an older schema wrote are kept as they are, never migrated.
     data: dict[str, Any] = dict(snapshot.extra)
@@ -349,16 +390,43 @@ def dump_root(snapshot: Snapshot, manifest_tree: str, index_tree: str) -> bytes:
         "sourcesTree": snapshot.sources_tree,
         "fingerprint": snapshot.fingerprint,
         "compilationTrace": dict(snapshot.trace),
+        "summary": summarize(snapshot),
         "layout": {
             "name": LAYOUT,
             "shardKey": "sha1 of the id, hex digits cut into folder levels",
             "manifest": {"folder": MANIFEST_DIR, "levels": list(MANIFEST_LEVELS), "tree": manifest_tree},
             "objectIndex": {"folder": INDEX_DIR, "levels": list(INDEX_LEVELS), "tree": index_tree},
             "relations": {"folder": RELATIONS_DIR, "levels": list(RELATIONS_LEVELS)},
+            "waiting": {"path": WAITING_PATH, "blob": waiting_blob},
         },
     }
     text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=_plain)
     return (text + "\n").encode("utf-8")
+
+
+def summarize(snapshot: Snapshot) -> dict[str, Any]:
+    """The root record's counts: sources, sources per category, sources waiting (listed in
+    waiting.json) and objects. Parts the snapshot shares with the stored one (an unchanged manifest
+    or index) are taken from the stored summary, not counted again."""
+    stored, old = snapshot.stored, snapshot.summary
+    if stored is not None and snapshot.manifest is stored.manifest and "sources" in old:
+        sources = {k: old[k] for k in ("sources", "perCategory", "waiting")}
+    else:
+        per_category: dict[str, int] = {}
+        waiting = 0
+        for entry in snapshot.manifest.values():
+            per_category[entry.category] = per_category.get(entry.category, 0) + 1
+            waiting += entry.pending is not None
+        sources = {
+            "sources": sum(per_category.values()),
+            "perCategory": dict(sorted(per_category.items())),
+            "waiting": waiting,
+        }
+    if stored is not None and snapshot.objects is stored.objects and "objects" in old:
+        objects = int(old["objects"])
+    else:
+        objects = len(snapshot.objects)
+    return {**sources, "objects": objects}
 
 
 def _plain(value: Any) -> Any:
