@@ -12,6 +12,13 @@ from typing import Any
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot
 
 RELATIONS_PATH = "content/wiki/relations.jsonl"
+FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
+
+
+def flat_path(object_id: str) -> str:
+    """Where schema 1 kept an article, concept or topic: one flat folder per kind."""
+    kind, slug = object_id.split("/", 1)
+    return f"content/wiki/{FOLDERS[kind]}/{slug}.md"
 
 
 def dump_single(snapshot: Snapshot) -> bytes:
@@ -39,4 +46,4 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot")
 
 
-__all__ = ["RELATIONS_PATH", "SNAPSHOT_PATH", "dump_single"]
+__all__ = ["RELATIONS_PATH", "SNAPSHOT_PATH", "dump_single", "flat_path"]

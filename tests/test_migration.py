@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
-from tests.old_layout import RELATIONS_PATH, dump_single
+from tests.old_layout import RELATIONS_PATH, dump_single, flat_path
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import SnapshotError
 from wikigen.gitstore import COMPILER_NAME, EMPTY_TREE, GitStore
@@ -33,25 +33,31 @@ SOURCES = {
 
 def old_layout_repo(repo: GitRepo) -> Snapshot:
     """A repo as the schema-1 wikigen left it: compiled, then its snapshot rewritten by a compiler commit
-    into one snapshot.json and one relations.jsonl (the objects' files are the same in both layouts)."""
+    into one snapshot.json, one relations.jsonl and flat object folders (the objects' bytes are the
+    same in both layouts)."""
     repo.commit(SOURCES)
     compile_repo(repo.root, engine=ScriptedEngine(extract))
     snapshot = repo.snapshot()
     lines = repo.relations()
     index = {
-        oid: {**entry, "file": RELATIONS_PATH} if entry["kind"] == "relation" else dict(entry)
+        oid: {**entry, "file": RELATIONS_PATH if entry["kind"] == "relation" else flat_path(oid)}
         for oid, entry in snapshot.objects.items()
     }
     store = GitStore(repo.root)
     head = store.head_commit()
-    files: dict[str, bytes | None] = {
+    tree = store.commit_tree(head)
+    files: dict[str, bytes | str | None] = {
         SNAPSHOT_PATH: dump_single(Snapshot(**{**_fields(snapshot), "objects": index})),
         RELATIONS_PATH: "".join(line + "\n" for line in lines).encode(),
         MANIFEST_DIR: None,
         INDEX_DIR: None,
         RELATIONS_DIR: None,
     }
-    tree = store.build_tree(store.commit_tree(head), files)
+    for oid, entry in snapshot.objects.items():
+        if entry["kind"] != "relation":
+            files[entry["file"]] = None
+            files[flat_path(oid)] = store.blob_in(tree, entry["file"])
+    tree = store.build_tree(tree, files)
     commit = store.create_commit(tree, [head] if head else [], "wikigen: snapshot 1 (schema 1)\n")
     store.move_ref(store.head_ref(), commit, head)
     repo.git("reset", "-q", "--hard")
@@ -91,6 +97,8 @@ def test_r10_a_schema_1_snapshot_still_loads_as_it_is(git_repo: GitRepo):
     assert not old.sharded and old.schema == 1 and old.version == 1
     assert set(old.manifest) == {"knowledge/pod", "knowledge/node", "knowledge/cat"}
     assert all(e["file"] == RELATIONS_PATH for e in old.objects.values() if e["kind"] == "relation")
+    assert all(e["file"] == flat_path(oid) for oid, e in old.objects.items() if e["kind"] != "relation")
+    assert (git_repo.root / flat_path("concept/pod")).is_file()
     # plan, status and verify read the old layout as it is: nothing to compile, every citation holds.
     assert git_repo.json("plan")["added"] == [] and git_repo.json("plan")["updated"] == []
     assert git_repo.json("status")["snapshot_version"] == 1
@@ -118,12 +126,12 @@ def test_r9_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(g
     # R9: every object's content is byte-identical; only the relations' place changed.
     assert object_bytes(git_repo, "HEAD", new) == before
     for oid, entry in new.objects.items():
-        assert entry == {**old.objects[oid], "file": object_path(oid)}
-        if entry["kind"] != "relation":
-            assert entry["file"] == old.objects[oid]["file"]
+        assert entry == {**old.objects[oid], "file": object_path(oid)}  # only the place changed
     changed = git_repo.changed_paths()
     assert RELATIONS_PATH in changed and not (git_repo.root / RELATIONS_PATH).exists()
-    assert all(p.startswith(("content/.wikigen/", f"{RELATIONS_DIR}/")) or p == RELATIONS_PATH for p in changed)
+    assert flat_path("concept/pod") in changed and object_path("concept/pod") in changed
+    assert not (git_repo.root / flat_path("concept/pod")).exists()
+    assert all(p.startswith(("content/.wikigen/", "content/wiki/")) for p in changed)
     assert git_repo.wikigen("verify").code == 0
     assert git_repo.git("status", "--porcelain").stdout == ""
 
@@ -153,8 +161,8 @@ def test_r9_moved_is_pure_and_keeps_every_relation_line():
     ]
     index = {json.loads(ln)["id"]: {"kind": "relation", "file": RELATIONS_PATH, "sha": "x"} for ln in lines}
     old = Snapshot(version=3, objects=index, exists=True)
-    new, files = moved(old, "".join(ln + "\n" for ln in lines).encode())
-    assert files[RELATIONS_PATH] is None and not new.sharded
+    new, files, moves = moved(old, "".join(ln + "\n" for ln in lines).encode())
+    assert files[RELATIONS_PATH] is None and not new.sharded and moves == {}
     written = [ln for path, data in files.items() if data for ln in data.decode().splitlines()]
     assert sorted(written) == sorted(lines)
     assert all(new.objects[oid]["file"] == object_path(oid) for oid in index)
@@ -170,3 +178,27 @@ def test_a_schema_2_root_without_a_repository_is_refused_with_what_to_do(git_rep
     assert data["layout"]["manifest"]["tree"] != EMPTY_TREE
     with pytest.raises(SnapshotError, match="only be read from the repository"):
         load_snapshot(root)
+
+
+def test_r9_page_urls_stay_the_same_after_the_move(git_repo: GitRepo):
+    """Issue 14: objects' files move into prefix folders, but every page keeps its URL — with the
+    readable names the site uses and with the file-name fallback alike."""
+    from wikigen.views.knowledge import load_knowledge
+    from wikigen.views.layout import Layout, readable_names
+
+    def urls(named: bool) -> dict[str, str | None]:
+        k = load_knowledge(git_repo.root)
+        index = git_repo.snapshot().objects
+        layout = Layout(
+            source_ids=k.sources,
+            object_files={oid: e["file"] for oid, e in index.items() if e["kind"] != "relation"},
+            names=readable_names(k.objects) if named else None,
+        )
+        return {oid: layout.url(layout.object(oid) or "") for oid in index if not oid.startswith("relation/")}
+
+    old_layout_repo(git_repo)
+    before = {named: urls(named) for named in (True, False)}
+    assert before[True]["concept/pod"] == before[False]["concept/pod"] == "wiki/concepts/pod/"
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert git_repo.snapshot().sharded
+    assert {named: urls(named) for named in (True, False)} == before

@@ -13,7 +13,7 @@ from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError
 from wikigen.hashing import canonical_bytes
-from wikigen.objects import RELATIONS_DIR
+from wikigen.objects import RELATIONS_DIR, object_path
 from wikigen.pipeline import compile_repo
 from wikigen.schemas import load_schema
 from wikigen.snapshot import MANIFEST_DIR, SNAPSHOT_PATH
@@ -472,7 +472,7 @@ def test_r33_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo)
 def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: GitRepo):
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compiled(git_repo)
-    path = "content/wiki/articles/knowledge--pod.md"
+    path = object_path("article/knowledge--pod")
     text = git_repo.read(path)
     git_repo.commit(
         {path: text.replace("quote: Intro line about pods.", "quote: Intro line about cats.")}, "hand edit"
@@ -503,14 +503,14 @@ def test_r38_files_people_put_in_generated_folders_are_left_alone(git_repo: GitR
     # A person's file where the compiler wants to write is a clear failure, not an overwrite.
     git_repo.commit(
         {
-            "content/wiki/articles/knowledge--new.md": "# a person's page\n",
+            object_path("article/knowledge--new"): "# a person's page\n",
             f"{K}/new.md": source("New text.\n", title="New"),
         }
     )
     with pytest.raises(ValidationError) as caught:
         compiled(git_repo)
     assert "is not the compiler's" in caught.value.message
-    assert git_repo.read("content/wiki/articles/knowledge--new.md") == "# a person's page\n"
+    assert git_repo.read(object_path("article/knowledge--new")) == "# a person's page\n"
 
 
 def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: GitRepo):
@@ -540,7 +540,7 @@ def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: Gi
         }
     )
     compiled(git_repo, ScriptedEngine(with_issues))
-    path = "content/wiki/articles/retrospectives--slow.md"
+    path = object_path("article/retrospectives--slow")
     before = (git_repo.root / path).read_bytes()
     assert b"Hypothesis:" in before and b"Two causes disagree" in before and b"Was the disk full?" in before
     git_repo.commit({f"{K}/node.md": source(NODE, title="Nodes")})
@@ -581,7 +581,7 @@ def test_r30_late_result_is_rejected(git_repo: GitRepo):
 def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     compiled(git_repo)
-    (git_repo.root / "content/wiki/articles/knowledge--a.md").write_text("tampered\n")
+    (git_repo.root / object_path("article/knowledge--a")).write_text("tampered\n")
     git_repo.commit({f"{K}/a.md": source("Alpha text 2.\n", title="A")})
     engine = ScriptedEngine(extract)
     result = git_repo.wikigen("compile")

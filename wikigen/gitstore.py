@@ -255,6 +255,9 @@ class GitStore:
 
     def read_file(self, tree: str, path: str) -> bytes | None:
         """A file's bytes inside a tree (not counted as a source blob read), or None."""
+        return self._read_path(tree, path)
+
+    def _read_path(self, tree: str, path: str) -> bytes | None:
         with _translated(f"reading {path}"):
             try:
                 entry = self._tree_obj(tree)[path]
@@ -266,7 +269,7 @@ class GitStore:
 
     def read_generated(self, tree: str, path: str) -> bytes | None:
         """A compiler-written file inside ``tree`` (a snapshot shard), counted in ``generated_bytes_read``."""
-        data = self.read_file(tree, path)
+        data = self._read_path(tree, path)
         self.generated_bytes_read += len(data or b"")
         return data
 
@@ -289,6 +292,15 @@ class GitStore:
                     data = bytes(self.repo[entry.id].read_raw())
                     self.generated_bytes_read += len(data)
                     yield path, data
+
+    def blob_in(self, tree: str, path: str) -> str | None:
+        """The blob id at ``path`` inside ``tree``; None when no file is there."""
+        with _translated(f"reading {path}"):
+            try:
+                entry = self._tree_obj(tree)[path]
+            except KeyError:
+                return None
+            return str(entry.id) if entry.type_str == "blob" else None
 
     def blob_at(self, commit: str, path: str) -> str | None:
         """The blob id at ``path`` in ``commit``'s tree; None when no file is there."""

@@ -1,9 +1,10 @@
 """Compiled objects (B and C) and their storage: one Markdown file per article, concept and topic
-(frontmatter = structured data, body = reading text), relations one JSON line each, sorted by id, in
-shards ``content/wiki/relations/ab/c.jsonl`` by a hash of the relation id (issue 14: a relation
-change rewrites one small shard, never every relation; schema-1 snapshots kept them all in
-``content/wiki/relations.jsonl``, which readers still follow through the index's ``file``). An
-object's file depends only on its inputs: provenance lives in the manifest, never here.
+(frontmatter = structured data, body = reading text) at ``content/wiki/<kind>s/ab/c/<slug>.md``, and
+relations one JSON line each, sorted by id, in shards ``content/wiki/relations/ab/c.jsonl`` — the
+prefixes are hex digits of ``sha1(object id)`` (issue 14: a commit rewrites a few small folders and
+one small relation shard, never a folder or a file listing every object). Schema-1 snapshots kept
+flat folders and one ``content/wiki/relations.jsonl``; readers follow the index's ``file`` either
+way. An object's file depends only on its inputs: provenance lives in the manifest, never here.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ from wikigen.shards import Levels, shard_of
 WIKI_DIR = "content/wiki"
 RELATIONS_DIR = f"{WIKI_DIR}/relations"
 RELATIONS_LEVELS: Levels = (2, 1)
+# Issue 14: object files in prefix folders by a hash of the id (``concepts/ab/c/<slug>.md``), so that a
+# commit rewrites a few small folders, not one tree object listing every concept (600 KB at 10,000
+# sources). A page's URL never depends on this (views.layout names pages by the object's text).
+OBJECT_LEVELS: Levels = (2, 1)
 LEGACY_RELATIONS_PATH = f"{WIKI_DIR}/relations.jsonl"  # schema 1: every relation in one file
 FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
 # LibYAML's parser when PyYAML was built with it (every binary wheel is): the same values as the
@@ -34,7 +39,8 @@ def object_path(object_id: str) -> str:
     kind = kind_of(object_id)
     if kind == "relation":
         return f"{RELATIONS_DIR}/{shard_of(object_id, RELATIONS_LEVELS, '.jsonl')}"
-    return f"{WIKI_DIR}/{FOLDERS[kind]}/{object_id.split('/', 1)[1]}.md"
+    prefix = shard_of(object_id, OBJECT_LEVELS, "")
+    return f"{WIKI_DIR}/{FOLDERS[kind]}/{prefix}/{object_id.split('/', 1)[1]}.md"
 
 
 def _dump_yaml(data: Mapping[str, Any]) -> str:

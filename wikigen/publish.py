@@ -127,7 +127,7 @@ def refuse_dirty(store: GitStore) -> None:
 def publish(
     store: GitStore,
     started: StartedFrom,
-    files: Mapping[str, bytes | None],
+    files: Mapping[str, bytes | str | None],
     snapshot: Snapshot,
     message: str,
 ) -> Published:
@@ -159,7 +159,7 @@ def _commit(
     store: GitStore,
     ref: str,
     started: StartedFrom,
-    files: Mapping[str, bytes | None],
+    files: Mapping[str, bytes | str | None],
     snapshot: Snapshot,
     message: str,
     moved: list[str],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo, source
+from wikigen.objects import object_path
 from wikigen.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
@@ -85,7 +86,7 @@ def test_issue_15_6_a_source_the_other_side_updated_is_recompiled(git_repo: GitR
     compile_ok(git_repo)
     assert git_repo.wikigen("verify").code == 0
     merged = git_repo.snapshot().manifest["knowledge/base"].version
-    article = git_repo.read("content/wiki/articles/knowledge--base.md")
+    article = git_repo.read(object_path("article/knowledge--base"))
     assert merged != ours and f"@ {merged}" in article and f"@ {ours}" not in article
 
 
@@ -95,5 +96,5 @@ def test_issue_15_6_verify_before_the_compile_says_the_compile_reconciles(git_re
     merge_taking(git_repo, "ours")
     result = git_repo.wikigen("verify")
     assert result.code == 1
-    assert "content/wiki/articles/knowledge--theirs.md: brought by merging another compiled branch" in result.out
+    assert f"{object_path('article/knowledge--theirs')}: brought by merging another compiled branch" in result.out
     assert "`wikigen compile` reconciles it" in result.out

@@ -12,7 +12,7 @@ from tests.corpora import commit_files, corpus_available, corpus_files
 from wikigen.communities import COMMUNITIES_PATH
 from wikigen.engines.offline import OfflineEngine
 from wikigen.ids import normalize_name
-from wikigen.objects import parse_object
+from wikigen.objects import object_path, parse_object
 from wikigen.pipeline import compile_repo
 from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH
 from wikigen.topics import TOPIC_ROUTE
@@ -75,5 +75,5 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     changed_objects = {p for p in changed if not p.startswith(SHARDED_DIRS)}
     assert changed_objects <= rewritten | removed | {SNAPSHOT_PATH, COMMUNITIES_PATH}
     assert len([p for p in changed if p.startswith(SHARDED_DIRS)]) <= 2 * len(rewritten | removed) + 2
-    assert "content/wiki/articles/knowledge--k8s--workloads--controllers--replicaset.md" in changed
+    assert object_path("article/knowledge--k8s--workloads--controllers--replicaset") in changed
     assert len(changed) < 40  # only affected objects, not the 459 of the snapshot
