@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.attacks.test_publish_truth import K, seeded  # noqa: E402
 from tests.conftest import GIT_ENV, GitRepo, source  # noqa: E402
+from wikigen.gitstore import GitStore  # noqa: E402
 from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot  # noqa: E402
 
 
@@ -76,7 +77,7 @@ def git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def version_at(repo: Path, rev: str) -> int:
     return load_snapshot(subprocess.run(["git", "show", f"{rev}:{SNAPSHOT_PATH}"], cwd=repo,
-                                        capture_output=True, check=True).stdout).version
+                                        capture_output=True, check=True).stdout, GitStore(repo)).version
 
 
 def advice(message: str) -> list[str]:

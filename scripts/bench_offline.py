@@ -23,7 +23,8 @@ import pygit2
 from tests.corpora import commit_files, corpus_files
 from wikigen.engines.offline import OfflineEngine
 from wikigen.evidence.rerank import Ranker
-from wikigen.objects import RELATIONS_PATH
+from wikigen.gitstore import GitStore
+from wikigen.objects import relation_lines
 from wikigen.pipeline import compile_repo
 from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
 
@@ -40,7 +41,8 @@ def timed(label: str, fn):  # type: ignore[no-untyped-def]
 
 
 def snapshot(repo: pygit2.Repository):  # type: ignore[no-untyped-def]
-    return load_snapshot(repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data)
+    store = GitStore(repo.workdir)
+    return load_snapshot(repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data, store)
 
 
 def git(root: Path, *args: str) -> str:
@@ -63,7 +65,8 @@ def k8s(root: Path, repo: pygit2.Repository, engine: OfflineEngine) -> None:
     kinds: dict[str, int] = {}
     for entry in snap.objects.values():
         kinds[entry["kind"]] = kinds.get(entry["kind"], 0) + 1
-    relations = [json.loads(line) for line in (root / RELATIONS_PATH).read_text().splitlines()]
+    lines = relation_lines(lambda path: (root / path).read_bytes(), snap.objects.items())
+    relations = [json.loads(lines[k]) for k in sorted(lines)]
     concepts = {oid: e for oid, e in snap.objects.items() if e["kind"] == "concept"}
 
     def first_source(cid: str) -> str:

@@ -18,8 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygit2
 
-from tests.corpora import baseline_bytes, commit_files, corpus_files
-from wikigen.snapshot import SNAPSHOT_PATH
+from tests.corpora import baseline_files, commit_files, corpus_files
 from wikigen.workspace import Workspace
 
 
@@ -42,9 +41,10 @@ def main() -> None:
         started = time.perf_counter()
         plan = Workspace.open(root).plan()
         first = time.perf_counter() - started
-        data = baseline_bytes(plan)
-        commit_files(repo, {SNAPSHOT_PATH: data}, "baseline")
-        print(f"sources: {len(files)}  manifest: {len(data):,} bytes")
+        data = baseline_files(repo, plan)
+        commit_files(repo, data, "baseline")
+        size = sum(len(b or b"") for b in data.values())
+        print(f"sources: {len(files)}  manifest: {size:,} bytes in {len(data):,} files")
         print(f"first plan (reads every blob, in-process): {first:.3f} s, blobs read {plan.blobs_read}")
 
         rounds = 5

@@ -181,6 +181,7 @@ def read_objects(repo: pygit2.Repository) -> tuple[dict[str, dict[str, Any]], li
 
 def source_paths(repo: pygit2.Repository) -> dict[str, str]:
     """Source id → path, from the snapshot manifest."""
+    from wikigen.gitstore import GitStore
     from wikigen.snapshot import load_snapshot
 
     try:
@@ -188,7 +189,7 @@ def source_paths(repo: pygit2.Repository) -> dict[str, str]:
         data = bytes(blob.data)
     except KeyError:
         return {}
-    return {sid: entry.path for sid, entry in load_snapshot(data).manifest.items()}
+    return {sid: entry.path for sid, entry in load_snapshot(data, GitStore(repo.workdir)).manifest.items()}
 
 
 def claims_of(obj: Mapping[str, Any]) -> list[Mapping[str, Any]]:

@@ -27,10 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import pygit2
 
-from tests.corpora import REPO_ROOT, baseline_bytes, commit_files, shared_dir
+from tests.corpora import REPO_ROOT, baseline_files, commit_files, shared_dir
 from wikigen.evidence.rerank import Ranker
 from wikigen.search import Searcher
-from wikigen.snapshot import SNAPSHOT_PATH
 from wikigen.workspace import Workspace
 
 CORPORA = {
@@ -66,7 +65,7 @@ def publish(root: Path, repo: pygit2.Repository, version: int) -> None:
     """Record the current sources as compiled, with the snapshot module's own writer (no compile)."""
     plan = Workspace.open(root).plan()
     assert not plan.invalid, plan.invalid[:3]
-    commit_files(repo, {SNAPSHOT_PATH: baseline_bytes(plan, version)}, f"snapshot {version}")
+    commit_files(repo, baseline_files(repo, plan, version), f"snapshot {version}")
 
 
 def questions(name: str) -> list[tuple[str, set[str]]]:

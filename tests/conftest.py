@@ -6,15 +6,17 @@ import contextlib
 import io
 import os
 import subprocess
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pygit2
 import pytest
 
 from wikigen.cli import main
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, dump_snapshot
+from wikigen.gitstore import GitStore
+from wikigen.snapshot import ManifestEntry, Snapshot, read_snapshot, snapshot_files
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",
@@ -128,8 +130,38 @@ class GitRepo:
             manifest=plan.manifest,
             exists=True,
         )
-        self.commit({SNAPSHOT_PATH: dump_snapshot(snapshot)}, message="baseline")
+        files = snapshot_files(GitStore(self.root), snapshot, whole=True)
+        self.commit({path: data for path, data in files.items() if isinstance(data, bytes)}, message="baseline")
         return snapshot
+
+    def snapshot(self, rev: str = "HEAD") -> Snapshot:
+        """The snapshot committed at ``rev``, read as the compiler reads it (any schema)."""
+        store = GitStore(self.root)
+        return read_snapshot(store, store.commit_tree(store.resolve(rev)))
+
+    def relations(self, rev: str = "HEAD") -> list[str]:
+        """Every relation line of the snapshot at ``rev`` (from its shards), sorted by relation id."""
+        from wikigen.objects import relation_lines
+
+        store = GitStore(self.root)
+        tree = store.commit_tree(store.resolve(rev))
+        lines = relation_lines(lambda path: store.read_file(tree, path), read_snapshot(store, tree).objects.items())
+        return [lines[k] for k in sorted(lines)]
+
+    def changed_paths(self, rev: str = "HEAD") -> list[str]:
+        """The paths the commit ``rev`` changed, from `git diff-tree` (its first parent)."""
+        return self.git("diff-tree", "-r", "--no-commit-id", "--name-only", rev).stdout.split()
+
+    def edit_manifest(self, edit: Callable[[dict[str, dict[str, Any]]], None], message: str = "hand edit") -> str:
+        """Commit a hand edit of HEAD's manifest (``edit`` changes its JSON in place): the shards and
+        the root record rewritten so that the snapshot reads as edited."""
+        store = GitStore(self.root)
+        snap = read_snapshot(store, store.commit_tree(store.head_commit()))
+        manifest = {k: v.as_json() for k, v in snap.manifest.items()}
+        edit(manifest)
+        edited = replace(snap, manifest={k: ManifestEntry.from_json(v) for k, v in manifest.items()}, stored=None)
+        files = snapshot_files(store, edited, whole=True)
+        return self.commit({path: data for path, data in files.items() if isinstance(data, bytes)}, message)
 
     def read(self, rel: str) -> str:
         return (self.root / rel).read_text(encoding="utf-8")

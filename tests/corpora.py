@@ -49,11 +49,13 @@ def commit_files(repo: pygit2.Repository, files: Mapping[str, bytes | str | None
     return str(commit)
 
 
-def baseline_bytes(plan: Any, version: int = 1) -> bytes:
-    """A snapshot recording ``plan`` as compiled, written by the snapshot module's own writer."""
-    from wikigen.snapshot import Snapshot, dump_snapshot
+def baseline_files(repo: pygit2.Repository, plan: Any, version: int = 1) -> dict[str, bytes | None]:
+    """A snapshot recording ``plan`` as compiled, every file of it, written by the snapshot module's
+    own writer (the sharded layout: root record and shards)."""
+    from wikigen.gitstore import GitStore
+    from wikigen.snapshot import Snapshot, snapshot_files
 
-    return dump_snapshot(
-        Snapshot(version=version, sources_tree=plan.sources_tree, fingerprint=plan.fingerprint,
-                 manifest=plan.manifest, exists=True)
-    )
+    snapshot = Snapshot(version=version, sources_tree=plan.sources_tree, fingerprint=plan.fingerprint,
+                        manifest=plan.manifest, exists=True)
+    files = snapshot_files(GitStore(repo.workdir), snapshot, whole=True)
+    return {path: data for path, data in files.items() if isinstance(data, bytes)}

@@ -27,6 +27,7 @@ from wikigen.engines.base import empty_delta
 from wikigen.engines.http import DeltaError, HttpEngine, HttpEngineError, _retry_after
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import BudgetExceeded, ConfigError, EngineError, PrivacyError, ValidationError
+from wikigen.objects import object_path
 from wikigen.pipeline import compile_repo
 from wikigen.schemas import load_schema
 from wikigen.snapshot import SNAPSHOT_PATH
@@ -141,7 +142,7 @@ def test_r17_injection_text_appears_only_inside_a_data_block(git_repo: GitRepo, 
         )
         assert INJECTION not in outside and "Stage: " in outside
     # The instruction changed nothing: the article and its concepts were compiled.
-    assert "articles/knowledge--evil.md" in wiki_files(git_repo)
+    assert object_path("article/knowledge--evil").removeprefix("content/wiki/") in wiki_files(git_repo)
 
 
 # -- same objects as answering directly (R21) ------------------------------------------------------

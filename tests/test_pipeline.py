@@ -13,16 +13,16 @@ from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError
 from wikigen.hashing import canonical_bytes
-from wikigen.objects import RELATIONS_PATH
+from wikigen.objects import RELATIONS_DIR, object_path
 from wikigen.pipeline import compile_repo
 from wikigen.schemas import load_schema
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+from wikigen.snapshot import MANIFEST_DIR, SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 
 
 def snapshot_at(repo: GitRepo, rev: str = "HEAD"):  # type: ignore[no-untyped-def]
-    return load_snapshot(repo.repo.revparse_single(f"{rev}:{SNAPSHOT_PATH}").data)
+    return repo.snapshot(rev)
 
 
 def compiled(repo: GitRepo, engine: ScriptedEngine | None = None, **kw):  # type: ignore[no-untyped-def]
@@ -72,7 +72,9 @@ def test_r3_verification_change_is_a_bookkeeping_commit_without_engine(git_repo:
     engine = ScriptedEngine(extract)
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.bookkeeping and report.version == 1
-    assert git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split() == [SNAPSHOT_PATH]
+    # The root record and the one manifest shard of that source (issue 14), nothing else.
+    changed = git_repo.changed_paths()
+    assert len(changed) == 2 and SNAPSHOT_PATH in changed and changed[0].startswith(MANIFEST_DIR + "/")
     assert snapshot_at(git_repo).manifest["knowledge/pod"].verification == "verified"
     assert not compiled(git_repo, engine).published  # and then nothing more to do
 
@@ -137,7 +139,7 @@ def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(gi
     compiled(git_repo)
     before = snapshot_at(git_repo)
     assert set(before.objects["concept/node"]["sources"]) == {"knowledge/node", "knowledge/node2"}
-    relations_before = git_repo.read(RELATIONS_PATH)
+    relations_before = git_repo.relations()
     git_repo.commit({f"{K}/node.md": None})
     engine = ScriptedEngine(extract)
     compiled(git_repo, engine)
@@ -147,7 +149,7 @@ def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(gi
     request = engine.requests[0][1]
     assert {f["source"] for f in request["fragments"]} >= {"knowledge/node2"}
     # The relation Pod -runs on-> Node lost its endpoint, was revoked, and was rebuilt from the fragment.
-    assert git_repo.read(RELATIONS_PATH).count("\n") == relations_before.count("\n")
+    assert len(git_repo.relations()) == len(relations_before)
 
 
 def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(git_repo: GitRepo):
@@ -159,10 +161,10 @@ def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(gi
         }
     )
     compiled(git_repo)
-    assert git_repo.read(RELATIONS_PATH).count("\n") == 2
+    assert len(git_repo.relations()) == 2
     git_repo.commit({f"{K}/pod.md": None})  # withdraws Pod: its relation to Node goes
     compiled(git_repo)
-    diff = git_repo.git("diff", "HEAD~1", "HEAD", "--", RELATIONS_PATH).stdout
+    diff = git_repo.git("diff", "HEAD~1", "HEAD", "--", RELATIONS_DIR).stdout
     removed = [ln for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
     added = [ln for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     assert len(removed) == 1 and '"predicate":"runs on"' in removed[0] and added == []
@@ -470,7 +472,7 @@ def test_r33_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo)
 def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: GitRepo):
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compiled(git_repo)
-    path = "content/wiki/articles/knowledge--pod.md"
+    path = object_path("article/knowledge--pod")
     text = git_repo.read(path)
     git_repo.commit(
         {path: text.replace("quote: Intro line about pods.", "quote: Intro line about cats.")}, "hand edit"
@@ -478,10 +480,8 @@ def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: Git
     result = git_repo.wikigen("verify")
     assert result.code == 1 and "not at" in result.out and "edited by hand" in result.out
     git_repo.git("reset", "--hard", "HEAD~1")
-    snap = json.loads(git_repo.read(SNAPSHOT_PATH))
     other = git_repo.repo.create_blob(b"---\ntitle: Pods\n---\nsomething else entirely\n")
-    snap["sourceManifest"]["knowledge/pod"]["blob"] = str(other)
-    git_repo.commit({SNAPSHOT_PATH: json.dumps(snap)}, "corrupt manifest")
+    git_repo.edit_manifest(lambda m: m["knowledge/pod"].update(blob=str(other)), "corrupt manifest")
     result = git_repo.wikigen("verify", "--json")
     data = json.loads(result.out)
     assert result.code == 1 and any("does not hold the body" in p for p in data["problems"])
@@ -503,14 +503,14 @@ def test_r38_files_people_put_in_generated_folders_are_left_alone(git_repo: GitR
     # A person's file where the compiler wants to write is a clear failure, not an overwrite.
     git_repo.commit(
         {
-            "content/wiki/articles/knowledge--new.md": "# a person's page\n",
+            object_path("article/knowledge--new"): "# a person's page\n",
             f"{K}/new.md": source("New text.\n", title="New"),
         }
     )
     with pytest.raises(ValidationError) as caught:
         compiled(git_repo)
     assert "is not the compiler's" in caught.value.message
-    assert git_repo.read("content/wiki/articles/knowledge--new.md") == "# a person's page\n"
+    assert git_repo.read(object_path("article/knowledge--new")) == "# a person's page\n"
 
 
 def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: GitRepo):
@@ -540,7 +540,7 @@ def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: Gi
         }
     )
     compiled(git_repo, ScriptedEngine(with_issues))
-    path = "content/wiki/articles/retrospectives--slow.md"
+    path = object_path("article/retrospectives--slow")
     before = (git_repo.root / path).read_bytes()
     assert b"Hypothesis:" in before and b"Two causes disagree" in before and b"Was the disk full?" in before
     git_repo.commit({f"{K}/node.md": source(NODE, title="Nodes")})
@@ -581,7 +581,7 @@ def test_r30_late_result_is_rejected(git_repo: GitRepo):
 def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     compiled(git_repo)
-    (git_repo.root / "content/wiki/articles/knowledge--a.md").write_text("tampered\n")
+    (git_repo.root / object_path("article/knowledge--a")).write_text("tampered\n")
     git_repo.commit({f"{K}/a.md": source("Alpha text 2.\n", title="A")})
     engine = ScriptedEngine(extract)
     result = git_repo.wikigen("compile")
@@ -604,10 +604,12 @@ def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_comm
     engine = ScriptedEngine(extract)
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.bookkeeping and report.version == 7
-    assert git_repo.git("show", "--name-only", "--format=", "HEAD").stdout.split() == [SNAPSHOT_PATH]
+    # The root record and the manifest (sharded, issue 14), nothing else.
+    assert {p.split("/")[1] for p in git_repo.changed_paths()} == {".wikigen"}
+    assert {p for p in git_repo.changed_paths() if not p.startswith(MANIFEST_DIR + "/")} == {SNAPSHOT_PATH}
     data = json.loads(git_repo.read(SNAPSHOT_PATH))
     assert data["version"] == 7 and data["tool"] == "pre-manifest" and data["objects"] == legacy["objects"]
-    assert data["sourceManifest"]["knowledge/a"]["version"] == versions["knowledge/a"]
+    assert git_repo.snapshot().manifest["knowledge/a"].version == versions["knowledge/a"]
     assert not compiled(git_repo, engine).published and engine.calls == 0
 
 

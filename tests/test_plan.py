@@ -6,7 +6,7 @@ import json
 
 from tests.conftest import GitRepo, source
 from wikigen.hashing import fingerprint
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+from wikigen.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 T = "content/sources/tasks"
@@ -190,7 +190,7 @@ def test_r35_only_the_latest_attempt_is_a_checkpoint(git_repo: GitRepo):
 
 def test_r36_retry_back_to_running_keeps_last_checkpoint(git_repo: GitRepo):
     checkpointed(git_repo)
-    compiled = load_snapshot(git_repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data).manifest["tasks/t"]
+    compiled = git_repo.snapshot().manifest["tasks/t"]
     git_repo.commit({f"{T}/t.md": task("running", attempt=2)})
     plan = git_repo.json("plan")
     assert plan["updated"] == [] and plan["pending"] == ["tasks/t"]

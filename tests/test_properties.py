@@ -13,7 +13,6 @@ from tests.engines import extract
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.invalidate import revoke
 from wikigen.pipeline import compile_repo
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
 from wikigen.workspace import Workspace
 
 K = "content/sources/knowledge"
@@ -37,8 +36,7 @@ step = st.one_of(
 
 
 def snapshot(repo: GitRepo):  # type: ignore[no-untyped-def]
-    blob = repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}")
-    return load_snapshot(blob.data)
+    return repo.snapshot()
 
 
 @settings(

@@ -11,7 +11,7 @@ from wikigen.engines.scripted import ScriptedEngine
 from wikigen.ids import normalize_name
 from wikigen.objects import object_path, parse_object
 from wikigen.pipeline import compile_repo
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.snapshot import Snapshot
 from wikigen.topics import TOPIC_ROUTE, TopicPlan, build_topic, plan_topics
 
 K = "content/sources/knowledge"
@@ -38,7 +38,7 @@ def deriving() -> ScriptedEngine:
 
 
 def snapshot_at(repo: GitRepo, rev: str = "HEAD") -> Snapshot:
-    return load_snapshot(repo.repo.revparse_single(f"{rev}:{SNAPSHOT_PATH}").data)
+    return repo.snapshot(rev)
 
 
 def topics(repo: GitRepo, rev: str = "HEAD") -> dict[str, bytes]:

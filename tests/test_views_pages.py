@@ -630,13 +630,11 @@ def test_citation_ids_in_fixtures_follow_e3():
 
 
 def test_knowledge_is_read_from_head_at_the_cited_version_and_checked_against_the_manifest(git_repo):
-    import json as _json
 
     from tests.conftest import source as source_file
     from tests.engines import extract
     from wikigen.engines.scripted import ScriptedEngine
     from wikigen.pipeline import compile_repo
-    from wikigen.snapshot import SNAPSHOT_PATH
     from wikigen.views.knowledge import load_knowledge
 
     body = "Concept Pod: a group of containers 🚀.\n"
@@ -655,9 +653,7 @@ def test_knowledge_is_read_from_head_at_the_cited_version_and_checked_against_th
     assert k.stale and k.sources["knowledge/pods"].changed and k.sources["knowledge/pods"].body == body
 
     # E5: a manifest whose hash does not match the blob shows no body and says why.
-    data = _json.loads((git_repo.root / SNAPSHOT_PATH).read_text(encoding="utf-8"))
-    data["sourceManifest"]["knowledge/pods"]["contentHash"] = "0" * 64
-    git_repo.commit({SNAPSHOT_PATH: _json.dumps(data)})
+    git_repo.edit_manifest(lambda m: m["knowledge/pods"].update(contentHash="0" * 64))
     k = load_knowledge(git_repo.root)
     assert k.sources["knowledge/pods"].body is None
     assert any("does not hold the body" in p for p in k.problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wikigen.config import Config, load_config
 from wikigen.errors import Problem, WikigenError
 from wikigen.plan import Plan, make_plan
-from wikigen.snapshot import Snapshot, dump_snapshot, load_snapshot
+from wikigen.snapshot import Snapshot, load_snapshot, read_snapshot, snapshot_files
 from wikigen.sources import Source, parse_source
 from wikigen.workspace import Workspace
 
@@ -20,9 +20,10 @@ __all__ = [
     "WikigenError",
     "Workspace",
     "__version__",
-    "dump_snapshot",
     "load_config",
     "load_snapshot",
     "make_plan",
     "parse_source",
+    "read_snapshot",
+    "snapshot_files",
 ]

@@ -22,7 +22,7 @@ from wikigen.communities import COMMUNITIES_PATH
 from wikigen.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.gitstore import COMPILER_NAME, GitStore
 from wikigen.publish import Published, StartedFrom, commit_message, publish
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot, load_snapshot
 from wikigen.sources import SOURCES_DIR
 
 GENERATED_DIRS = ("content/wiki", "content/.wikigen")
@@ -50,7 +50,10 @@ class Drift:
             for path in self.edited
         ]
         lines += [
-            f"{path}: brought by merging another compiled branch; `wikigen compile` reconciles it"
+            f"{path}: not the shard the snapshot records (brought by a merge, or edited); "
+            "`wikigen compile` restores it"
+            if _in_shards(path)
+            else f"{path}: brought by merging another compiled branch; `wikigen compile` reconciles it"
             for path in sorted(self.merged)
         ]
         return lines
@@ -73,6 +76,13 @@ def _published_by(store: GitStore, head: str) -> tuple[str | None, str | None]:
             return (current if author == COMPILER_NAME else None), current
         current = same[0]
     return None, None
+
+
+def _in_shards(path: str) -> bool:
+    """A path in the sharded manifest or index folders, or the waiting list (issue 14): the snapshot
+    reads them from the tree and blob ids its root records, so whatever differs there (a merge's
+    mix, an edit) is only restored."""
+    return path == WAITING_PATH or path.startswith(tuple(f"{folder}/" for folder in SHARDED_DIRS))
 
 
 def _owned(snapshot: Snapshot) -> set[str]:
@@ -124,7 +134,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
         if commit not in other_snapshots:
             try:
                 other_snapshots[commit] = load_snapshot(
-                    store.read_file(store.commit_tree(commit), SNAPSHOT_PATH)
+                    store.read_file(store.commit_tree(commit), SNAPSHOT_PATH), store
                 )
             except (SnapshotError, GitStoreError):
                 other_snapshots[commit] = None
@@ -135,7 +145,9 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
     edited: list[str] = []
     for path in sorted(changed):
         now = store.blob_at(head, path)
-        if path in owned:
+        if _in_shards(path):
+            merged[path] = store.blob_at(published, path)  # restored from the compiler's commit
+        elif path in owned:
             if compiled_elsewhere(path, now):
                 merged[path] = store.blob_at(published, path)
             else:

@@ -84,6 +84,10 @@ def _note_path(tree: Any, commit: str) -> str | None:
         node, rest = node[rest[:2]], rest[2:]
 
 
+class TreeId(str):
+    """A tree id given to ``GitStore.build_tree`` as a path's value: that folder becomes this tree."""
+
+
 class GitStore:
     """A repository opened once; counts the source blobs it reads (``blobs_read``)."""
 
@@ -99,6 +103,7 @@ class GitStore:
             raise GitStoreError(f"{found} is a bare repository; wikigen needs a work tree")
         self.root = Path(self.repo.workdir)
         self.blobs_read = 0
+        self.generated_bytes_read = 0  # bytes of snapshot shards read (read_generated, generated_files)
 
     def refuse_shallow(self) -> None:
         """Issue 15.5: a shallow clone lacks the trees and blobs of earlier commits that the baseline
@@ -162,7 +167,7 @@ class GitStore:
     def subtree(self, tree: str, path: str) -> str:
         """The tree id at ``path`` inside ``tree``; the empty tree when it does not exist."""
         with _translated(f"reading {path}"):
-            obj: Any = self.repo[tree]
+            obj: Any = self._tree_obj(tree)
             try:
                 entry = obj[path]
             except KeyError:
@@ -250,6 +255,9 @@ class GitStore:
 
     def read_file(self, tree: str, path: str) -> bytes | None:
         """A file's bytes inside a tree (not counted as a source blob read), or None."""
+        return self._read_path(tree, path)
+
+    def _read_path(self, tree: str, path: str) -> bytes | None:
         with _translated(f"reading {path}"):
             try:
                 entry = self._tree_obj(tree)[path]
@@ -258,6 +266,41 @@ class GitStore:
             if entry.type_str != "blob":
                 return None
             return bytes(self.repo[entry.id].read_raw())
+
+    def read_generated(self, tree: str, path: str) -> bytes | None:
+        """A compiler-written file inside ``tree`` (a snapshot shard), counted in ``generated_bytes_read``."""
+        data = self._read_path(tree, path)
+        self.generated_bytes_read += len(data or b"")
+        return data
+
+    def read_generated_blob(self, blob: str) -> bytes:
+        """A compiler-written blob by id, counted in ``generated_bytes_read``."""
+        with _translated(f"reading blob {blob}"):
+            data = bytes(self.repo[blob].read_raw())
+        self.generated_bytes_read += len(data)
+        return data
+
+    def blob_id(self, data: bytes) -> str:
+        """The id ``data`` has as a blob, without writing it."""
+        return str(pygit2.hash(data))
+
+    def generated_files(self, tree: str) -> Iterator[tuple[str, bytes]]:
+        """(path, bytes) of every file below ``tree``, counted in ``generated_bytes_read``."""
+        with _translated("reading the snapshot's shards"):
+            for path, entry in self._walk(tree, ""):
+                if entry.type_str == "blob":
+                    data = bytes(self.repo[entry.id].read_raw())
+                    self.generated_bytes_read += len(data)
+                    yield path, data
+
+    def blob_in(self, tree: str, path: str) -> str | None:
+        """The blob id at ``path`` inside ``tree``; None when no file is there."""
+        with _translated(f"reading {path}"):
+            try:
+                entry = self._tree_obj(tree)[path]
+            except KeyError:
+                return None
+            return str(entry.id) if entry.type_str == "blob" else None
 
     def blob_at(self, commit: str, path: str) -> str | None:
         """The blob id at ``path`` in ``commit``'s tree; None when no file is there."""
@@ -286,7 +329,8 @@ class GitStore:
             return str(self.repo.create_blob(data))
 
     def build_tree(self, base: str, files: Mapping[str, bytes | str | None]) -> str:
-        """A new tree: ``base`` with each path set to bytes (or an existing blob id) or removed (None)."""
+        """A new tree: ``base`` with each path set to bytes (or an existing blob id, or a ``TreeId`` for
+        a whole folder) or removed (None)."""
         with _translated("writing trees", self.repo.path):
             return self._build(self._tree_obj(base) if base != EMPTY_TREE else None, files)
 
@@ -300,6 +344,8 @@ class GitStore:
             elif data is None:
                 if builder.get(head) is not None:
                     builder.remove(head)
+            elif isinstance(data, TreeId):
+                builder.insert(head, data, _TREE)
             else:
                 blob = data if isinstance(data, str) else self.repo.create_blob(data)
                 builder.insert(head, blob, _BLOB)

@@ -15,7 +15,6 @@ from wikigen.evidence.citations import Citation
 from wikigen.hashing import sha256_hex
 from wikigen.ids import kind_of, normalize_name
 from wikigen.objects import (
-    RELATIONS_PATH,
     dump_relations,
     label_of,
     object_citations,
@@ -143,17 +142,22 @@ def merge(
             for sid in obj["sources"]:
                 articles_of.setdefault(sid, set()).add(oid)
 
-    relation_lines = (
-        parse_relations(read_file(RELATIONS_PATH))
-        if any(kind_of(i) == "relation" for i in [*revoked, *objects])
-        else None
-    )
+    # Relations live in shards (issue 14): only the shards of relations that changed are read and written.
+    relation_files: dict[str, bytes] = {}
+    relation_shards: dict[str, dict[str, str]] = {}
+
+    def shard_lines(oid: str) -> dict[str, str]:
+        path = object_path(oid)
+        if path not in relation_shards:
+            relation_files[path] = read_file(path) or b""
+            relation_shards[path] = parse_relations(relation_files[path])
+        return relation_shards[path]
+
     for oid in sorted(revoked):
         if oid not in objects:
             counts[kind_of(oid)]["removed"] += 1
             if kind_of(oid) == "relation":
-                assert relation_lines is not None
-                relation_lines.pop(oid, None)
+                shard_lines(oid).pop(oid, None)
             else:
                 files[object_path(oid)] = None
 
@@ -173,8 +177,7 @@ def merge(
         if kind == "relation":
             line = relation_line({k: v for k, v in obj.items() if k != "kind"})
             data = line.encode("utf-8")
-            assert relation_lines is not None
-            relation_lines[oid] = line
+            shard_lines(oid)[oid] = line
         else:
             data = render_object(obj)
             path = object_path(oid)
@@ -195,11 +198,10 @@ def merge(
         counts[kind]["updated" if oid in baseline_index else "added"] += 1
         index[oid] = index_entry(obj, data, deps, prov)
 
-    if relation_lines is not None:
-        new_bytes = dump_relations(relation_lines)
-        old_bytes = read_file(RELATIONS_PATH) or b""
-        if new_bytes != old_bytes:
-            files[RELATIONS_PATH] = new_bytes if relation_lines else None
+    for path, lines in sorted(relation_shards.items()):
+        new_bytes = dump_relations(lines)
+        if new_bytes != relation_files[path]:
+            files[path] = new_bytes if lines else None
     if derive_topics:
         counts["topic"], topic_problems = _derive_topics(
             index, files, baseline_index, read_file, owned_files, provenance

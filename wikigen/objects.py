@@ -1,21 +1,31 @@
 """Compiled objects (B and C) and their storage: one Markdown file per article, concept and topic
-(frontmatter = structured data, body = reading text), relations one JSON line each in
-``content/wiki/relations.jsonl`` sorted by id. An object's file depends only on its inputs:
-provenance lives in the manifest, never here.
+(frontmatter = structured data, body = reading text) at ``content/wiki/<kind>s/ab/c/<slug>.md``, and
+relations one JSON line each, sorted by id, in shards ``content/wiki/relations/ab/c.jsonl`` — the
+prefixes are hex digits of ``sha1(object id)`` (issue 14: a commit rewrites a few small folders and
+one small relation shard, never a folder or a file listing every object). Schema-1 snapshots kept
+flat folders and one ``content/wiki/relations.jsonl``; readers follow the index's ``file`` either
+way. An object's file depends only on its inputs: provenance lives in the manifest, never here.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import yaml
 
 from wikigen.ids import kind_of
+from wikigen.shards import Levels, shard_of
 
 WIKI_DIR = "content/wiki"
-RELATIONS_PATH = f"{WIKI_DIR}/relations.jsonl"
+RELATIONS_DIR = f"{WIKI_DIR}/relations"
+RELATIONS_LEVELS: Levels = (2, 1)
+# Issue 14: object files in prefix folders by a hash of the id (``concepts/ab/c/<slug>.md``), so that a
+# commit rewrites a few small folders, not one tree object listing every concept (600 KB at 10,000
+# sources). A page's URL never depends on this (views.layout names pages by the object's text).
+OBJECT_LEVELS: Levels = (2, 1)
+LEGACY_RELATIONS_PATH = f"{WIKI_DIR}/relations.jsonl"  # schema 1: every relation in one file
 FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
 # LibYAML's parser when PyYAML was built with it (every binary wheel is): the same values as the
 # pure-Python parser for the files the compiler writes (tests/test_objects.py compares them), several
@@ -28,8 +38,9 @@ _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 def object_path(object_id: str) -> str:
     kind = kind_of(object_id)
     if kind == "relation":
-        return RELATIONS_PATH
-    return f"{WIKI_DIR}/{FOLDERS[kind]}/{object_id.split('/', 1)[1]}.md"
+        return f"{RELATIONS_DIR}/{shard_of(object_id, RELATIONS_LEVELS, '.jsonl')}"
+    prefix = shard_of(object_id, OBJECT_LEVELS, "")
+    return f"{WIKI_DIR}/{FOLDERS[kind]}/{prefix}/{object_id.split('/', 1)[1]}.md"
 
 
 def _dump_yaml(data: Mapping[str, Any]) -> str:
@@ -134,7 +145,7 @@ def relation_line(relation: Mapping[str, Any]) -> str:
 
 
 def parse_relations(data: bytes | None) -> dict[str, str]:
-    """relations.jsonl → {relation id: its exact line} (so untouched lines stay byte-identical, R24)."""
+    """A relations file → {relation id: its exact line} (so untouched lines stay byte-identical, R24)."""
     lines: dict[str, str] = {}
     if not data:
         return lines
@@ -146,6 +157,22 @@ def parse_relations(data: bytes | None) -> dict[str, str]:
 
 def dump_relations(lines: Mapping[str, str]) -> bytes:
     return "".join(lines[k] + "\n" for k in sorted(lines)).encode("utf-8")
+
+
+def relation_lines(
+    read_file: Callable[[str], bytes | None], index: Iterable[tuple[str, Mapping[str, Any]]]
+) -> dict[str, str]:
+    """{relation id: its line} for the relations among ``index`` ((id, index entry) pairs), each
+    relations file (the entry's ``file``) read once; a relation missing from its file is left out."""
+    files: dict[str, set[str]] = {}
+    for oid, entry in index:
+        if entry.get("kind") == "relation":
+            files.setdefault(str(entry.get("file") or object_path(oid)), set()).add(oid)
+    lines: dict[str, str] = {}
+    for path, ids in sorted(files.items()):
+        found = parse_relations(read_file(path))
+        lines.update({oid: found[oid] for oid in ids if oid in found})
+    return lines
 
 
 def object_citations(obj: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -35,6 +35,7 @@ from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.merge import merge
+from wikigen.migration import move_to_shards
 from wikigen.plan import Plan, refuse_mass_withdrawal
 from wikigen.publish import (
     StartedFrom,
@@ -141,6 +142,10 @@ def compile_repo(
     reconciled = reconcile(ws.store, ws.head, ws.baseline)
     if reconciled is not None:
         ws = Workspace.open(path, overrides=overrides)
+    # Issue 14, R9: a schema-1 snapshot moves to the sharded layout first, in its own bookkeeping commit.
+    relaid = move_to_shards(ws.store, ws.head, ws.baseline)
+    if relaid is not None:
+        ws = Workspace.open(path, overrides=overrides)
     parsed_cache: dict[Any, Any] = {}
     plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
     if plan.invalid:
@@ -161,16 +166,21 @@ def compile_repo(
             refuse_retry(failure, command(batch=batch))
     report = CompileReport(added=list(plan.added), updated=list(plan.updated), withdrawn=list(plan.withdrawn))
     report.version = ws.baseline.version
-    if reconciled is not None:
-        report.commit, report.published = reconciled.commit, True
-        report.warnings += reconciled.warnings
+    for done_first in (reconciled, relaid):
+        if done_first is not None:
+            report.commit, report.published = done_first.commit, True
+            report.warnings += done_first.warnings
 
     if not plan.needs_compile:
-        manifest_changed = dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
+        manifest_changed = plan.manifest is not ws.baseline.manifest and (
+            dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
+        )
         if not manifest_changed:
             report.message = (
                 "generated files reconciled after a merge; nothing else to compile"
                 if reconciled is not None
+                else "snapshot moved to the sharded storage layout (no engine call); nothing else to compile"
+                if relaid is not None
                 else "nothing to compile: no engine call, no commit"
             )
             left_out = uncommitted_note(uncommitted_sources(ws.store))
@@ -636,6 +646,7 @@ def _run_increment(
         trace=MappingProxyType(trace),
         exists=True,
         extra=baseline.extra,
+        stored=baseline.stored,  # issue 14: only the shards that differ from the baseline's are written
     )
     summary = (
         f"wikigen: snapshot {version} — {len(selected)} source(s) compiled, {len(withdrawn)} withdrawn, "

@@ -338,6 +338,33 @@ def make_plan(
     )
 
 
+def unchanged_plan(baseline: Snapshot, tree: str, waiting: Mapping[str, Mapping[str, Any]] | None) -> Plan | None:
+    """R7, issue 14: the plan of a sources tree identical to the baseline's, from the root record and
+    the ``waiting`` sources alone — no source blob and no manifest shard is read. None when the
+    snapshot cannot answer so (a schema-1 or legacy snapshot, or none): then the full plan runs."""
+    summary = baseline.summary
+    if tree != baseline.sources_tree or not baseline.sharded or waiting is None or "sources" not in summary:
+        return None
+    return Plan(
+        baseline_version=baseline.version,
+        baseline_tree=baseline.sources_tree,
+        sources_tree=tree,
+        added=(),
+        updated=(),
+        withdrawn=(),
+        deferred=tuple(sorted(sid for sid, w in waiting.items() if w["reason"] == "deferred")),
+        pending=tuple(sorted(sid for sid, w in waiting.items() if w["reason"] != "deferred")),
+        unchanged=int(summary["sources"]) - len(waiting),
+        invalid=(),
+        bookkeeping=(),
+        reasons=MappingProxyType({sid: str(w["reason"]) for sid, w in waiting.items()}),
+        sources=MappingProxyType({}),
+        manifest=baseline.manifest,  # the baseline's own, read only if someone looks
+        fingerprint=baseline.fingerprint,
+        blobs_read=0,
+    )
+
+
 def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot) -> None:
     """Issue 15.7: a compile that would withdraw more than half of the compiled sources, and more
     than ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision."""

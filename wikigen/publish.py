@@ -28,7 +28,7 @@ from wikigen.errors import (
     environmental,
 )
 from wikigen.gitstore import GitStore
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, dump_snapshot, load_snapshot
+from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, Snapshot, load_snapshot, snapshot_files
 from wikigen.sources import SOURCES_DIR
 
 GENERATED = ("content/wiki/", "content/.wikigen/")
@@ -127,7 +127,7 @@ def refuse_dirty(store: GitStore) -> None:
 def publish(
     store: GitStore,
     started: StartedFrom,
-    files: Mapping[str, bytes | None],
+    files: Mapping[str, bytes | str | None],
     snapshot: Snapshot,
     message: str,
 ) -> Published:
@@ -159,7 +159,7 @@ def _commit(
     store: GitStore,
     ref: str,
     started: StartedFrom,
-    files: Mapping[str, bytes | None],
+    files: Mapping[str, bytes | str | None],
     snapshot: Snapshot,
     message: str,
     moved: list[str],
@@ -170,7 +170,7 @@ def _commit(
         head = store.head_commit()
         if head != started.head:
             tree_now = store.commit_tree(head)
-            now = load_snapshot(store.read_file(tree_now, SNAPSHOT_PATH))
+            now = load_snapshot(store.read_file(tree_now, SNAPSHOT_PATH), store)
             if now.version != started.baseline_version:
                 raise ConflictError(
                     f"the snapshot moved while compiling (version {started.baseline_version} → {now.version}); "
@@ -180,11 +180,14 @@ def _commit(
                 raise ConflictError(
                     "the sources changed while compiling; the late result was rejected — compile again"
                 )
-        changes = {path: data for path, data in files.items() if path.startswith(GENERATED)}
+        changes: dict[str, bytes | str | None] = {
+            path: data for path, data in files.items() if path.startswith(GENERATED)
+        }
         if set(changes) != set(files):
             outside = sorted(set(files) - set(changes))
             raise GitStoreError(f"refusing to publish paths outside the generated folders: {outside}")
-        changes[SNAPSHOT_PATH] = dump_snapshot(snapshot)
+        # Issue 14: the root record and the sharded folders, only the shards that changed rewritten.
+        changes |= snapshot_files(store, snapshot)
         tree = store.build_tree(store.commit_tree(head), changes)
         _fault("after-objects")
         commit = store.create_commit(tree, [head] if head else [], message)
@@ -198,7 +201,17 @@ def _commit(
             _fault("ref-moved")
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    return commit, sorted(changes)
+    return commit, _changed_files(store, store.commit_tree(head), tree, changes)
+
+
+def _changed_files(store: GitStore, old_tree: str, new_tree: str, changes: Mapping[str, object]) -> list[str]:
+    """The file paths a publish changed: a sharded folder (written as a whole tree) by its diff."""
+    paths = {path for path in changes if path not in SHARDED_DIRS}
+    for folder in SHARDED_DIRS:
+        if folder in changes:
+            for change in store.diff(store.subtree(old_tree, folder), store.subtree(new_tree, folder), folder):
+                paths.update(p for p in (change.old_path, change.new_path) if p is not None)
+    return sorted(paths)
 
 
 def _follow(store: GitStore, commit: str, paths: list[str]) -> Published:

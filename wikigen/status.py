@@ -6,6 +6,7 @@ from typing import Any
 
 from wikigen.config import CATEGORIES
 from wikigen.gitstore import GitStore
+from wikigen.snapshot import read_waiting, waiting_of
 from wikigen.sources import SOURCES_DIR, is_source_path
 from wikigen.workspace import Workspace
 
@@ -32,13 +33,18 @@ def status_report(ws: Workspace) -> dict[str, Any]:
     baseline = ws.baseline
     plan = ws.plan()
     per_category = dict.fromkeys(CATEGORIES, 0)
-    for entry in plan.manifest.values():
-        per_category[entry.category] = per_category.get(entry.category, 0) + 1
-    waiting = {
-        sid: {"reason": entry.pending.reason, "version": entry.pending.version, "path": entry.pending.path}
-        for sid, entry in sorted(plan.manifest.items())
-        if entry.pending is not None
-    }
+    summary = baseline.summary
+    recorded = read_waiting(ws.store, baseline) if plan.manifest is baseline.manifest else None
+    if recorded is not None:
+        # Issue 14: nothing changed, so the root record's counts say it all — no shard is read.
+        per_category |= summary["perCategory"]
+        waiting = recorded
+        objects = int(summary["objects"])
+    else:
+        for entry in plan.manifest.values():
+            per_category[entry.category] = per_category.get(entry.category, 0) + 1
+        waiting = waiting_of(plan.manifest)
+        objects = len(baseline.objects)
     return {
         "snapshot_version": baseline.version,
         "legacy_snapshot": baseline.legacy is not None,
@@ -46,7 +52,7 @@ def status_report(ws: Workspace) -> dict[str, Any]:
         "sources": sum(per_category.values()),
         "sources_per_category": per_category,
         "auto_archive": dict(ws.config.auto_archive),
-        "objects": len(baseline.objects),
+        "objects": objects,
         "pending_changes": {
             "added": list(plan.added),
             "updated": list(plan.updated),

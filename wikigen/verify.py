@@ -11,7 +11,7 @@ from typing import Any
 from wikigen.drift import find_drift
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.hashing import sha256_hex
-from wikigen.objects import RELATIONS_PATH, object_citations, parse_object, parse_relations
+from wikigen.objects import object_citations, parse_object, relation_lines
 from wikigen.sourceset import read_recorded
 from wikigen.workspace import Workspace
 
@@ -48,14 +48,14 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
     drift = find_drift(ws.store, ws.head, baseline)
     problems.extend(drift.problems())
     explained = set(drift.edited) | set(drift.merged)
-    relations = parse_relations(ws.store.read_file(tree, RELATIONS_PATH))
+    index = dict(sorted(baseline.objects.items()))
+    relations = relation_lines(lambda path: ws.store.read_file(tree, path), index.items())
     checked = 0
-    for object_id in sorted(baseline.objects):
-        entry = baseline.objects[object_id]
+    for object_id, entry in index.items():
         if entry.get("kind") == "relation":
             line = relations.get(object_id)
             if line is None:
-                problems.append(f"{object_id}: missing from {RELATIONS_PATH}")
+                problems.append(f"{object_id}: missing from {entry.get('file')}")
                 continue
             data = line.encode("utf-8")
             obj = json.loads(line)
@@ -89,4 +89,4 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             problem = check_citation(citation, body)
             if problem:
                 problems.append(f"{object_id}: {problem}")
-    return {"objects": len(baseline.objects), "citations": checked, "problems": problems}
+    return {"objects": len(index), "citations": checked, "problems": problems}

@@ -9,8 +9,8 @@ from typing import Any
 
 from wikigen.config import CONFIG_FILE, Config, load_config
 from wikigen.gitstore import GitStore
-from wikigen.plan import Plan, make_plan
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.plan import Plan, make_plan, unchanged_plan
+from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot, read_waiting
 from wikigen.sources import CONTENT_DIR, SOURCES_DIR
 from wikigen.sourceset import SourceSet, read_sources
 
@@ -34,7 +34,7 @@ class Workspace:
         head = store.head_commit()
         # R7/R8: the baseline is the last *committed* snapshot, so it survives restarts.
         data = store.read_file(store.commit_tree(head), SNAPSHOT_PATH) if head else None
-        return cls(store=store, config=config, head=head, baseline=load_snapshot(data))
+        return cls(store=store, config=config, head=head, baseline=load_snapshot(data, store))
 
     @property
     def root(self) -> Path:
@@ -68,6 +68,18 @@ class Workspace:
     def plan(
         self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
     ) -> Plan:
+        if not include_deferred:
+            # R7, issue 14: an unchanged sources tree is planned from the root record alone, once no
+            # link under content/ makes the sources invalid (issue 15.1).
+            root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
+            tree = self.store.subtree(root, SOURCES_DIR)
+            if tree == self.baseline.sources_tree and not self.store.links(
+                self.store.subtree(root, CONTENT_DIR), CONTENT_DIR
+            ):
+                waiting = read_waiting(self.store, self.baseline) if self.baseline.sharded else None
+                unchanged = unchanged_plan(self.baseline, tree, waiting)
+                if unchanged is not None:
+                    return unchanged
         current = self.read(staged=staged, include_deferred=include_deferred, parsed_cache=parsed_cache)
         return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
 

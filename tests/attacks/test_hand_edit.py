@@ -13,12 +13,13 @@ import re
 import pytest
 
 from tests.conftest import GitRepo, source
+from wikigen.objects import object_path
 from wikigen.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 POD = "# Pods\n\nA pod is a group of one or more containers that share storage and network resources.\n"
 NODE = "# Nodes\n\nA node is a worker machine that runs pods and is managed by the control plane.\n"
-ARTICLE = "content/wiki/articles/knowledge--pod.md"
+ARTICLE = object_path("article/knowledge--pod")
 
 
 def compiled(repo: GitRepo) -> str:

@@ -19,6 +19,7 @@ import pytest
 from tests.conftest import GIT_ENV, GitRepo, source
 from tests.engines import extract
 from tests.fake_openai import Captured, FakeOpenAI, Reply, completion
+from wikigen.objects import object_path
 
 K = "content/sources/knowledge"
 ENV_KEY = "sk-env-SECRET-4f9a1c"
@@ -112,7 +113,7 @@ def test_issue_15_7_keys_echoed_by_the_server_reach_no_file_commit_or_output(
         assert len(server.requests) == 3
     report = json.loads(outputs[-1].out)
     assert report["published"]
-    article = git_repo.read("content/wiki/articles/knowledge--pod.md")
+    article = git_repo.read(object_path("article/knowledge--pod"))
     assert "(key ***, url key ***)" in article  # the echo was there, and was scrubbed
     for result in outputs:
         assert ENV_KEY not in result.out + result.err and URL_KEY not in result.out + result.err

@@ -9,10 +9,7 @@ category, failed on the sources instead of the withdrawal).
 
 from __future__ import annotations
 
-import json
-
 from tests.conftest import GitRepo, source
-from wikigen.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 
@@ -45,7 +42,7 @@ def test_issue_15_7_withdrawing_most_sources_at_once_is_refused_with_the_count(g
     assert "--allow-mass-withdrawal" in result.err and "Traceback" not in result.err
     forced = git_repo.wikigen("compile", "--engine", "offline", "--allow-mass-withdrawal")
     assert forced.code == 0, forced
-    assert sorted(json.loads(git_repo.read(SNAPSHOT_PATH))["sourceManifest"]) == ["knowledge/s12", "knowledge/s13"]
+    assert sorted(git_repo.snapshot().manifest) == ["knowledge/s12", "knowledge/s13"]
 
 
 def test_issue_15_7_renamed_sources_folder_is_refused(git_repo: GitRepo):

@@ -9,11 +9,10 @@ Before the fix, the compile failed whichever side was kept ("… exists but is n
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.conftest import GitRepo, source
+from wikigen.objects import object_path
 from wikigen.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
@@ -52,8 +51,8 @@ def merge_taking(repo: GitRepo, side: str) -> None:
 
 
 def covered_sources(repo: GitRepo) -> set[str]:
-    data = json.loads(repo.read(SNAPSHOT_PATH))
-    return {sid for e in data["objectIndex"].values() if e["kind"] == "article" for sid in e["sourceIds"]}
+    index = repo.snapshot().objects
+    return {sid for e in index.values() if e["kind"] == "article" for sid in e["sourceIds"]}
 
 
 @pytest.mark.parametrize("side", ["ours", "theirs"])
@@ -81,13 +80,13 @@ def test_issue_15_6_a_source_the_other_side_updated_is_recompiled(git_repo: GitR
     revokes our article of it and compiles their version — the article cites the merged body."""
     two_compiled_branches(git_repo, theirs_edits_base=True)
     merge_taking(git_repo, "ours")
-    ours = json.loads(git_repo.read(SNAPSHOT_PATH))["sourceManifest"]["knowledge/base"]["version"]
+    ours = git_repo.snapshot().manifest["knowledge/base"].version
     plan = git_repo.json("plan")
     assert plan["updated"] == ["knowledge/base"] and plan["added"] == ["knowledge/theirs"]
     compile_ok(git_repo)
     assert git_repo.wikigen("verify").code == 0
-    merged = json.loads(git_repo.read(SNAPSHOT_PATH))["sourceManifest"]["knowledge/base"]["version"]
-    article = git_repo.read("content/wiki/articles/knowledge--base.md")
+    merged = git_repo.snapshot().manifest["knowledge/base"].version
+    article = git_repo.read(object_path("article/knowledge--base"))
     assert merged != ours and f"@ {merged}" in article and f"@ {ours}" not in article
 
 
@@ -97,5 +96,5 @@ def test_issue_15_6_verify_before_the_compile_says_the_compile_reconciles(git_re
     merge_taking(git_repo, "ours")
     result = git_repo.wikigen("verify")
     assert result.code == 1
-    assert "content/wiki/articles/knowledge--theirs.md: brought by merging another compiled branch" in result.out
+    assert f"{object_path('article/knowledge--theirs')}: brought by merging another compiled branch" in result.out
     assert "`wikigen compile` reconciles it" in result.out

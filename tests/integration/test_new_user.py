@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import GIT_ENV
 from tests.corpora import REPO_ROOT
+from wikigen.objects import object_path
 
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent
@@ -71,8 +72,8 @@ def test_new_user_flow_from_git_init_to_site(tmp_path: Path):
     run(kb, "git", "commit", "-qm", "nodes")
     run(kb, "wikigen", "compile")
     changed = run(kb, "git", "show", "--name-only", "--format=", "HEAD").stdout.split()
-    assert "content/wiki/articles/knowledge--nodes.md" in changed
-    assert "content/wiki/articles/knowledge--pods.md" not in changed  # only affected objects change
+    assert object_path("article/knowledge--nodes") in changed
+    assert object_path("article/knowledge--pods") not in changed  # only affected objects change
     assert all(p.startswith(("content/wiki/", "content/.wikigen/")) for p in changed)
 
 

@@ -9,6 +9,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.corpora import corpus_available, corpus_files
 from wikigen.engines.offline import OfflineEngine
+from wikigen.objects import object_path
 from wikigen.pipeline import compile_repo
 
 pytestmark = [
@@ -16,7 +17,7 @@ pytestmark = [
     pytest.mark.skipif(not corpus_available("k8s"), reason="../shared/corpora/k8s-concepts is not beside the repo"),
 ]
 TARGET = "content/sources/knowledge/k8s/workloads/controllers/daemonset.md"
-ARTICLE = "content/wiki/articles/knowledge--k8s--workloads--controllers--daemonset.md"
+ARTICLE = object_path("article/knowledge--k8s--workloads--controllers--daemonset")
 
 
 @pytest.fixture(scope="module")

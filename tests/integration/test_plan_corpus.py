@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo
-from tests.corpora import baseline_bytes, commit_files, corpus_available, corpus_files
-from wikigen.snapshot import SNAPSHOT_PATH
+from tests.corpora import baseline_files, commit_files, corpus_available, corpus_files
 from wikigen.workspace import Workspace
 
 pytestmark = [
@@ -24,7 +23,7 @@ def test_r7_tldr_noop_reads_no_blob_and_one_edit_reads_one(git_repo: GitRepo):
     plan = Workspace.open(git_repo.root).plan()
     assert len(plan.added) == 6643 and not plan.invalid
     # The baseline is written by the snapshot module's own writer, as the compiler does.
-    commit_files(git_repo.repo, {SNAPSHOT_PATH: baseline_bytes(plan)}, "baseline")
+    commit_files(git_repo.repo, baseline_files(git_repo.repo, plan), "baseline")
 
     noop = Workspace.open(git_repo.root).plan()
     assert noop.blobs_read == 0 and noop.unchanged == 6643 and not noop.needs_compile

@@ -16,7 +16,6 @@ from tests.corpora import REPO_ROOT
 from tests.engines import extract
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.pipeline import compile_repo
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
 
 pytestmark = pytest.mark.integration
 K = "content/sources/knowledge"
@@ -49,14 +48,14 @@ def seeded(repo: GitRepo) -> tuple[str, int]:
             f"{K}/s9.md": source("New one.\n", title="S9"),
         }
     )
-    return repo.head(), load_snapshot(repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data).version
+    return repo.head(), repo.snapshot().version
 
 
 def assert_consistent(repo: GitRepo, old_head: str, old_version: int) -> None:
     fsck = repo.git("fsck", "--strict", "--no-dangling", check=False)
     assert fsck.returncode == 0, fsck.stdout + fsck.stderr
     head = repo.head()
-    snap = load_snapshot(repo.repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}").data)
+    snap = repo.snapshot()
     if head == old_head:
         assert snap.version == old_version
     else:

@@ -14,9 +14,10 @@ from tests.engines import extract
 from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import ValidationError
+from wikigen.gitstore import GitStore
 from wikigen.pipeline import compile_repo
 from wikigen.remote import push
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+from wikigen.snapshot import Snapshot, read_snapshot
 
 pytestmark = pytest.mark.integration
 K = "content/sources/knowledge"
@@ -52,6 +53,12 @@ def clone(remote: Path, where: Path) -> Path:
     return where
 
 
+def remote_snapshot(remote: Path, where: Path) -> Snapshot:
+    """The snapshot on the remote's main, read from a fresh clone (the shards need a repository)."""
+    store = GitStore(clone(remote, where))
+    return read_snapshot(store, store.commit_tree(store.head_commit()))
+
+
 compiler = functools.partial(compile_repo, engine=ScriptedEngine(extract))
 
 
@@ -67,7 +74,7 @@ def test_push_race_second_push_recompiles_and_nothing_is_lost(remote: Path, tmp_
     assert second.attempts == 2 and not second.pushed and not second.reports[-1].published
     assert git(two, "rev-parse", "HEAD") == git(remote, "rev-parse", "main")
     head = git(remote, "rev-parse", "main")
-    snapshot = load_snapshot(git(remote, "show", f"main:{SNAPSHOT_PATH}").encode())
+    snapshot = remote_snapshot(remote, tmp_path / "check")
     assert set(snapshot.manifest) == {"knowledge/a", "knowledge/b"}
     assert git(remote, "log", "-1", "--format=%an", head) == "wikigen"
 
@@ -90,7 +97,7 @@ def test_push_rejected_then_recompiled_against_new_baseline(remote: Path, tmp_pa
 
     result = push(one, compiler=racing_compile)
     assert result.pushed and result.attempts == 2 and calls["n"] == 2
-    snapshot = load_snapshot(git(remote, "show", f"main:{SNAPSHOT_PATH}").encode())
+    snapshot = remote_snapshot(remote, tmp_path / "check")
     assert set(snapshot.manifest) == {"knowledge/a", "knowledge/c", "knowledge/d"}  # nothing lost
     log = git(remote, "log", "--format=%an %s", "main").splitlines()
     assert sum(1 for line in log if line.startswith("wikigen ")) == 1  # the dropped commit never landed

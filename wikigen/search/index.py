@@ -25,7 +25,7 @@ from wikigen.evidence.passages import passages
 from wikigen.gitstore import GitStore
 from wikigen.hashing import sha256_hex
 from wikigen.ids import normalize_name
-from wikigen.objects import RELATIONS_PATH, label_of, object_citations, parse_object, parse_relations
+from wikigen.objects import label_of, object_citations, parse_object, relation_lines
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
 from wikigen.sourceset import read_recorded
 
@@ -84,7 +84,7 @@ class At:
     def snapshot(self) -> Snapshot:
         if self._snapshot is None:
             data = self.store.read_blob(self.blob) if self.store is not None and self.blob else None
-            self._snapshot = load_snapshot(data)
+            self._snapshot = load_snapshot(data, self.store)
         return self._snapshot
 
 
@@ -127,7 +127,7 @@ def _commit_of_version(store: GitStore, head: str | None, version: int) -> str:
             break
         if blob != seen:
             seen = blob
-            found = load_snapshot(store.read_blob(blob)).version
+            found = load_snapshot(store.read_blob(blob), store).version
             if found == version:
                 return commit
             if found < version:
@@ -311,12 +311,10 @@ class Index:
             return 0, len(gone)
         assert at.commit is not None
         tree = self.store.commit_tree(at.commit)
-        relations: dict[str, str] | None = None
+        relations = relation_lines(lambda path: self.store.read_file(tree, path), ((o, index[o]) for o in changed))
         for oid in changed:
             entry = index[oid]
             if entry.get("kind") == "relation":
-                if relations is None:
-                    relations = parse_relations(self.store.read_file(tree, RELATIONS_PATH))
                 line = relations.get(oid)
                 if line is None:
                     continue

@@ -182,7 +182,7 @@ def _older_version(searcher: Searcher, source: str, version: str, limit: int = 1
             break
         if blob != seen:
             seen = blob
-            entry = load_snapshot(store.read_blob(blob)).manifest.get(source)
+            entry = load_snapshot(store.read_blob(blob), store).manifest.get(source)
             if entry is not None and entry.version == version and entry.blob:
                 return entry.compiled_path or entry.path, entry.blob, entry.content_hash
         parents = store.commit_info(commit)[2]

@@ -1,6 +1,6 @@
 """The committed snapshot, read from git for the views (the I/O edge of the site).
 
-Everything comes from HEAD — the snapshot manifest, the object files, ``relations.jsonl`` — and each
+Everything comes from HEAD — the snapshot manifest, the object files, the relation shards — and each
 source's body from the manifest's blob of the *cited* version, its body hash checked against the
 manifest (E5). The work tree is never read, nothing is written, no model is called (V5).
 """
@@ -17,7 +17,7 @@ from typing import Any
 from wikigen.communities import COMMUNITIES_PATH, load_record
 from wikigen.config import Config
 from wikigen.gitstore import GitStore
-from wikigen.objects import RELATIONS_PATH, parse_object
+from wikigen.objects import parse_object, relation_lines
 from wikigen.snapshot import ManifestEntry
 from wikigen.sources import SOURCES_DIR, Source, is_source_path, parse_source
 from wikigen.sourceset import read_recorded
@@ -51,7 +51,7 @@ class SourceView:
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     """One snapshot, ready to be projected into pages. ``objects`` holds articles, concepts, topics
-    (their full structured data) and relations (one per line of relations.jsonl), by id."""
+    (their full structured data) and relations (one per line of their shard), by id."""
 
     version: int = 0
     exists: bool = False
@@ -103,20 +103,15 @@ def load_knowledge(root: Path | str) -> Knowledge:
         )
 
     objects: dict[str, Mapping[str, Any]] = {}
-    relations: dict[str, Any] = {}
-    if any(e.get("kind") == "relation" for e in snapshot.objects.values()):
-        raw = store.read_file(tree, RELATIONS_PATH)
-        for line in (raw or b"").decode("utf-8").splitlines():
-            if line.strip():
-                relation = json.loads(line)
-                relations[relation["id"]] = relation
-    for object_id, indexed in sorted(snapshot.objects.items()):
+    index = dict(sorted(snapshot.objects.items()))
+    lines = relation_lines(lambda path: store.read_file(tree, path), index.items())
+    for object_id, indexed in index.items():
         kind = indexed.get("kind")
         if kind == "relation":
-            if object_id not in relations:
-                problems.append(f"{object_id}: missing from {RELATIONS_PATH}")
+            if object_id not in lines:
+                problems.append(f"{object_id}: missing from {indexed.get('file')}")
                 continue
-            objects[object_id] = MappingProxyType({**relations[object_id], "kind": "relation"})
+            objects[object_id] = MappingProxyType({**json.loads(lines[object_id]), "kind": "relation"})
             continue
         data = store.read_file(tree, str(indexed.get("file", "")))
         if data is None:

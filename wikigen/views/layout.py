@@ -5,7 +5,8 @@ and the relative URL from one page to another, following MkDocs' own rules (pure
     categories/<category>.md          one directory per category (R2)
     concepts.md, topics.md            the concept index A–Z, the topic list
     graph/index.md, graph/graph.json  the semantic graph page and its data (V2–V4)
-    wiki/{articles,concepts,topics}/<slug>.md   B and C, at the path of their compiled file
+    wiki/{articles,concepts,topics}/<name>.md   B and C, named by their text (never by the prefix
+                                      folder their compiled file is kept in, issue 14)
     sources/<source id>.md            a source, rendered
     sources/<source id>/raw.md        the exact body of its cited version, line-numbered
     assets/wikigen/...                the views' CSS and JS
@@ -140,7 +141,8 @@ class Layout:
     def _object_uri(object_id: str, file: str) -> str:
         folder = FOLDERS.get(kind_of(object_id), "objects")
         expected = f"content/wiki/{folder}/"
-        name = file[len(expected) :] if file.startswith(expected) else ""
+        # Issue 14: the prefix folders a compiled file is kept in are never part of its URL.
+        name = posixpath.basename(file) if file.startswith(expected) else ""
         if not name.endswith(".md") or "/" in name or not name[:-3]:
             name = object_id.split("/", 1)[-1].replace("/", "-") + ".md"
         return f"wiki/{folder}/{safe_segment(name[:-3])}.md"

@@ -144,7 +144,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         for file in list(files):
             uri = file.src_uri
             rendered_here = uri.startswith(("sources/", *COMPILED_FOLDERS)) and uri.endswith(".md")
-            if rendered_here or uri == "wiki/relations.jsonl":
+            if rendered_here or uri == "wiki/relations.jsonl" or uri.startswith("wiki/relations/"):
                 files.remove(file)
         user_pages = {f.src_uri for f in files if f.is_documentation_page()}
         home = HOME if not ({"index.md", "README.md"} & user_pages) else "wiki/index.md"

@@ -1,0 +1,49 @@
+"""The schema-1 storage layout, kept as test data only (issue 14, item 3): one ``snapshot.json`` with
+the whole manifest and object index, and every relation in ``content/wiki/relations.jsonl`` — the
+writer wikigen used before the sharded layout, so that tests can build a repo as an older wikigen left
+it and watch it move (R9, R10)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from wikigen.snapshot import SNAPSHOT_PATH, Snapshot
+
+RELATIONS_PATH = "content/wiki/relations.jsonl"
+FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
+
+
+def flat_path(object_id: str) -> str:
+    """Where schema 1 kept an article, concept or topic: one flat folder per kind."""
+    kind, slug = object_id.split("/", 1)
+    return f"content/wiki/{FOLDERS[kind]}/{slug}.md"
+
+
+def dump_single(snapshot: Snapshot) -> bytes:
+    """The schema-1 writer, as it was: sorted keys, one key per line, trailing newline."""
+    data: dict[str, Any] = dict(snapshot.extra)
+    data |= {
+        "schema": 1,
+        "version": snapshot.version,
+        "rules": snapshot.rules,
+        "sourcesTree": snapshot.sources_tree,
+        "fingerprint": snapshot.fingerprint,
+        "sourceManifest": {k: snapshot.manifest[k].as_json() for k in sorted(snapshot.manifest)},
+        "objectIndex": {k: snapshot.objects[k] for k in sorted(snapshot.objects)},
+        "compilationTrace": dict(snapshot.trace),
+    }
+    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=_plain)
+    return (text + "\n").encode("utf-8")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot")
+
+
+__all__ = ["RELATIONS_PATH", "SNAPSHOT_PATH", "dump_single", "flat_path"]
