@@ -1,6 +1,7 @@
 """The schema-1 storage layout, kept as test data only (issue 14, item 3): one ``snapshot.json`` with
-the whole manifest and object index, and every relation in ``content/wiki/relations.jsonl`` — the
-writer wikigen used before the sharded layout, so that tests can build a repo as an older wikigen left
+the whole manifest and object index, every relation in ``content/wiki/relations.jsonl`` and the whole
+communities record in ``content/.wikigen/communities.json`` — the writers wikigen used before the
+sharded layout, so that tests can build a repo as an older wikigen left
 it and watch it move (R9, R10)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from wikigen.communities import ALGORITHM, SEED, WHOLE_RECORD_PATH
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot
 
 RELATIONS_PATH = "content/wiki/relations.jsonl"
@@ -38,6 +40,21 @@ def dump_single(snapshot: Snapshot) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
+def dump_whole_communities(assignment: Mapping[str, str]) -> bytes:
+    """The whole communities record as it was written before it was sharded: each community's name
+    and its members, one member per line."""
+    groups: dict[str, list[str]] = {}
+    for node, name in assignment.items():
+        groups.setdefault(name, []).append(node)
+    doc = {
+        "schema": 1,
+        "algorithm": ALGORITHM,
+        "seed": SEED,
+        "communities": {name: sorted(found) for name, found in sorted(groups.items())},
+    }
+    return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return dict(value)
@@ -46,4 +63,4 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot")
 
 
-__all__ = ["RELATIONS_PATH", "SNAPSHOT_PATH", "dump_single", "flat_path"]
+__all__ = ["RELATIONS_PATH", "SNAPSHOT_PATH", "WHOLE_RECORD_PATH", "dump_single", "dump_whole_communities", "flat_path"]

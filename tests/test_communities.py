@@ -3,7 +3,6 @@ named by a stable member and coloured from that name, recorded by the compiler, 
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
@@ -11,18 +10,24 @@ import networkx as nx
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
+from tests.old_layout import dump_whole_communities
 from wikigen.communities import (
-    COMMUNITIES_PATH,
+    COMMUNITIES_DIR,
+    COMMUNITIES_LEVELS,
+    WHOLE_RECORD_PATH,
+    Record,
     community_color,
-    dump_record,
     kept_share,
     load_record,
     partition,
+    read_record,
     record_communities,
     semantic_edges,
 )
 from wikigen.engines.scripted import ScriptedEngine
+from wikigen.gitstore import GitStore
 from wikigen.pipeline import compile_repo
+from wikigen.shards import decode_shard, shard_of
 from wikigen.views.knowledge import load_knowledge
 
 
@@ -83,7 +88,13 @@ def test_colours_come_from_the_name_alone():
     assert community_color("concept/pod", size=1) == community_color(None) == "#9e9e9e"
 
 
-def test_the_record_round_trips_and_is_not_rewritten_when_unchanged():
+def stored(files: dict[str, bytes | None]) -> Record:
+    """The record as a reader finds it after ``files`` are written (over nothing)."""
+    shards = [(p, d) for p, d in files.items() if p.startswith(COMMUNITIES_DIR + "/") and d is not None]
+    return load_record(shards, None)
+
+
+def test_the_record_round_trips_through_its_shards_and_is_not_rewritten_when_unchanged():
     index = {
         "concept/a": {"kind": "concept"},
         "concept/b": {"kind": "concept"},
@@ -92,17 +103,39 @@ def test_the_record_round_trips_and_is_not_rewritten_when_unchanged():
         "relation/2": {"kind": "relation", "subject": "concept/b", "object": "concept/a"},
     }
     assert semantic_edges(index) == (["concept/a", "concept/b", "concept/c"], {("concept/a", "concept/b"): 2})
-    files = record_communities(index, None)
-    data = files[COMMUNITIES_PATH]
-    assert data is not None
-    doc = json.loads(data)
-    assert doc["communities"] == {"concept/a": ["concept/a", "concept/b"]}  # c has no relation
-    assert load_record(data) == {"concept/a": "concept/a", "concept/b": "concept/a"}
-    assert dump_record(load_record(data)) == data
-    assert record_communities(index, data) == {}  # R24: unchanged, not rewritten
+    files = record_communities(index, Record())
+    # Issue 14.3: one shard per sha1 prefix, {concept id: community name}; c has no relation.
+    assert set(files) == {f"{COMMUNITIES_DIR}/{shard_of(c, COMMUNITIES_LEVELS)}" for c in ("concept/a", "concept/b")}
+    merged: dict[str, str] = {}
+    for data in files.values():
+        assert data is not None
+        merged.update(decode_shard(data))
+    assert merged == {"concept/a": "concept/a", "concept/b": "concept/a"}
+    record = stored(files)
+    assert record.sharded and not record.whole and dict(record.assignment) == merged
+    assert record_communities(index, record) == {}  # R24: unchanged, not rewritten
     no_relations = {k: v for k, v in index.items() if k.startswith("concept/")}
-    assert record_communities(no_relations, data) == {COMMUNITIES_PATH: None}
-    assert load_record(b"not json") == {}
+    assert record_communities(no_relations, record) == dict.fromkeys(files)  # every shard removed
+    assert load_record([("ab/c.json", b"not json")], None) == Record(sharded=True)
+
+
+def test_a_whole_record_is_read_as_the_parent_and_moved_into_shards():
+    """A repo that still holds a whole communities.json (written before the record was sharded) reads
+    it as the parent; the next write stores every shard and removes the file, colours kept."""
+    index = {
+        **{f"concept/{n}": {"kind": "concept"} for n in "abcd"},
+        "relation/1": {"kind": "relation", "subject": "concept/a", "object": "concept/b"},
+        "relation/2": {"kind": "relation", "subject": "concept/c", "object": "concept/d"},
+    }
+    old = {"concept/a": "concept/b", "concept/b": "concept/b", "concept/c": "concept/c", "concept/d": "concept/c"}
+    parent = load_record((), dump_whole_communities(old))
+    assert parent.whole and not parent.sharded and dict(parent.assignment) == old
+    files = record_communities(index, parent)
+    assert files.pop(WHOLE_RECORD_PATH) is None
+    assert dict(stored(files).assignment) == old  # the names (so the colours) carried over
+    # Shards and a leftover whole file: the shards are the record, the file only goes.
+    both = load_record(list(files.items()), dump_whole_communities({"concept/a": "concept/x"}))
+    assert dict(both.assignment) == old and record_communities(index, both) == {WHOLE_RECORD_PATH: None}
 
 
 K = "content/sources/knowledge"
@@ -115,12 +148,15 @@ def test_the_compiler_records_the_partition_and_the_views_read_it(git_repo: GitR
         {f"{K}/pods.md": source(HUB, title="Pods"), f"{K}/cache.md": source(OTHER, title="Cache")}
     )
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
-    data = git_repo.repo.revparse_single(f"HEAD:{COMMUNITIES_PATH}").data
-    record = load_record(data)
+    store = GitStore(git_repo.root)
+    tree = store.commit_tree(store.head_commit())
+    folder = store.subtree(tree, COMMUNITIES_DIR)
+    record = read_record(store, tree).assignment
     assert record["concept/node"] == record["concept/pod"] == "concept/pod"
     assert record["concept/entry"] == record["concept/cache"]
     assert load_knowledge(git_repo.root).communities == record
+    assert store.read_file(tree, WHOLE_RECORD_PATH) is None  # no whole file: shards only
     # Another source's edit leaves the record alone when no community changes (warm start).
     git_repo.commit({f"{K}/cache.md": source(OTHER + "\nMore text.\n", title="Cache")})
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
-    assert git_repo.repo.revparse_single(f"HEAD:{COMMUNITIES_PATH}").data == data
+    assert store.subtree(store.commit_tree(store.head_commit()), COMMUNITIES_DIR) == folder

@@ -1,6 +1,6 @@
-"""The move of a schema-1 snapshot (one snapshot.json, one relations.jsonl) to the sharded storage layout
-of issue 14, item 3 (R9: a bookkeeping commit, no engine call, every object's bytes unchanged; R10:
-older snapshots load as they are)."""
+"""The move of a schema-1 snapshot (one snapshot.json, one relations.jsonl, one communities.json) to the
+sharded storage layout of issue 14, item 3 (R9: a bookkeeping commit, no engine call, every object's
+bytes unchanged, every concept's community unchanged; R10: older snapshots load as they are)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
-from tests.old_layout import RELATIONS_PATH, dump_single, flat_path
+from tests.old_layout import RELATIONS_PATH, WHOLE_RECORD_PATH, dump_single, dump_whole_communities, flat_path
+from wikigen.communities import COMMUNITIES_DIR, read_record
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.errors import SnapshotError
 from wikigen.gitstore import COMPILER_NAME, EMPTY_TREE, GitStore
@@ -33,8 +34,8 @@ SOURCES = {
 
 def old_layout_repo(repo: GitRepo) -> Snapshot:
     """A repo as the schema-1 wikigen left it: compiled, then its snapshot rewritten by a compiler commit
-    into one snapshot.json, one relations.jsonl and flat object folders (the objects' bytes are the
-    same in both layouts)."""
+    into one snapshot.json, one relations.jsonl, one communities.json and flat object folders (the
+    objects' bytes and the communities are the same in both layouts)."""
     repo.commit(SOURCES)
     compile_repo(repo.root, engine=ScriptedEngine(extract))
     snapshot = repo.snapshot()
@@ -46,12 +47,16 @@ def old_layout_repo(repo: GitRepo) -> Snapshot:
     store = GitStore(repo.root)
     head = store.head_commit()
     tree = store.commit_tree(head)
+    communities = read_record(store, tree).assignment
+    assert communities  # relations were found, so communities were recorded
     files: dict[str, bytes | str | None] = {
         SNAPSHOT_PATH: dump_single(Snapshot(**{**_fields(snapshot), "objects": index})),
         RELATIONS_PATH: "".join(line + "\n" for line in lines).encode(),
+        WHOLE_RECORD_PATH: dump_whole_communities(communities),
         MANIFEST_DIR: None,
         INDEX_DIR: None,
         RELATIONS_DIR: None,
+        COMMUNITIES_DIR: None,
     }
     for oid, entry in snapshot.objects.items():
         if entry["kind"] != "relation":
@@ -105,10 +110,17 @@ def test_r10_a_schema_1_snapshot_still_loads_as_it_is(git_repo: GitRepo):
     assert git_repo.wikigen("verify").code == 0
 
 
+def communities_at(repo: GitRepo, rev: str = "HEAD") -> dict[str, str]:
+    store = GitStore(repo.root)
+    return dict(read_record(store, store.commit_tree(store.resolve(rev))).assignment)
+
+
 def test_r9_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(git_repo: GitRepo):
     old = old_layout_repo(git_repo)
     before_head = git_repo.head()
     before = object_bytes(git_repo, "HEAD", old)
+    communities = communities_at(git_repo)  # read from the whole communities.json
+    assert communities and (git_repo.root / WHOLE_RECORD_PATH).is_file()
     assert git_repo.wikigen("verify").code == 0
 
     engine = ScriptedEngine(extract)
@@ -132,6 +144,11 @@ def test_r9_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(g
     assert flat_path("concept/pod") in changed and object_path("concept/pod") in changed
     assert not (git_repo.root / flat_path("concept/pod")).exists()
     assert all(p.startswith(("content/.wikigen/", "content/wiki/")) for p in changed)
+    # Issue 14.3: the communities record moved into its shards in the same commit, every concept's
+    # community (so its colour) unchanged.
+    assert WHOLE_RECORD_PATH in changed and not (git_repo.root / WHOLE_RECORD_PATH).exists()
+    assert any(p.startswith(COMMUNITIES_DIR + "/") for p in changed)
+    assert communities_at(git_repo) == communities
     assert git_repo.wikigen("verify").code == 0
     assert git_repo.git("status", "--porcelain").stdout == ""
 
@@ -151,6 +168,41 @@ def test_r9_a_change_waiting_in_the_old_layout_compiles_after_the_move(git_repo:
     assert len(log) == 3 and "sharded storage layout" in log[1] and "snapshot 2" in log[0]
     assert git_repo.wikigen("verify").code == 0
     assert "concept/dog" in git_repo.snapshot().objects
+
+
+def test_a_sharded_repo_with_a_whole_communities_record_moves_it_at_the_next_compile(git_repo: GitRepo):
+    """A repo in the sharded layout whose communities record is still one communities.json (compiled by
+    a wikigen that sharded the snapshot but not this record): read as the parent record, moved into
+    shards by the next compile, no colour lost."""
+    from wikigen.views.knowledge import load_knowledge
+
+    git_repo.commit(SOURCES)
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    store = GitStore(git_repo.root)
+    head = store.head_commit()
+    tree = store.commit_tree(head)
+    communities = communities_at(git_repo)
+    root = json.loads(store.read_file(tree, SNAPSHOT_PATH) or b"")
+    del root["layout"]["communities"]  # that wikigen's root record had no communities header
+    files: dict[str, bytes | str | None] = {
+        SNAPSHOT_PATH: (json.dumps(root, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode(),
+        WHOLE_RECORD_PATH: dump_whole_communities(communities),
+        COMMUNITIES_DIR: None,
+    }
+    commit = store.create_commit(store.build_tree(tree, files), [head], "wikigen: snapshot 1 (whole record)\n")
+    store.move_ref(store.head_ref(), commit, head)
+    git_repo.git("reset", "-q", "--hard")
+    assert git_repo.snapshot().sharded and communities_at(git_repo) == communities
+    assert load_knowledge(git_repo.root).communities == communities  # the site reads it as it is
+    assert git_repo.wikigen("verify").code == 0
+
+    git_repo.commit({f"{K}/dog.md": source("Dogs.\n\nConcept Dog: a dog.\n", title="Dogs")})
+    assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published
+    changed = git_repo.changed_paths()
+    assert WHOLE_RECORD_PATH in changed and not (git_repo.root / WHOLE_RECORD_PATH).exists()
+    assert communities_at(git_repo) == communities  # warm-started from it: nothing moved
+    assert json.loads(git_repo.read(SNAPSHOT_PATH))["layout"]["communities"]["folder"] == COMMUNITIES_DIR
+    assert git_repo.wikigen("verify").code == 0
 
 
 def test_r9_moved_is_pure_and_keeps_every_relation_line():

@@ -1,6 +1,7 @@
 """Sharded storage (issue 14, item 3): a snapshot commit after one edit writes only the shards of what
 changed — the edited source's manifest shard, the index and relation shards of the objects that
-changed, the root record — never the others (R24: nothing unaffected is rewritten)."""
+changed, the communities shards of the concepts whose community changed, the root record — never the
+others (R24: nothing unaffected is rewritten)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import pygit2
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
+from wikigen.communities import COMMUNITIES_DIR, COMMUNITIES_LEVELS, read_record
 from wikigen.engines.scripted import ScriptedEngine
+from wikigen.gitstore import GitStore
 from wikigen.objects import RELATIONS_DIR, object_path
 from wikigen.pipeline import compile_repo
 from wikigen.shards import ShardMap, changed_shards, decode_shard, encode_shard, shard_of
@@ -38,6 +41,21 @@ def index_shard(object_id: str) -> str:
     return f"{INDEX_DIR}/{shard_of(object_id, INDEX_LEVELS)}"
 
 
+def community_shard(concept_id: str) -> str:
+    return f"{COMMUNITIES_DIR}/{shard_of(concept_id, COMMUNITIES_LEVELS)}"
+
+
+def communities_at(repo: GitRepo, rev: str) -> dict[str, str]:
+    store = GitStore(repo.root)
+    return dict(read_record(store, store.commit_tree(store.resolve(rev))).assignment)
+
+
+def moved_communities(repo: GitRepo) -> set[str]:
+    """The concepts whose community the commit at HEAD changed (added, renamed or dropped)."""
+    before, after = communities_at(repo, "HEAD~1"), communities_at(repo, "HEAD")
+    return {c for c in set(before) | set(after) if before.get(c) != after.get(c)}
+
+
 def test_r24_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
     files = corpus()
     git_repo.commit(files)
@@ -62,8 +80,12 @@ def test_r24_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
     relations = {object_path(oid) for oid in moved if oid.startswith("relation/")}
     assert {p for p in changed if p.startswith(RELATIONS_DIR + "/")} <= relations
     objects = {object_path(oid) for oid in moved if not oid.startswith("relation/")}
-    others = changed - {p for p in changed if p.startswith((MANIFEST_DIR, INDEX_DIR, RELATIONS_DIR))}
-    assert others - objects <= {SNAPSHOT_PATH, "content/.wikigen/communities.json"} and SNAPSHOT_PATH in others
+    # Communities (issue 14.3): only the shards of the concepts whose community changed.
+    assert {p for p in changed if p.startswith(COMMUNITIES_DIR + "/")} == {
+        community_shard(c) for c in moved_communities(git_repo)
+    }
+    others = changed - {p for p in changed if p.startswith((MANIFEST_DIR, INDEX_DIR, RELATIONS_DIR, COMMUNITIES_DIR))}
+    assert others - objects <= {SNAPSHOT_PATH} and SNAPSHOT_PATH in others
     # Far fewer files than the knowledge base holds: O(change), not O(N).
     assert len(changed) <= 3 * len(moved) + 3
 
@@ -82,6 +104,29 @@ def test_r24_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
                 assert new_tree[path].id == old_tree[path].id
                 untouched += 1
     assert untouched >= N  # most shards stayed as they were
+    assert git_repo.wikigen("verify").code == 0
+
+
+def test_r24_an_edit_that_moves_concepts_rewrites_only_their_community_shards(git_repo: GitRepo):
+    """Issue 14.3: the communities record is sharded like the index, so a commit that moves a few
+    concepts to another community rewrites their shards, not the record of every concept."""
+    files = corpus()
+    git_repo.commit(files)
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    before = communities_at(git_repo, "HEAD")
+    shards = {community_shard(c) for c in before}
+    assert len(before) == N and len(shards) > N // 2  # every concept of the chain, spread over shards
+
+    # Cut the chain: Term20 no longer depends on Term19, so the communities around the cut change.
+    edited = f"{K}/s20.md"
+    git_repo.commit({edited: files[edited].replace("\nREL Term20 -depends on-> Term19.\n", "\n")})
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    moved = moved_communities(git_repo)
+    written = {p for p in git_repo.changed_paths() if p.startswith(COMMUNITIES_DIR + "/")}
+    assert moved and written == {community_shard(c) for c in moved}
+    assert len(written) < len(shards)  # not the whole record
+    after = communities_at(git_repo, "HEAD")
+    assert {c: after[c] for c in after if c not in moved} == {c: before[c] for c in before if c not in moved}
     assert git_repo.wikigen("verify").code == 0
 
 

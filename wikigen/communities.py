@@ -14,8 +14,20 @@ keeps about 99% of assignments where a fresh run keeps about half. A community t
 two is split into its connected parts, and when the warm partition's modularity falls clearly
 below a fresh run's, the fresh one is taken (names still carried over by overlap).
 
-The record, ``content/.wikigen/communities.json``, is one small file: each community's name and its
-members, one member per line so that a commit's diff is the concepts that moved.
+The record is sharded like the snapshot's index (issue 14, item 3; :mod:`wikigen.shards`):
+``content/.wikigen/communities/ab/c.json`` holds ``{concept id: community name}`` for the concepts
+whose ``sha1(id)`` starts with ``abc``, one per line, so that a commit rewrites only the shards of the
+concepts that moved. Its constant header (schema, algorithm, seed, folder, levels) is in the snapshot's
+root record (``layout.communities``, :func:`layout`), which every commit writes anyway.
+
+Before it was sharded the record was one file, ``content/.wikigen/communities.json`` (each community's
+name and its members; :func:`load_whole` still reads it). A schema-1 repo's file moves into the shards
+in the storage-layout move (:mod:`wikigen.migration`). A repo already in the sharded layout that still
+holds the whole file (compiled by a wikigen that sharded the snapshot but not this record) reads it
+as the parent record, and the next compile that merges writes every shard of the new partition and
+removes the file, in the same commit: no crash, no colour lost.
+
+Pure but for :func:`read_record`, the one reader of the stored record (given a store).
 """
 
 from __future__ import annotations
@@ -25,10 +37,17 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-COMMUNITIES_PATH = "content/.wikigen/communities.json"
-SCHEMA = 1
+from wikigen.gitstore import EMPTY_TREE, GitStore
+from wikigen.shards import Levels, changed_shards, decode_shard
+
+COMMUNITIES_DIR = "content/.wikigen/communities"
+COMMUNITIES_LEVELS: Levels = (2, 1)  # 4,096 shards, as the relations
+WHOLE_RECORD_PATH = "content/.wikigen/communities.json"  # the record before it was sharded (schema 1)
+SCHEMA = 2  # of the record: 1 was the whole file
 SEED = 42
 ALGORITHM = "leiden-modularity; warm start: local moves from the parent record"
 REFRESH_BELOW = 0.97  # a warm partition under this share of a fresh one's modularity is replaced
@@ -159,9 +178,50 @@ def community_color(name: str | None, size: int = 2) -> str:
 # -- the record ------------------------------------------------------------------------------------
 
 
-def load_record(data: bytes | None) -> dict[str, str]:
-    """Concept id → community name from a record's bytes ({} when there is none or it is unreadable:
-    the next compile then starts fresh, which is correct, only less stable)."""
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A stored record: concept id → community name, and how it is stored."""
+
+    assignment: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    sharded: bool = False  # read from shards: what the next write diffs against
+    whole: bool = False  # a whole communities.json is there: the next write removes it
+
+    @property
+    def exists(self) -> bool:
+        return self.sharded or self.whole
+
+
+def layout() -> dict[str, Any]:
+    """The record's constant header, kept in the snapshot's root record (``layout.communities``)."""
+    return {
+        "folder": COMMUNITIES_DIR,
+        "levels": list(COMMUNITIES_LEVELS),
+        "schema": SCHEMA,
+        "algorithm": ALGORITHM,
+        "seed": SEED,
+    }
+
+
+def load_record(shards: Iterable[tuple[str, bytes]], whole: bytes | None) -> Record:
+    """The record from its shards' bytes, else from a whole communities.json (the shards win where
+    both are there). An unreadable shard or file is left out: its concepts start alone at the next
+    compile, which is correct, only less stable."""
+    assignment: dict[str, str] = {}
+    sharded = False
+    for _, data in shards:
+        sharded = True
+        try:
+            assignment.update({str(k): str(v) for k, v in decode_shard(data).items()})
+        except (ValueError, UnicodeDecodeError):
+            continue
+    if not sharded:
+        assignment = load_whole(whole)
+    return Record(MappingProxyType(dict(sorted(assignment.items()))), sharded, whole is not None)
+
+
+def load_whole(data: bytes | None) -> dict[str, str]:
+    """Concept id → community name from a whole communities.json (schema 1: ``{"communities": {name:
+    [members]}}``); {} when there is none or it is unreadable."""
     if not data:
         return {}
     try:
@@ -172,29 +232,40 @@ def load_record(data: bytes | None) -> dict[str, str]:
         return {}
 
 
-def dump_record(assignment: Mapping[str, str], seed: int = SEED) -> bytes:
-    groups: dict[str, list[str]] = {}
-    for node, name in assignment.items():
-        groups.setdefault(name, []).append(node)
-    doc = {
-        "schema": SCHEMA,
-        "algorithm": ALGORITHM,
-        "seed": seed,
-        "communities": {name: sorted(found) for name, found in sorted(groups.items())},
-    }
-    return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+def read_record(store: GitStore, tree: str) -> Record:
+    """The record stored in ``tree`` (a commit's root tree)."""
+    folder = store.subtree(tree, COMMUNITIES_DIR)
+    shards = store.generated_files(folder) if folder != EMPTY_TREE else iter(())
+    return load_record(shards, store.read_file(tree, WHOLE_RECORD_PATH))
 
 
-def record_communities(
-    index: Mapping[str, Mapping[str, Any]], parent: bytes | None
-) -> dict[str, bytes | None]:
-    """The files to write for a merged object index: the record warm-started from the parent's
-    bytes, ``None`` to remove it when no concept has a relation, nothing when it would be
-    byte-identical to the parent's (R24: nothing unaffected is rewritten)."""
+def record_files(assignment: Mapping[str, str], parent: Record) -> dict[str, bytes | None]:
+    """The files that store ``assignment`` where ``parent`` is stored: only the shards holding a
+    concept whose community changed (R24), every shard when the parent is not in shards; ``None``
+    removes a shard left empty, and the whole file."""
+    old = parent.assignment if parent.sharded else None
+    shards = changed_shards(assignment, old, COMMUNITIES_LEVELS, str)
+    files: dict[str, bytes | None] = {f"{COMMUNITIES_DIR}/{path}": data for path, data in shards.items()}
+    if parent.whole:
+        files[WHOLE_RECORD_PATH] = None
+    return files
+
+
+def record_communities(index: Mapping[str, Mapping[str, Any]], parent: Record) -> dict[str, bytes | None]:
+    """The files to write for a merged object index: the partition warm-started from the parent
+    record, written as the shards whose assignments changed (nothing when none did; every shard
+    removed when no concept has a relation)."""
     nodes, edges = semantic_edges(index)
-    assignment = partition(nodes, edges, load_record(parent))
-    data = dump_record(assignment) if assignment else None
-    return {} if data == parent else {COMMUNITIES_PATH: data}
+    return record_files(partition(nodes, edges, parent.assignment), parent)
+
+
+def moved_record(whole: bytes | None) -> dict[str, bytes | None]:
+    """R9: a whole communities.json moved into its shards, every assignment unchanged (the storage
+    layout move of a schema-1 repo); nothing when there is no such file."""
+    if whole is None:
+        return {}
+    parent = load_record((), whole)
+    return record_files(parent.assignment, parent)
 
 
 def kept_share(before: Mapping[str, str], after: Mapping[str, str]) -> float:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from wikigen.communities import COMMUNITIES_PATH
+from wikigen.communities import COMMUNITIES_DIR, WHOLE_RECORD_PATH
 from wikigen.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.gitstore import COMPILER_NAME, GitStore
 from wikigen.publish import Published, StartedFrom, commit_message, publish
@@ -86,11 +86,17 @@ def _in_shards(path: str) -> bool:
 
 
 def _owned(snapshot: Snapshot) -> set[str]:
-    # the communities record (issue 13.3) is the compiler's too
+    # the communities record (issue 13.3) is the compiler's too: its whole file, and its shards (_owns)
     return {str(e["file"]) for e in snapshot.objects.values() if e.get("file")} | {
         SNAPSHOT_PATH,
-        COMMUNITIES_PATH,
+        WHOLE_RECORD_PATH,
     }
+
+
+def _owns(owned: set[str], path: str) -> bool:
+    """An owned file, or a shard of the communities record (issue 14.3): every file in its folder is
+    the compiler's."""
+    return path in owned or path.startswith(f"{COMMUNITIES_DIR}/")
 
 
 def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
@@ -139,7 +145,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
             except (SnapshotError, GitStoreError):
                 other_snapshots[commit] = None
         snapshot = other_snapshots[commit]
-        return snapshot is not None and path in _owned(snapshot)
+        return snapshot is not None and _owns(_owned(snapshot), path)
 
     merged: dict[str, str | None] = {}
     edited: list[str] = []
@@ -147,7 +153,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
         now = store.blob_at(head, path)
         if _in_shards(path):
             merged[path] = store.blob_at(published, path)  # restored from the compiler's commit
-        elif path in owned:
+        elif _owns(owned, path):
             if compiled_elsewhere(path, now):
                 merged[path] = store.blob_at(published, path)
             else:

@@ -1,7 +1,7 @@
 """Baseline index + resolved delta → the new object index and the file changes (R24, R25, R28, R38).
 
 Pure but for ``read_file`` (an object file of the baseline commit, read only for a concept that a
-delta extends). Unaffected objects are never rewritten: their files stay byte-identical.
+delta extends); the parent's communities record is given as a value. Unaffected objects are never rewritten: their files stay byte-identical.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikigen.communities import COMMUNITIES_PATH, record_communities
+from wikigen.communities import Record, record_communities
 from wikigen.evidence.citations import Citation
 from wikigen.hashing import sha256_hex
 from wikigen.ids import kind_of, normalize_name
@@ -91,9 +91,11 @@ def merge(
     read_file: Callable[[str], bytes | None],
     compiled: Mapping[str, str],
     provenance: Mapping[str, Any],
+    communities: Record,
     derive_topics: bool = False,
 ) -> Merged:
-    """The new snapshot's objects; ``compiled`` maps every compiled source to its compiled version.
+    """The new snapshot's objects; ``compiled`` maps every compiled source to its compiled version;
+    ``communities`` is the baseline commit's communities record (the partition's warm start).
 
     With ``derive_topics`` the topics are the compiler's (:mod:`wikigen.topics`), not the delta's.
     """
@@ -207,7 +209,7 @@ def merge(
             index, files, baseline_index, read_file, owned_files, provenance
         )
         problems.extend(topic_problems)
-    files.update(record_communities(index, read_file(COMMUNITIES_PATH)))  # V3, issue 13.3
+    files.update(record_communities(index, communities))  # V3, issue 13.3; sharded, issue 14.3
     problems.extend(final_problems(index, compiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
 

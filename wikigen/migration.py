@@ -5,8 +5,9 @@ issue 14.
 R9: a storage-layout move is a bookkeeping commit with no engine call in which every object's content
 stays byte-identical; only its place changes. So the manifest, the versions and the trace stay as they
 are, each article, concept and topic file moves as the same blob into its prefix folder, each relation
-line moves unchanged into its shard, and the index records every object's new file. Files the index
-does not own (R38) stay where they are.
+line moves unchanged into its shard, the communities record (``communities.json``) moves into its
+shards with every concept's community unchanged, and the index records every object's new file. Files
+the index does not own (R38) stay where they are.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from wikigen.communities import WHOLE_RECORD_PATH, moved_record
 from wikigen.gitstore import GitStore
 from wikigen.objects import LEGACY_RELATIONS_PATH, dump_relations, object_path, parse_relations
 from wikigen.publish import Published, StartedFrom, commit_message, publish
@@ -60,6 +62,7 @@ def move_to_shards(store: GitStore, head: str | None, baseline: Snapshot) -> Pub
     tree = store.commit_tree(head)
     snapshot, relation_files, moves = moved(baseline, store.read_file(tree, LEGACY_RELATIONS_PATH))
     files: dict[str, bytes | str | None] = dict(relation_files)
+    files.update(moved_record(store.read_file(tree, WHOLE_RECORD_PATH)))
     for new, old in sorted(moves.items()):
         blob = store.blob_in(tree, old)
         if blob is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from wikigen.communities import read_record
 from wikigen.config import Config
 from wikigen.context import Context, build_context, name_tokens, recheck_request, text_ngrams
 from wikigen.drift import reconcile
@@ -604,6 +605,7 @@ def _run_increment(
         read_file=lambda p: ws.store.read_file(head_tree, p),
         compiled=compiled_after,
         provenance=provenance,
+        communities=read_record(ws.store, head_tree),
         derive_topics=derives_topics(engine),
     )
     if merged.problems:

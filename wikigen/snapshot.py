@@ -7,7 +7,9 @@ Schema 2 (issue 14, item 3) stores a snapshot so that a commit writes O(change) 
   sharded, and the git tree id of each sharded folder as the compiler wrote it;
 - ``content/.wikigen/manifest/ab/c.json``: the ``sourceManifest``, sharded by a hash of the source id
   (:mod:`wikigen.shards`);
-- ``content/.wikigen/index/ab/cd.json``: the ``objectIndex``, sharded by a hash of the object id.
+- ``content/.wikigen/index/ab/cd.json``: the ``objectIndex``, sharded by a hash of the object id;
+- (``layout.communities`` only names them) the communities record's shards, read from HEAD like the
+  relations (:mod:`wikigen.communities`).
 
 The manifest and the index are read from the tree ids the root records, never from whatever the
 folders hold at HEAD: a merge that mixed two branches' shards (or a hand edit) cannot change what a
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from wikigen import communities
 from wikigen.errors import SnapshotError
 from wikigen.gitstore import EMPTY_TREE, GitStore, TreeId
 from wikigen.objects import RELATIONS_DIR, RELATIONS_LEVELS
@@ -397,6 +400,7 @@ def dump_root(snapshot: Snapshot, manifest_tree: str, index_tree: str, waiting_b
             "manifest": {"folder": MANIFEST_DIR, "levels": list(MANIFEST_LEVELS), "tree": manifest_tree},
             "objectIndex": {"folder": INDEX_DIR, "levels": list(INDEX_LEVELS), "tree": index_tree},
             "relations": {"folder": RELATIONS_DIR, "levels": list(RELATIONS_LEVELS)},
+            "communities": communities.layout(),  # the record's header; its shards are read from HEAD
             "waiting": {"path": WAITING_PATH, "blob": waiting_blob},
         },
     }

@@ -1,10 +1,10 @@
-"""Issue 15.7 with issue 13.3: the communities record (``content/.wikigen/communities.json``) is the
-compiler's like every generated file, so a hand edit of it fails `verify`, naming it."""
+"""Issue 15.7 with issue 13.3: the communities record (its shards, ``content/.wikigen/communities/``,
+issue 14.3) is the compiler's like every generated file, so a hand edit of it fails `verify`, naming it."""
 
 from __future__ import annotations
 
 from tests.conftest import GitRepo, source
-from wikigen.communities import COMMUNITIES_PATH
+from wikigen.communities import COMMUNITIES_DIR
 
 K = "content/sources/knowledge"
 POD = (
@@ -20,8 +20,10 @@ NODE = (
 def test_issue_15_7_a_hand_edited_communities_record_fails_verify(git_repo: GitRepo) -> None:
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
     assert git_repo.wikigen("compile", "--engine", "offline").code == 0
-    record = git_repo.read(COMMUNITIES_PATH)  # relations were found, so communities were recorded
+    shards = sorted((git_repo.root / COMMUNITIES_DIR).rglob("*.json"))
+    assert shards  # relations were found, so communities were recorded
+    shard = shards[0].relative_to(git_repo.root).as_posix()
     assert git_repo.wikigen("verify").code == 0
-    git_repo.commit({COMMUNITIES_PATH: record.replace("{", '{"edited": 1, ', 1)}, message="hand edit")
+    git_repo.commit({shard: git_repo.read(shard).replace("{", '{"edited": "1",', 1)}, message="hand edit")
     verify = git_repo.wikigen("verify")
-    assert verify.code == 1 and COMMUNITIES_PATH in verify.out
+    assert verify.code == 1 and shard in verify.out

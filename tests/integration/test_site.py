@@ -441,7 +441,8 @@ def test_offline_plugin_from_disk_uses_the_local_shim_and_stays_on_disk(built, b
 @pytest.fixture(scope="module")
 def one_source_edit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A site built, one source edited and compiled, the site built again: both served."""
-    from wikigen.communities import COMMUNITIES_PATH, load_record
+    from wikigen.communities import read_record
+    from wikigen.gitstore import GitStore
 
     repo = GitRepo(tmp_path_factory.mktemp("edit") / "repo")
     repo.commit(
@@ -461,7 +462,8 @@ def one_source_edit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[s
             edited = SERVICES + "Concept Gateway: a door for traffic.\nREL Gateway -routes to-> Service.\n"
             repo.commit({f"{K}/services.md": edited}, message="edit one source")
         compile_repo(repo.root, engine=ScriptedEngine(extract))
-        records.append(load_record(repo.repo.revparse_single(f"HEAD:{COMMUNITIES_PATH}").data))
+        store = GitStore(repo.root)
+        records.append(dict(read_record(store, store.commit_tree(store.head_commit())).assignment))
         build = [
             str(BIN / "mkdocs"),
             "build",

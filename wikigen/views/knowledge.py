@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from wikigen.communities import COMMUNITIES_PATH, load_record
+from wikigen.communities import read_record
 from wikigen.config import Config
 from wikigen.gitstore import GitStore
 from wikigen.objects import parse_object, relation_lines
@@ -134,12 +134,15 @@ def load_knowledge(root: Path | str) -> Knowledge:
             {oid: MappingProxyType(dict(e.get("provenance") or {})) for oid, e in snapshot.objects.items()}
         ),
         problems=tuple(problems),
-        communities=_recorded_communities(store.read_file(tree, COMMUNITIES_PATH)),
+        communities=_recorded_communities(store, tree),
     )
 
 
-def _recorded_communities(data: bytes | None) -> Mapping[str, str] | None:
-    return None if data is None else MappingProxyType(load_record(data))
+def _recorded_communities(store: GitStore, tree: str) -> Mapping[str, str] | None:
+    """The compiler's record (its shards, or a whole communities.json an older compile left); None
+    when there is neither."""
+    record = read_record(store, tree)
+    return record.assignment if record.exists else None
 
 
 def _manifest_source(
