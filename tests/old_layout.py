@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wikigen.communities import ALGORITHM, SEED, WHOLE_RECORD_PATH
+from wikigen.shards import plain
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot
 
 RELATIONS_PATH = "content/wiki/relations.jsonl"
@@ -36,7 +37,7 @@ def dump_single(snapshot: Snapshot) -> bytes:
         "objectIndex": {k: snapshot.objects[k] for k in sorted(snapshot.objects)},
         "compilationTrace": dict(snapshot.trace),
     }
-    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=_plain)
+    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=plain)
     return (text + "\n").encode("utf-8")
 
 
@@ -53,14 +54,6 @@ def dump_whole_communities(assignment: Mapping[str, str]) -> bytes:
         "communities": {name: sorted(found) for name, found in sorted(groups.items())},
     }
     return (json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, (tuple, set, frozenset)):
-        return list(value)
-    raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot")
 
 
 __all__ = ["RELATIONS_PATH", "SNAPSHOT_PATH", "WHOLE_RECORD_PATH", "dump_single", "dump_whole_communities", "flat_path"]

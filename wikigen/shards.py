@@ -45,15 +45,16 @@ def encode_shard(records: Mapping[str, Any]) -> bytes:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_plain)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=plain)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """JSON's ``default`` for the compiler's records: mappings and collections as they serialize."""
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, (tuple, set, frozenset)):
         return list(value)
-    raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot shard")
+    raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot")
 
 
 def decode_shard(data: bytes) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from wikigen import communities
 from wikigen.errors import SnapshotError
 from wikigen.gitstore import EMPTY_TREE, GitStore, TreeId
 from wikigen.objects import RELATIONS_DIR, RELATIONS_LEVELS
-from wikigen.shards import Levels, ShardMap, changed_shards
+from wikigen.shards import Levels, ShardMap, changed_shards, plain
 
 SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
 MANIFEST_DIR = "content/.wikigen/manifest"
@@ -404,7 +404,7 @@ def dump_root(snapshot: Snapshot, manifest_tree: str, index_tree: str, waiting_b
             "waiting": {"path": WAITING_PATH, "blob": waiting_blob},
         },
     }
-    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=_plain)
+    text = json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False, default=plain)
     return (text + "\n").encode("utf-8")
 
 
@@ -431,11 +431,3 @@ def summarize(snapshot: Snapshot) -> dict[str, Any]:
     else:
         objects = len(snapshot.objects)
     return {**sources, "objects": objects}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, (tuple, set, frozenset)):
-        return list(value)
-    raise TypeError(f"cannot serialize {type(value).__name__} in a snapshot")
