@@ -192,6 +192,7 @@ def test_r7_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_li
     """R7, issue 14: with the sources tree unchanged, `plan` and `status` answer from the root record
     and waiting.json — no source blob, no manifest shard — and say exactly what the full plan says."""
     from wikigen import status as status_module
+    from wikigen import workspace as workspace_module
     from wikigen.cli import plan_json
     from wikigen.plan import make_plan
     from wikigen.snapshot import WAITING_PATH
@@ -219,7 +220,9 @@ def test_r7_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_li
     assert fast.deferred == ("constraints/c",) and fast.pending == ("tasks/t",) and fast.unchanged == 1
     assert dict(fast.manifest) == dict(slow.manifest)
 
-    quick = status_module.status_report(Workspace.open(git_repo.root))
-    monkeypatch.setattr(status_module, "read_waiting", lambda store, snapshot: None)
+    opened = Workspace.open(git_repo.root)
+    quick = status_module.status_report(opened)
+    assert opened.store.generated_bytes_read == len(git_repo.read(WAITING_PATH).encode())  # read once
+    monkeypatch.setattr(workspace_module, "unchanged_plan", lambda baseline, tree, waiting: None)
     full = status_module.status_report(Workspace.open(git_repo.root))
     assert quick == full and quick["objects"] == len(ws.baseline.objects)

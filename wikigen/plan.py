@@ -42,6 +42,9 @@ class Plan:
     fingerprint: str
     blobs_read: int
     backfill: bool = False  # R10: a legacy snapshot gains a manifest, no model call
+    # issue 14: the waiting sources as the root record's waiting.json lists them (reason, version,
+    # path), when the plan was made from the root record alone (:func:`unchanged_plan`); else None
+    waiting: Mapping[str, Mapping[str, str]] | None = None
 
     @property
     def changed(self) -> tuple[str, ...]:
@@ -362,6 +365,7 @@ def unchanged_plan(baseline: Snapshot, tree: str, waiting: Mapping[str, Mapping[
         manifest=baseline.manifest,  # the baseline's own, read only if someone looks
         fingerprint=baseline.fingerprint,
         blobs_read=0,
+        waiting=MappingProxyType(dict(waiting)),
     )
 
 

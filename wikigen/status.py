@@ -6,7 +6,7 @@ from typing import Any
 
 from wikigen.config import CATEGORIES
 from wikigen.gitstore import GitStore
-from wikigen.snapshot import read_waiting, waiting_of
+from wikigen.snapshot import waiting_of
 from wikigen.sources import SOURCES_DIR, is_source_path
 from wikigen.workspace import Workspace
 
@@ -34,11 +34,11 @@ def status_report(ws: Workspace) -> dict[str, Any]:
     plan = ws.plan()
     per_category = dict.fromkeys(CATEGORIES, 0)
     summary = baseline.summary
-    recorded = read_waiting(ws.store, baseline) if plan.manifest is baseline.manifest else None
+    recorded = plan.waiting
     if recorded is not None:
         # Issue 14: nothing changed, so the root record's counts say it all — no shard is read.
         per_category |= summary["perCategory"]
-        waiting = recorded
+        waiting = {sid: dict(w) for sid, w in recorded.items()}
         objects = int(summary["objects"])
     else:
         for entry in plan.manifest.values():

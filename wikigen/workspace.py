@@ -52,36 +52,38 @@ class Workspace:
         self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
     ) -> SourceSet:
         root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
+        return self._read(root, self._links(root), include_deferred=include_deferred, parsed_cache=parsed_cache)
+
+    def plan(
+        self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
+    ) -> Plan:
+        root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
+        links = self._links(root)
         tree = self.store.subtree(root, SOURCES_DIR)
+        if not include_deferred and not links and tree == self.baseline.sources_tree and self.baseline.sharded:
+            # R7, issue 14: an unchanged sources tree is planned from the root record alone, once no
+            # link under content/ makes the sources invalid (issue 15.1).
+            unchanged = unchanged_plan(self.baseline, tree, read_waiting(self.store, self.baseline))
+            if unchanged is not None:
+                return unchanged
+        current = self._read(root, links, include_deferred=include_deferred, parsed_cache=parsed_cache)
+        return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
+
+    def _links(self, root: str) -> list[tuple[str, str]]:
         # Issue 15.1: a link anywhere under content/ (the site's docs folder) makes the sources invalid.
-        links = self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR)
+        return self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR)
+
+    def _read(
+        self, root: str, links: list[tuple[str, str]], *, include_deferred: bool, parsed_cache: dict[Any, Any] | None
+    ) -> SourceSet:
         return read_sources(
             self.store,
             self.baseline,
-            tree,
+            self.store.subtree(root, SOURCES_DIR),
             self.config,
             include_deferred=include_deferred,
             parsed_cache=parsed_cache,
             links=links,
         )
-
-    def plan(
-        self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
-    ) -> Plan:
-        if not include_deferred:
-            # R7, issue 14: an unchanged sources tree is planned from the root record alone, once no
-            # link under content/ makes the sources invalid (issue 15.1).
-            root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
-            tree = self.store.subtree(root, SOURCES_DIR)
-            if tree == self.baseline.sources_tree and not self.store.links(
-                self.store.subtree(root, CONTENT_DIR), CONTENT_DIR
-            ):
-                waiting = read_waiting(self.store, self.baseline) if self.baseline.sharded else None
-                unchanged = unchanged_plan(self.baseline, tree, waiting)
-                if unchanged is not None:
-                    return unchanged
-        current = self.read(staged=staged, include_deferred=include_deferred, parsed_cache=parsed_cache)
-        return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
-
 
 __all__ = ["CONFIG_FILE", "Workspace"]
