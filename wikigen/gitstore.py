@@ -258,14 +258,11 @@ class GitStore:
         return self._read_path(tree, path)
 
     def _read_path(self, tree: str, path: str) -> bytes | None:
+        blob = self.blob_in(tree, path)
+        if blob is None:
+            return None
         with _translated(f"reading {path}"):
-            try:
-                entry = self._tree_obj(tree)[path]
-            except KeyError:
-                return None
-            if entry.type_str != "blob":
-                return None
-            return bytes(self.repo[entry.id].read_raw())
+            return bytes(self.repo[blob].read_raw())
 
     def read_generated(self, tree: str, path: str) -> bytes | None:
         """A compiler-written file inside ``tree`` (a snapshot shard), counted in ``generated_bytes_read``."""
@@ -305,12 +302,8 @@ class GitStore:
     def blob_at(self, commit: str, path: str) -> str | None:
         """The blob id at ``path`` in ``commit``'s tree; None when no file is there."""
         with _translated(f"reading {path} in {commit}"):
-            tree = self.repo[commit].peel(pygit2.Commit).tree
-            try:
-                entry = tree[path]
-            except KeyError:
-                return None
-            return str(entry.id) if entry.type_str == "blob" else None
+            tree = str(self.repo[commit].peel(pygit2.Commit).tree_id)
+        return self.blob_in(tree, path)
 
     def commits_since(self, head: str, base: str, limit: int = 1000) -> list[str]:
         """Commits reachable from ``head`` but not from ``base``, newest first, at most ``limit``."""
