@@ -71,6 +71,37 @@ def test_a_warm_start_keeps_communities_names_and_colours_where_a_fresh_run_does
     assert same_colour / len(nodes) >= 0.95
 
 
+def test_r24_a_warm_start_never_runs_a_fresh_partition(monkeypatch):
+    """Issue 14: with a parent record only local moves run — no whole Leiden run per compile (its cost
+    grows with the graph) and no refresh that moves thousands of concepts at once. Many compiles of
+    1% changes each keep the communities close to a fresh run's modularity all the same."""
+    import igraph as ig
+    import leidenalg as la
+
+    edges = power_law(1500, seed=5)
+    nodes = sorted({n for p in edges for n in p})
+    record = partition(nodes, edges)
+    fresh_run = la.find_partition
+    monkeypatch.setattr(la, "find_partition", lambda *a, **k: (_ for _ in ()).throw(AssertionError("fresh run")))
+    for step in range(10):
+        edges = change(edges, 0.01, seed=10 + step)
+        moved = partition(nodes, edges, previous=record)
+        assert kept_share(record, moved) >= 0.95
+        record = moved
+    monkeypatch.setattr(la, "find_partition", fresh_run)
+    linked = sorted({n for p in edges for n in p})
+    position = {n: i for i, n in enumerate(linked)}
+    graph = ig.Graph(n=len(linked), edges=[(position[a], position[b]) for a, b in sorted(edges)])
+    warm_q = graph.modularity(_labels(record, linked))
+    fresh_q = graph.modularity(_labels(partition(linked, edges), linked))
+    assert warm_q >= 0.95 * fresh_q, (warm_q, fresh_q)
+
+
+def _labels(assignment: dict[str, str], order: list[str]) -> list[int]:
+    labels: dict[str, int] = {}
+    return [labels.setdefault(assignment[n], len(labels)) for n in order]
+
+
 def test_a_community_is_named_by_a_member_its_most_central_one_when_new():
     edges = {("a", "b"): 1, ("b", "c"): 1, ("b", "d"): 1, ("x", "y"): 2, ("y", "z"): 1}
     named = partition(["a", "b", "c", "d", "x", "y", "z", "lone"], edges)

@@ -11,8 +11,10 @@ concept with no relation is its own community and is not recorded. With a parent
 warm-started: every concept starts in its recorded community (a new one alone) and only Leiden's
 local moves run, so a node moves only when moving raises modularity — a 1% change of relations
 keeps about 99% of assignments where a fresh run keeps about half. A community the change cut in
-two is split into its connected parts, and when the warm partition's modularity falls clearly
-below a fresh run's, the fresh one is taken (names still carried over by overlap).
+two is split into its connected parts. No fresh run is made once there is a record (issue 14): it
+cost a whole Leiden run on every compile (1.6 s at 10,000 sources), and taking it moved thousands
+of concepts at once; warm local moves stayed within 3% of a fresh run's modularity over a 10,000-
+source baseline built in 36 increments (``scripts/bench_scale.py``).
 
 The record is sharded like the snapshot's index (issue 14, item 3; :mod:`wikigen.shards`):
 ``content/.wikigen/communities/ab/c.json`` holds ``{concept id: community name}`` for the concepts
@@ -50,7 +52,6 @@ WHOLE_RECORD_PATH = "content/.wikigen/communities.json"  # the record before it 
 SCHEMA = 2  # of the record: 1 was the whole file
 SEED = 42
 ALGORITHM = "leiden-modularity; warm start: local moves from the parent record"
-REFRESH_BELOW = 0.97  # a warm partition under this share of a fresh one's modularity is replaced
 SINGLETON_COLOR = "#9e9e9e"
 
 Edges = Mapping[tuple[str, str], int]
@@ -87,11 +88,6 @@ def partition(
     graph = ig.Graph(n=len(linked), edges=[(position[a], position[b]) for (a, b), _ in pairs])
     graph.es["weight"] = [w for _, w in pairs]
 
-    def fresh() -> Any:
-        return la.find_partition(
-            graph, la.ModularityVertexPartition, weights="weight", seed=seed, n_iterations=-1
-        )
-
     if previous:
         labels: dict[str, int] = {}
         membership = []
@@ -104,23 +100,11 @@ def partition(
         while optimiser.move_nodes(found) > 0:
             pass
         groups = _connected_parts(graph, found.membership)
-        reference = fresh()
-        # Both by igraph's modularity: leidenalg's ``.modularity`` normalizes weights otherwise.
-        warm_q = graph.modularity(_membership(groups, len(linked)), weights="weight")
-        if warm_q < REFRESH_BELOW * graph.modularity(reference.membership, weights="weight"):
-            groups = [list(c) for c in reference]
     else:
-        groups = [list(c) for c in fresh()]
+        fresh = la.find_partition(graph, la.ModularityVertexPartition, weights="weight", seed=seed, n_iterations=-1)
+        groups = [list(c) for c in fresh]
     members = [sorted(linked[i] for i in group) for group in groups]
     return _named(members, edges, previous or {})
-
-
-def _membership(groups: list[list[int]], size: int) -> list[int]:
-    membership = [0] * size
-    for number, group in enumerate(groups):
-        for i in group:
-            membership[i] = number
-    return membership
 
 
 def _connected_parts(graph: Any, membership: list[int]) -> list[list[int]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from wikigen.config import Caps
@@ -29,13 +30,31 @@ def name_tokens(text: str) -> tuple[str, ...]:
     return tuple(t for t in (m.strip("_") for m in _TOKEN.findall(normalize_name(text))) if t)
 
 
-def text_ngrams(text: str, longest: int = MAX_NAME_WORDS) -> set[tuple[str, ...]]:
+# The index's names are tokenized again by every increment of a --batch run; bodies are not cached.
+_name_key = lru_cache(maxsize=1 << 16)(name_tokens)
+
+
+NameIndex = Mapping[str, Sequence[tuple[str, ...]]]  # first token → the names (as name tokens) it starts
+
+
+def name_index(names: Iterable[tuple[str, ...]]) -> NameIndex:
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for name in names:
+        if name:
+            by_first.setdefault(name[0], []).append(name)
+    return by_first
+
+
+def names_in(text: str, by_first: NameIndex) -> set[tuple[str, ...]]:
+    """The names of a :func:`name_index` that occur in ``text`` as a run of its tokens. Looked up by
+    each token of the text that starts a name, so the cost follows the text, not the number of names."""
+    found: set[tuple[str, ...]] = set()
     tokens = name_tokens(text)
-    grams: set[tuple[str, ...]] = set()
-    for size in range(1, longest + 1):
-        for i in range(len(tokens) - size + 1):
-            grams.add(tokens[i : i + size])
-    return grams
+    for i, token in enumerate(tokens):
+        for name in by_first.get(token, ()):
+            if tokens[i : i + len(name)] == name:
+                found.add(name)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,18 +205,19 @@ def hits(
     index: Mapping[str, Mapping[str, Any]], bodies: Iterable[str], live: Callable[[str], bool]
 ) -> set[str]:
     """Live concepts and articles whose name, alias or title occurs in the changed text (R14)."""
-    grams: set[tuple[str, ...]] = set()
-    for body in bodies:
-        grams |= text_ngrams(body)
-    found: set[str] = set()
+    owners: dict[tuple[str, ...], list[str]] = {}
     for object_id, entry in index.items():
         if entry.get("kind") not in ("concept", "article") or not live(object_id):
             continue
         for name in entry.get("names", []):
-            tokens = name_tokens(name)
-            if tokens and len(tokens) <= MAX_NAME_WORDS and tokens in grams:
-                found.add(object_id)
-                break
+            tokens = _name_key(name)
+            if tokens and len(tokens) <= MAX_NAME_WORDS:
+                owners.setdefault(tokens, []).append(object_id)
+    by_first = name_index(owners)
+    found: set[str] = set()
+    for body in bodies:
+        for tokens in names_in(body, by_first):
+            found.update(owners[tokens])
     return found
 
 

@@ -9,6 +9,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ COMPILER_EMAIL = "wikigen@localhost"
 _BLOB = pygit2.enums.FileMode.BLOB
 _TREE = pygit2.enums.FileMode.TREE
 _LINK = pygit2.enums.FileMode.LINK
+CLEAN_DEPTH = 3  # levels of trees below the walked one whose "no link here" a caller may remember
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,18 +236,46 @@ class GitStore:
                 else:
                     yield path, entry
 
-    def links(self, tree: str, prefix: str) -> list[tuple[str, str]]:
+    def links(
+        self, tree: str, prefix: str, *, known_clean: AbstractSet[str] = frozenset(), clean: set[str] | None = None
+    ) -> list[tuple[str, str]]:
         """(path, target) for every symbolic link below a tree (mode 120000), sorted by path.
 
-        Issue 15.1: reads the tree objects and the links' own blobs (their target text) only.
+        Issue 15.1: reads the tree objects and the links' own blobs (their target text) only. Issue 14:
+        a tree whose id is in ``known_clean`` (a tree found to hold no link before: trees never change)
+        is not walked; ``clean``, when given, receives the ids of the trees down to ``CLEAN_DEPTH``
+        levels below ``tree`` that hold none, for the caller to remember.
         """
         found: list[tuple[str, str]] = []
         with _translated("listing symbolic links"):
-            for path, entry in self._walk(tree, prefix):
-                if entry.filemode == _LINK:
-                    target = bytes(self.repo[entry.id].read_raw()).decode("utf-8", "replace")
-                    found.append((path, target))
+            self._links_below(tree, prefix, 0, known_clean, clean, found)
         return sorted(found)
+
+    def _links_below(
+        self, tree: str, path: str, level: int, known: AbstractSet[str], clean: set[str] | None,
+        found: list[tuple[str, str]],
+    ) -> bool:
+        """Whether a link is below ``tree``; the links into ``found``."""
+        remember = clean is not None and level <= CLEAN_DEPTH
+        if tree in known:
+            if remember:
+                clean.add(tree)  # type: ignore[union-attr]
+            return False
+        linked = False
+        for entry in self._tree_obj(tree):
+            below = f"{path}/{entry.name}" if path else str(entry.name)
+            if entry.type_str == "tree":
+                linked = self._links_below(str(entry.id), below, level + 1, known, clean, found) or linked
+            elif entry.filemode == _LINK:
+                found.append((below, bytes(self.repo[entry.id].read_raw()).decode("utf-8", "replace")))
+                linked = True
+        if remember and not linked:
+            clean.add(tree)  # type: ignore[union-attr]
+        return linked
+
+    def cache_path(self, name: str) -> Path:
+        """A file of wikigen's own caches, under the git directory (never committed, never pushed)."""
+        return Path(self.repo.path) / "wikigen" / name
 
     def read_blob(self, blob: str) -> bytes:
         with _translated(f"reading blob {blob}"):
@@ -474,6 +504,7 @@ class GitStore:
             index = self.repo.index
             index.read()
             root = self._tree_obj(tree)
+            removed: list[str] = []
             for path in paths:
                 target = self.root / path
                 try:
@@ -481,6 +512,7 @@ class GitStore:
                 except KeyError:
                     entry = None
                 if entry is None or entry.type_str != "blob":
+                    removed.append(path)
                     if target.is_file():
                         target.unlink()
                     if path in index:
@@ -496,7 +528,7 @@ class GitStore:
                     tmp.unlink(missing_ok=True)  # a full disk must not leave half a file behind
                 index.add(path)  # from the file just written, so its stat data is fresh
             index.write()
-            for path in paths:
+            for path in removed:
                 # Remove folders the compiler emptied, never ones a person still uses.
                 parent = (self.root / path).parent
                 while parent != self.root and parent.is_dir() and not any(parent.iterdir()):

@@ -19,7 +19,7 @@ from typing import Any
 
 from wikigen.communities import read_record
 from wikigen.config import Config
-from wikigen.context import Context, build_context, name_tokens, recheck_request, text_ngrams
+from wikigen.context import Context, build_context, name_index, name_tokens, names_in, recheck_request
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
@@ -291,12 +291,16 @@ def batch_order(plan: Plan) -> dict[str, int]:
     any of them, in either number."""
     titles = {sid: _title_names(plan.sources[sid].title) for sid in plan.changed}
     mentions = dict.fromkeys(plan.changed, 0)
-    wanted = {name for names in titles.values() for name in names}
+    owners: dict[tuple[str, ...], list[str]] = {}
+    for sid, names in titles.items():
+        for name in names:
+            owners.setdefault(name, []).append(sid)
+    by_first = name_index(owners)
     for sid in plan.changed:
-        grams = text_ngrams(plan.sources[sid].body) & wanted
-        for other, names in titles.items():
-            if other != sid and names & grams:
-                mentions[other] += 1
+        # Each other source counted once per text that mentions it, by any of its title's names.
+        named = {other for name in names_in(plan.sources[sid].body, by_first) for other in owners[name]}
+        for other in named - {sid}:
+            mentions[other] += 1
     ordered = sorted(plan.changed, key=lambda sid: (-mentions[sid], sid))
     return {sid: i for i, sid in enumerate(ordered)}
 

@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from wikigen.config import Config
 from wikigen.errors import Problem
 from wikigen.hashing import canonical_json, sha256_hex, source_version
-from wikigen.yamlscan import refusal
+from wikigen.yamlscan import refusal, safe_load
 
 CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
 SOURCES_DIR = "content/sources"
@@ -226,7 +226,7 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
             refused = _refused_yaml(front_text)
             if refused is not None:
                 return [Problem(path, *refused)]
-            loaded = yaml.safe_load(front_text)
+            loaded = safe_load(front_text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = (mark.line + 2) if mark is not None else 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,8 @@ from wikigen.plan import Plan, make_plan, unchanged_plan
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot, read_waiting
 from wikigen.sources import CONTENT_DIR, SOURCES_DIR
 from wikigen.sourceset import SourceSet, read_sources
+
+LINK_FREE_CACHE = "link-free-trees"  # ids of trees under content/ that hold no symbolic link
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,15 @@ class Workspace:
 
     def _links(self, root: str) -> list[tuple[str, str]]:
         # Issue 15.1: a link anywhere under content/ (the site's docs folder) makes the sources invalid.
-        return self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR)
+        # Issue 14: the trees found free of links before are not walked again (a tree never changes),
+        # so a plan after one edit walks the few trees that edit made, not the whole knowledge base.
+        cache = self.store.cache_path(LINK_FREE_CACHE)
+        known = _read_ids(cache)
+        clean: set[str] = set()
+        links = self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR, known_clean=known, clean=clean)
+        if clean != known:
+            _write_ids(cache, clean)
+        return links
 
     def _read(
         self, root: str, links: list[tuple[str, str]], *, include_deferred: bool, parsed_cache: dict[Any, Any] | None
@@ -85,5 +96,23 @@ class Workspace:
             parsed_cache=parsed_cache,
             links=links,
         )
+
+def _read_ids(path: Path) -> frozenset[str]:
+    try:
+        return frozenset(path.read_text(encoding="ascii").split())
+    except (OSError, UnicodeDecodeError):
+        return frozenset()  # no cache yet, or unreadable: walk everything
+
+
+def _write_ids(path: Path, ids: set[str]) -> None:
+    """Best effort, atomic: a cache that cannot be written costs a walk, never a failure."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text("".join(f"{i}\n" for i in sorted(ids)), encoding="ascii")
+        os.replace(partial, path)
+    except OSError:
+        pass
+
 
 __all__ = ["CONFIG_FILE", "Workspace"]

@@ -7,11 +7,16 @@ billions of values) and a key written twice is caught (issue 15.7: PyYAML keeps 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
 
 MAX_DEPTH = 20
+# LibYAML's parser where PyYAML has it (every binary wheel): the same events several times faster.
+# Text it cannot parse is parsed again by the pure-Python one, so an error reads the same everywhere.
+_FAST: Any = getattr(yaml, "CSafeLoader", None)
 _REFUSED = "anchors and aliases are refused because they can expand without bound; write the value out"
 
 
@@ -34,7 +39,7 @@ def refusal(text: str, what: str, first_line: int, max_depth: int = MAX_DEPTH) -
         if stack and stack[-1] is not None:
             stack[-1].expects_key = not stack[-1].expects_key
 
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in _events(text):
         line = event.start_mark.line if event.start_mark is not None else 0
         if isinstance(event, yaml.AliasEvent):
             return first_line + line, f"{what} uses the YAML alias *{event.anchor}; {_REFUSED}"
@@ -59,3 +64,26 @@ def refusal(text: str, what: str, first_line: int, max_depth: int = MAX_DEPTH) -
             stack.pop()
             completed()
     return None
+
+
+def _events(text: str) -> Iterator[Any]:
+    if _FAST is not None:
+        try:
+            events = list(yaml.parse(text, Loader=_FAST))
+        except yaml.YAMLError:
+            pass
+        else:
+            yield from events
+            return
+    yield from yaml.parse(text, Loader=yaml.SafeLoader)
+
+
+def safe_load(text: str) -> Any:
+    """``yaml.safe_load`` by LibYAML's parser where there is one, the pure-Python parser's error for
+    text it refuses (after :func:`refusal`, which bounds what loading can build)."""
+    if _FAST is not None:
+        try:
+            return yaml.load(text, Loader=_FAST)  # CSafeLoader: the safe loader in C
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_load(text)

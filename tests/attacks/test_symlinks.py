@@ -198,3 +198,31 @@ def test_issue_15_1_mkdocs_never_copies_a_link_into_the_site(git_repo: GitRepo, 
     assert strict.returncode != 0
     strict_site = git_repo.root / "site-strict"
     assert not strict_site.exists() or SECRET not in site_text(strict_site)
+
+
+def test_issue_15_1_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo, secret: Path, monkeypatch):
+    """issue 15.1 with issue 14's cache of trees found free of links: a plan walks only the trees it
+    has not seen, and a link committed anywhere below a tree it saw is still found (a new link makes
+    new trees, up to content/)."""
+    from wikigen.gitstore import GitStore
+    from wikigen.workspace import LINK_FREE_CACHE, Workspace
+
+    git_repo.commit({f"content/manual/deep/er/page{i}.md": f"# Page {i}\n" for i in range(5)})
+    base(git_repo)
+    walked: list[str] = []
+    tree_obj = GitStore._tree_obj
+    monkeypatch.setattr(GitStore, "_tree_obj", lambda self, tree: walked.append(tree) or tree_obj(self, tree))
+
+    assert not Workspace.open(git_repo.root).plan().invalid
+    first = len(walked)
+    cache = git_repo.root / ".git" / "wikigen" / LINK_FREE_CACHE
+    assert cache.is_file() and len(cache.read_text().split()) >= 5  # content/, manual, deep, er, sources
+    walked.clear()
+    assert not Workspace.open(git_repo.root).plan().invalid
+    assert len(walked) < first / 2  # only the trees plan reads besides the walk
+
+    commit_links(git_repo, {"content/manual/deep/er/leak.md": str(secret)})
+    plan = Workspace.open(git_repo.root).plan()
+    assert [p.path for p in plan.invalid] == ["content/manual/deep/er/leak.md"]
+    cache.write_text("not a tree id\n\x00\xff")  # a damaged cache costs a walk, never a wrong answer
+    assert [p.path for p in Workspace.open(git_repo.root).plan().invalid] == ["content/manual/deep/er/leak.md"]
