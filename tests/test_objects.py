@@ -1,8 +1,10 @@
-"""Compiled object files: LibYAML reads them exactly as the pure-Python YAML parser does.
+"""Compiled object files: LibYAML reads them exactly as the pure-Python YAML parser does, and writes
+them byte for byte as the pure-Python emitter does.
 
-The compiler reads its own object files with PyYAML's C parser where PyYAML has it
-(wikigen.objects), so what a file means must not depend on which parser ran. Writing stays pure
-Python: the C emitter writes some text differently (it escapes emoji), which this file shows too.
+The compiler reads and writes its own object files with PyYAML's C parser and emitter where PyYAML
+has them (wikigen.objects), so what a file holds must not depend on which one ran. The C emitter
+escapes some text the pure one writes as it is (emoji, NEL, the Unicode separators): an object
+holding such text is written by the pure emitter, which this file shows too.
 """
 
 from __future__ import annotations
@@ -43,6 +45,13 @@ def test_libyaml_reads_what_the_compiler_writes_as_pure_python_does(data: dict[s
     written = objects._dump_yaml(data)
     # (the pure parser itself reads some text back changed, NEL ("\\x85") as a space: the same in both)
     assert yaml.load(written, Loader=yaml.CSafeLoader) == yaml.safe_load(written)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(TEXT, VALUE, min_size=1, max_size=6))
+def test_r24_an_object_is_written_the_same_whichever_emitter_runs(data: dict[str, Any]) -> None:
+    pure = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100_000, default_flow_style=False)
+    assert objects._dump_yaml(data) == pure
 
 
 def test_an_object_file_round_trips_and_is_written_by_the_pure_emitter() -> None:
