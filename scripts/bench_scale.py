@@ -22,6 +22,7 @@ a small extractor of the corpus's definition and relation lines, so the figures 
 compiler, not a model. Prints a table; asserts nothing. Not run by .ci/run.
 
 Usage: python scripts/bench_scale.py [--sizes 1000 10000] [--seed 1] [--site] [--keep DIR]
+       python scripts/bench_scale.py --sizes N --reuse DIR/wikigen-scale-N-…/repo   (measure again)
        (the --child form is this script's own child process)
 """
 
@@ -51,18 +52,21 @@ from tests.engines import extractor  # noqa: E402
 DEFINITION = re.compile(r"^An? \*(?P<name>[^*]+)\* is an? (?P<kind>[a-z ]+?) that .+$")
 RELATION = re.compile(r"^\*(?P<s>[^*]+)\* (?P<p>[a-z ]+?) \*(?P<o>[^*]+)\*\.$")
 
-# Caps for the bench repo: a baseline increment of ~1 MB of sources (the batch selection fills a
-# quarter of input_bytes), so 10,000 sources (~37 MB) take ~40 increments.
-BENCH_YML = """caps:
-  anchors: 20000
-  articles: 4000
-  relations: 50000
-  fragments: 50000
-  input_bytes: 4000000
-"""
+# Caps for the bench repo: a baseline increment of ~1 MB of sources per 10,000 (the batch selection
+# fills a quarter of input_bytes), so that any N takes ~40 increments (10,000 sources, ~37 MB).
+BENCH_CAPS = {"anchors": 20000, "articles": 4000, "relations": 50000, "fragments": 50000, "input_bytes": 4000000}
+
+
+def bench_yml(n: int) -> str:
+    scale = max(1, n // 10_000)
+    return "caps:\n" + "".join(f"  {key}: {value * scale}\n" for key, value in BENCH_CAPS.items())
+
+
 # Analyze's delta limit (100,000 bytes, a constant, not a setting) is raised for the baseline only,
 # in this process; the measured commands run with the compiler as shipped.
 BASELINE_DELTA_BYTES = 50_000_000
+BASELINE_TAG = "bench-baseline"  # the baseline commit, for --reuse
+BASELINE_NOTES = "refs/bench/notes"  # refs/notes/wikigen at the baseline
 
 
 # The scripted engine's answer (tests/engines.py), reading make_corpus's own lines.
@@ -213,16 +217,22 @@ def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
     from wikigen.pipeline import compile_repo
 
     repo = pygit2.init_repository(str(root), initial_head="main")
-    (root / "wikigen.yml").write_text(BENCH_YML)
+    yml = bench_yml(n)
+    (root / "wikigen.yml").write_text(yml)
     started = time.perf_counter()
     files = dict(make_corpus.generate(n, seed))
-    make_corpus.commit_to_repo(root, iter([*files.items(), ("wikigen.yml", BENCH_YML.encode())]))
+    make_corpus.commit_to_repo(root, iter([*files.items(), ("wikigen.yml", yml.encode())]))
     generated = time.perf_counter() - started
-    wikigen.pipeline.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES  # type: ignore[misc]
+    wikigen.pipeline.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES * max(1, n // 10_000)  # type: ignore[misc]
     started = time.perf_counter()
     report = compile_repo(root, engine=ScriptedEngine(extract), batch=True)
     compiled = time.perf_counter() - started
     started = time.perf_counter()
+    subprocess.run(["git", "-C", str(root), "tag", "-f", BASELINE_TAG], check=True, capture_output=True)
+    notes = subprocess.run(["git", "-C", str(root), "rev-parse", "-q", "--verify", "refs/notes/wikigen"],
+                           capture_output=True, text=True).stdout.strip()
+    if notes:
+        subprocess.run(["git", "-C", str(root), "update-ref", BASELINE_NOTES, notes], check=True)
     subprocess.run(["git", "-C", str(root), "repack", "-adq"], check=True)
     subprocess.run(["git", "-C", str(root), "prune-packed"], check=True)
     subprocess.run(["git", "-C", str(root), "update-index", "--refresh", "-q"], capture_output=True)
@@ -266,11 +276,39 @@ def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
     }
 
 
-def run_size(n: int, seed: int, keep: Path | None, site: bool) -> dict[str, Any]:
-    tmp = tempfile.mkdtemp(prefix=f"wikigen-scale-{n}-", dir=keep)
-    root = Path(tmp) / "repo"
-    print(f"\n== N = {n:,}  ({root})  load {os.getloadavg()[0]:.2f}", flush=True)
-    base = build_baseline(root, n, seed)
+def reuse_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
+    """A repo kept by an earlier run (--keep) back at its baseline: the branch and the notes reset to
+    what the baseline compile left, the work tree cleaned, every loose object (all written by the
+    measured commands after the repack) removed, so that they count again."""
+    import make_corpus
+
+    git = ["git", "-C", str(root)]
+    subprocess.run([*git, "reset", "-q", "--hard", BASELINE_TAG], check=True)
+    subprocess.run([*git, "clean", "-fdq"], check=True)
+    notes = subprocess.run([*git, "rev-parse", "-q", "--verify", BASELINE_NOTES], capture_output=True, text=True)
+    if notes.stdout.strip():
+        subprocess.run([*git, "update-ref", "refs/notes/wikigen", notes.stdout.strip()], check=True)
+    subprocess.run([*git, "reflog", "expire", "--expire=now", "--all"], check=True)
+    objects = root / ".git" / "objects"
+    for oid in loose_objects(root):
+        (objects / oid[:2] / oid[2:]).unlink()
+    base = json.loads((root.parent / "baseline.json").read_text())
+    base["files"] = dict(make_corpus.generate(n, seed))
+    return base
+
+
+def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | None = None) -> dict[str, Any]:
+    if reuse is not None:
+        root = reuse
+        print(f"\n== N = {n:,}  ({root}, the kept baseline)  load {os.getloadavg()[0]:.2f}", flush=True)
+        base = reuse_baseline(root, n, seed)
+    else:
+        root = Path(tempfile.mkdtemp(prefix=f"wikigen-scale-{n}-", dir=keep)) / "repo"
+        print(f"\n== N = {n:,}  ({root})  load {os.getloadavg()[0]:.2f}", flush=True)
+        base = build_baseline(root, n, seed)
+        (root.parent / "baseline.json").write_text(
+            json.dumps({k: v for k, v in base.items() if k != "files"}, default=str)
+        )
     print(
         f"  corpus {base['corpus_bytes']:,} bytes (made in {base['generate_s']:.1f} s); baseline compile "
         f"{base['baseline_s']:.1f} s in {base['increments']} increments; repack {base['repack_s']:.1f} s",
@@ -430,6 +468,9 @@ def main() -> int:
     parser.add_argument("--site", action="store_true", help="also `wikigen build` the site at each N")
     parser.add_argument("--keep", type=Path, help="make the repos under this folder and keep them")
     parser.add_argument("--json", type=Path, help="write every figure to this file")
+    parser.add_argument(
+        "--reuse", type=Path, help="measure on the baseline repo an earlier --keep run left (one size: its N)"
+    )
     args = parser.parse_args()
     print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     started = time.perf_counter()
@@ -437,7 +478,9 @@ def main() -> int:
     print(
         f"{floor.stdout.strip()}; `wikigen --version` (start-up floor) {time.perf_counter() - started:.2f} s"
     )
-    results = {n: run_size(n, args.seed, args.keep, args.site) for n in args.sizes}
+    if args.reuse is not None and len(args.sizes) != 1:
+        parser.error("--reuse measures one size: give --sizes N, the N of the kept repo")
+    results = {n: run_size(n, args.seed, args.keep, args.site, args.reuse) for n in args.sizes}
     if args.json:
         args.json.write_text(json.dumps({str(k): v for k, v in results.items()}, indent=1, default=str))
     skipped = {n: args.why for n in args.skip if n not in results}
