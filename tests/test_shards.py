@@ -74,6 +74,9 @@ def test_r24_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
     # The index: exactly the shards of the entries that were added, changed or removed.
     moved = {oid for oid in set(before.objects) | set(after.objects) if before.objects.get(oid) != after.objects.get(oid)}
     assert moved and len(moved) < len(after.objects) // 4
+    # An entry changes only with its object: one the edit repeated as it was keeps its provenance too.
+    for oid in moved & set(before.objects) & set(after.objects):
+        assert {**before.objects[oid], "provenance": 0} != {**after.objects[oid], "provenance": 0}, oid
     assert {p for p in changed if p.startswith(INDEX_DIR + "/")} == {index_shard(oid) for oid in moved}
     # Relations: only shards of relations whose entry changed (a relation rebuilt with the same line
     # leaves its shard as it was); object files: only the changed objects.

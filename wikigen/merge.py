@@ -52,6 +52,10 @@ def compact_citation(c: Mapping[str, Any]) -> list[Any]:
     ]
 
 
+def _same_but_provenance(entry: Mapping[str, Any], before: Mapping[str, Any]) -> bool:
+    return {**entry, "provenance": None} == {**before, "provenance": None}
+
+
 def index_entry(
     obj: Mapping[str, Any], data: bytes, deps: list[str], provenance: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -197,8 +201,17 @@ def merge(
         prov = dict(provenance)
         if oid in extended:
             prov = {**baseline_index[oid].get("provenance", {}), "extended": dict(provenance)}
+        entry = index_entry(obj, data, deps, prov)
+        before = baseline_index.get(oid)
+        if before is not None and _same_but_provenance(entry, before):
+            # R24, issue 14: an object a delta repeats (or rebuilds) unchanged keeps its entry and its provenance, so
+            # that its index shard is not rewritten for nothing (its file bytes are the same blob).
+            index[oid] = dict(before)
+            if kind != "relation":
+                files.pop(object_path(oid), None)
+            continue
         counts[kind]["updated" if oid in baseline_index else "added"] += 1
-        index[oid] = index_entry(obj, data, deps, prov)
+        index[oid] = entry
 
     for path, lines in sorted(relation_shards.items()):
         new_bytes = dump_relations(lines)
