@@ -3,6 +3,7 @@ named by a stable member and coloured from that name, recorded by the compiler, 
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 
@@ -95,6 +96,24 @@ def test_r24_a_warm_start_never_runs_a_fresh_partition(monkeypatch):
     warm_q = graph.modularity(_labels(record, linked))
     fresh_q = graph.modularity(_labels(partition(linked, edges), linked))
     assert warm_q >= 0.95 * fresh_q, (warm_q, fresh_q)
+
+
+def test_a_large_change_takes_a_fresh_partition_so_a_batch_baseline_stays_good():
+    """Issue 14: increments that add many concepts (a --batch baseline) partition afresh, names
+    carried over; local moves alone, growing the graph from nothing, fall far behind a fresh run."""
+    import igraph as ig
+
+    edges = power_law(1500, seed=6)
+    order = sorted({n for p in edges for n in p}, key=lambda n: hashlib.sha1(n.encode()).hexdigest())
+    record: dict[str, str] = {}
+    for size in range(150, 1501, 150):  # ten increments of 150 concepts (over REFRESH_MIN)
+        present = set(order[:size])
+        grown = {p: w for p, w in edges.items() if p[0] in present and p[1] in present}
+        record = partition(present, grown, previous=record)
+    linked = sorted({n for p in edges for n in p})
+    position = {n: i for i, n in enumerate(linked)}
+    graph = ig.Graph(n=len(linked), edges=[(position[a], position[b]) for a, b in sorted(edges)])
+    assert graph.modularity(_labels(record, linked)) >= 0.99 * graph.modularity(_labels(partition(linked, edges), linked))
 
 
 def _labels(assignment: dict[str, str], order: list[str]) -> list[int]:

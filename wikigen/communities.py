@@ -11,10 +11,13 @@ concept with no relation is its own community and is not recorded. With a parent
 warm-started: every concept starts in its recorded community (a new one alone) and only Leiden's
 local moves run, so a node moves only when moving raises modularity — a 1% change of relations
 keeps about 99% of assignments where a fresh run keeps about half. A community the change cut in
-two is split into its connected parts. No fresh run is made once there is a record (issue 14): it
-cost a whole Leiden run on every compile (1.6 s at 10,000 sources), and taking it moved thousands
-of concepts at once; warm local moves stayed within 3% of a fresh run's modularity over a 10,000-
-source baseline built in 36 increments (``scripts/bench_scale.py``).
+two is split into its connected parts. A fresh run is made only for a large change — at least
+``REFRESH_MIN`` concepts, and ``REFRESH_SHARE`` of the linked ones, joined or left the graph, as in
+the increments of a ``--batch`` baseline, which write much anyway — never for an ordinary edit
+(issue 14): comparing every compile's partition with a fresh run cost a whole Leiden run each time
+(1.6 s at 10,000 sources), and taking the fresh one moved thousands of concepts in a one-file
+compile. Local moves alone, over a 10,000-source baseline built in 36 increments, ended at 0.86 of
+a fresh run's modularity; ten 1% changes of relations lose under 2%.
 
 The record is sharded like the snapshot's index (issue 14, item 3; :mod:`wikigen.shards`):
 ``content/.wikigen/communities/ab/c.json`` holds ``{concept id: community name}`` for the concepts
@@ -52,6 +55,8 @@ WHOLE_RECORD_PATH = "content/.wikigen/communities.json"  # the record before it 
 SCHEMA = 2  # of the record: 1 was the whole file
 SEED = 42
 ALGORITHM = "leiden-modularity; warm start: local moves from the parent record"
+REFRESH_MIN = 100  # concepts joined or left the graph, at least, for a fresh partition ...
+REFRESH_SHARE = 0.02  # ... and this share of the linked concepts
 SINGLETON_COLOR = "#9e9e9e"
 
 Edges = Mapping[tuple[str, str], int]
@@ -88,7 +93,9 @@ def partition(
     graph = ig.Graph(n=len(linked), edges=[(position[a], position[b]) for (a, b), _ in pairs])
     graph.es["weight"] = [w for _, w in pairs]
 
-    if previous:
+    joined = sum(1 for n in linked if n not in previous) if previous else len(linked)
+    left = sum(1 for n in previous if n not in position) if previous else 0
+    if previous and joined + left < max(REFRESH_MIN, REFRESH_SHARE * len(linked)):
         labels: dict[str, int] = {}
         membership = []
         for n in linked:
