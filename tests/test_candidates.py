@@ -324,3 +324,30 @@ def test_r20_a_heading_names_a_term_only_as_words_of_its_own() -> None:
 
     assert _names("Using `Harvest`", "Harvest") and _names("Harvests", "harvest")
     assert not _names("HarvestMoon", "Harvest") and not _names("Preharvest checks", "harvest")
+
+
+def test_issue10_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:
+    """Issue 10 (R20): "The compost heap holds kitchen waste until …" says what the heap does; "The
+    compost heap runs warm …" (in its own section) only how it runs. What it does wins."""
+    body = (
+        "The compost heap holds kitchen waste until it turns into soil for the beds.\n\n"
+        "## Compost heap\n\n"
+        "The compost heap runs warm in the shade behind the shed.\n\n"
+        "Gardeners turn the compost heap with a fork every week.\n"
+    )
+    found = concepts(body, title="Garden notes")
+    assert "Compost heap" in found
+    assert definition(found["Compost heap"]).startswith("The compost heap holds kitchen waste")
+
+
+
+def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -> None:
+    """Issue 10 (R20): "A barn administrator creates a number of `Stalls`." is a step of a procedure,
+    not what a barn administrator is; the same sentence of a machine says what it does."""
+    step = (
+        "## Barn {0}\n\n"
+        "A barn {0} creates a number of `Stalls` before the herd arrives.\n\n"
+        "The barn {0} then opens the gate.\n"
+    )
+    assert "Barn administrator" not in concepts(step.format("administrator"))
+    assert definition(concepts(step.format("robot"))["Barn robot"]).startswith("A barn robot creates")

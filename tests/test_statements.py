@@ -610,3 +610,37 @@ def test_r23_the_kind_an_object_is_offered_as_is_no_relation_and_both_points_bac
     grains; R20: "Both harrows break clods" speaks of two harrows just named, not of the kind."""
     assert relations_of("The farm provides `oats` and `rye` as grains.", "farm", "grain") == set()
     assert relations_of("The mill acts as a granary.", "mill", "granary") == {("mill", "acts as", "granary")}
+
+
+def test_issue10_a_comparison_says_how_a_term_compares_not_what_it_is() -> None:
+    """Issue 10 (R20): "Mulching is different from …", "A `rake` is similar to …", "… provides a
+    similar handle to …", "… provide a much finer tilth than …" compare; "A harrow holds …" defines."""
+    assert reading_of("Mulching is different from the composting that some growers also use.", "Mulching").rank == MENTIONS
+    assert reading_of("`rake` is similar to `hoe` but tailored for leaves.", "rake").rank == MENTIONS
+    comparisons = [
+        ("The `Rake` module provides a very similar handle to the `Hoe` module with smaller tines.", "Rake"),
+        ("Harrows generally provide a much finer tilth than using the equivalent ploughs.", "Harrows"),
+    ]
+    for sentence, term in comparisons:
+        reading = reading_of(sentence, term)
+        assert reading.rank > DEFINES and not reading.of_the_one, sentence
+    assert reading_of("A harrow holds its tines in a heavy frame.", "harrow").rank == DEFINES
+
+
+def test_issue10_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a_mention() -> None:
+    """Issue 10 (R20): "A seed drill is a machine that lets a *grower* sow …" defines the seed drill;
+    the emphasized grower is named on the way. Emphasis alone still introduces a term."""
+    sentence = "A seed drill is a farm machine that lets a specific *grower*, such as a tenant, sow seeds in rows."
+    assert reading_of(sentence, "grower").rank == MENTIONS
+    assert reading_of("We say these neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", DEFINES)
+    assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").pattern == "copula"
+
+
+def test_issue10_a_description_of_the_one_named_outranks_a_circumstance() -> None:
+    """Issue 10 (R20): "The grain store holds …" (weak only by its article) is a description of what
+    "the" grain store does; "The grain store runs …", "Each grain store holds …" are not."""
+    assert reading_of("The grain store holds the harvest until it is sold.", "grain store") == Reading(
+        "function", DESCRIBES, of_the_one=True
+    )
+    assert not reading_of("The grain store runs warm in summer.", "grain store").of_the_one
+    assert not reading_of("Each grain store in a village holds the harvest.", "grain store").of_the_one

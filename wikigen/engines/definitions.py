@@ -175,11 +175,13 @@ def _best_form(found: list[Found]) -> list[Found]:
     forward reference; the term's own section first, and a sentence that stands alone before one that
     leads into an example."""
 
-    def form(f: Found) -> tuple[int, int, int, int]:
+    def form(f: Found) -> tuple[int, int, int, int, int]:
         # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
-        # a sentence about the term opens with it, one that uses it names it on the way
+        # a sentence about the term opens with it, one that uses it names it on the way; of the
+        # descriptions, what "the" one named is or does first, wherever it stands
         lead_in = f.sentence.text.rstrip().endswith(":")
-        return (f.reading.rank, int(not f.own_section), int(lead_in), int(not f.opens))
+        other = f.reading.rank == DESCRIBES and not f.reading.of_the_one
+        return (f.reading.rank, int(other), int(not f.own_section), int(lead_in), int(not f.opens))
 
     # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
@@ -200,6 +202,8 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         and not candidate.signals & {"heading", "called", "marked"}
     ):
         return False
+    if best.reading.pattern == "function" and candidate.term.split()[-1].casefold().rstrip("s") in _PEOPLE:
+        return False  # "A cluster administrator creates …" tells what a person does in a procedure
     strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
     named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank
@@ -238,6 +242,10 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         and count >= 2
         and candidate.code
     )
+
+
+# People named by their role are defined by what they are, not by a step they take.
+_PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
 
 
 def _common_noun(candidate: Candidate) -> bool:

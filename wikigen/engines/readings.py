@@ -11,7 +11,7 @@ ranks below a sentence that does not point elsewhere.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wikigen.engines.parse import Parse, Word
 
@@ -132,6 +132,10 @@ class Reading:
     rank: int
     anaphoric: bool = False  # "This set is called …": the sentence before says what "this" is
     forward: bool = False
+    # A description (DESCRIBES) of what "the" one named is or does ("The aggregation layer allows
+    # …", weak only because a definite article may pick one thing) says more of the term than any
+    # other ("The aggregation layer runs in-process …", "Pod priority is specified by …").
+    of_the_one: bool = False
 
 
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
@@ -147,7 +151,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     if _conditional(parse):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
         # says what the term is, and neither is ever its definition
-        return Reading(reading.pattern, reading.rank, reading.anaphoric, forward=True)
+        return replace(reading, forward=True)
     return reading
 
 
@@ -180,8 +184,11 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and not _hedged(parse, governor)
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
-            weak = _definite(parse, head) or _restricted(parse, head)
-            return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward)
+            restricted = _restricted(parse, head)
+            weak = restricted or _definite(parse, head)
+            return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
+        if _compares(parse, governor):
+            return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"
@@ -193,14 +200,20 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     ):
         # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
         # program … can provide" says what it may do, "Each pod in a DaemonSet performs" of some
-        weak = _definite(parse, head) or _restricted(parse, head) or _can(parse, governor)
         # "…, and `gather` starts again": what a second clause tells happens next, not what X does;
         # two subjects of one verb are a misparse ("An empty key with operator `Exists` matches …")
-        weak = weak or governor.dep == "conj" or _subjects(parse, governor) > 1
         # "Init containers always run to completion", "The layer runs in-process with …": where or
         # how it runs is a property; what it runs ("A Job runs Pods to completion") is its function
-        weak = weak or (governor.lemma == "run" and not any(w.dep == "dobj" for w in parse.children(governor.i)))
-        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
+        incidental = (
+            _compares(parse, governor)  # "Comprehensions provide a more concise representation than …"
+            or _restricted(parse, head)
+            or _can(parse, governor)
+            or governor.dep == "conj"
+            or _subjects(parse, governor) > 1
+            or (governor.lemma == "run" and not any(w.dep == "dobj" for w in parse.children(governor.i)))
+        )
+        weak = incidental or _definite(parse, head)
+        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not incidental)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
         # shortcut for …", "X is used to …" what it is for
@@ -256,10 +269,18 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and governor.lemma not in CALL_LEMMAS | {"consider"}
         and any(w.dep == "auxpass" for w in parse.children(governor.i))
     )
-    if marked and head.pos in ("NOUN", "PROPN") and not manner and not _imperative(parse):
+    if (
+        marked
+        and head.pos in ("NOUN", "PROPN")
+        and not manner
+        and not _imperative(parse)
+        and not _defines_another(parse, head)
+    ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
-        # _inline_") stresses a manner, and advice ("Consider adding a _Custom Resource_ if …")
-        # tells the reader what to do with a term, not what it is
+        # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
+        # reader what to do with a term, not what it is, and a sentence that defines another term
+        # ("SELinux is a module that lets you restrict what a *subject* … may access") names this
+        # one on the way
         return Reading("emphasis", DEFINES, forward=forward)
     if marked:
         return Reading("mention", MENTIONS, forward=forward)
@@ -489,6 +510,40 @@ def _narrowed(parse: Parse, head: Word) -> bool:
             if pronoun is not None and pronoun.lemma.casefold() == "that":
                 return True
     return False
+
+
+_COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
+
+
+def _compares(parse: Parse, verb: Word) -> bool:
+    """ "Ownership is different from …", "`dbg` is similar to …", "… provides a similar API to …",
+    "… provide a much more concise representation than …": how the term compares with another, not
+    what it is."""
+    if any(w.dep == "acomp" and w.lemma.casefold() in _COMPARING for w in parse.children(verb.i)):
+        return True
+    if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
+        w.dep == "amod" and w.lemma.casefold() in _COMPARING and parse.words[w.head].dep == "dobj"
+        for w in parse.subtree(verb.i)
+    ):
+        return True
+    return any(w.text.casefold() == "than" for w in parse.words) and any(
+        w.tag in ("JJR", "RBR") for w in parse.subtree(verb.i)
+    )
+
+
+def _defines_another(parse: Parse, head: Word) -> bool:
+    """The sentence is "Y is a …" of a subject Y that is not ``head`` (nor holds it)."""
+    root = next((w for w in parse.words if w.dep == "ROOT"), None)
+    if root is None or root.lemma != "be":
+        return False
+    children = parse.children(root.i)
+    subject = next((w for w in children if w.dep == "nsubj"), None)
+    return (
+        subject is not None
+        and head.i not in {w.i for w in parse.subtree(subject.i)}
+        and subject.pos in ("NOUN", "PROPN")
+        and any(w.dep == "attr" and _defining_attr(parse, w) for w in children)
+    )
 
 
 def _imperative(parse: Parse) -> bool:
