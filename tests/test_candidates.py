@@ -351,3 +351,15 @@ def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -
     )
     assert "Barn administrator" not in concepts(step.format("administrator"))
     assert definition(concepts(step.format("robot"))["Barn robot"]).startswith("A barn robot creates")
+
+
+def test_issue10_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
+    """Issue 10 (R20): "**Barn administrator:** Looks after …" is an entry of a list of roles."""
+    body = (
+        "Three people share the farm.\n\n"
+        "- **Barn administrator:** Looks after the stalls and keeps the feed records.\n"
+        "- **Field hand:** Ploughs the fields.\n\n"
+        "The barn administrator orders feed each month.\n"
+    )
+    found = concepts(body)
+    assert "Barn administrator" in found

@@ -644,3 +644,11 @@ def test_issue10_a_description_of_the_one_named_outranks_a_circumstance() -> Non
     )
     assert not reading_of("The grain store runs warm in summer.", "grain store").of_the_one
     assert not reading_of("Each grain store in a village holds the harvest.", "grain store").of_the_one
+
+
+def test_issue10_a_subject_that_points_back_describes_nothing_by_itself() -> None:
+    """Issue 10 (R20): "This tenancy is recorded by …" speaks of the tenancy just named."""
+    assert reading_of("This tenancy is recorded by a ledger in the barn.", "tenancy").rank == MENTIONS
+    assert reading_of("Tenancy is recorded by a ledger in the barn.", "Tenancy").rank == DESCRIBES
+    # "different" qualities of an object are various ones, no comparison
+    assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == DEFINES

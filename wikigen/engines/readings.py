@@ -287,7 +287,13 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     participle = governor.tag == "VBN" and not any(
         w.dep in ("aux", "auxpass") for w in parse.children(governor.i)
     )
-    if head.dep in ("nsubj", "nsubjpass") and main and not participle and not _narrowed(parse, head):
+    if (
+        head.dep in ("nsubj", "nsubjpass")
+        and main
+        and not participle
+        and not _narrowed(parse, head)
+        and _determiner(parse, head) not in _DEMONSTRATIVE  # "This ownership is indicated by …"
+    ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
         return Reading("modifier", MODIFIES, forward=forward)  # "observability features"
@@ -515,6 +521,9 @@ def _narrowed(parse: Parse, head: Word) -> bool:
 _COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
 
 
+_LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
+
+
 def _compares(parse: Parse, verb: Word) -> bool:
     """ "Ownership is different from …", "`dbg` is similar to …", "… provides a similar API to …",
     "… provide a much more concise representation than …": how the term compares with another, not
@@ -522,7 +531,7 @@ def _compares(parse: Parse, verb: Word) -> bool:
     if any(w.dep == "acomp" and w.lemma.casefold() in _COMPARING for w in parse.children(verb.i)):
         return True
     if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
-        w.dep == "amod" and w.lemma.casefold() in _COMPARING and parse.words[w.head].dep == "dobj"
+        w.dep == "amod" and w.lemma.casefold() in _LIKE and parse.words[w.head].dep == "dobj"
         for w in parse.subtree(verb.i)
     ):
         return True
