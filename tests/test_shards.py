@@ -229,3 +229,29 @@ def test_r7_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_li
     monkeypatch.setattr(workspace_module, "unchanged_plan", lambda baseline, tree, waiting: None)
     full = status_module.status_report(Workspace.open(git_repo.root))
     assert quick == full and quick["objects"] == len(ws.baseline.objects)
+
+
+def test_issue_14_a_no_op_plan_loads_neither_the_compile_driver_nor_an_http_client(git_repo: GitRepo):
+    """Issue 14: `plan` with nothing to compile answers from the root record; the modules a compile
+    needs (the driver, merge, the schema validator) and the HTTP client are never imported — they were
+    two thirds of a no-op plan's time at 100,000 sources. Its figures are those of the full plan."""
+    import subprocess
+    import sys
+
+    git_repo.commit({f"{K}/a.md": source("Intro line.\n\nConcept Alpha: the first letter.\n", title="A")})
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    probe = (
+        "import io, json, sys, contextlib\n"
+        "from wikigen.cli import cli\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    cli(['-C', sys.argv[1], 'plan', '--json'], standalone_mode=False)\n"
+        "loaded = sorted(m for m in ('wikigen.pipeline', 'wikigen.merge', 'httpx', 'jsonschema') if m in sys.modules)\n"
+        "print(json.dumps({'loaded': loaded, 'plan': json.loads(out.getvalue())}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, str(git_repo.root)], capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout)
+    assert result["loaded"] == []
+    plan = result["plan"]
+    assert plan["engine_calls"] == 0 and plan["revoked"] == {"article": 0, "concept": 0, "relation": 0, "topic": 0}
+    assert plan["route"]["engine"] == "offline" and plan["blobs_read"] == 0

@@ -24,7 +24,7 @@ from wikigen.errors import (
     environmental,
     exit_code_for,
 )
-from wikigen.plan import Plan
+from wikigen.plan import Plan, nothing_to_compile
 
 
 def _print_json(data: Any) -> None:
@@ -123,14 +123,20 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 @click.pass_context
 def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: str | None, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
-    from wikigen.pipeline import plan_figures, route_of
+    from wikigen.engines import route_of
 
     overrides: dict[str, Any] = {"engine.name": engine_name}
     ws = _workspace(ctx, **overrides)
     result = ws.plan(staged=staged, include_deferred=include_deferred)
     data = plan_json(result)
     if not result.invalid:
-        data |= plan_figures(ws, result)
+        # Issue 14: a plan with nothing to compile never loads the compile driver (a third of its time).
+        if result.needs_compile:
+            from wikigen.pipeline import plan_figures
+
+            data |= plan_figures(ws, result)
+        else:
+            data |= nothing_to_compile()
     data["route"] = route_of(ws.config)
     if as_json:
         _print_json(data)

@@ -37,7 +37,7 @@ from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.merge import merge
 from wikigen.migration import move_to_shards
-from wikigen.plan import Plan, refuse_mass_withdrawal
+from wikigen.plan import Plan, nothing_to_compile, refuse_mass_withdrawal
 from wikigen.publish import (
     StartedFrom,
     commit_message,
@@ -63,18 +63,6 @@ DELTA_PER_INPUT = 10  # a delta quoting its sources stays within this many times
 
 # (sources done, sources in all, what happens now, the increment just published or None)
 Progress = Callable[[int, int, str, "IncrementReport | None"], None]
-
-
-def route_of(config: Config) -> dict[str, Any]:
-    """The route a compile would take, without building the engine: for `plan` (never the key)."""
-    from wikigen.engines.http import host_of
-
-    settings = config.engine
-    if settings.name == "offline":
-        return {"engine": "offline", "host": None, "models": {"analyze": "all-MiniLM-L6-v2-int8",
-                                                              "recheck": "all-MiniLM-L6-v2-int8"}}
-    host = host_of(settings.base_url)  # issue 15.7: never the userinfo, where a key may sit
-    return {"engine": settings.name, "host": host, "models": dict(settings.models)}
 
 
 def derives_topics(engine: Engine) -> bool:
@@ -497,8 +485,7 @@ def preview(
 def plan_figures(ws: Workspace, plan: Plan) -> dict[str, Any]:
     """What `plan --json` adds: revoked objects, fragments, anchors, input bytes against caps, calls."""
     if not plan.needs_compile:
-        return {"revoked": {k: 0 for k in ("article", "concept", "relation", "topic")}, "fragments": 0,
-                "anchors": 0, "input_bytes": 0, "caps": {}, "engine_calls": 0, "over_caps": []}
+        return nothing_to_compile()
     revoked, ctx = preview(ws, plan, plan.changed, plan.withdrawn, enforce=False)
     counts = {k: 0 for k in ("article", "concept", "relation", "topic")}
     for oid in revoked:

@@ -341,6 +341,19 @@ def make_plan(
     )
 
 
+def nothing_to_compile() -> dict[str, Any]:
+    """What `plan --json` adds (``wikigen.pipeline.plan_figures``) when there is nothing to compile."""
+    return {
+        "revoked": {k: 0 for k in ("article", "concept", "relation", "topic")},
+        "fragments": 0,
+        "anchors": 0,
+        "input_bytes": 0,
+        "caps": {},
+        "engine_calls": 0,
+        "over_caps": [],
+    }
+
+
 def unchanged_plan(baseline: Snapshot, tree: str, waiting: Mapping[str, Mapping[str, Any]] | None) -> Plan | None:
     """R7, issue 14: the plan of a sources tree identical to the baseline's, from the root record and
     the ``waiting`` sources alone — no source blob and no manifest shard is read. None when the

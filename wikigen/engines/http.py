@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from wikigen.config import EngineSettings
-from wikigen.engines import prompts
+from wikigen.engines import host_of, prompts
 from wikigen.engines.base import STAGES, Delta
 from wikigen.engines.completions import (
     ERROR_TEXT_CHARS,
@@ -77,20 +77,6 @@ class _Stop(Exception):
     def __init__(self, why: str) -> None:
         super().__init__(why)
         self.why = why
-
-
-def host_of(base_url: str | None) -> str | None:
-    """The base URL's host and port, never its user name or password (issue 15.7); None when unset."""
-    if not base_url:
-        return None
-    try:
-        parts = urlsplit(base_url)
-        port = parts.port
-    except ValueError:
-        return "(invalid base_url)"
-    if not parts.hostname:
-        return "(invalid base_url)"
-    return f"{parts.hostname}:{port}" if port else parts.hostname
 
 
 def url_secrets(base_url: str | None) -> list[str]:
