@@ -357,9 +357,9 @@ def test_issue10_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
     """Issue 10 (R20): "**Barn administrator:** Looks after …" is an entry of a list of roles."""
     body = (
         "Three people share the farm.\n\n"
-        "- **Barn administrator:** Looks after the stalls and keeps the feed records.\n"
-        "- **Field hand:** Ploughs the fields.\n\n"
+        "- {0}Barn administrator{1} Looks after the stalls and keeps the feed records.\n"
+        "- {0}Field hand{1} Ploughs the fields.\n\n"
         "The barn administrator orders feed each month.\n"
     )
-    found = concepts(body)
-    assert "Barn administrator" in found
+    for label in (("**", ":**"), ("__", ":__"), ("**", "**:")):
+        assert "Barn administrator" in concepts(body.format(*label)), label

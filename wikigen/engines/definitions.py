@@ -206,6 +206,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         best.reading.pattern == "function"
         and candidate.term.split()[-1].casefold().rstrip("s") in _PEOPLE
         and _LABEL.match(best.sentence.text) is None
+        and _ENTRY.match(best.sentence.text) is None
     ):
         # "A cluster administrator creates …" tells what a person does in a procedure; a list of
         # roles ("**Application developer:** manages …") says what each one does
@@ -250,6 +251,8 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     )
 
 
+# An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
+_ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
 # People named by their role are defined by what they are, not by a step they take.
 _PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
 
