@@ -363,3 +363,16 @@ def test_issue10_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
     )
     for label in (("**", ":**"), ("__", ":__"), ("**", "**:")):
         assert "Barn administrator" in concepts(body.format(*label)), label
+
+
+def test_r20_a_name_joined_by_small_words_is_named_whole() -> None:
+    """R20: "… is known as Quality of Harvest (QoH) grade" names "Quality of Harvest" with its letters
+    as an alias, never "Quality" alone."""
+    body = (
+        "Growers sort every crate into a grade. This is known as Quality of Harvest (QoH) grade.\n\n"
+        "The QoH grade decides which crate is sold first. Each QoH grade has a colour.\n"
+    )
+    found = concepts(body)
+    assert "Quality" not in found
+    assert found["Quality of Harvest"]["aliases"] == ["QoH"]
+    assert definition(found["Quality of Harvest"]).startswith("Growers sort every crate into a grade. This is known")

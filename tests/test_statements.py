@@ -112,7 +112,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("For those, `rake` is a useful alternative:", "rake", DESCRIBES),  # how it compares
         ("Bundles are the most common answer to this question.", "Bundles", DESCRIBES),  # a ranking
         ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", MENTIONS),  # points at an example
-        ("Both harrows break the clods of a field.", "harrows", DESCRIBES),  # the two just named
+        ("Both harrows break the clods of a field.", "harrows", MENTIONS),  # the two just named
         ("Threshers always run to completion.", "Threshers", DESCRIBES),  # where it runs
         (  # the parser gives "matches" two subjects: a misparse defines nothing
             "An empty `tag` with operator `Any` matches all tags, names and marks which means this will keep everything.",

@@ -101,10 +101,12 @@ _PLACEHOLDER = re.compile(
     r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE
 )
 _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
+# "Erlang Term Storage (ETS)", "Quality of Service (QoS)": capitalized words, joined by small ones
 _ABBREVIATION = re.compile(
-    r"(?P<long>(?:[A-Z][\w-]*\s+){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
+    r"(?P<long>(?:[A-Z][\w-]*\s+(?:(?:of|and|for|to|on|in)\s+)?){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
 )
 # "a PID (process identifier)", "TTL (time to live)": the letters first, the words they spell after
+_NAME_GOES_ON = re.compile(r"\s+(?:of|and|for)\s+[A-Z]")
 _ABBREVIATION_FIRST = re.compile(
     r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
 )
@@ -241,7 +243,8 @@ def collect(
                     continue
                 if marked and word.dep not in ("compound", "amod", "nmod", "poss", "npadvmod"):
                     add(term, False, "marked")
-                elif reading.pattern == "called":
+                elif reading.pattern == "called" and not _NAME_GOES_ON.match(parse.text, end):
+                    # "… is known as Quality of Service (QoS) class": "Quality" alone is no name
                     add(term, False, "called")
                 elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "appositive"):
                     # "the `Enum` module provides …" defines `Enum`, a name written as code
