@@ -652,3 +652,21 @@ def test_issue10_a_subject_that_points_back_describes_nothing_by_itself() -> Non
     assert reading_of("Tenancy is recorded by a ledger in the barn.", "Tenancy").rank == DESCRIBES
     # "different" qualities of an object are various ones, no comparison
     assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == DEFINES
+
+
+def test_issue10_a_further_thing_a_term_does_and_a_sentence_bound_to_its_context_define_nothing() -> None:
+    """Issue 10 (R20): "X also provides …" tells one more thing X does; "Therefore if …", "In both
+    cases, …" hold where the text before says; "Similar to ploughs, harrows …" compares."""
+    also = reading_of("The `Reaper` module also provides a way to sharpen blades.", "Reaper")
+    assert also.rank == DESCRIBES and not also.of_the_one
+    assert reading_of("The `Reaper` module provides a way to sharpen blades.", "Reaper").rank == DEFINES
+    assert reading_of("Therefore if you sow the seed bags late, the yield drops.", "seed bags").forward
+    assert reading_of("In both cases, seed bags are sacks of grain kept for sowing.", "seed bags").forward
+    assert not reading_of("Seed bags are sacks of grain kept for sowing.", "Seed bags").forward
+    assert reading_of("Similar to ploughs, harrows break the soil before sowing.", "harrows").rank == MENTIONS
+
+
+def test_r23_on_top_of_a_named_thing_is_that_thing() -> None:
+    """R23: "build on top of the `Reaper` functions" relates to what the "of" names, in turn."""
+    sentence = "Harvesters build on top of the `Reaper` functions to report better yields."
+    assert relations_of(sentence, "Harvesters", "Reaper") == {("Harvesters", "builds on", "Reaper")}

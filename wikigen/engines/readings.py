@@ -156,11 +156,12 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 
 _CONDITIONAL_START = re.compile(
-    r"^(?:\w+,\s+)?(?:if|when|unless|whenever|once|"
+    r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again)\s+)?(?:if|when|unless|whenever|once|"
     r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
-    r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?)\b",
+    r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?|"
+    r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?)\b",
     re.IGNORECASE,
-)
+)  # "Therefore if …", "In both cases, …": what holds there, not what the term is
 
 
 def _conditional(parse: Parse) -> bool:
@@ -206,6 +207,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # how it runs is a property; what it runs ("A Job runs Pods to completion") is its function
         incidental = (
             _compares(parse, governor)  # "Comprehensions provide a more concise representation than …"
+            or _also(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
             or _restricted(parse, head)
             or _can(parse, governor)
             or governor.dep == "conj"
@@ -293,6 +295,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not participle
         and not _narrowed(parse, head)
         and _determiner(parse, head) not in _DEMONSTRATIVE  # "This ownership is indicated by …"
+        and not _compares(parse, governor)
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -524,12 +527,22 @@ _COMPARING = frozenset(["similar", "different", "equivalent", "identical", "anal
 _LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
 
 
+def _also(parse: Parse, verb: Word) -> bool:
+    """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
+    return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
+
+
+_FRONTED_COMPARISON = re.compile(r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to)\b", re.IGNORECASE)
+
+
 def _compares(parse: Parse, verb: Word) -> bool:
     """ "Ownership is different from …", "`dbg` is similar to …", "… provides a similar API to …",
     "… provide a much more concise representation than …": how the term compares with another, not
     what it is."""
     if any(w.dep == "acomp" and w.lemma.casefold() in _COMPARING for w in parse.children(verb.i)):
         return True
+    if _FRONTED_COMPARISON.match(parse.text):
+        return True  # "Similar to constructs like `if`, function definitions support …"
     if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
         w.dep == "amod" and w.lemma.casefold() in _LIKE and parse.words[w.head].dep == "dobj"
         for w in parse.subtree(verb.i)

@@ -226,13 +226,18 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
         if not named and word.lemma.casefold() in _CLASSIFIERS:
             named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs]
         if not named and word.lemma.casefold() in ("top", "front", "part", "parts"):
-            named = [
-                p
-                for w in children
-                if w.dep == "prep" and w.text.casefold() == "of"
-                for p in parse.children(w.i)
-                if p.dep == "pobj"
-            ]
+            # "on top of the spawn functions": what the "of" names stands in for it in turn
+            named = _stand_ins(
+                parse,
+                [
+                    p
+                    for w in children
+                    if w.dep == "prep" and w.text.casefold() == "of"
+                    for p in parse.children(w.i)
+                    if p.dep == "pobj"
+                ],
+                refs,
+            )
         if not named:
             named = [w for w in children if w.dep == "appos" and ":" in parse.text[word.end : w.start]]
         out.extend(_with_conjuncts(parse, named) if named else [word])
