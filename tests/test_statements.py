@@ -670,3 +670,31 @@ def test_r23_on_top_of_a_named_thing_is_that_thing() -> None:
     """R23: "build on top of the `Reaper` functions" relates to what the "of" names, in turn."""
     sentence = "Harvesters build on top of the `Reaper` functions to report better yields."
     assert relations_of(sentence, "Harvesters", "Reaper") == {("Harvesters", "builds on", "Reaper")}
+
+
+def test_r23_a_step_of_a_procedure_or_a_condition_states_no_relation() -> None:
+    """R23, precision first: "After …, the miller grinds …", "When …, the farm sells …", "… adds a
+    tag when you use …", "While …, the foreman moves …" and "… how the farm sells crates" say what
+    happens then or ask; the plain statement relates. A "while" after the main clause contrasts."""
+    names = ("Miller", "Grain", "Farm", "Crate", "Foreman", "Barn")
+    for sentence in [
+        "After drying all the sacks, the miller grinds the grain.",
+        "When the barn runs out of space, the farm will first sell crates stored in that barn.",
+        "The farm also sells crates to a buyer when you use the auction.",
+        "While the foreman is closing the barn, the miller grinds the grain.",
+        "There are two notes that explain how the farm sells crates to buyers:",
+    ]:
+        assert relations_of(sentence, *names) == set(), sentence
+    assert relations_of("The miller grinds the grain.", *names) == {("Miller", "grinds", "Grain")}
+    assert relations_of("The farm sells crates, while the foreman keeps the barn.", *names) == {
+        ("Farm", "sells", "Crate"),
+        ("Foreman", "keeps", "Barn"),
+    }
+
+
+def test_r23_what_a_thing_takes_into_account() -> None:
+    """R23: "takes X and Y into account" relates by the phrase, not by "takes"."""
+    assert relations_of("The miller takes grain and crates into account.", "Miller", "Grain", "Crate") == {
+        ("Miller", "takes into account", "Grain"),
+        ("Miller", "takes into account", "Crate"),
+    }

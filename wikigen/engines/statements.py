@@ -30,6 +30,7 @@ _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case)\b", re.IGNORECASE
 )
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
+_WHEN = frozenset(["when", "whenever", "while", "after", "before", "once", "until"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
 )
@@ -249,6 +250,11 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     out: list[tuple[str, str, bool]] = []
     children = parse.children(verb.i)
     particle = " ".join(w.text.casefold() for w in children if w.dep == "prt")
+    if verb.lemma == "take" and any(  # "takes taints and tolerations into account"
+        w.dep == "prep" and w.text.casefold() == "into" and any(p.lemma == "account" for p in parse.children(w.i))
+        for w in children
+    ):
+        particle = "into account"
     base = _verb_phrase(verb, particle, passive)
     if verb.lemma == "be":
         for quality in (w for w in children if w.dep == "acomp" and w.lemma.casefold() in _RELATIONAL_ADJECTIVES):
@@ -575,12 +581,20 @@ def _denied(parse: Parse, subject: Word) -> bool:
 
 
 def _unsure(parse: Parse, verb: Word) -> bool:
-    """Negated, hedged or conditional: "does not", "may", "if …"."""
+    """Negated, hedged or conditional: "does not", "may", "if …"; a step of a procedure ("After
+    deleting the dependents, the controller deletes …", "… adds finalizers when you use …"); an
+    embedded question ("… about how Kubernetes manages pods")."""
     for child in parse.children(verb.i):
         lemma = child.lemma.casefold()
         if child.dep == "neg" or (child.dep == "aux" and lemma in _HEDGES):
             return True
-        if child.dep == "mark" and lemma in _CONDITIONS:
+        if child.dep == "mark" and lemma in _CONDITIONS | _WHEN - {"while"}:
+            return True
+        if child.dep == "mark" and lemma == "while" and verb.i < parse.words[verb.head].i:
+            return True  # "While the kubelet is …, …" says when; "…, while Y runs …" contrasts
+        if child.dep == "advmod" and child.tag == "WRB" and lemma in ("how", "why"):
+            return True
+        if child.dep in ("advcl", "pcomp", "prep") and _circumstance(parse, child, child.i < verb.i):
             return True
     # inside an if-clause, or a clause governed by a hedge
     head = parse.words[verb.head]
@@ -596,6 +610,18 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             or (head.lemma.casefold() in _ENABLING and _infinitive(parse, verb))
         )
     )
+
+
+def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
+    """ "when you use …", "after deleting …", "While the kubelet is …": a clause that says when (a
+    "while" after the main clause contrasts: "X runs serially, while Y …")."""
+    when = _WHEN | (_CONDITIONS - {"although", "though"})
+    if not before:
+        when -= {"while"}
+    children = parse.children(clause.i)
+    if clause.dep == "prep":  # "After deleting all the dependent objects, …"
+        return clause.lemma.casefold() in when and any(w.dep == "pcomp" for w in children)
+    return any(w.dep in ("mark", "advmod") and w.lemma.casefold() in when for w in children)
 
 
 def _infinitive(parse: Parse, verb: Word) -> bool:
