@@ -698,3 +698,11 @@ def test_r23_what_a_thing_takes_into_account() -> None:
         ("Miller", "takes into account", "Grain"),
         ("Miller", "takes into account", "Crate"),
     }
+
+
+def test_issue10_a_sentence_about_one_named_instance_defines_no_kind() -> None:
+    """Issue 10 (R20): "A `north` barn is on the `hill` farm" speaks of one barn; "A barn is a farm
+    building …" of the kind, and "the `Barn` module" of `Barn`."""
+    assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == MENTIONS
+    assert reading_of("The `kube-tools` shed holds the ladders of the farm.", "shed").rank == MENTIONS
+    assert reading_of("A barn is a farm building that stores hay.", "barn").rank == DEFINES

@@ -145,8 +145,10 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     governor = parse.words[head.head]
     if head.code and head.dep in ("compound", "nmod", "amod") and _named_classifier(parse, governor):
         head = governor  # "the `Enum` module provides …" says it of `Enum`
-    elif not head.code and _named_classifier(parse, head):
-        return Reading("mention", MENTIONS)  # "The `use` macro is used as …" says it of `use`, not of macros
+    elif not head.code and (_named_classifier(parse, head) or _instance(parse, head)):
+        # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
+        # the `prod` namespace" of one Service
+        return Reading("mention", MENTIONS)
     reading = _read(parse, head, marked)
     if _conditional(parse):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
@@ -585,6 +587,19 @@ def _subjects(parse: Parse, verb: Word) -> int:
 def _can(parse: Parse, verb: Word) -> bool:
     """ "… can provide useful automation": what something may do, not what it is for."""
     return any(w.dep == "aux" and w.lemma.casefold() == "can" for w in parse.children(verb.i))
+
+
+def _instance(parse: Parse, head: Word) -> bool:
+    """ "a `data` Service", "the `kube-system` namespace": a lower-case code name right before the
+    noun names one thing of its kind."""
+    before = parse.words[head.i - 1] if head.i else None
+    return (
+        before is not None
+        and before.code
+        and before.head == head.i
+        and before.dep in ("compound", "nmod", "amod")
+        and re.fullmatch(r"[a-z][a-z0-9_.-]*", before.text.strip("`")) is not None
+    )
 
 
 def _named_classifier(parse: Parse, head: Word) -> bool:
