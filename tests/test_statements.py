@@ -706,3 +706,9 @@ def test_issue10_a_sentence_about_one_named_instance_defines_no_kind() -> None:
     assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == MENTIONS
     assert reading_of("The `kube-tools` shed holds the ladders of the farm.", "shed").rank == MENTIONS
     assert reading_of("A barn is a farm building that stores hay.", "barn").rank == DEFINES
+
+
+def test_issue10_what_a_term_may_do_describes_nothing() -> None:
+    """Issue 10 (R20): "Different sacks may be accepted …" says what may happen, not what sacks are."""
+    assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == MENTIONS
+    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == DESCRIBES

@@ -16,6 +16,7 @@ from wikigen.sources import CONTENT_DIR, SOURCES_DIR
 from wikigen.sourceset import SourceSet, read_sources
 
 LINK_FREE_CACHE = "link-free-trees"  # ids of trees under content/ that hold no symbolic link
+LINK_FREE_MAX = 100_000  # ids kept (4 MB); a full walk of 100,000 sources finds a few thousand
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +81,12 @@ class Workspace:
         known = _read_ids(cache)
         clean: set[str] = set()
         links = self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR, known_clean=known, clean=clean)
-        if clean != known:
-            _write_ids(cache, clean)
+        # Trees never change: what was clean stays clean, so the ids seen before are kept (a walk that
+        # stops at a known tree sees none below it, and the next edit's plan needs them), up to a
+        # bound past which only this walk's are kept.
+        kept = clean | known if len(clean | known) <= LINK_FREE_MAX else clean
+        if kept != known:
+            _write_ids(cache, kept)
         return links
 
     def _read(

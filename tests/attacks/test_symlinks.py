@@ -208,6 +208,7 @@ def test_issue_15_1_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo
     from wikigen.workspace import LINK_FREE_CACHE, Workspace
 
     git_repo.commit({f"content/manual/deep/er/page{i}.md": f"# Page {i}\n" for i in range(5)})
+    git_repo.commit({f"content/manual/part{i}/sub/page.md": f"# Part {i}\n" for i in range(10)})
     base(git_repo)
     walked: list[str] = []
     tree_obj = GitStore._tree_obj
@@ -220,6 +221,12 @@ def test_issue_15_1_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo
     walked.clear()
     assert not Workspace.open(git_repo.root).plan().invalid
     assert len(walked) < first / 2  # only the trees plan reads besides the walk
+    # an edit elsewhere makes new trees on its path only (content/, manual/): the trees seen clean
+    # before, down to three levels, stay known and are not walked again
+    git_repo.commit({"content/manual/other.md": "# Other\n"})
+    walked.clear()
+    assert not Workspace.open(git_repo.root).plan().invalid
+    assert len(walked) < first / 3
 
     commit_links(git_repo, {"content/manual/deep/er/leak.md": str(secret)})
     plan = Workspace.open(git_repo.root).plan()

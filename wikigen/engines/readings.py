@@ -298,6 +298,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _narrowed(parse, head)
         and _determiner(parse, head) not in _DEMONSTRATIVE  # "This ownership is indicated by …"
         and not _compares(parse, governor)
+        and not _hedged(parse, governor)  # "Different parameters may be accepted …"
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -523,18 +524,16 @@ def _narrowed(parse: Parse, head: Word) -> bool:
     return False
 
 
-_COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
-
-
-_LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
-
-
 def _also(parse: Parse, verb: Word) -> bool:
     """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
     return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
 
 
-_FRONTED_COMPARISON = re.compile(r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to)\b", re.IGNORECASE)
+_COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
+_LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
+_FRONTED_COMPARISON = re.compile(
+    r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to)\b", re.IGNORECASE
+)
 
 
 def _compares(parse: Parse, verb: Word) -> bool:
