@@ -35,6 +35,13 @@ def definition(concept: dict[str, Any]) -> str:
     return quote
 
 
+def defined_as(body: str, name: str, title: str = "Notes") -> str:
+    """The definition quote of the concept ``name`` the body gives (it must give one)."""
+    found = concepts(body, title=title)
+    assert name in found, sorted(found)
+    return definition(found[name])
+
+
 def test_r20_emphasized_first_use_defines_a_term() -> None:
     """R20: technical prose emphasizes a term where it introduces it."""
     body = (
@@ -260,9 +267,7 @@ def test_issue10_what_a_titled_term_does_defines_it_where_the_source_uses_it_aga
         "When rain is forecast, gardeners pause the sprinkler hub for a day.\n\n"
         "Gardeners read the log of the sprinkler hub every week.\n"
     )
-    found = concepts(body, title="Sprinkler hub")
-    assert "Sprinkler hub" in found
-    assert definition(found["Sprinkler hub"]).startswith("The sprinkler hub stores")
+    assert defined_as(body, "Sprinkler hub", title="Sprinkler hub").startswith("The sprinkler hub stores")
     assert "Sprinkler hub" not in concepts(body.split("\n\n")[0] + "\n", title="Sprinkler hub")
 
 
@@ -335,10 +340,7 @@ def test_issue10_what_a_term_does_outranks_where_it_runs_even_outside_its_sectio
         "The compost heap runs warm in the shade behind the shed.\n\n"
         "Gardeners turn the compost heap with a fork every week.\n"
     )
-    found = concepts(body, title="Garden notes")
-    assert "Compost heap" in found
-    assert definition(found["Compost heap"]).startswith("The compost heap holds kitchen waste")
-
+    assert defined_as(body, "Compost heap", title="Garden notes").startswith("The compost heap holds kitchen waste")
 
 
 def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -> None:
