@@ -123,7 +123,7 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 @click.pass_context
 def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: str | None, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
-    from wikigen.engines import route_of
+    from wikigen.engines.route import route_of
 
     overrides: dict[str, Any] = {"engine.name": engine_name}
     ws = _workspace(ctx, **overrides)

@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from wikigen.config import EngineSettings
-from wikigen.engines import host_of, prompts
+from wikigen.engines import prompts
 from wikigen.engines.base import STAGES, Delta
 from wikigen.engines.completions import (
     ERROR_TEXT_CHARS,
@@ -41,6 +41,7 @@ from wikigen.engines.completions import (
     error_text,
     read_completion,
 )
+from wikigen.engines.route import host_of
 from wikigen.errors import ConfigError, EngineError
 from wikigen.schemas import load_schema
 
