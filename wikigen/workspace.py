@@ -84,7 +84,9 @@ class Workspace:
         # Trees never change: what was clean stays clean, so the ids seen before are kept (a walk that
         # stops at a known tree sees none below it, and the next edit's plan needs them), up to a
         # bound past which only this walk's are kept.
-        kept = clean | known if len(clean | known) <= LINK_FREE_MAX else clean
+        kept = clean | known
+        if len(kept) > LINK_FREE_MAX:
+            kept = clean
         if kept != known:
             _write_ids(cache, kept)
         return links

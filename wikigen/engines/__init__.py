@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from wikigen.config import Config
 from wikigen.engines.base import Delta, Engine, Usage
-from wikigen.engines.route import host_of, route_of
 from wikigen.errors import ConfigError
 
-__all__ = ["Delta", "Engine", "Usage", "host_of", "make_engine", "route_of"]
+__all__ = ["Delta", "Engine", "Usage", "make_engine"]
 
 
 def make_engine(config: Config) -> Engine:
@@ -29,4 +28,3 @@ def make_engine(config: Config) -> Engine:
         remote: Engine = HttpEngine(config.engine)
         return remote
     raise ConfigError(f"unknown engine {name!r}; use offline or http")
-

@@ -105,8 +105,10 @@ _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Z
 _ABBREVIATION = re.compile(
     r"(?P<long>(?:[A-Z][\w-]*\s+(?:(?:of|and|for|to|on|in)\s+)?){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
 )
-# "a PID (process identifier)", "TTL (time to live)": the letters first, the words they spell after
+# "Quality of Service": a called name that goes on past its noun phrase (fewer small words than
+# _ABBREVIATION joins: "known as X in Kubernetes" ends at X)
 _NAME_GOES_ON = re.compile(r"\s+(?:of|and|for)\s+[A-Z]")
+# "a PID (process identifier)", "TTL (time to live)": the letters first, the words they spell after
 _ABBREVIATION_FIRST = re.compile(
     r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
 )

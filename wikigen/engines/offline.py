@@ -50,13 +50,14 @@ from wikigen.engines.documents import (
 from wikigen.engines.language import is_english, language, notes, with_language
 from wikigen.engines.parse import Parse, Parser, parse_sentences
 from wikigen.engines.relations import Mention, Mentions
+from wikigen.engines.route import OFFLINE_MODEL
 from wikigen.engines.statements import stated
 from wikigen.engines.text import Sentence, visible
 from wikigen.errors import EngineError
 from wikigen.evidence.rerank import Ranker
 from wikigen.ids import concept_id, normalize_name, normalize_predicate
 
-MODEL = "all-MiniLM-L6-v2-int8"
+MODEL = OFFLINE_MODEL  # the name `plan` reports as the route, without loading this module
 ROUTE = f"offline/{MODEL}"
 RELATION_QUOTES = 3
 
