@@ -7,6 +7,8 @@ import threading
 import time
 from typing import Any
 
+import pytest
+
 from wikigen.engines.candidates import _heading_terms
 from wikigen.engines.documents import Guard
 from wikigen.engines.offline import analyze
@@ -378,3 +380,59 @@ def test_r20_a_name_joined_by_small_words_is_named_whole() -> None:
     assert "Quality" not in found
     assert found["Quality of Harvest"]["aliases"] == ["QoH"]
     assert definition(found["Quality of Harvest"]).startswith("Growers sort every crate into a grade. This is known")
+
+
+def test_issue10_a_clause_before_a_colon_is_a_main_clause() -> None:
+    """Issue 10 (R20): "Threshers are machines for such chores: they …" — the parser hangs the first
+    clause under the second; it still says what threshers are."""
+    body = (
+        "## Threshers\n\n"
+        "Farms once beat grain by hand, often losing much of it on the floor. "
+        "Threshers are harvest machines for such chores: they separate the grain from the straw.\n\n"
+        "Threshers rattle loudly in the barn all through August.\n"
+    )
+    assert defined_as(body, "Threshers", title="Machines").startswith("Threshers are harvest machines")
+
+
+def test_issue10_how_a_term_compares_or_what_one_example_does_defines_nothing() -> None:
+    """Issue 10 (R20): "`sift` does it better: …" (a comparative) and "For example, a baler can be
+    used with …" (one example) say something of the term without saying what it is; the plain
+    sentence is its definition."""
+    body = (
+        "## `sift`\n\n"
+        "`sift` does it better: it removes the stones before the flour is weighed.\n\n"
+        "`sift` separates flour from bran through a fine mesh.\n\n"
+        "## Balers\n\n"
+        "For example, a baler can be used with a wrapper in order to seal the bales.\n\n"
+        "Balers rattle loudly in the fields all through July.\n"
+    )
+    assert defined_as(body, "sift", title="Tools").startswith("`sift` separates flour")
+    assert defined_as(body, "Baler", title="Tools").startswith("Balers rattle")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Instead of stacking hay by hand, balers press it into tight blocks.",  # a contrast
+        "Balers also support twine knotters in the barn.",  # one more feature
+    ],
+)
+def test_issue10_a_contrast_or_one_more_feature_alone_makes_no_concept(sentence: str) -> None:
+    """Issue 10 (R20): a titled term whose only sentences say what it does instead of something else,
+    or what else it does, is not defined; the same term with a plain description is."""
+    body = "## Balers\n\n{0}\n\nThe farm keeps two balers in the shed.\n"
+    names = {"Baler", "Balers"}
+    assert not names & set(concepts(body.format(sentence), title="Tools"))
+    assert names & set(concepts(body.format("Balers rattle loudly in the fields all through July."), title="Tools"))
+
+
+def test_issue10_what_you_need_a_term_for_defines_it_despite_the_if() -> None:
+    """Issue 10 (R20): "If you need to …, X is a useful construct" says what X is for; a plain "If …,
+    X …" states a circumstance and is never a definition."""
+    body = (
+        "## `winnow`\n\n"
+        "If the wind drops, `winnow` is a slow chore.\n\n"
+        "If you need to separate chaff from grain, `winnow` is the usual construct.\n\n"
+        "Growers call `winnow` after every harvest.\n"
+    )
+    assert defined_as(body, "winnow", title="Chores").startswith("If you need to separate chaff")

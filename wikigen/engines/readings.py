@@ -150,7 +150,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # the `prod` namespace" of one Service
         return Reading("mention", MENTIONS)
     reading = _read(parse, head, marked)
-    if _conditional(parse):
+    if _conditional(parse) and not (reading.pattern == "copula" and _NEED.match(parse.text)):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
         # says what the term is, and neither is ever its definition
         return replace(reading, forward=True)
@@ -164,6 +164,10 @@ _CONDITIONAL_START = re.compile(
     r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?)\b",
     re.IGNORECASE,
 )  # "Therefore if …", "In both cases, …": what holds there, not what the term is
+
+
+# "Whenever you need to store key-value pairs, maps are the data structure …" says what maps are for
+_NEED = re.compile(r"^(?:if|when|whenever) you (?:need|want) to\b", re.IGNORECASE)
 
 
 def _conditional(parse: Parse) -> bool:
@@ -210,6 +214,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         incidental = (
             _compares(parse, governor)  # "Comprehensions provide a more concise representation than …"
             or _also(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
+            or _example(parse)
             or _restricted(parse, head)
             or _can(parse, governor)
             or governor.dep == "conj"
@@ -226,7 +231,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             for w in parse.children(governor.i)
         )
         # "Lists are used when …" tells a circumstance of use, not what a list is for
-        weak = not purpose or _restricted(parse, head)
+        # "For example, X can be used with …": one example's use
+        weak = not purpose or _restricted(parse, head) or _example(parse)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "nsubjpass" and governor.lemma in CALL_LEMMAS:
         return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
@@ -299,6 +305,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and _determiner(parse, head) not in _DEMONSTRATIVE  # "This ownership is indicated by …"
         and not _compares(parse, governor)
         and not _hedged(parse, governor)  # "Different parameters may be accepted …"
+        and not _also(parse, governor)  # "Function definitions also support …": one more feature
+        and not _example(parse)
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -358,7 +366,8 @@ def _offered_as(parse: Parse, verb: Word) -> bool:
 
 def _main(parse: Parse, verb: Word) -> bool:
     """The sentence's main clause: its root, a verb coordinated with it, or the first of two clauses
-    joined by a comma ("Heredocs are multi-line strings, they start …")."""
+    joined by a comma or a colon ("Heredocs are multi-line strings, they start …", "Comprehensions
+    are syntactic sugar for such constructs: they group …")."""
     words = parse.words
     if verb.dep == "ROOT" or (verb.dep == "conj" and words[verb.head].dep == "ROOT"):
         # two roots are a misparse of one sentence ("A DaemonSet ensures that all (or some) Nodes
@@ -370,8 +379,13 @@ def _main(parse: Parse, verb: Word) -> bool:
         verb.dep == "ccomp"
         and root.dep == "ROOT"
         and verb.i < root.i
-        and parse.text[words[verb.i].end : root.start].count(",") == 1
+        and _one_break(parse.text[words[verb.i].end : root.start])
     )
+
+
+def _one_break(between: str) -> bool:
+    """One comma, or a colon alone, between two clauses."""
+    return between.count(",") == 1 or (between.count(":") == 1 and not between.count(","))
 
 
 def _which_clause(parse: Parse, head: Word) -> str | None:
@@ -524,6 +538,14 @@ def _narrowed(parse: Parse, head: Word) -> bool:
     return False
 
 
+_EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNORECASE)
+
+
+def _example(parse: Parse) -> bool:
+    """ "For example, a bitstring generator can be used with …": what one example does."""
+    return _EXAMPLE_START.match(parse.text) is not None
+
+
 def _also(parse: Parse, verb: Word) -> bool:
     """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
     return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
@@ -532,18 +554,20 @@ def _also(parse: Parse, verb: Word) -> bool:
 _COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
 _LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
 _FRONTED_COMPARISON = re.compile(
-    r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to)\b", re.IGNORECASE
+    r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to|instead of)\b", re.IGNORECASE
 )
 
 
 def _compares(parse: Parse, verb: Word) -> bool:
-    """ "Ownership is different from …", "`dbg` is similar to …", "… provides a similar API to …",
+    """ "Ownership is different from …", "`dbg` is similar to …", "`dbg` does it better", "… provides a similar API to …",
     "… provide a much more concise representation than …": how the term compares with another, not
     what it is."""
     if any(w.dep == "acomp" and w.lemma.casefold() in _COMPARING for w in parse.children(verb.i)):
         return True
     if _FRONTED_COMPARISON.match(parse.text):
         return True  # "Similar to constructs like `if`, function definitions support …"
+    if any(w.dep in ("advmod", "acomp") and w.tag in ("RBR", "JJR") for w in parse.children(verb.i)):
+        return True  # "`dbg` does it better: …", "Streams are faster": better than something else
     if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
         w.dep == "amod" and w.lemma.casefold() in _LIKE and parse.words[w.head].dep == "dobj"
         for w in parse.subtree(verb.i)
