@@ -712,3 +712,61 @@ def test_issue10_what_a_term_may_do_describes_nothing() -> None:
     """Issue 10 (R20): "Different sacks may be accepted …" says what may happen, not what sacks are."""
     assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == MENTIONS
     assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == DESCRIBES
+
+
+def test_r23_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
+    """R23, precision first: "The barn usually holds …" (what holds most of the time), "To make sure
+    millers grind grain, …" (a goal), "A foreman ensures that millers grind grain" (what the foreman
+    brings about, even parsed as two roots) and "These millers grind …" (the ones just named) are no
+    relation of the kinds; the plain statement is."""
+    names = ("Miller", "Grain", "Barn", "Foreman")
+    for sentence in [
+        "The barn usually holds grain for the winter.",
+        "To keep millers grinding grain all year, the foreman opens the barn early.",
+        "A foreman ensures that all (or some) millers grind grain every day.",
+        "A foreman ensures that millers grind grain every day.",
+        "These millers grind grain for the whole valley.",
+    ]:
+        assert ("Miller", "grinds", "Grain") not in relations_of(sentence, *names), sentence
+        assert ("Barn", "holds", "Grain") not in relations_of(sentence, *names), sentence
+    assert relations_of("The barn holds grain for the winter.", *names) == {("Barn", "holds", "Grain")}
+    assert relations_of("Millers grind grain for the whole valley.", *names) == {("Miller", "grinds", "Grain")}
+
+
+def test_r23_a_clause_under_ensure_parsed_as_a_second_root_states_no_relation() -> None:
+    """R23: the parser sometimes splits "A foreman ensures that all (or some) millers grind grain" into
+    two roots; the second is still what the foreman brings about (the parse is rebuilt in that shape
+    here, since which sentences the model misparses is not stable)."""
+    from dataclasses import replace
+
+    text = "A foreman ensures that all (or some) millers grind grain every day."
+    clean = visible(text)
+    parse = parse_sentences([clean])[0]
+    grind = next(w for w in parse.words if w.text == "grind")
+    split = Parse(parse.text, tuple(replace(w, dep="ROOT", head=w.i) if w is grind else w for w in parse.words))
+    assert sum(w.dep == "ROOT" for w in split.words) == 2
+    mentions = Mentions.build([(n, [n]) for n in ("Miller", "Grain", "Foreman")], known=True).find(clean.text)
+    assert ("Miller", "grinds", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(split, mentions)}
+    plain = parsed("Millers grind grain every day.")
+    calm = Mentions.build([(n, [n]) for n in ("Miller", "Grain")], known=True).find(plain.text)
+    assert {(s.subject, s.predicate, s.object) for s in stated(plain, calm)} == {("Miller", "grinds", "Grain")}
+
+
+def test_r23_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
+    """R23: "To ensure millers land on barns holding grain, …" and ", to let millers grind grain, …"
+    are goals, whether the parser hangs them under the main verb or makes "ensure" the root."""
+    names = ("Miller", "Grain", "Barn")
+    for sentence in [
+        "To ensure millers land on barns holding grain, that set of barns should have a common sign.",
+        "Every spring, to let millers grind grain, the foreman opens the barn.",
+    ]:
+        found = relations_of(sentence, *names)
+        assert ("Barn", "holds", "Grain") not in found and ("Miller", "grinds", "Grain") not in found, sentence
+    assert relations_of("Every spring, millers grind grain in the barn.", *names) >= {("Miller", "grinds", "Grain")}
+    from dataclasses import replace
+
+    clean = visible("To let millers grind grain, the foreman opens the barn.")
+    parse = parse_sentences([clean])[0]
+    rooted = Parse(parse.text, tuple(replace(w, dep="ROOT", head=w.i) if w.text == "let" else w for w in parse.words))
+    mentions = Mentions.build([(n, [n]) for n in names], known=True).find(clean.text)
+    assert ("Miller", "grinds", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(rooted, mentions)}

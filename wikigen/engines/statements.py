@@ -30,6 +30,14 @@ _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case)\b", re.IGNORECASE
 )
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
+# "The operating system usually includes …": what holds most of the time, not always
+_FREQUENCY = frozenset(
+    ["usually", "often", "sometimes", "typically", "generally", "normally", "mostly", "probably", "possibly", "perhaps"]
+)
+# "A DaemonSet ensures that all Nodes run a copy of a Pod": the clause is what the subject brings about
+_ENSURING = frozenset(["ensure", "guarantee"])
+# "These plugins are used to …": the ones the text just named, not the kind
+_POINTING = frozenset(["this", "these", "that", "those", "such"])
 _WHEN = frozenset(["when", "whenever", "while", "after", "before", "once", "until"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
@@ -573,9 +581,13 @@ def _bare_participle(parse: Parse, verb: Word) -> bool:
 
 
 def _denied(parse: Parse, subject: Word) -> bool:
-    """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some."""
+    """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some;
+    "these plugins …" of the ones just named."""
     return any(
-        w.dep == "neg" or w.lemma.casefold() == "no" or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
+        w.dep == "neg"
+        or w.lemma.casefold() == "no"
+        or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
+        or (w.dep == "det" and w.text.casefold() in _POINTING)  # "These plugins …": the ones just named
         for w in parse.children(subject.i)
     )
 
@@ -594,10 +606,20 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             return True  # "While the kubelet is …, …" says when; "…, while Y runs …" contrasts
         if child.dep == "advmod" and child.tag == "WRB" and lemma in ("how", "why"):
             return True
+        if child.dep == "advmod" and lemma in _FREQUENCY:
+            return True
         if child.dep in ("advcl", "pcomp", "prep") and _circumstance(parse, child, child.i < verb.i):
             return True
+    if _in_purpose(parse, verb):
+        return True
     # inside an if-clause, or a clause governed by a hedge
     head = parse.words[verb.head]
+    if verb.dep == "ccomp" and head.lemma.casefold() in _ENSURING:
+        return True
+    if verb.dep == "ROOT" and any(  # "X ensures that all (or some) Nodes run …", parsed as two roots
+        w.dep == "ROOT" and w.i < verb.i and w.lemma.casefold() in _ENSURING for w in parse.words
+    ):
+        return True
     return (
         verb.dep == "advcl"
         and any(w.dep == "mark" and w.lemma.casefold() in _CONDITIONS for w in parse.children(verb.i))
@@ -610,6 +632,24 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             or (head.lemma.casefold() in _ENABLING and _infinitive(parse, verb))
         )
     )
+
+
+_FRONTED_PURPOSE = re.compile(r"To [a-z]+\b[^,.;:]*,")
+
+
+def _in_purpose(parse: Parse, verb: Word) -> bool:
+    """ "To ensure pods land on nodes supporting a RuntimeClass, …": a verb inside a fronted purpose
+    clause states a goal (the parser may make its verb the root)."""
+    fronted = _FRONTED_PURPOSE.match(parse.text)
+    if fronted is not None and verb.start < fronted.end():
+        return True
+    word, seen = verb, 0
+    while word.head != word.i and seen < 20:
+        head = parse.words[word.head]
+        if word.dep == "advcl" and word.i < head.i and _infinitive(parse, word):
+            return True
+        word, seen = head, seen + 1
+    return False
 
 
 def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
