@@ -714,6 +714,31 @@ def test_issue10_what_a_term_may_do_describes_nothing() -> None:
     assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == DESCRIBES
 
 
+def test_issue10_what_a_term_can_be_or_do_describes_nothing() -> None:
+    """Issue 10 (R20): "The sack policy can either be `Keep` or `Sell`" says what it may be, "Sacks
+    can rot" what may happen to them; "A sack policy is a rule …" and "Sacks rot …" say it."""
+    assert reading_of("The sack policy can either be `Keep` or `Sell`.", "policy").rank == MENTIONS
+    assert reading_of("A sack policy can be a rule for the whole mill.", "policy").rank == MENTIONS
+    assert reading_of("A sack policy is a rule for the whole mill.", "policy").rank == DEFINES
+    assert reading_of("Sacks can rot in the rain.", "Sacks").rank == MENTIONS
+    assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
+
+
+def test_issue10_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
+    """Issue 10 (R20): in "[Token Projection](…) (also recommended): In Version 2.0 and later, use the sack
+    ledger to tell the miller to seal each sack as a *closed bundle*." the label is parsed as a root of
+    its own; the sentence is still advice: it neither introduces "closed bundle" by its emphasis nor
+    says what the sack ledger is for."""
+    text = (
+        "[Token Projection](/docs/sealing/#how) (also recommended): In Version 2.0 and later, use the sack ledger "
+        "to tell the miller to seal each sack as a *closed bundle*."
+    )
+    assert sum(w.dep == "ROOT" for w in parsed(text).words) == 2
+    assert reading_of(text, "closed bundle").rank == MENTIONS
+    assert reading_of(text, "sack ledger").rank == MENTIONS
+    assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == DEFINES
+
+
 def test_r23_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
     """R23, precision first: "The barn usually holds …" (what holds most of the time), "To make sure
     millers grind grain, …" (a goal), "A foreman ensures that millers grind grain" (what the foreman

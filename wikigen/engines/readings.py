@@ -189,13 +189,15 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and attr.dep == "attr"
             and _defining_attr(parse, attr)
             and not _hedged(parse, governor)
+            and not _can(parse, governor)  # "The policy can either be `Retain` or `Delete`": what it may be
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
             restricted = _restricted(parse, head)
             weak = restricted or _definite(parse, head)
             return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
-        if _compares(parse, governor):
-            return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
+        if _compares(parse, governor) or _can(parse, governor) or _hedged(parse, governor):
+            # "X is different from Y", "… is faster than", "X can either be `A` or `B`"
+            return Reading("mention", MENTIONS, forward=forward)
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"
@@ -236,7 +238,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "nsubjpass" and governor.lemma in CALL_LEMMAS:
         return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
-    if head.dep == "dobj" and governor.dep == "ROOT" and _use_for(parse, governor):
+    if head.dep == "dobj" and governor.dep == "ROOT" and main and _use_for(parse, governor):
         # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
         weak = _can(parse, governor)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
@@ -305,6 +307,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and _determiner(parse, head) not in _DEMONSTRATIVE  # "This ownership is indicated by …"
         and not _compares(parse, governor)
         and not _hedged(parse, governor)  # "Different parameters may be accepted …"
+        and not _can(parse, governor)  # "The policy can either be …": what it may be
         and not _also(parse, governor)  # "Function definitions also support …": one more feature
         and not _example(parse)
     ):
@@ -594,12 +597,14 @@ def _defines_another(parse: Parse, head: Word) -> bool:
 
 
 def _imperative(parse: Parse) -> bool:
-    """ "Consider adding …", "Use X when …": the sentence's root is a bare verb with no subject."""
-    root = next((w for w in parse.words if w.dep == "ROOT"), None)
-    return (
-        root is not None
+    """ "Consider adding …", "Use X when …": a root of the sentence is a bare verb with no subject
+    (a list entry's label before it is parsed as a root of its own: "[Projection] (recommended): In
+    v1.20 and later, use …")."""
+    return any(
+        root.dep == "ROOT"
         and root.tag == "VB"
         and not any(w.dep in ("nsubj", "nsubjpass", "aux") for w in parse.children(root.i))
+        for root in parse.words
     )
 
 
