@@ -189,15 +189,15 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and attr.dep == "attr"
             and _defining_attr(parse, attr)
             and not _hedged(parse, governor)
-            and not _can(parse, governor)  # "The policy can either be `Retain` or `Delete`": what it may be
+            and not _can(parse, governor)  # "A policy can be a rule …": what it may be, not what it is
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
             restricted = _restricted(parse, head)
             weak = restricted or _definite(parse, head)
             return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
-        if _compares(parse, governor) or _can(parse, governor) or _hedged(parse, governor):
-            # "X is different from Y", "… is faster than", "X can either be `A` or `B`"
-            return Reading("mention", MENTIONS, forward=forward)
+        if _compares(parse, governor):
+            return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
+        # "X can either be `A` or `B`", "A policy can be a rule for …": what it may be describes it
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"

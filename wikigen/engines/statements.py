@@ -115,7 +115,9 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         if head is not None:
             refs.setdefault(head.i, mention.ref)
             heads.append((head, mention))
-    found = _stated(parse, refs, hubs)
+    # words inside a name: "This command" on a command's page names the page's own concept
+    named = frozenset(w.i for w in parse.words for m in mentions if m.start <= w.start and w.end <= m.end)
+    found = _stated(parse, refs, hubs, named)
     # "the snapshot controller handles …" says nothing of controllers; "UTF-8 is a character
     # encoding" still makes UTF-8 an encoding: a narrowed name is its concept only in "is a"
     narrowed = {
@@ -127,13 +129,15 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
         general = {i: ref for i, ref in refs.items() if i not in narrowed}
         only_narrowed = {refs[i] for i in narrowed} - set(general.values())
         kinds = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
-        found = kinds | _stated(parse, general, hubs)
+        found = kinds | _stated(parse, general, hubs, named)
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
 
 
-def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
+def _stated(
+    parse: Parse, refs: Mapping[int, str], hubs: frozenset[str], named: frozenset[int] = frozenset()
+) -> set[Stated]:
     if len(set(refs.values())) < 2:
         return set()
     found: set[Stated] = set()
@@ -147,7 +151,7 @@ def _stated(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             w.dep == "nsubjpass" and (w.head == verb.i or verb.tag == "VBN") for w in subjects
         ) or _bare_participle(parse, verb)
         subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
-        subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w)]
+        subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w, named)]
         for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
             if agent:  # "Y is managed by X": X manages Y
                 found.update(Stated(obj_ref, predicate, ref) for ref, _ in subject_refs)
@@ -580,14 +584,14 @@ def _bare_participle(parse: Parse, verb: Word) -> bool:
     return verb.tag == "VBN" and not any(w.dep in ("aux", "auxpass") for w in parse.children(verb.i))
 
 
-def _denied(parse: Parse, subject: Word) -> bool:
+def _denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) -> bool:
     """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some;
     "these plugins …" of the ones just named."""
     return any(
         w.dep == "neg"
         or w.lemma.casefold() == "no"
         or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
-        or (w.dep == "det" and w.text.casefold() in _POINTING)  # "These plugins …": the ones just named
+        or (w.dep == "det" and w.text.casefold() in _POINTING and w.i not in named)  # "These plugins …"
         for w in parse.children(subject.i)
     )
 
