@@ -223,6 +223,26 @@ def test_r23_a_page_that_names_itself_this_command() -> None:
     assert quote == "This command is an alias of `plough`." and quote in sources[0]["body"]
 
 
+def test_r23_this_page_is_the_text_not_its_subject() -> None:
+    """R23: "This page introduces the Harrow object …" says what the text does; it relates the page's
+    concept to nothing."""
+    body = (
+        "# Harrows\n\n"
+        "This page introduces the Harrow object in Farming, with notes on how harrows work.\n\n"
+        "A harrow is a farm tool that breaks up clods of soil after ploughing.\n\n"
+        "Farming is the craft of growing crops. Harrows are used in farming to level the soil.\n"
+    )
+    request = {
+        "sources": [{"id": "knowledge/harrows", "title": "Harrows", "body": body}],
+        "fragments": [],
+        "anchors": [],
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    assert not [r for r in delta["relations"] if "introduces" in r["predicate"]], delta["relations"]
+
+
 def test_r20_a_labelled_list_entry_is_about_its_label() -> None:
     """R20, precision first: "**Rye**: Seed drills run slower." is an entry about rye; it says
     nothing that defines seed drills, even under the heading that names them."""

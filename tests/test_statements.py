@@ -794,3 +794,94 @@ def test_r23_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
     rooted = Parse(parse.text, tuple(replace(w, dep="ROOT", head=w.i) if w.text == "let" else w for w in parse.words))
     mentions = Mentions.build([(n, [n]) for n in names], known=True).find(clean.text)
     assert ("Miller", "grinds", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(rooted, mentions)}
+
+
+def test_r23_a_frame_a_counterfactual_or_no_longer_states_no_relation() -> None:
+    """R23, precision first: "Once …," (even hung on the main verb), "Instead of X being …", "no
+    longer", and a fronted frame that limits the statement ("In most cases", "In this
+    configuration", "In either of those situations", "In barns with …") are no plain relation; "In
+    Valley, …" limits nothing."""
+    names = ("Miller", "Grain", "Barn", "Valley", "Grain API")
+    for sentence in [
+        "Once both init containers complete, the miller grinds the grain from its section.",
+        "Instead of grain resources being natively stored by the miller, the specifications are defined as sacks.",
+        "Instead of Grain API resources being natively stored by the Miller, the specifications are defined as custom sacks.",
+        "As a result, millers no longer grind the grain in the old way.",
+        "In most cases, the miller grinds the grain automatically.",
+        "In this configuration, the miller grinds the grain at each barn.",
+        "In either of those situations the miller grinds the grain again.",
+        "In barns with less than 100 sacks, the miller still grinds the grain.",
+    ]:
+        found = relations_of(sentence, *names)
+        assert not {("Miller", "grinds", "Grain"), ("Miller", "stores", "Grain"), ("Miller", "stores", "Grain API")} & found
+    assert ("Miller", "grinds", "Grain") in relations_of("In Valley, the miller grinds the grain.", *names)
+    assert ("Miller", "stores", "Grain API") in relations_of("Grain API resources are natively stored by the Miller.", *names)
+
+
+def test_r23_what_is_provided_with_a_thing_is_the_thing() -> None:
+    """R23: "The mill provides millers with sacks" provides sacks (millers receive them)."""
+    names = ("Mill", "Miller", "Sack")
+    assert relations_of("The mill provides millers with sacks.", *names) == {("Mill", "provides", "Sack")}
+    assert relations_of("The mill provides sacks.", *names) == {("Mill", "provides", "Sack")}
+
+
+def test_r23_instead_of_parsed_as_a_marker_states_no_relation() -> None:
+    """R23: the parser may hang "of" of "Instead of X being stored by Y, …" on the verb as its marker
+    (the parse is rebuilt in that shape here); what is not the case is still no relation."""
+    from dataclasses import replace
+
+    clean = visible("Instead of grain resources being natively stored by the miller, the specifications are defined as sacks.")
+    parse = parse_sentences([clean])[0]
+    of = next(w for w in parse.words if w.text == "of")
+    stored = next(w for w in parse.words if w.text == "stored")
+    root = next(w for w in parse.words if w.dep == "ROOT")
+    shaped = []
+    for w in parse.words:
+        if w is of:
+            w = replace(w, dep="mark", head=stored.i)
+        elif w is stored:
+            w = replace(w, dep="advcl", head=root.i)
+        shaped.append(w)
+    marked = Parse(parse.text, tuple(shaped))
+    assert any(w.dep == "mark" and w.text == "of" for w in marked.children(stored.i))
+    mentions = Mentions.build([(n, [n]) for n in ("Miller", "Grain")], known=True).find(clean.text)
+    assert ("Miller", "stores", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(marked, mentions)}
+
+
+def test_r23_a_module_named_like_a_kind_is_another_sense() -> None:
+    """R23: "the `Sack` module" makes `Sack` a module only where "Sack" names the module; a concept
+    named as a common noun ("Sack", "Sacks": the thing farms fill) is another sense, and "the `mill`
+    module" is not MILL."""
+    text = "Let's see two examples from the `Sack` module:"
+    clean = visible(text)
+    mentions = Mentions.build([("Sack", ["Sack"]), ("Module", ["module"])], known=True).find(clean.text)
+    parse = parse_sentences([clean])[0]
+    assert {(s.subject, s.predicate, s.object) for s in stated(parse, mentions)} == {("Sack", "is a", "Module")}
+    assert stated(parse, mentions, kinds=frozenset({"Sack"})) == []
+    assert relations_of("The functions in the `mill` module grind grain.", "MILL", "Module") == set()
+    assert relations_of("The functions in the `MILL` module grind grain.", "MILL", "Module") == {("MILL", "is a", "Module")}
+
+
+def test_r23_a_concept_named_with_its_plural_is_a_kind() -> None:
+    """R23: the offline engine passes as ``kinds`` the concepts whose aliases hold their plural."""
+    from wikigen.engines.offline import _kinds
+
+    named = [("Sack", ["Sack", "Sacks"]), ("Box", ["Box", "Boxes"]), ("Enum", ["Enum"]), ("MILL", ["MILL", "M"])]
+    assert _kinds(named) == {"Sack", "Box"}
+
+
+def test_r23_a_pointing_subject_stands_for_no_appositive() -> None:
+    """R23: in "This page gives an overview of seed drills: special machines that …" the parser may
+    make "machines" an appositive of "page"; "This page" stands for no machine."""
+    from dataclasses import replace
+
+    clean = visible("This page gives an overview of seed drills: special machines that sow seeds in rows.")
+    parse = parse_sentences([clean])[0]
+    page = next(w for w in parse.words if w.text == "page")
+    shaped = Parse(
+        parse.text,
+        tuple(replace(w, dep="appos", head=page.i) if w.text == "machines" else w for w in parse.words),
+    )
+    assert any(w.dep == "appos" and w.text == "machines" for w in shaped.children(page.i))
+    mentions = Mentions.build([("Seed drill", ["seed drills"]), ("Machine", ["machines"])], known=True).find(clean.text)
+    assert stated(shaped, mentions) == []

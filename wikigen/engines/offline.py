@@ -161,6 +161,16 @@ def _code_only(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
     return frozenset(ref for ref, forms in named if forms and written_as_code(forms[0]))
 
 
+def _kinds(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
+    """The refs of concepts named as common nouns, with their plural ("String", "Strings"): the
+    `String` module is another sense of the word."""
+    return frozenset(
+        ref
+        for ref, forms in named
+        if forms and any(form.casefold() in (forms[0].casefold() + "s", forms[0].casefold() + "es") for form in forms[1:])
+    )
+
+
 def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset[str]) -> bool:
     """Such a construct is mentioned where the sentence writes it as code, not where the English
     word occurs ("in this case")."""
@@ -171,9 +181,10 @@ def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset
     )
 
 
-# A page that names its own subject in the first person of documentation: "This command is …"
+# A page that names its own subject in the first person of documentation: "This command is …" ("This
+# page introduces X" is said of the text, not of its subject)
 _THIS = re.compile(
-    r"^(this (?:command|tool|utility|program|library|package|module|plugin|page))\b", re.IGNORECASE
+    r"^(this (?:command|tool|utility|program|library|package|module|plugin))\b", re.IGNORECASE
 )
 
 
@@ -211,6 +222,7 @@ def _relations(
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
     mentions = Mentions.build(named, known=True)
     code_only = _code_only(named)
+    kinds = _kinds(named)
     found_in: dict[str, set[str]] = {}
     proper: dict[str, list[bool]] = {}
     mentioned = []
@@ -243,7 +255,7 @@ def _relations(
     )
     for sentence, found in mentioned:
         guard.check()
-        for relation in stated(parsed[sentence.text], found, hubs):
+        for relation in stated(parsed[sentence.text], found, hubs, kinds):
             key = (relation.subject, relation.predicate, relation.object)
             if (
                 resolve(relation.subject),

@@ -27,8 +27,11 @@ _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose 
 # "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
 _ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
 _CONDITIONAL_START = re.compile(
-    r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case)\b", re.IGNORECASE
-)
+    r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case|"
+    r"in (?:that|this|these|those|such an?|which|most|many|some|either|each|both|all)(?: of (?:these|those|the))? "
+    r"(?:cases?|situations?|configurations?|scenarios?|setups?|modes?|circumstances?))\b",
+    re.IGNORECASE,
+)  # "In either of those situations the Node will return …" (parsed with "In" as the root)
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
 # "The operating system usually includes …": what holds most of the time, not always
 _FREQUENCY = frozenset(
@@ -36,6 +39,7 @@ _FREQUENCY = frozenset(
 )
 # "A DaemonSet ensures that all Nodes run a copy of a Pod": the clause is what the subject brings about
 _ENSURING = frozenset(["ensure", "guarantee"])
+_GIVING = frozenset(["provide", "supply", "equip", "furnish"])
 # "These plugins are used to …": the ones the text just named, not the kind
 _POINTING = frozenset(["this", "these", "that", "those", "such"])
 _WHEN = frozenset(["when", "whenever", "while", "after", "before", "once", "until"])
@@ -104,8 +108,14 @@ class Stated:
     object: str
 
 
-def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = frozenset()) -> list[Stated]:
-    """The relations ``parse``'s sentence states between the concepts ``mentions`` name."""
+def stated(
+    parse: Parse,
+    mentions: Sequence[Mention],
+    hubs: frozenset[str] = frozenset(),
+    kinds: frozenset[str] = frozenset(),
+) -> list[Stated]:
+    """The relations ``parse``'s sentence states between the concepts ``mentions`` name; ``kinds``
+    are concepts named as common nouns ("strings"), whose code-named module is another sense."""
     if parse.text.rstrip().endswith("?") or not mentions or _CONDITIONAL_START.match(parse.text):
         return []  # a question, or "If the claim is not allocated, then the kubelet will fail to run …"
     refs: dict[int, str] = {}
@@ -117,7 +127,7 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
             heads.append((head, mention))
     # words inside a name: "This command" on a command's page names the page's own concept
     named = frozenset(w.i for w in parse.words for m in mentions if m.start <= w.start and w.end <= m.end)
-    found = _stated(parse, refs, hubs, named)
+    found = _stated(parse, refs, hubs, named, kinds)
     # "the snapshot controller handles …" says nothing of controllers; "UTF-8 is a character
     # encoding" still makes UTF-8 an encoding: a narrowed name is its concept only in "is a"
     narrowed = {
@@ -128,15 +138,19 @@ def stated(parse: Parse, mentions: Sequence[Mention], hubs: frozenset[str] = fro
     if narrowed:
         general = {i: ref for i, ref in refs.items() if i not in narrowed}
         only_narrowed = {refs[i] for i in narrowed} - set(general.values())
-        kinds = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
-        found = kinds | _stated(parse, general, hubs, named)
+        classes = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
+        found = classes | _stated(parse, general, hubs, named, kinds)
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
 
 
 def _stated(
-    parse: Parse, refs: Mapping[int, str], hubs: frozenset[str], named: frozenset[int] = frozenset()
+    parse: Parse,
+    refs: Mapping[int, str],
+    hubs: frozenset[str],
+    named: frozenset[int] = frozenset(),
+    kinds: frozenset[str] = frozenset(),
 ) -> set[Stated]:
     if len(set(refs.values())) < 2:
         return set()
@@ -162,7 +176,7 @@ def _stated(
         found.update(_used_for(parse, verb, refs))
         found.update(_alternative(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
-    found.update(_classified(parse, refs, hubs))
+    found.update(_classified(parse, refs, hubs | kinds))
     return found
 
 
@@ -232,8 +246,8 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
         if coded and word.pos == "NOUN":
             out.extend(w for w in coded if w.i in refs)
             continue
-        if word.i in refs:
-            out.append(word)
+        if word.i in refs or any(w.dep == "det" and w.text.casefold() in _POINTING for w in children):
+            out.append(word)  # "This page …: specialized containers that …" stands for no container
             continue
         named = [w for w in children if w.dep == "appos" and w.i in refs]
         if not named and word.lemma.casefold() in _CLASSIFIERS:
@@ -325,6 +339,13 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         return _enabled(parse, verb, enabled[0], objects, refs)
     if len(objects) > 1 and not any(w.dep == "cc" for w in children):
         objects = objects[-1:]  # "changing the pod logs directory": "pod" is no object of its own
+    # "Kubernetes provides Containers with lifecycle hooks": the object is who receives; what is
+    # provided is the "with" phrase's
+    giving = verb.lemma.casefold() in _GIVING and any(
+        w.dep == "prep" and w.text.casefold() == "with" for w in children
+    )
+    if giving:
+        objects = []
     if not objects and verb.tag in ("VBZ", "VBP"):
         # "A Deployment manages ReplicaSets and every ReplicaSet creates Pods": the parser took the
         # object for the subject of the next clause; it follows the verb directly.
@@ -375,7 +396,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                     for w in children
                     if w.dep == "advmod" and verb.i < w.i < prep.i and w.text.casefold().endswith("ly")
                 )
-                words = " ".join(filter(None, [base, middle, manner, preposition])).split()
+                said = "" if giving and preposition == "with" else preposition
+                words = " ".join(filter(None, [base, middle, manner, said])).split()
                 if len(words) <= MAX_PREDICATE_WORDS:
                     out.append((refs[pobj.i], " ".join(words), False))
     for obj in (w for w in children if w.dep == "dobj" and w.i not in refs):
@@ -548,7 +570,8 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
 
 def _classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
     """ "the `String.Chars` protocol", "the `Enum` module": a code name before a classifier noun that
-    is a concept itself is one of that kind."""
+    is a concept itself is one of that kind (not a concept named as a common noun, ``hubs`` holds
+    those too: "the `String` module" is not what "strings" are)."""
     found: set[Stated] = set()
     for word in parse.words:
         if word.i not in refs or word.pos != "NOUN" or word.lemma.casefold() not in CLASSIFIERS:
@@ -560,9 +583,16 @@ def _classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> 
                 and child.i == word.i - 1
                 and child.i in refs
                 and refs[child.i] not in hubs
+                and not _other_case(child, refs[child.i])
             ):
                 found.add(Stated(refs[child.i], "is a", refs[word.i]))
     return found
+
+
+def _other_case(word: Word, ref: str) -> bool:
+    """The code name is the concept's name in other letters: the `ets` module is not ETS."""
+    written = word.text.strip("`")
+    return not ref.startswith("concept/") and written != ref and written.casefold() == ref.casefold()
 
 
 def _determiner_of(parse: Parse, word: Word) -> str:
@@ -612,9 +642,25 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             return True
         if child.dep == "advmod" and lemma in _FREQUENCY:
             return True
+        if child.dep == "advmod" and child.i == 0 and lemma in _WHEN - {"while"}:
+            return True  # "Once both init containers complete, the Pod runs …", "Once" hung on "runs"
+        if child.dep == "advmod" and child.text.casefold() == "longer" and any(
+            w.text.casefold() == "no" for w in parse.children(child.i)
+        ):
+            return True  # "controllers no longer consider the Pod …"
+        if child.dep == "mark" and any(
+            w.lemma.casefold() in ("instead", "rather") for w in parse.children(child.i)
+        ):
+            return True  # "Instead of X being implemented by Y, …": what is not the case
+        if child.dep == "prep" and child.i < verb.i and _framed(parse, child):
+            return True
         if child.dep in ("advcl", "pcomp", "prep") and _circumstance(parse, child, child.i < verb.i):
             return True
     if _in_purpose(parse, verb):
+        return True
+    if verb.dep == "pcomp" and any(  # "Instead of X being implemented by Y, …" (a prepositional clause)
+        w.lemma.casefold() in ("instead", "rather") for w in parse.children(verb.head)
+    ):
         return True
     # inside an if-clause, or a clause governed by a hedge
     head = parse.words[verb.head]
@@ -636,6 +682,25 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             or (head.lemma.casefold() in _ENABLING and _infinitive(parse, verb))
         )
     )
+
+
+# "In most cases, …", "In this configuration, …", "In either of those situations …": where it holds
+_FRAMES = frozenset(["case", "situation", "configuration", "scenario", "setup", "mode", "circumstance", "event"])
+
+
+def _framed(parse: Parse, prep: Word) -> bool:
+    """A fronted "in" phrase that limits the statement to some cases ("In most cases", "In this
+    configuration", "In either of those situations") or some clusters ("In clusters with less than
+    100 nodes"); "In Kubernetes, …" limits nothing."""
+    if prep.text.casefold() != "in":
+        return False
+    for pobj in (w for w in parse.children(prep.i) if w.dep == "pobj"):
+        lemma = pobj.lemma.casefold()
+        if lemma in _FRAMES or lemma in ("either", "each", "both"):
+            return True
+        if pobj.tag == "NNS" and any(w.dep in ("prep", "relcl", "acl") for w in parse.children(pobj.i)):
+            return True  # "In clusters with less than 100 feasible nodes, …"
+    return False
 
 
 _FRONTED_PURPOSE = re.compile(r"To [a-z]+\b[^,.;:]*,")
