@@ -885,3 +885,23 @@ def test_r23_a_pointing_subject_stands_for_no_appositive() -> None:
     assert any(w.dep == "appos" and w.text == "machines" for w in shaped.children(page.i))
     mentions = Mentions.build([("Seed drill", ["seed drills"]), ("Machine", ["machines"])], known=True).find(clean.text)
     assert stated(shaped, mentions) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "A gatekeeper's purpose is to admit visitors through the main gate.",
+        "The purpose of a gatekeeper is to admit visitors through the main gate.",
+        "A gatekeeper's job is to admit visitors through the main gate.",
+    ],
+)
+def test_issue10_what_a_term_is_for_defines_it(sentence: str) -> None:
+    """Issue 10 (R20): "X's purpose is to …", "The purpose of X is to …" say what X is for."""
+    assert reading_of(sentence, "gatekeeper") == Reading("function", DEFINES)
+
+
+def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
+    """Issue 10 (R20): "For example, a gatekeeper is the owner of a set of keys." says what one
+    example is; "A gatekeeper is the owner of a set of keys." defines."""
+    assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DESCRIBES
+    assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES

@@ -193,7 +193,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
             restricted = _restricted(parse, head)
-            weak = restricted or _definite(parse, head)
+            weak = restricted or _definite(parse, head) or _example(parse)  # "For example, a Set is …"
             return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
         if _compares(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
@@ -225,6 +225,11 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         )
         weak = incidental or _definite(parse, head)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not incidental)
+    if _purpose_of(parse, head):
+        # "A ReplicaSet's purpose is to maintain …": what it is for; "the gate's role" of one gate
+        restricted = _restricted(parse, head)
+        weak = restricted or _definite(parse, head)
+        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
         # shortcut for …", "X is used to …" what it is for
@@ -318,6 +323,27 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
 
 
 _OFFER_LEMMAS = frozenset(["provide", "offer", "introduce", "include", "ship", "support"])
+
+
+_PURPOSE_NOUNS = frozenset(["purpose", "role", "job", "goal", "aim", "responsibility", "task"])
+
+
+def _purpose_of(parse: Parse, head: Word) -> bool:
+    """ "A ReplicaSet's purpose is to maintain …", "The role of a gate is to …": the sentence says
+    what the term is for."""
+    words = parse.words
+    if head.dep == "poss":
+        noun = words[head.head]
+    elif head.dep == "pobj" and words[head.head].text.casefold() == "of":
+        noun = words[words[head.head].head]
+    else:
+        return False
+    if noun.lemma.casefold() not in _PURPOSE_NOUNS or noun.dep != "nsubj":
+        return False
+    verb = words[noun.head]
+    if verb.lemma != "be" or not _main(parse, verb) or _hedged(parse, verb) or _negated(parse, noun):
+        return False
+    return any(w.dep in ("xcomp", "attr", "ccomp", "acomp") for w in parse.children(verb.i))
 
 
 def _use_for(parse: Parse, verb: Word) -> bool:
