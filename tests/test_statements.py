@@ -905,3 +905,32 @@ def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
     example is; "A gatekeeper is the owner of a set of keys." defines."""
     assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DESCRIBES
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
+
+
+def test_r23_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
+    """R23, precision first: "Finally, …", "… then …", "After the drying phase, …" are steps of a
+    procedure, "In this example, …" one example; the plain statement relates."""
+    names = ("Miller", "Grain", "Barn")
+    for sentence in [
+        "Finally, the miller grinds the grain with the heaviest stone.",
+        "The miller then grinds the grain for the market.",
+        "After the drying phase, the miller grinds the grain according to the order.",
+        "In this example, a miller that owns a barn is asked to grind grain.",
+    ]:
+        assert ("Miller", "grinds", "Grain") not in relations_of(sentence, *names), sentence
+        assert ("Miller", "owns", "Barn") not in relations_of(sentence, *names), sentence
+    assert ("Miller", "grinds", "Grain") in relations_of("The miller grinds the grain for the market.", *names)
+
+
+def test_r23_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
+    """R23: "The priority admission controller …" (the modifier hangs on "admission") and "The
+    snapshot controller …" (a modifier naming another concept, tagged as an adjective) are one kind
+    of controller: they say nothing of controllers."""
+    names = ("Admission controller", "Priority", "Pod", "Controller", "Snapshot", "Binding", "Ledger")
+    assert relations_of("The priority admission controller checks the form and resolves the priority of the Pod to 1000.", *names) == set()
+    assert relations_of("The snapshot controller handles the binding of a `Ledger` object with a matching record.", *names) == set()
+    assert ("Admission controller", "resolves", "Priority") in relations_of("The admission controller resolves the priority.", *names)
+    assert ("Controller", "handles", "Binding") in relations_of("The controller handles the binding of a `Ledger` object.", *names)
+    # a definition list's term runs into its entry once the markup is gone: it narrows nothing
+    entry = "Seed Carts\n: Farm machines are deployed as seed carts, driven by the miller."
+    assert relations_of(entry, "Farm machines", "Seed Carts") == {("Farm machines", "is deployed as", "Seed Carts")}

@@ -183,19 +183,27 @@ def _stated(
 def _one_of_a_kind(
     parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str], hubs: frozenset[str]
 ) -> bool:
-    """ "the snapshot controller", "the Reserve interface": a word before the name that narrows it to
-    one kind or instance (or names another concept: "the Job controller") makes the phrase something
+    """ "the snapshot controller", "the Reserve interface", "the priority admission controller": a word
+    before the name (or before a word of it) that narrows it to one kind or instance (or names another concept: "the Job controller") makes the phrase something
     other than the general concept ("the Kubernetes scheduler", a hub's, is the scheduler); "the `IO`
     module" stands for `IO` (:func:`_stand_ins`), and a code name is itself ("Notice `spawn/1`
     returns …" is a misparse)."""
-    return not head.code and any(
+    if head.code:
+        return False
+    # the modifier may hang on any word of the name ("the priority admission controller")
+    inside = {w.i for w in parse.words if mention.start <= w.start and w.end <= mention.end} | {head.i}
+    return any(
         w.dep in ("compound", "amod", "nmod")
-        and w.pos in ("NOUN", "PROPN")
-        and w.start < mention.start
+        and w.head in inside
+        and (w.pos in ("NOUN", "PROPN") or w.i in refs)  # "the snapshot controller", tagged ADJ
+        and w.end <= mention.start
+        # on an inner word, a lower-case word ("the priority admission controller"), not a name of
+        # its own ("Static Pods: Control plane components are …", a definition list's term run in)
+        and (w.head == head.i or w.text[:1].islower())
         and refs.get(w.i) != mention.ref  # "the Job controller": a Job's, not any controller
         and refs.get(w.i) not in hubs
         and not w.code
-        for w in parse.children(head.i)
+        for w in parse.words
     )
 
 
@@ -642,6 +650,8 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             return True
         if child.dep == "advmod" and lemma in _FREQUENCY:
             return True
+        if child.dep == "advmod" and lemma in _SEQUENCE:
+            return True
         if child.dep == "advmod" and child.i == 0 and lemma in _WHEN - {"while"}:
             return True  # "Once both init containers complete, the Pod runs …", "Once" hung on "runs"
         if child.dep == "advmod" and child.text.casefold() == "longer" and any(
@@ -685,7 +695,11 @@ def _unsure(parse: Parse, verb: Word) -> bool:
 
 
 # "In most cases, …", "In this configuration, …", "In either of those situations …": where it holds
-_FRAMES = frozenset(["case", "situation", "configuration", "scenario", "setup", "mode", "circumstance", "event"])
+_FRAMES = frozenset(
+    ["case", "situation", "configuration", "scenario", "setup", "mode", "circumstance", "event", "example"]
+)
+# "Finally, kube-scheduler assigns …", "Kubernetes then provides …": a step of a procedure
+_SEQUENCE = frozenset(["finally", "then", "next", "afterwards", "subsequently", "lastly"])
 
 
 def _framed(parse: Parse, prep: Word) -> bool:
@@ -728,8 +742,8 @@ def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     if not before:
         when -= {"while"}
     children = parse.children(clause.i)
-    if clause.dep == "prep":  # "After deleting all the dependent objects, …"
-        return clause.lemma.casefold() in when and any(w.dep == "pcomp" for w in children)
+    if clause.dep == "prep":  # "After deleting all the dependent objects, …", "After the X phase, …"
+        return clause.lemma.casefold() in when and (before or any(w.dep == "pcomp" for w in children))
     return any(w.dep in ("mark", "advmod") and w.lemma.casefold() in when for w in children)
 
 
