@@ -456,3 +456,26 @@ def test_issue10_what_you_need_a_term_for_defines_it_despite_the_if() -> None:
         "Growers call `winnow` after every harvest.\n"
     )
     assert defined_as(body, "winnow", title="Chores").startswith("If you need to separate chaff")
+
+
+def test_r23_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
+    """R23: an anchor a changed source names again keeps its own aliases when relations are read:
+    "Sack" (alias "Sacks", a kind of thing) is no module in "the `Sack` module …"."""
+    anchors = [
+        {"id": "concept/sack", "name": "Sack", "aliases": ["Sacks"], "type": "concept", "definition": "A sack holds grain."},
+        {"id": "concept/module", "name": "Module", "aliases": ["Modules"], "type": "concept", "definition": "A module groups functions."},
+    ]
+    body = (
+        "# Sack tools\n\n"
+        "A sack is a bag of woven cloth that holds grain.\n\n"
+        "The `Sack` module returns the weight of each sack, while the scale reads raw bytes.\n"
+    )
+    request = {
+        "sources": [{"id": "knowledge/sack-tools", "title": "Sack tools", "body": body}],
+        "fragments": [],
+        "anchors": anchors,
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    assert not [r for r in delta["relations"] if r["predicate"] == "is a"], delta["relations"]

@@ -149,7 +149,12 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
 
 
 def _named(concepts: Sequence[Concept], anchors: Anchors) -> list[tuple[str, Sequence[str]]]:
-    named: list[tuple[str, Sequence[str]]] = [(c.ref, [c.name, *c.aliases]) for c in concepts]
+    own = {a["id"]: list(a.get("aliases", ())) for a in anchors.items}
+    # an anchor named again keeps its own aliases too ("Strings" of String)
+    named: list[tuple[str, Sequence[str]]] = [
+        (c.ref, [c.name, *c.aliases, *(a for a in own.get(c.ref, ()) if a not in c.aliases and a != c.name)])
+        for c in concepts
+    ]
     found = {c.anchor for c in concepts if c.anchor}
     named.extend((a["id"], [a["name"], *a.get("aliases", ())]) for a in anchors.items if a["id"] not in found)
     return named
