@@ -185,9 +185,10 @@ def _one_of_a_kind(
 ) -> bool:
     """ "the snapshot controller", "the Reserve interface", "the priority admission controller": a
     word before the name (or before a word of it) that narrows it to one kind or instance (or names
-    another concept: "the Job controller") makes the phrase something other than the general concept ("the Kubernetes scheduler", a hub's, is the scheduler); "the `IO`
-    module" stands for `IO` (:func:`_stand_ins`), and a code name is itself ("Notice `spawn/1`
-    returns …" is a misparse)."""
+    another concept: "the Job controller") makes the phrase something other than the general
+    concept ("the Kubernetes scheduler", a hub's, is the scheduler); "the `IO` module" stands for
+    `IO` (:func:`_stand_ins`), and a code name is itself ("Notice `spawn/1` returns …" is a
+    misparse)."""
     if head.code:
         return False
     # the modifier may hang on any word of the name ("the priority admission controller")
