@@ -3,6 +3,8 @@ written for these tests (not copied from any corpus)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from wikigen.engines.candidates import code_term_ok
@@ -342,9 +344,24 @@ def hand_parse(rows: list[tuple[str, str, str, str, int, str]]) -> Parse:
     return Parse(" ".join(r[0] for r in rows), tuple(words))
 
 
-def hand_relations(parse: Parse, *names: str) -> set[tuple[str, str, str]]:
+def hand_relations(parse: Parse, *names: str, kinds: frozenset[str] = frozenset()) -> set[tuple[str, str, str]]:
     mentions = Mentions.build([(name, [name]) for name in names], known=True).find(parse.text)
-    return {(s.subject, s.predicate, s.object) for s in stated(parse, mentions)}
+    return {(s.subject, s.predicate, s.object) for s in stated(parse, mentions, kinds=kinds)}
+
+
+def reshaped(text: str, changes: dict[str, tuple[str, str | None]]) -> Parse:
+    """The parse of ``text`` with words re-hung — word → (dep, its new head's word, or None for a
+    root) — in the shape the parser gives other sentences of this form (which sentences it misparses
+    is not stable across words)."""
+    parse = parsed(text)
+    index = {w.text: w.i for w in parse.words}
+    words = tuple(
+        replace(w, dep=changes[w.text][0], head=w.i if changes[w.text][1] is None else index[changes[w.text][1]])
+        if w.text in changes
+        else w
+        for w in parse.words
+    )
+    return Parse(parse.text, words)
 
 
 def test_r23_misparses_state_nothing_they_do_not_say() -> None:
@@ -761,19 +778,10 @@ def test_r23_a_clause_under_ensure_parsed_as_a_second_root_states_no_relation() 
     """R23: the parser sometimes splits "A foreman ensures that all (or some) millers grind grain" into
     two roots; the second is still what the foreman brings about (the parse is rebuilt in that shape
     here, since which sentences the model misparses is not stable)."""
-    from dataclasses import replace
-
-    text = "A foreman ensures that all (or some) millers grind grain every day."
-    clean = visible(text)
-    parse = parse_sentences([clean])[0]
-    grind = next(w for w in parse.words if w.text == "grind")
-    split = Parse(parse.text, tuple(replace(w, dep="ROOT", head=w.i) if w is grind else w for w in parse.words))
+    split = reshaped("A foreman ensures that all (or some) millers grind grain every day.", {"grind": ("ROOT", None)})
     assert sum(w.dep == "ROOT" for w in split.words) == 2
-    mentions = Mentions.build([(n, [n]) for n in ("Miller", "Grain", "Foreman")], known=True).find(clean.text)
-    assert ("Miller", "grinds", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(split, mentions)}
-    plain = parsed("Millers grind grain every day.")
-    calm = Mentions.build([(n, [n]) for n in ("Miller", "Grain")], known=True).find(plain.text)
-    assert {(s.subject, s.predicate, s.object) for s in stated(plain, calm)} == {("Miller", "grinds", "Grain")}
+    assert ("Miller", "grinds", "Grain") not in hand_relations(split, "Miller", "Grain", "Foreman")
+    assert hand_relations(parsed("Millers grind grain every day."), "Miller", "Grain") == {("Miller", "grinds", "Grain")}
 
 
 def test_r23_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
@@ -787,13 +795,8 @@ def test_r23_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
         found = relations_of(sentence, *names)
         assert ("Barn", "holds", "Grain") not in found and ("Miller", "grinds", "Grain") not in found, sentence
     assert relations_of("Every spring, millers grind grain in the barn.", *names) >= {("Miller", "grinds", "Grain")}
-    from dataclasses import replace
-
-    clean = visible("To let millers grind grain, the foreman opens the barn.")
-    parse = parse_sentences([clean])[0]
-    rooted = Parse(parse.text, tuple(replace(w, dep="ROOT", head=w.i) if w.text == "let" else w for w in parse.words))
-    mentions = Mentions.build([(n, [n]) for n in names], known=True).find(clean.text)
-    assert ("Miller", "grinds", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(rooted, mentions)}
+    rooted = reshaped("To let millers grind grain, the foreman opens the barn.", {"let": ("ROOT", None)})
+    assert ("Miller", "grinds", "Grain") not in hand_relations(rooted, *names)
 
 
 def test_r23_a_frame_a_counterfactual_or_no_longer_states_no_relation() -> None:
@@ -828,36 +831,22 @@ def test_r23_what_is_provided_with_a_thing_is_the_thing() -> None:
 def test_r23_instead_of_parsed_as_a_marker_states_no_relation() -> None:
     """R23: the parser may hang "of" of "Instead of X being stored by Y, …" on the verb as its marker
     (the parse is rebuilt in that shape here); what is not the case is still no relation."""
-    from dataclasses import replace
-
-    clean = visible("Instead of grain resources being natively stored by the miller, the specifications are defined as sacks.")
-    parse = parse_sentences([clean])[0]
-    of = next(w for w in parse.words if w.text == "of")
-    stored = next(w for w in parse.words if w.text == "stored")
-    root = next(w for w in parse.words if w.dep == "ROOT")
-    shaped = []
-    for w in parse.words:
-        if w is of:
-            w = replace(w, dep="mark", head=stored.i)
-        elif w is stored:
-            w = replace(w, dep="advcl", head=root.i)
-        shaped.append(w)
-    marked = Parse(parse.text, tuple(shaped))
+    marked = reshaped(
+        "Instead of grain resources being natively stored by the miller, the specifications are defined as sacks.",
+        {"of": ("mark", "stored"), "stored": ("advcl", "defined")},
+    )
+    stored = next(w for w in marked.words if w.text == "stored")
     assert any(w.dep == "mark" and w.text == "of" for w in marked.children(stored.i))
-    mentions = Mentions.build([(n, [n]) for n in ("Miller", "Grain")], known=True).find(clean.text)
-    assert ("Miller", "stores", "Grain") not in {(s.subject, s.predicate, s.object) for s in stated(marked, mentions)}
+    assert ("Miller", "stores", "Grain") not in hand_relations(marked, "Miller", "Grain")
 
 
 def test_r23_a_module_named_like_a_kind_is_another_sense() -> None:
     """R23: "the `Sack` module" makes `Sack` a module only where "Sack" names the module; a concept
     named as a common noun ("Sack", "Sacks": the thing farms fill) is another sense, and "the `mill`
     module" is not MILL."""
-    text = "Let's see two examples from the `Sack` module:"
-    clean = visible(text)
-    mentions = Mentions.build([("Sack", ["Sack"]), ("Module", ["module"])], known=True).find(clean.text)
-    parse = parse_sentences([clean])[0]
-    assert {(s.subject, s.predicate, s.object) for s in stated(parse, mentions)} == {("Sack", "is a", "Module")}
-    assert stated(parse, mentions, kinds=frozenset({"Sack"})) == []
+    parse = parsed("Let's see two examples from the `Sack` module:")
+    assert hand_relations(parse, "Sack", "Module") == {("Sack", "is a", "Module")}
+    assert hand_relations(parse, "Sack", "Module", kinds=frozenset({"Sack"})) == set()
     assert relations_of("The functions in the `mill` module grind grain.", "MILL", "Module") == set()
     assert relations_of("The functions in the `MILL` module grind grain.", "MILL", "Module") == {("MILL", "is a", "Module")}
 
@@ -873,18 +862,13 @@ def test_r23_a_concept_named_with_its_plural_is_a_kind() -> None:
 def test_r23_a_pointing_subject_stands_for_no_appositive() -> None:
     """R23: in "This page gives an overview of seed drills: special machines that …" the parser may
     make "machines" an appositive of "page"; "This page" stands for no machine."""
-    from dataclasses import replace
-
-    clean = visible("This page gives an overview of seed drills: special machines that sow seeds in rows.")
-    parse = parse_sentences([clean])[0]
-    page = next(w for w in parse.words if w.text == "page")
-    shaped = Parse(
-        parse.text,
-        tuple(replace(w, dep="appos", head=page.i) if w.text == "machines" else w for w in parse.words),
+    shaped = reshaped(
+        "This page gives an overview of seed drills: special machines that sow seeds in rows.",
+        {"machines": ("appos", "page")},
     )
+    page = next(w for w in shaped.words if w.text == "page")
     assert any(w.dep == "appos" and w.text == "machines" for w in shaped.children(page.i))
-    mentions = Mentions.build([("Seed drill", ["seed drills"]), ("Machine", ["machines"])], known=True).find(clean.text)
-    assert stated(shaped, mentions) == []
+    assert hand_relations(shaped, "Seed drill", "Machine") == set()
 
 
 @pytest.mark.parametrize(

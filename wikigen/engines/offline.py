@@ -149,12 +149,12 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
 
 
 def _named(concepts: Sequence[Concept], anchors: Anchors) -> list[tuple[str, Sequence[str]]]:
-    own = {a["id"]: list(a.get("aliases", ())) for a in anchors.items}
-    # an anchor named again keeps its own aliases too ("Strings" of String)
-    named: list[tuple[str, Sequence[str]]] = [
-        (c.ref, [c.name, *c.aliases, *(a for a in own.get(c.ref, ()) if a not in c.aliases and a != c.name)])
-        for c in concepts
-    ]
+    own = {a["id"]: a.get("aliases", ()) for a in anchors.items}
+    named: list[tuple[str, Sequence[str]]] = []
+    for c in concepts:
+        # an anchor named again keeps its own aliases too ("Strings" of String)
+        forms = [c.name, *c.aliases]
+        named.append((c.ref, forms + [a for a in own.get(c.ref, ()) if a not in forms]))
     found = {c.anchor for c in concepts if c.anchor}
     named.extend((a["id"], [a["name"], *a.get("aliases", ())]) for a in anchors.items if a["id"] not in found)
     return named
@@ -169,11 +169,12 @@ def _code_only(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
 def _kinds(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
     """The refs of concepts named as common nouns, with their plural ("String", "Strings"): the
     `String` module is another sense of the word."""
-    return frozenset(
-        ref
-        for ref, forms in named
-        if forms and any(form.casefold() in (forms[0].casefold() + "s", forms[0].casefold() + "es") for form in forms[1:])
-    )
+    kinds = set()
+    for ref, forms in named:
+        plurals = {forms[0].casefold() + "s", forms[0].casefold() + "es"} if forms else set()
+        if any(form.casefold() in plurals for form in forms[1:]):
+            kinds.add(ref)
+    return frozenset(kinds)
 
 
 def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset[str]) -> bool:

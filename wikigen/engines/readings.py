@@ -76,16 +76,13 @@ FUNCTION_LEMMAS = frozenset(
     ]
 )
 CALL_LEMMAS = frozenset(["call", "know", "refer", "name", "term", "dub"])
-_DEMONSTRATIVE = frozenset(
+# "This ownership …", "these plugins …": the ones the text just named
+POINTING = frozenset(["this", "that", "these", "those", "such"])
+_DEMONSTRATIVE = POINTING | frozenset(
     [
         "both",  # "Both mechanisms provide …": the two just named
         "either",
         "neither",
-        "this",
-        "that",
-        "these",
-        "those",
-        "such",
         "it",
         "they",
         "its",

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import CLASSIFIERS, SOME
+from wikigen.engines.readings import CLASSIFIERS, POINTING, SOME
 from wikigen.engines.relations import Mention
 
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
@@ -40,8 +40,6 @@ _FREQUENCY = frozenset(
 # "A DaemonSet ensures that all Nodes run a copy of a Pod": the clause is what the subject brings about
 _ENSURING = frozenset(["ensure", "guarantee"])
 _GIVING = frozenset(["provide", "supply", "equip", "furnish"])
-# "These plugins are used to …": the ones the text just named, not the kind
-_POINTING = frozenset(["this", "these", "that", "those", "such"])
 _WHEN = frozenset(["when", "whenever", "while", "after", "before", "once", "until"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
@@ -125,6 +123,8 @@ def stated(
         if head is not None:
             refs.setdefault(head.i, mention.ref)
             heads.append((head, mention))
+    if len(set(refs.values())) < 2:
+        return []  # one concept relates to nothing (most sentences: nothing more to do)
     # words inside a name: "This command" on a command's page names the page's own concept
     named = frozenset(w.i for w in parse.words for m in mentions if m.start <= w.start and w.end <= m.end)
     found = _stated(parse, refs, hubs, named, kinds)
@@ -255,7 +255,7 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
         if coded and word.pos == "NOUN":
             out.extend(w for w in coded if w.i in refs)
             continue
-        if word.i in refs or any(w.dep == "det" and w.text.casefold() in _POINTING for w in children):
+        if word.i in refs or any(w.dep == "det" and w.text.casefold() in POINTING for w in children):
             out.append(word)  # "This page …: specialized containers that …" stands for no container
             continue
         named = [w for w in children if w.dep == "appos" and w.i in refs]
@@ -630,7 +630,7 @@ def _denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) ->
         w.dep == "neg"
         or w.lemma.casefold() == "no"
         or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
-        or (w.dep == "det" and w.text.casefold() in _POINTING and w.i not in named)  # "These plugins …"
+        or (w.dep == "det" and w.text.casefold() in POINTING and w.i not in named)  # "These plugins …"
         for w in parse.children(subject.i)
     )
 
