@@ -7,32 +7,18 @@ nothing is trimmed and the library is never sent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from wikigen.config import Caps
 from wikigen.errors import CapExceeded, Problem, ValidationError
 from wikigen.evidence.passages import line_starts
 from wikigen.hashing import canonical_bytes, sha256_hex
-from wikigen.ids import kind_of, normalize_name
+from wikigen.ids import kind_of
+from wikigen.lookup import IndexLookup, Lookup, name_tokens
 from wikigen.snapshot import RULES
 from wikigen.sources import Source
-
-_TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
-MAX_NAME_WORDS = 8
-
-
-def name_tokens(text: str) -> tuple[str, ...]:
-    # "_rotation pair_" (emphasis) names "rotation pair": underscores at a token's ends are markup
-    return tuple(t for t in (m.strip("_") for m in _TOKEN.findall(normalize_name(text))) if t)
-
-
-# The index's names are tokenized again by every increment of a --batch run; bodies are not cached.
-_name_key = lru_cache(maxsize=1 << 16)(name_tokens)
-
 
 NameIndex = Mapping[str, Sequence[tuple[str, ...]]]  # first token → the names (as name tokens) it starts
 
@@ -201,23 +187,19 @@ def size_problem(source: Source, caps: Caps) -> Problem | None:
 BodyReader = Callable[[str, str], str]
 
 
-def hits(
-    index: Mapping[str, Mapping[str, Any]], bodies: Iterable[str], live: Callable[[str], bool]
-) -> set[str]:
-    """Live concepts and articles whose name, alias or title occurs in the changed text (R14)."""
-    owners: dict[tuple[str, ...], list[str]] = {}
-    for object_id, entry in index.items():
-        if entry.get("kind") not in ("concept", "article") or not live(object_id):
-            continue
-        for name in entry.get("names", []):
-            tokens = _name_key(name)
-            if tokens and len(tokens) <= MAX_NAME_WORDS:
-                owners.setdefault(tokens, []).append(object_id)
-    by_first = name_index(owners)
+def hits(lookup: Lookup, bodies: Iterable[str], live: Callable[[str], bool]) -> set[str]:
+    """Live concepts and articles whose name, alias or title occurs in the changed text (R14). Looked
+    up by each word of the text that starts a name, so the cost follows the text, not the index."""
     found: set[str] = set()
     for body in bodies:
-        for tokens in names_in(body, by_first):
-            found.update(owners[tokens])
+        tokens = name_tokens(body)
+        starts: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for i, token in enumerate(tokens):
+            if token not in starts:
+                starts[token] = lookup.names_from(token)
+            for words, oid in starts[token]:
+                if oid not in found and tokens[i : i + len(words)] == words and live(oid):
+                    found.add(oid)
     return found
 
 
@@ -286,17 +268,21 @@ def build_context(
     read_body: BodyReader,
     caps: Caps,
     enforce: bool = True,
+    lookup: Lookup | None = None,
 ) -> Context:
     """The analyze request of one increment, counted against every cap before any engine call.
 
     With ``enforce`` (every compile) a cap exceeded raises CapExceeded; ``plan`` only reports it.
+    ``lookup`` answers who depends on what and which names start with a word (default: computed
+    from ``index``, which must then be whole); the index itself is only asked for single entries.
     """
     problems: list[str] = []
+    lookup = lookup if lookup is not None else IndexLookup(index)
 
     def live(object_id: str) -> bool:
         return object_id not in revoked
 
-    hit_ids = hits(index, (s.body for s in changed), live)
+    hit_ids = hits(lookup, (s.body for s in changed), live)
     # A revoked relation or topic can only be rebuilt if its live endpoints and members are provided.
     for object_id in revoked:
         entry = index.get(object_id, {})
@@ -306,13 +292,17 @@ def build_context(
     anchors = sorted(i for i in hit_ids if kind_of(i) == "concept")
     article_hits = sorted(i for i in hit_ids if kind_of(i) == "article")
     anchor_set = set(anchors)
+    # The relations among the anchors: each depends on its two endpoints.
     relations = sorted(
-        rid
-        for rid, e in index.items()
-        if e.get("kind") == "relation"
-        and live(rid)
-        and e.get("subject") in anchor_set
-        and e.get("object") in anchor_set
+        {
+            rid
+            for anchor in anchors
+            for rid in lookup.dependents(anchor)
+            if kind_of(rid) == "relation"
+            and live(rid)
+            and index[rid].get("subject") in anchor_set
+            and index[rid].get("object") in anchor_set
+        }
     )
 
     # R13: every citation of a revoked object that a still-valid source holds. R14: for an anchor, the

@@ -183,15 +183,17 @@ class GitStore:
             self.repo.TreeBuilder().write()
         return self.repo[tree]
 
-    def diff(self, old: str, new: str, prefix: str) -> list[Change]:
-        """Changed paths between two trees (ids of the same folder), renames of identical content detected."""
+    def diff(self, old: str, new: str, prefix: str, *, renames: bool = True) -> list[Change]:
+        """Changed paths between two trees (ids of the same folder), renames of identical content
+        detected unless ``renames`` is False."""
         if old == new:
             return []
         with _translated("diffing trees"):
             diff = self._tree_obj(old).diff_to_tree(self._tree_obj(new))
-            diff.find_similar(
-                flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_EXACT_MATCH_ONLY
-            )
+            if renames:
+                diff.find_similar(
+                    flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_EXACT_MATCH_ONLY
+                )
             changes = []
             for delta in diff.deltas:
                 status = {

@@ -6,7 +6,7 @@ delta extends); the parent's communities record is given as a value. Unaffected 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from wikigen.communities import Record, record_communities
 from wikigen.evidence.citations import Citation
 from wikigen.hashing import sha256_hex
 from wikigen.ids import kind_of, normalize_name
+from wikigen.lookup import Dependents, IndexLookup, Lookup, concept_keys, overlay_graph
 from wikigen.objects import (
     dump_relations,
     label_of,
@@ -24,6 +25,7 @@ from wikigen.objects import (
     relation_line,
     render_object,
 )
+from wikigen.shards import Overlay
 from wikigen.topics import TOPIC_ROUTE, build_topic, is_derived, plan_topics
 from wikigen.validate import Resolved
 
@@ -32,7 +34,7 @@ MAX_OBJECT_BYTES = 1_000_000
 
 @dataclass
 class Merged:
-    index: dict[str, dict[str, Any]]
+    index: Overlay[Mapping[str, Any]]  # the baseline's index with this increment's changes
     files: dict[str, bytes | None]
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # added/updated/removed per kind
     problems: list[str] = field(default_factory=list)
@@ -97,19 +99,26 @@ def merge(
     provenance: Mapping[str, Any],
     communities: Record,
     derive_topics: bool = False,
+    lookup: Lookup | None = None,
+    recompiled: Iterable[str] = (),
 ) -> Merged:
     """The new snapshot's objects; ``compiled`` maps every compiled source to its compiled version;
-    ``communities`` is the baseline commit's communities record (the partition's warm start).
+    ``communities`` is the baseline commit's communities record (the partition's warm start);
+    ``recompiled``: the sources whose compiled version this increment changes (compiled anew or
+    withdrawn). ``lookup`` answers who depends on what in the baseline (default: computed from the
+    whole ``baseline_index``), so that the cost follows the change.
 
     With ``derive_topics`` the topics are the compiler's (:mod:`wikigen.topics`), not the delta's.
     """
-    index: dict[str, dict[str, Any]] = {k: dict(v) for k, v in baseline_index.items() if k not in revoked}
+    lookup = lookup if lookup is not None else IndexLookup(baseline_index)
+    index: Overlay[Mapping[str, Any]] = Overlay(baseline_index)
+    for oid in revoked:
+        index.pop(oid)
     files: dict[str, bytes | None] = {}
     problems: list[str] = []
     counts = {
         k: {"added": 0, "updated": 0, "removed": 0} for k in ("article", "concept", "relation", "topic")
     }
-    owned_files = {e.get("file") for e in baseline_index.values()}
 
     # Concepts a delta extends (R25): the old definition and evidence stay, new evidenced links are added.
     extended: dict[str, dict[str, Any]] = {}
@@ -138,15 +147,18 @@ def merge(
         objects = {oid: obj for oid, obj in objects.items() if obj["kind"] != "topic"}
 
     # Which articles cover which sources, in the new snapshot (concepts depend on them).
-    articles_of: dict[str, set[str]] = {}
-    for oid, entry in index.items():
-        if entry.get("kind") == "article":
-            for sid in entry.get("sources", {}):
-                articles_of.setdefault(sid, set()).add(oid)
+    new_articles: dict[str, set[str]] = {}
     for oid, obj in objects.items():
         if obj["kind"] == "article":
             for sid in obj["sources"]:
-                articles_of.setdefault(sid, set()).add(oid)
+                new_articles.setdefault(sid, set()).add(oid)
+    articles_of: dict[str, set[str]] = {}
+
+    def articles_covering(sid: str) -> set[str]:
+        if sid not in articles_of:
+            kept = {a for a in lookup.dependents(f"source:{sid}") if kind_of(a) == "article" and a not in revoked}
+            articles_of[sid] = kept | new_articles.get(sid, set())
+        return articles_of[sid]
 
     # Relations live in shards (issue 14): only the shards of relations that changed are read and written.
     relation_files: dict[str, bytes] = {}
@@ -172,7 +184,7 @@ def merge(
         kind = obj["kind"]
         if kind == "concept":
             sources = {c["source"] for c in obj["citations"]}
-            obj["articles"] = sorted(set().union(*(articles_of.get(s, set()) for s in sources)))
+            obj["articles"] = sorted(set().union(*(articles_covering(s) for s in sorted(sources))))
             deps = list(obj["articles"])
         elif kind == "relation":
             deps = [obj["subject"], obj["object"]]
@@ -187,7 +199,7 @@ def merge(
         else:
             data = render_object(obj)
             path = object_path(oid)
-            if path not in owned_files and read_file(path) is not None:
+            if oid not in baseline_index and read_file(path) is not None:
                 # R38: a file a person put in the generated folders is never overwritten.
                 problems.append(
                     f"{path} exists but is not the compiler's; move it away so {oid} can be written"
@@ -217,30 +229,33 @@ def merge(
         new_bytes = dump_relations(lines)
         if new_bytes != relation_files[path]:
             files[path] = new_bytes if lines else None
+    graph = overlay_graph(index, lookup)  # concepts, relations and topics: what topics and communities read
     if derive_topics:
         counts["topic"], topic_problems = _derive_topics(
-            index, files, baseline_index, read_file, owned_files, provenance
+            index, graph, files, lookup.graph(), read_file, provenance
         )
         problems.extend(topic_problems)
-    files.update(record_communities(index, communities))  # V3, issue 13.3; sharded, issue 14.3
-    problems.extend(final_problems(index, compiled))
+    files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
+    problems.extend(changed_problems(index, lookup, compiled, recompiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
 
 
 def _derive_topics(
-    index: dict[str, dict[str, Any]],
+    index: Overlay[Mapping[str, Any]],
+    graph: Mapping[str, Mapping[str, Any]],
     files: dict[str, bytes | None],
-    baseline_index: Mapping[str, Mapping[str, Any]],
+    baseline_graph: Mapping[str, Mapping[str, Any]],
     read_file: Callable[[str], bytes | None],
-    owned_files: set[Any],
     provenance: Mapping[str, Any],
 ) -> tuple[dict[str, int], list[str]]:
-    """The topic rule over the merged objects, in place: a topic whose inputs did not change keeps its
-    file and index entry (R24), even if R12's cascade revoked it; a topic no longer derived is removed;
-    only a new or changed topic reads the concept files its summary quotes."""
+    """The topic rule over the merged objects (``graph``: their concepts, relations and topics), in
+    place: a topic whose inputs did not change keeps its file and index entry (R24), even if R12's
+    cascade revoked it; a topic no longer derived is removed; only a new or changed topic reads the
+    concept files its summary quotes."""
     problems: list[str] = []
-    plans = plan_topics(index)
-    for oid in sorted(k for k, e in index.items() if e.get("kind") == "topic" and k not in plans):
+    baseline_index = index.base
+    plans = plan_topics(graph, exists=index.__contains__)
+    for oid in sorted(k for k, e in graph.items() if e.get("kind") == "topic" and k not in plans):
         del index[oid]
         files[object_path(oid)] = None
     loaded: dict[str, dict[str, Any]] = {}
@@ -277,16 +292,65 @@ def _derive_topics(
             index[tid] = {**old, "inputs": plan.inputs}
             files.pop(path, None)
             continue
-        if old is None and path not in owned_files and read_file(path) is not None:
+        if old is None and read_file(path) is not None:
+            # R38: a file a person put in the generated folders is never overwritten.
             problems.append(f"{path} exists but is not the compiler's; move it away so {tid} can be written")
             continue
         files[path] = data
         index[tid] = {**index_entry(obj, data, list(plan.members), derived), "inputs": plan.inputs}
 
-    before = {k for k, e in baseline_index.items() if e.get("kind") == "topic"}
-    after = {k for k, e in index.items() if e.get("kind") == "topic"}
+    before = {k for k, e in baseline_graph.items() if e.get("kind") == "topic"}
+    candidates = before | {k for k, e in graph.items() if e.get("kind") == "topic"} | set(plans)
+    after = {k for k in candidates if k in index}
     updated = sum(1 for k in before & after if index[k].get("sha") != baseline_index[k].get("sha"))
     return {"added": len(after - before), "updated": updated, "removed": len(before - after)}, problems
+
+
+def changed_problems(
+    index: Overlay[Mapping[str, Any]], lookup: Lookup, compiled: Mapping[str, str], recompiled: Iterable[str]
+) -> list[str]:
+    """R28 for a merged index whose baseline passed it: the same checks as :func:`final_problems`, of
+    what the increment could have broken — its new and rewritten entries, the entries that cite a
+    source compiled anew or withdrawn, the holders of a name a new entry takes, the sources of a
+    changed or removed article, and whatever depended on a removed object."""
+    problems: list[str] = []
+    dependents = Dependents(index, lookup)
+    changed = {oid: index.changes[oid] for oid in sorted(index.changes)}
+    stale_check = set(changed)
+    for sid in sorted(set(recompiled)):
+        stale_check |= dependents(f"source:{sid}")
+    for oid in sorted(stale_check):
+        for cid, source, version, *_ in index[oid].get("citations", []):
+            if compiled.get(source) != version:
+                problems.append(
+                    f"{oid}: citation {cid} names {source}@{version}, but the compiled version is {compiled.get(source)} (stale)"
+                )
+    for oid, entry in changed.items():
+        for key in concept_keys(entry):
+            holders = {h for h in lookup.concepts_named(key) if h in index and h not in changed}
+            holders |= {h for h, e in changed.items() if key in concept_keys(e)}
+            for other in sorted(holders - {oid}):
+                name = next(n for n in entry.get("names", []) if normalize_name(n) == key)
+                problems.append(f"{oid}: name or alias {name!r} is also used by {other}")
+        for dep in entry.get("deps", []):
+            if dep not in index:
+                problems.append(f"{oid}: depends on {dep}, which is not in the snapshot (dangling)")
+    for gone in sorted(index.removed):
+        for oid in sorted(dependents(gone)):
+            if oid not in changed:
+                problems.append(f"{oid}: depends on {gone}, which is not in the snapshot (dangling)")
+    # Coverage: the sources compiled anew, and those of every article the increment changed or removed.
+    to_cover = {sid for sid in recompiled if sid in compiled}
+    for oid in index.removed | set(changed):
+        before = index.base.get(oid)
+        if kind_of(oid) == "article":
+            to_cover |= set((before or {}).get("sources", {})) | set(index.get(oid, {}).get("sources", {}))
+    for sid in sorted(to_cover):
+        if sid in compiled and not any(
+            kind_of(a) == "article" and sid in index[a].get("sources", {}) for a in dependents(f"source:{sid}")
+        ):
+            problems.append(f"source {sid} is compiled but no article covers it")
+    return problems
 
 
 def final_problems(index: Mapping[str, Mapping[str, Any]], compiled: Mapping[str, str]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -19,7 +19,7 @@ from typing import Any
 
 from wikigen.communities import read_record
 from wikigen.config import Config
-from wikigen.context import Context, build_context, name_index, name_tokens, names_in, recheck_request
+from wikigen.context import Context, build_context, name_index, names_in, recheck_request
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
@@ -35,8 +35,10 @@ from wikigen.gitstore import GitStore
 from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
+from wikigen.lookup import Lookup, name_tokens
 from wikigen.merge import merge
 from wikigen.migration import move_to_shards
+from wikigen.mirror import lookup_of
 from wikigen.plan import Plan, nothing_to_compile, refuse_mass_withdrawal
 from wikigen.publish import (
     StartedFrom,
@@ -206,11 +208,12 @@ def compile_repo(
     bodies: dict[tuple[str, str, str], str] = {}  # compiled bodies read for context, across increments
     done = 0
     while True:
-        selected = _select(ws, plan, batch, order, bodies)
-        if progress is not None:
-            progress(done, total, f"increment of {len(selected)} source(s)", None)
+        lookup = baseline_lookup(ws)
         try:
-            inc = _run_increment(ws, plan, selected, engine, budget, cancel, first, bodies)
+            selected = _select(ws, plan, batch, order, bodies, lookup)
+            if progress is not None:
+                progress(done, total, f"increment of {len(selected)} source(s)", None)
+            inc = _run_increment(ws, plan, selected, engine, budget, cancel, first, bodies, lookup)
         except (Exception, KeyboardInterrupt) as exc:
             # R33: every failure writes the note the manual promises, Ctrl-C and internal errors too.
             error = _interrupted(report) if isinstance(exc, KeyboardInterrupt) else exc
@@ -235,6 +238,8 @@ def compile_repo(
             if error is exc:
                 raise
             raise error from None
+        finally:
+            lookup.close()
         # The source commit also records what its compile cost (R32), so CI pushes one notes ref.
         unwritten = record_outcome(ws.store, ws.head, {"status": "ok", "snapshot": inc.version, "commit": inc.commit,
                                                        "engineCalls": inc.engine_calls,
@@ -317,6 +322,7 @@ def _select(
     batch: bool,
     order: Mapping[str, int] | None = None,
     bodies: dict[tuple[str, str, str], str] | None = None,
+    lookup: Lookup | None = None,
 ) -> list[str]:
     """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16).
 
@@ -342,7 +348,7 @@ def _select(
         used += size
     withdrawn = plan.withdrawn
     while len(chosen) > 1:
-        _, ctx = preview(ws, plan, chosen, withdrawn, enforce=False, bodies=bodies)
+        _, ctx = preview(ws, plan, chosen, withdrawn, enforce=False, bodies=bodies, lookup=lookup)
         if all(used <= limit for used, limit in ctx.caps.values()):
             break
         chosen = chosen[: len(chosen) // 2]
@@ -454,32 +460,78 @@ def preview(
     *,
     enforce: bool = True,
     bodies: dict[tuple[str, str, str], str] | None = None,
+    lookup: Lookup | None = None,
 ) -> tuple[dict[str, str], Context]:
     """Revocation and the bounded request of one increment, before any engine call (also for `plan`).
-    ``bodies``: the compiled bodies read so far in this run (:class:`_Bodies`), shared between calls."""
+    ``bodies``: the compiled bodies read so far in this run (:class:`_Bodies`), shared between calls;
+    ``lookup``: the baseline index's (:func:`baseline_lookup`), made here when not given."""
+    if lookup is None:
+        made = baseline_lookup(ws)
+        try:
+            return preview(ws, plan, selected, withdrawn, enforce=enforce, bodies=bodies, lookup=made)
+        finally:
+            made.close()
     baseline = ws.baseline
     changed = [plan.sources[sid] for sid in selected]
     touched = [sid for sid in selected if sid in plan.updated] + list(withdrawn)
-    revoked = revoke(baseline.objects, touched)
+    revoked = revoke(baseline.objects, touched, lookup)
     # R29: a derived topic is rebuilt by the compiler after merge, locally; it is never a reason to
     # call the engine, nor context to send it.
     asked = {oid: why for oid, why in revoked.items() if not is_derived(baseline.objects.get(oid, {}))}
-    compiled_before = {
-        sid: e.version for sid, e in baseline.manifest.items() if e.version is not None and sid not in touched
-    }
-    titles = {sid: e.title for sid, e in baseline.manifest.items()}
     ctx = build_context(
         changed=changed,
         withdrawn=list(withdrawn),
         index=baseline.objects,
         revoked=asked,
-        compiled=compiled_before,
-        titles=titles,
+        compiled=_Compiled(baseline.manifest, frozenset(touched)),
+        titles=_Titles(baseline.manifest),
         read_body=_Bodies(ws.store, baseline.manifest, ws.config, bodies),
         caps=ws.config.caps,
         enforce=enforce,
+        lookup=lookup,
     )
     return revoked, ctx
+
+
+def baseline_lookup(ws: Workspace) -> Lookup:
+    """Who depends on what in the baseline's index: its lookup mirror when it is sharded (issue 14)."""
+    stored = ws.baseline.stored
+    return lookup_of(ws.store, ws.baseline.objects, stored.index_tree if stored is not None else None)
+
+
+class _Compiled(Mapping[str, str]):
+    """Source id → compiled version in a manifest, but for ``touched`` — looked up, never copied."""
+
+    def __init__(self, manifest: Mapping[str, ManifestEntry], touched: frozenset[str]) -> None:
+        self.manifest, self.touched = manifest, touched
+
+    def __getitem__(self, sid: str) -> str:
+        entry = self.manifest[sid]
+        if sid in self.touched or entry.version is None:
+            raise KeyError(sid)
+        return entry.version
+
+    def __iter__(self) -> Iterator[str]:
+        return (sid for sid in self.manifest if sid in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Titles(Mapping[str, str]):
+    """Source id → title in a manifest, looked up, never copied."""
+
+    def __init__(self, manifest: Mapping[str, ManifestEntry]) -> None:
+        self.manifest = manifest
+
+    def __getitem__(self, sid: str) -> str:
+        return self.manifest[sid].title
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.manifest)
+
+    def __len__(self) -> int:
+        return len(self.manifest)
 
 
 def plan_figures(ws: Workspace, plan: Plan) -> dict[str, Any]:
@@ -511,6 +563,7 @@ def _run_increment(
     cancel: threading.Event,
     first: bool,
     bodies: dict[tuple[str, str, str], str] | None = None,
+    lookup: Lookup | None = None,
 ) -> IncrementReport:
     baseline = ws.baseline
     withdrawn = list(plan.withdrawn) if first else []
@@ -522,7 +575,13 @@ def _run_increment(
                 f"private source(s) {', '.join(private)} would be sent to the {engine.name} engine; "
                 "compile them with the offline engine or remove `private`"
             )
-    revoked, ctx = preview(ws, plan, selected, withdrawn, bodies=bodies)
+    if lookup is None:
+        made = baseline_lookup(ws)
+        try:
+            return _run_increment(ws, plan, selected, engine, budget, cancel, first, bodies, made)
+        finally:
+            made.close()
+    revoked, ctx = preview(ws, plan, selected, withdrawn, bodies=bodies, lookup=lookup)
     if engine.remote:
         private_fragments = sorted(
             {
@@ -580,7 +639,7 @@ def _run_increment(
         deltas.append(recheck)
         routes = {"analyze": analyze.route, "recheck": recheck.route}
         resolved = resolve(
-            [("analyze", analyze.data), ("recheck", recheck.data)], ctx, index, lambda i: i not in revoked
+            [("analyze", analyze.data), ("recheck", recheck.data)], ctx, index, lambda i: i not in revoked, lookup
         )
         if resolved.problems:
             raise ValidationError(resolved.problems)
@@ -598,6 +657,8 @@ def _run_increment(
         provenance=provenance,
         communities=read_record(ws.store, head_tree),
         derive_topics=derives_topics(engine),
+        lookup=lookup,
+        recompiled=[*selected, *withdrawn],
     )
     if merged.problems:
         raise ValidationError(merged.problems, what="new snapshot")
@@ -635,7 +696,7 @@ def _run_increment(
         sources_tree=_increment_tree(ws, plan, selected),
         fingerprint=fingerprint(pairs),
         manifest=MappingProxyType(manifest),
-        objects=MappingProxyType(merged.index),
+        objects=merged.index,
         trace=MappingProxyType(trace),
         exists=True,
         extra=baseline.extra,

@@ -76,6 +76,8 @@ def changed_shards(
     removed (R24: nothing unaffected is rewritten). ``None`` removes a shard left empty."""
     if new is old:
         return {}
+    if isinstance(new, Overlay) and new.base is old and isinstance(old, ShardMap):
+        return _overlay_shards(new, old, levels, encode, suffix)
     if old is None:
         dirty = {shard_of(key, levels, suffix) for key in new}
     else:
@@ -91,12 +93,84 @@ def changed_shards(
     return {path: encode_shard(records) if records else None for path, records in sorted(members.items())}
 
 
+def _overlay_shards(
+    new: Overlay[V], old: ShardMap[V], levels: Levels, encode: Callable[[V], Any], suffix: str
+) -> dict[str, bytes | None]:
+    """:func:`changed_shards` of an overlay over the stored map: the cost follows what it changed."""
+    dirty = sorted({shard_of(key, levels, suffix) for key in new.touched()})
+    files: dict[str, bytes | None] = {}
+    for path in dirty:
+        records = {k: encode(new[k]) for k in old.shard_keys(path) if k in new}
+        records |= {k: encode(v) for k, v in new.changes.items() if shard_of(k, levels, suffix) == path}
+        files[path] = encode_shard(records) if records else None
+    return files
+
+
+class Overlay(Mapping[str, V]):
+    """A mapping changed in place of a stored one without copying it: ``base`` with ``changes`` (new
+    and rewritten records) and without ``removed``. A lookup reads the base only for a key not
+    changed; iterating reads the whole base (only whole-snapshot checks do). :func:`changed_shards`
+    of an overlay over the stored map rewrites only the shards of what it changed."""
+
+    __slots__ = ("base", "changes", "removed")
+
+    def __init__(self, base: Mapping[str, V]) -> None:
+        self.base = base
+        self.changes: dict[str, V] = {}
+        self.removed: set[str] = set()
+
+    def __setitem__(self, key: str, value: V) -> None:
+        self.removed.discard(key)
+        self.changes[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self.changes.pop(key, None)
+        if key in self.base:
+            self.removed.add(key)
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            return default
+        value = self[key]
+        del self[key]
+        return value
+
+    def __getitem__(self, key: str) -> V:
+        if key in self.changes:
+            return self.changes[key]
+        if key in self.removed:
+            raise KeyError(key)
+        return self.base[key]
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        if key in self.changes:
+            return True
+        return key not in self.removed and key in self.base
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted((set(self.base) - self.removed) | set(self.changes)))
+
+    def __len__(self) -> int:
+        return len(self.base) - len(self.removed) + sum(1 for k in self.changes if k not in self.base)
+
+    def touched(self) -> set[str]:
+        """Every key whose record differs from the base's, or that left it."""
+        return {k for k, v in self.changes.items() if self.base.get(k) != v} | set(self.removed)
+
+    def added(self) -> int:
+        return sum(1 for k in self.changes if k not in self.base)
+
+
 class ShardMap(Mapping[str, V]):
     """A read-only mapping over stored shards, loaded lazily: a lookup reads the one shard of its key,
     an iteration (or ``len``) reads them all, once. ``read(path)`` gives a shard's bytes (None:
     absent), ``read_all()`` every (path, bytes) of the folder."""
 
-    __slots__ = ("_all", "_decode", "_levels", "_loaded", "_read", "_read_all", "_records", "_suffix")
+    __slots__ = ("_all", "_decode", "_keys", "_levels", "_loaded", "_read", "_read_all", "_records", "_suffix")
 
     def __init__(
         self,
@@ -109,6 +183,7 @@ class ShardMap(Mapping[str, V]):
         self._read, self._read_all, self._levels, self._decode, self._suffix = read, read_all, levels, decode, suffix
         self._records: dict[str, V] = {}
         self._loaded: set[str] = set()
+        self._keys: dict[str, list[str]] = {}  # shard path → the keys it holds
         self._all = False
 
     def _load(self, path: str, data: bytes | None) -> None:
@@ -116,7 +191,9 @@ class ShardMap(Mapping[str, V]):
             return
         self._loaded.add(path)
         if data is not None:
-            for key, value in decode_shard(data).items():
+            records = decode_shard(data)
+            self._keys[path] = list(records)
+            for key, value in records.items():
                 self._records[key] = self._decode(value)
 
     def _everything(self) -> dict[str, V]:
@@ -126,6 +203,12 @@ class ShardMap(Mapping[str, V]):
             self._all = True
             self._records = dict(sorted(self._records.items()))
         return self._records
+
+    def shard_keys(self, path: str) -> list[str]:
+        """The keys stored in one shard (``path`` as :func:`shard_of` gives it), reading only it."""
+        if not self._all and path not in self._loaded:
+            self._load(path, self._read(path))
+        return list(self._keys.get(path, ()))
 
     def __getitem__(self, key: str) -> V:
         if not self._all:

@@ -34,7 +34,7 @@ from wikigen import communities
 from wikigen.errors import SnapshotError
 from wikigen.gitstore import EMPTY_TREE, GitStore, TreeId
 from wikigen.objects import RELATIONS_DIR, RELATIONS_LEVELS
-from wikigen.shards import Levels, ShardMap, changed_shards, plain
+from wikigen.shards import Levels, Overlay, ShardMap, changed_shards, plain
 
 SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
 MANIFEST_DIR = "content/.wikigen/manifest"
@@ -428,6 +428,11 @@ def summarize(snapshot: Snapshot) -> dict[str, Any]:
         }
     if stored is not None and snapshot.objects is stored.objects and "objects" in old:
         objects = int(old["objects"])
+    elif (
+        stored is not None and isinstance(snapshot.objects, Overlay) and snapshot.objects.base is stored.objects
+        and "objects" in old
+    ):  # an increment's index over the stored one: counted from what it changed
+        objects = int(old["objects"]) + snapshot.objects.added() - len(snapshot.objects.removed)
     else:
         objects = len(snapshot.objects)
     return {**sources, "objects": objects}

@@ -16,7 +16,7 @@ rewritten (R24).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +47,13 @@ def is_derived(entry: Mapping[str, Any]) -> bool:
     return entry.get("kind") == "topic" and entry.get("provenance", {}).get("route") == TOPIC_ROUTE
 
 
-def plan_topics(index: Mapping[str, Mapping[str, Any]]) -> dict[str, TopicPlan]:
-    """Topic id → plan, for every anchor of the snapshot's object index (no file is read)."""
+def plan_topics(
+    index: Mapping[str, Mapping[str, Any]], exists: Callable[[str], bool] | None = None
+) -> dict[str, TopicPlan]:
+    """Topic id → plan, for every anchor of the snapshot's object index (no file is read). ``index``
+    may hold only the concepts and relations (:func:`wikigen.lookup.graph_entry`); ``exists`` then
+    says whether an article is in the snapshot."""
+    exists = exists if exists is not None else index.__contains__
     concepts = {oid: e for oid, e in index.items() if e.get("kind") == "concept"}
     weights: dict[str, dict[str, int]] = {}
     for entry in index.values():
@@ -75,10 +80,10 @@ def plan_topics(index: Mapping[str, Mapping[str, Any]]) -> dict[str, TopicPlan]:
         articles: list[str] = []
         for concept in (anchor, *neighbours):
             for article in sorted(concepts[concept].get("deps", [])):
-                if kind_of(article) == "article" and article in index and article not in articles:
+                if kind_of(article) == "article" and exists(article) and article not in articles:
                     articles.append(article)
         members = tuple(sorted({anchor, *neighbours, *articles[:MAX_ARTICLES]}))
-        defined = [n for n in neighbours if concepts[n].get("definitionCitations")]
+        defined = [n for n in neighbours if _defined(concepts[n])]
         summary = (anchor, *defined[:SUMMARY_NEIGHBOURS])
         title = str(concepts[anchor].get("label", anchor))
         tid = topic_id(title, members)
@@ -86,6 +91,11 @@ def plan_topics(index: Mapping[str, Mapping[str, Any]]) -> dict[str, TopicPlan]:
         inputs = json_sha256([tid, anchor, [[c, concepts[c].get("sha")] for c in summary]])[:16]
         plans[tid] = TopicPlan(tid, anchor, title, members, summary, inputs)
     return plans
+
+
+def _defined(entry: Mapping[str, Any]) -> bool:
+    """A concept whose definition cites something: its index entry, or its graph entry."""
+    return bool(entry["defined"] if "defined" in entry else entry.get("definitionCitations"))
 
 
 def build_topic(plan: TopicPlan, concepts: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from typing import Any
 from wikigen.context import Context
 from wikigen.evidence.citations import Citation, locate, make_citation
 from wikigen.ids import article_id, concept_id, kind_of, normalize_name, relation_id, topic_id
+from wikigen.lookup import IndexLookup, Lookup
 from wikigen.schemas import schema_problems
 
 # R37: words that mark a hypothesis or a not-yet-done suggestion in the cited text.
@@ -115,19 +116,21 @@ def resolve(
     ctx: Context,
     index: Mapping[str, Mapping[str, Any]],
     live: Callable[[str], bool],
+    lookup: Lookup | None = None,
 ) -> Resolved:
-    """Build objects from the stage deltas; collect every problem instead of stopping at the first."""
+    """Build objects from the stage deltas; collect every problem instead of stopping at the first.
+    ``lookup`` finds the concept holding a name (default: computed from the whole ``index``)."""
     out = Resolved()
     problems = out.problems
     citer = _Citer(ctx, problems)
     provided_ids = set(ctx.anchors) | set(ctx.articles) | set(ctx.relations)
 
-    # Name index of live concepts (R25/R26): normalized name or alias → concept id.
-    live_names: dict[str, str] = {}
-    for object_id, entry in index.items():
-        if entry.get("kind") == "concept" and live(object_id):
-            for name in entry.get("names", []):
-                live_names[normalize_name(name)] = object_id
+    lookup = lookup if lookup is not None else IndexLookup(index)
+
+    def live_name(key: str) -> str | None:
+        """The live concept holding a normalized name or alias (R25/R26)."""
+        held = sorted(oid for oid in lookup.concepts_named(key) if live(oid))
+        return held[-1] if held else None
 
     raw_articles: list[tuple[str, Mapping[str, Any]]] = []
     raw_concepts: list[tuple[str, Mapping[str, Any]]] = []
@@ -197,7 +200,7 @@ def resolve(
         name = " ".join(raw["name"].split())
         aliases = sorted({" ".join(a.split()) for a in raw.get("aliases", [])} - {name}, key=normalize_name)
         keys = [normalize_name(name)] + [normalize_name(a) for a in aliases]
-        targets = {live_names[k] for k in keys if k in live_names}
+        targets = {t for t in map(live_name, keys) if t is not None}
         if len(targets) > 1:
             problems.append(
                 f"{where}: {name!r} is ambiguous: its name and aliases match {', '.join(sorted(targets))}"
@@ -254,13 +257,12 @@ def resolve(
         key = normalize_name(ref)
         if key in delta_names:
             return delta_names[key]
-        target = live_names.get(key)
+        target = live_name(key)
         if target is not None and target in set(ctx.anchors):
             return target
         return None
 
     # Relations (R23, R26).
-    live_relations = {rid for rid, e in index.items() if e.get("kind") == "relation" and live(rid)}
     for where, raw in raw_relations:
         subject, obj_ref = concept_ref(raw["subject"]), concept_ref(raw["object"])
         if subject is None or obj_ref is None:
@@ -277,7 +279,7 @@ def resolve(
         if rid in out.objects:
             problems.append(f"{where}: duplicate relation {subject} —{predicate}→ {obj_ref}")
             continue
-        if rid in live_relations:
+        if rid in index and live(rid):
             problems.append(
                 f"{where}: relation {subject} —{predicate}→ {obj_ref} already exists as {rid}"
             )

@@ -1,0 +1,199 @@
+"""The lookup mirror (issue 14): what a compile asks of a sharded object index besides single entries
+— who depends on what, which names start with a word, which concept holds a name, the graph — in
+SQLite under ``.git/wikigen/lookup.sqlite``.
+
+It is a cache, never committed: everything in it is derived from one index tree, whose id it
+records. It follows the snapshot in O(change): brought to another index tree by diffing the two
+trees, it reads only the shards that differ and replaces only their objects' rows. A clone without
+it (or with an unreadable one) builds it once from the shards, one shard at a time. It never
+answers for a tree it was not brought to.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from wikigen.errors import SnapshotError, environmental
+from wikigen.gitstore import EMPTY_TREE, GitStore
+from wikigen.lookup import IndexLookup, Lookup, concept_keys, dependency_keys, graph_entry, named_by
+from wikigen.shards import decode_shard
+
+SCHEMA = "1"
+MIRROR_FILE = "lookup.sqlite"  # below the git dir's wikigen/ folder
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS graph (id TEXT PRIMARY KEY, entry TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deps (dep TEXT NOT NULL, id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS deps_by_dep ON deps (dep);
+CREATE INDEX IF NOT EXISTS deps_by_id ON deps (id);
+CREATE TABLE IF NOT EXISTS names (word TEXT NOT NULL, words TEXT NOT NULL, id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS names_by_word ON names (word);
+CREATE INDEX IF NOT EXISTS names_by_id ON names (id);
+CREATE TABLE IF NOT EXISTS concept_names (key TEXT NOT NULL, id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS concept_names_by_key ON concept_names (key);
+CREATE INDEX IF NOT EXISTS concept_names_by_id ON concept_names (id);
+"""
+_PER_OBJECT = ("graph", "deps", "names", "concept_names")
+
+
+class Mirror:
+    """A :class:`wikigen.lookup.Lookup` of the sharded index stored in one tree (``index_tree``)."""
+
+    def __init__(self, store: GitStore, index_tree: str, path: Path | None = None) -> None:
+        self.store = store
+        self.tree = index_tree
+        self.path: Path | None = path if path is not None else store.cache_path(MIRROR_FILE)
+        self.rebuilt = False  # built from every shard (no earlier tree to diff from)
+        self.shards_read = 0
+        try:
+            self.db = self._open(self.path)
+            self._bring_to(index_tree)
+        except (OSError, sqlite3.OperationalError):
+            # The cache cannot be written here (a read-only clone, a full disk, a lock held too long):
+            # this run builds it in memory, and whatever it writes next reports the machine's fault.
+            self._in_memory(index_tree)
+        except sqlite3.DatabaseError:
+            # A damaged cache is rebuilt from git, never trusted.
+            if hasattr(self, "db"):
+                self.db.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            try:
+                self.db = self._open(self.path)
+                self._bring_to(index_tree)
+            except (OSError, sqlite3.Error):
+                self._in_memory(index_tree)
+
+    def _in_memory(self, tree: str) -> None:
+        self.path = None
+        try:
+            self.db = self._open(None)
+            self._bring_to(tree)
+        except sqlite3.Error as exc:
+            raise _translated(exc, "building the lookup cache in memory") from None
+
+    def _open(self, path: Path | None) -> sqlite3.Connection:
+        if path is None:
+            db = sqlite3.connect(":memory:", isolation_level=None)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, timeout=60, isolation_level=None)
+        try:
+            if path is not None:
+                db.execute("PRAGMA journal_mode = WAL")
+            db.executescript(_TABLES)
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _bring_to(self, tree: str) -> None:
+        """Bring the rows to ``tree``, then hold a read transaction so that another process moving the
+        cache to another tree cannot change what this one reads."""
+        if self._meta("tree") != tree or self._meta("schema") != SCHEMA:
+            self.db.execute("BEGIN IMMEDIATE")  # one writer at a time; another waits, then finds it done
+            try:
+                held = self._meta("tree")
+                if held != tree or self._meta("schema") != SCHEMA:
+                    if held is not None and self._meta("schema") == SCHEMA and self._known(held):
+                        self._apply_diff(held, tree)
+                    else:
+                        self._rebuild(tree)
+                    self.db.executemany(
+                        "INSERT OR REPLACE INTO meta VALUES (?, ?)", [("tree", tree), ("schema", SCHEMA)]
+                    )
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+        self.db.execute("BEGIN")
+        if self._meta("tree") != tree:  # moved again between the commit and the read transaction
+            self.db.execute("ROLLBACK")
+            self._bring_to(tree)
+
+    def _known(self, tree: str) -> bool:
+        return tree == EMPTY_TREE or self.store.has_object(tree)
+
+    def _rebuild(self, tree: str) -> None:
+        self.rebuilt = True
+        for table in _PER_OBJECT:
+            self.db.execute(f"DELETE FROM {table}")
+        if tree == EMPTY_TREE:
+            return
+        for _, data in self.store.generated_files(tree):
+            self.shards_read += 1
+            self._insert(decode_shard(data))
+
+    def _apply_diff(self, old: str, new: str) -> None:
+        for change in self.store.diff(old, new, "", renames=False):
+            before = self._records(change.old_blob)
+            after = self._records(change.new_blob)
+            gone = [oid for oid in before if oid not in after or after[oid] != before[oid]]
+            self._delete(gone)
+            self._insert({oid: e for oid, e in after.items() if before.get(oid) != e})
+
+    def _records(self, blob: str | None) -> dict[str, Any]:
+        if blob is None:
+            return {}
+        self.shards_read += 1
+        return decode_shard(self.store.read_generated_blob(blob))
+
+    def _delete(self, ids: Iterable[str]) -> None:
+        rows = [(oid,) for oid in ids]
+        for table in _PER_OBJECT:
+            self.db.executemany(f"DELETE FROM {table} WHERE id = ?", rows)
+
+    def _insert(self, records: Mapping[str, Mapping[str, Any]]) -> None:
+        graph, deps, names, keys = [], [], [], []
+        for oid, entry in records.items():
+            if entry.get("kind") in ("concept", "relation", "topic"):
+                graph.append((oid, json.dumps(graph_entry(entry), sort_keys=True)))
+            deps += [(dep, oid) for dep in dependency_keys(entry)]
+            names += [(words[0], json.dumps(words), oid) for words in named_by(oid, entry)]
+            keys += [(key, oid) for key in concept_keys(entry)]
+        self.db.executemany("INSERT OR REPLACE INTO graph VALUES (?, ?)", graph)
+        self.db.executemany("INSERT INTO deps VALUES (?, ?)", deps)
+        self.db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
+        self.db.executemany("INSERT INTO concept_names VALUES (?, ?)", keys)
+
+    # -- the Lookup questions ------------------------------------------------------------------------
+
+    def dependents(self, key: str) -> frozenset[str]:
+        return frozenset(r[0] for r in self.db.execute("SELECT id FROM deps WHERE dep = ?", (key,)))
+
+    def names_from(self, word: str) -> list[tuple[tuple[str, ...], str]]:
+        rows = self.db.execute("SELECT words, id FROM names WHERE word = ? ORDER BY id, words", (word,))
+        return [(tuple(json.loads(words)), oid) for words, oid in rows]
+
+    def concepts_named(self, key: str) -> frozenset[str]:
+        return frozenset(r[0] for r in self.db.execute("SELECT id FROM concept_names WHERE key = ?", (key,)))
+
+    def graph(self) -> dict[str, dict[str, Any]]:
+        return {oid: json.loads(entry) for oid, entry in self.db.execute("SELECT id, entry FROM graph ORDER BY id")}
+
+
+def lookup_of(store: GitStore, index: Mapping[str, Mapping[str, Any]], index_tree: str | None) -> Lookup:
+    """The lookup of a snapshot's index: the mirror of its stored tree (schema 2), else computed from
+    the index itself (held whole: a schema-1 snapshot, or none)."""
+    if index_tree is None:
+        return IndexLookup(index)
+    return Mirror(store, index_tree)
+
+
+def _translated(exc: BaseException, action: str) -> Exception:
+    machine = environmental(action, exc)
+    if machine is not None:
+        return machine
+    return SnapshotError(f"{action} failed ({exc}); it is a cache rebuilt from git alone: delete it and run again")
