@@ -297,11 +297,8 @@ def build_context(
         {
             rid
             for anchor in anchors
-            for rid in lookup.dependents(anchor)
-            if kind_of(rid) == "relation"
-            and live(rid)
-            and index[rid].get("subject") in anchor_set
-            and index[rid].get("object") in anchor_set
+            for rid, subject, obj in lookup.relations_at(anchor)
+            if live(rid) and subject in anchor_set and obj in anchor_set
         }
     )
 

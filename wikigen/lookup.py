@@ -25,6 +25,8 @@ _TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
 # The fields of an entry that the graph questions need (topics, communities), nothing else.
 GRAPH_KINDS = ("concept", "relation", "topic")
 GRAPH_FIELDS = ("kind", "label", "deps", "sha", "subject", "object", "inputs", "provenance")
+EDGE_KINDS = ("concept", "relation")  # what the partition reads (wikigen.communities)
+EDGE_FIELDS = ("kind", "subject", "object")
 
 
 def name_tokens(text: str) -> tuple[str, ...]:
@@ -42,10 +44,13 @@ def dependency_keys(entry: Mapping[str, Any]) -> list[str]:
     return [f"source:{sid}" for sid in entry.get("sources", {})] + list(entry.get("deps", []))
 
 
-def graph_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+def graph_entry(entry: Mapping[str, Any], full: bool = True) -> dict[str, Any]:
     """The part of a concept, relation or topic entry the graph questions read; ``defined`` says
-    whether a concept's definition cites anything (a topic's summary quotes only those)."""
-    compact = {k: entry[k] for k in GRAPH_FIELDS if k in entry}
+    whether a concept's definition cites anything (a topic's summary quotes only those). Not
+    ``full``: only kind, subject and object."""
+    compact = {k: entry[k] for k in (GRAPH_FIELDS if full else EDGE_FIELDS) if k in entry}
+    if not full:
+        return compact
     if entry.get("kind") == "concept":
         compact["defined"] = bool(entry.get("definitionCitations"))
     return compact
@@ -64,8 +69,13 @@ class Lookup(Protocol):
         """The concepts holding the normalized name or alias ``key`` (one in a valid snapshot)."""
         ...
 
-    def graph(self) -> dict[str, dict[str, Any]]:
-        """Every concept, relation and topic as its :func:`graph_entry`, by id."""
+    def relations_at(self, concept: str) -> list[tuple[str, str, str]]:
+        """(relation id, subject, object) of every relation with ``concept`` as an endpoint."""
+        ...
+
+    def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
+        """Every concept, relation and topic as its :func:`graph_entry`, by id; not ``full``: only the
+        concepts' kind and the relations' kind, subject and object (what the partition reads)."""
         ...
 
     def close(self) -> None: ...
@@ -104,8 +114,17 @@ class IndexLookup:
                     self._concepts.setdefault(norm, set()).add(oid)
         return frozenset(self._concepts.get(key, ()))
 
-    def graph(self) -> dict[str, dict[str, Any]]:
-        return {oid: graph_entry(e) for oid, e in self.index.items() if e.get("kind") in GRAPH_KINDS}
+    def relations_at(self, concept: str) -> list[tuple[str, str, str]]:
+        found = []
+        for rid in sorted(self.dependents(concept)):
+            entry = self.index[rid]
+            if entry.get("kind") == "relation":
+                found.append((rid, str(entry.get("subject")), str(entry.get("object"))))
+        return found
+
+    def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
+        kinds = GRAPH_KINDS if full else EDGE_KINDS
+        return {oid: graph_entry(e, full) for oid, e in self.index.items() if e.get("kind") in kinds}
 
     def close(self) -> None:
         pass
@@ -130,14 +149,17 @@ def concept_keys(entry: Mapping[str, Any]) -> list[str]:
     return sorted({normalize_name(n) for n in entry.get("names", [])})
 
 
-def overlay_graph(index: Overlay[Mapping[str, Any]], lookup: Lookup) -> dict[str, dict[str, Any]]:
+def overlay_graph(
+    index: Overlay[Mapping[str, Any]], lookup: Lookup, full: bool = True
+) -> dict[str, dict[str, Any]]:
     """:meth:`Lookup.graph` of an overlay's base, with the overlay's changes (an id's kind never changes)."""
-    graph = lookup.graph()
+    graph = lookup.graph(full)
+    kinds = GRAPH_KINDS if full else EDGE_KINDS
     for oid in index.removed:
         graph.pop(oid, None)
     for oid, entry in index.changes.items():
-        if entry.get("kind") in GRAPH_KINDS:
-            graph[oid] = graph_entry(entry)
+        if entry.get("kind") in kinds:
+            graph[oid] = graph_entry(entry, full)
         else:
             graph.pop(oid, None)
     return graph

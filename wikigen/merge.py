@@ -229,7 +229,8 @@ def merge(
         new_bytes = dump_relations(lines)
         if new_bytes != relation_files[path]:
             files[path] = new_bytes if lines else None
-    graph = overlay_graph(index, lookup)  # concepts, relations and topics: what topics and communities read
+    # Concepts and relations (and topics, for the topic rule): what the partition and the rule read.
+    graph = overlay_graph(index, lookup, full=derive_topics)
     if derive_topics:
         counts["topic"], topic_problems = _derive_topics(
             index, graph, files, lookup.graph(), read_file, provenance

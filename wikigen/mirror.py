@@ -22,12 +22,13 @@ from wikigen.gitstore import EMPTY_TREE, GitStore
 from wikigen.lookup import IndexLookup, Lookup, concept_keys, dependency_keys, graph_entry, named_by
 from wikigen.shards import decode_shard
 
-SCHEMA = "1"
+SCHEMA = "2"
 MIRROR_FILE = "lookup.sqlite"  # below the git dir's wikigen/ folder
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS graph (id TEXT PRIMARY KEY, entry TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS graph (
+  id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT, object TEXT, entry TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deps (dep TEXT NOT NULL, id TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS deps_by_dep ON deps (dep);
 CREATE INDEX IF NOT EXISTS deps_by_id ON deps (id);
@@ -86,6 +87,12 @@ class Mirror:
         try:
             if path is not None:
                 db.execute("PRAGMA journal_mode = WAL")
+            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            held = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if "meta" in tables else None
+            if held is not None and held[0] != SCHEMA:
+                # A cache of another layout is rebuilt, never migrated.
+                for table in tables:
+                    db.execute(f"DROP TABLE IF EXISTS {table}")
             db.executescript(_TABLES)
         except sqlite3.Error:
             db.close()
@@ -159,11 +166,13 @@ class Mirror:
         graph, deps, names, keys = [], [], [], []
         for oid, entry in records.items():
             if entry.get("kind") in ("concept", "relation", "topic"):
-                graph.append((oid, json.dumps(graph_entry(entry), sort_keys=True)))
+                compact = graph_entry(entry)
+                row = (oid, compact["kind"], compact.get("subject"), compact.get("object"))
+                graph.append((*row, json.dumps(compact, sort_keys=True)))
             deps += [(dep, oid) for dep in dependency_keys(entry)]
             names += [(words[0], json.dumps(words), oid) for words in named_by(oid, entry)]
             keys += [(key, oid) for key in concept_keys(entry)]
-        self.db.executemany("INSERT OR REPLACE INTO graph VALUES (?, ?)", graph)
+        self.db.executemany("INSERT OR REPLACE INTO graph VALUES (?, ?, ?, ?, ?)", graph)
         self.db.executemany("INSERT INTO deps VALUES (?, ?)", deps)
         self.db.executemany("INSERT INTO names VALUES (?, ?, ?)", names)
         self.db.executemany("INSERT INTO concept_names VALUES (?, ?)", keys)
@@ -180,8 +189,23 @@ class Mirror:
     def concepts_named(self, key: str) -> frozenset[str]:
         return frozenset(r[0] for r in self.db.execute("SELECT id FROM concept_names WHERE key = ?", (key,)))
 
-    def graph(self) -> dict[str, dict[str, Any]]:
-        return {oid: json.loads(entry) for oid, entry in self.db.execute("SELECT id, entry FROM graph ORDER BY id")}
+    def relations_at(self, concept: str) -> list[tuple[str, str, str]]:
+        rows = self.db.execute(
+            "SELECT g.id, g.subject, g.object FROM deps d JOIN graph g ON g.id = d.id "
+            "WHERE d.dep = ? AND g.kind = 'relation' ORDER BY g.id",
+            (concept,),
+        )
+        return [(str(rid), str(subject), str(obj)) for rid, subject, obj in rows]
+
+    def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
+        if full:
+            return {oid: json.loads(entry) for oid, entry in self.db.execute("SELECT id, entry FROM graph ORDER BY id")}
+        graph: dict[str, dict[str, Any]] = {}
+        for oid, kind, subject, obj in self.db.execute(
+            "SELECT id, kind, subject, object FROM graph WHERE kind IN ('concept', 'relation') ORDER BY id"
+        ):
+            graph[oid] = {"kind": kind} if kind == "concept" else {"kind": kind, "subject": subject, "object": obj}
+        return graph
 
 
 def lookup_of(store: GitStore, index: Mapping[str, Mapping[str, Any]], index_tree: str | None) -> Lookup:

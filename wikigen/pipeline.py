@@ -701,6 +701,7 @@ def _run_increment(
         exists=True,
         extra=baseline.extra,
         stored=baseline.stored,  # issue 14: only the shards that differ from the baseline's are written
+        summary=baseline.summary,  # the root record's counts, brought forward by what changed
     )
     summary = (
         f"wikigen: snapshot {version} — {len(selected)} source(s) compiled, {len(withdrawn)} withdrawn, "
