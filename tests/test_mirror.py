@@ -1,0 +1,125 @@
+"""The lookup mirror (issue 14): a compile asks who depends on what, which names start with a word and
+which concept holds a name of a SQLite cache of the sharded index, brought from one index tree to the
+next by diffing the two — so that a one-edit compile reads the shards it needs, never the whole
+knowledge base, and answers exactly as the whole index would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.engines import extract
+from tests.test_shards import K, corpus
+from wikigen import snapshot as snapshot_module
+from wikigen.engines.scripted import ScriptedEngine
+from wikigen.gitstore import GitStore
+from wikigen.lookup import IndexLookup, Lookup, name_tokens
+from wikigen.mirror import MIRROR_FILE, Mirror
+from wikigen.pipeline import compile_repo
+from wikigen.shards import ShardMap
+
+
+def index_tree(repo: GitRepo, rev: str = "HEAD") -> str:
+    stored = repo.snapshot(rev).stored
+    assert stored is not None
+    return stored.index_tree
+
+
+def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
+    """Every question a compile asks, for every key the index could be asked about."""
+    keys = set(index) | {f"source:{s}" for e in index.values() for s in e.get("sources", {})}
+    words = {w for e in index.values() for n in e.get("names", []) for w in name_tokens(n)}
+    names = {n.lower() for e in index.values() for n in e.get("names", [])}
+    concepts = [oid for oid in index if oid.startswith("concept/")]
+    return {
+        "dependents": {k: lookup.dependents(k) for k in sorted(keys)},
+        "names": {w: sorted(lookup.names_from(w)) for w in sorted(words)},
+        "concepts": {n: lookup.concepts_named(n) for n in sorted(names)},
+        "relations": {c: lookup.relations_at(c) for c in concepts},
+        "graph": lookup.graph(),
+        "edges": lookup.graph(full=False),
+    }
+
+
+def test_issue_14_the_mirror_brought_forward_answers_as_the_whole_index(git_repo: GitRepo, tmp_path: Path):
+    files = corpus()
+    git_repo.commit(files)
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    store = GitStore(git_repo.root)
+    first = Mirror(store, index_tree(git_repo))
+    assert first.rebuilt  # no cache yet: built from every shard
+    first.close()
+
+    # One edit, one withdrawal and one new source in one compile; the cache follows by the diff alone.
+    git_repo.commit(
+        {
+            f"{K}/s07.md": files[f"{K}/s07.md"].replace("intro line", "intro line, edited,"),
+            f"{K}/s12.md": None,
+            f"{K}/s99.md": files[f"{K}/s12.md"].replace("Page 12", "Page 99"),
+        }
+    )
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    whole = dict(git_repo.snapshot().objects)
+    forward = Mirror(store, index_tree(git_repo))
+    assert not forward.rebuilt and 0 < forward.shards_read < len(whole) // 4
+    fresh = Mirror(store, index_tree(git_repo), path=tmp_path / "fresh.sqlite")
+    assert fresh.rebuilt
+    expected = answers(IndexLookup(whole), whole)
+    assert expected["dependents"] and expected["names"] and expected["relations"]
+    assert answers(forward, whole) == expected
+    assert answers(fresh, whole) == expected
+    forward.close()
+    fresh.close()
+
+    # Back to the first snapshot's tree (a checkout of an older commit): the diff runs the other way.
+    back = Mirror(store, index_tree(git_repo, "HEAD~2"))
+    earlier = dict(git_repo.snapshot("HEAD~2").objects)
+    assert not back.rebuilt and answers(back, earlier) == answers(IndexLookup(earlier), earlier)
+    back.close()
+
+
+def test_issue_14_a_warm_compile_never_reads_the_whole_index(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+    """With the cache at the baseline, a one-edit compile looks up single index entries only: iterating
+    the index (which reads every shard) fails the test."""
+    files = corpus()
+    git_repo.commit(files)
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    everything = ShardMap._everything
+
+    def refuse_the_index(self: ShardMap[Any]) -> Any:
+        assert self._decode is not snapshot_module._record, "the whole object index was read"
+        return everything(self)
+
+    monkeypatch.setattr(ShardMap, "_everything", refuse_the_index)
+    git_repo.commit({f"{K}/s20.md": files[f"{K}/s20.md"].replace("intro line", "intro line, edited,")})
+    report = compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert report.published and report.increments[0].objects["article"]["updated"] == 1
+    git_repo.commit({f"{K}/s21.md": None})
+    assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published
+    monkeypatch.undo()
+    assert git_repo.wikigen("verify").code == 0
+
+
+def test_issue_14_a_damaged_or_foreign_cache_is_rebuilt_from_git(git_repo: GitRepo):
+    git_repo.commit(corpus())
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    store = GitStore(git_repo.root)
+    path = store.cache_path(MIRROR_FILE)
+    whole = dict(git_repo.snapshot().objects)
+    expected = answers(IndexLookup(whole), whole)
+
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.write_bytes(b"not a database at all" * 100)
+    damaged = Mirror(store, index_tree(git_repo))
+    assert damaged.rebuilt and answers(damaged, whole) == expected
+    # A cache recorded for a tree this clone does not have (copied from elsewhere): rebuilt, not diffed.
+    damaged.db.execute("ROLLBACK")
+    damaged.db.execute("UPDATE meta SET value = ? WHERE key = 'tree'", ("1" * 40,))
+    damaged.close()
+    foreign = Mirror(store, index_tree(git_repo))
+    assert foreign.rebuilt and answers(foreign, whole) == expected
+    foreign.close()
