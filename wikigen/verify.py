@@ -6,27 +6,43 @@ from the work tree or from the object file.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from wikigen.drift import find_drift
 from wikigen.evidence.citations import Citation, check_citation
+from wikigen.gitstore import EMPTY_TREE
 from wikigen.hashing import sha256_hex
 from wikigen.objects import object_citations, parse_object, relation_lines
+from wikigen.shards import decode_shard
+from wikigen.snapshot import Snapshot
 from wikigen.sourceset import read_recorded
 from wikigen.workspace import Workspace
 
+BODIES_KEPT = 64  # source bodies held at once: objects are checked grouped by the source they cite
+
 
 def verify_snapshot(ws: Workspace) -> dict[str, Any]:
-    """{'citations': checked count, 'objects': count, 'problems': [...]} for the snapshot at HEAD."""
+    """{'citations': checked count, 'objects': count, 'problems': [...]} for the snapshot at HEAD.
+
+    Memory follows the largest source, not the knowledge base (issue 14): the index is streamed
+    shard by shard and only what each object needs is kept (its file, sha and first cited source);
+    objects are then checked in the order of the source they cite first, so each body is read about
+    once and only the last few are held."""
     baseline = ws.baseline
     tree = ws.store.commit_tree(ws.head)
-    problems: list[str] = []
-    bodies: dict[str, str | None] = {}
+    found: dict[str, list[str]] = {}  # object id → its problems, reported in id order
+    bodies: OrderedDict[str, str] = OrderedDict()
+    unreadable: set[str] = set()
 
-    def body_of(source_id: str, version: str) -> str | None:
+    def body_of(source_id: str, version: str, problems: list[str]) -> str | None:
         key = f"{source_id}@{version}"
         if key in bodies:
+            bodies.move_to_end(key)
             return bodies[key]
+        if key in unreadable:
+            return None  # its problem is reported once
         entry = baseline.manifest.get(source_id)
         body: str | None = None
         if entry is None or entry.version is None:
@@ -41,40 +57,52 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
                 problems.append(f"{key}: {why}")
             else:
                 body = parsed.body
+        if body is None:
+            unreadable.add(key)
+            return None
         bodies[key] = body
+        if len(bodies) > BODIES_KEPT:
+            bodies.popitem(last=False)
         return body
 
     # Issue 15.7: a generated file committed by hand (or brought by a merge) is named with its fix.
     drift = find_drift(ws.store, ws.head, baseline)
-    problems.extend(drift.problems())
     explained = set(drift.edited) | set(drift.merged)
-    index = dict(sorted(baseline.objects.items()))
-    relations = relation_lines(lambda path: ws.store.read_file(tree, path), index.items())
+    work: list[tuple[str, str, str, str, str]] = []  # (first cited source@version, id, kind, file, sha)
+    for object_id, entry in _entries(ws, baseline):
+        cited = entry.get("citations") or [["", "", ""]]
+        work.append(
+            (f"{cited[0][1]}@{cited[0][2]}", object_id, str(entry.get("kind")), str(entry.get("file")), str(entry.get("sha")))
+        )
+    work.sort()
+    relations = relation_lines(
+        lambda path: ws.store.read_file(tree, path),
+        ((oid, {"kind": kind, "file": file}) for _, oid, kind, file, _ in work),
+    )
     checked = 0
-    for object_id, entry in index.items():
-        if entry.get("kind") == "relation":
+    for _, object_id, kind, file, sha in work:
+        problems = found.setdefault(object_id, [])
+        if kind == "relation":
             line = relations.get(object_id)
             if line is None:
-                problems.append(f"{object_id}: missing from {entry.get('file')}")
+                problems.append(f"{object_id}: missing from {file}")
                 continue
             data = line.encode("utf-8")
             obj = json.loads(line)
             obj["kind"] = "relation"
         else:
-            raw = ws.store.read_file(tree, entry["file"])
+            raw = ws.store.read_file(tree, file)
             if raw is None:
-                problems.append(f"{object_id}: its file {entry['file']} is missing")
+                problems.append(f"{object_id}: its file {file} is missing")
                 continue
             data = raw
             try:
                 obj = parse_object(raw)
             except (ValueError, UnicodeDecodeError) as exc:
-                problems.append(f"{entry['file']}: cannot be read ({exc})")
+                problems.append(f"{file}: cannot be read ({exc})")
                 continue
-        if sha256_hex(data) != entry.get("sha") and entry["file"] not in explained:
-            problems.append(
-                f"{entry['file']}: {object_id} differs from what the compiler wrote (edited by hand?)"
-            )
+        if sha256_hex(data) != sha and file not in explained:
+            problems.append(f"{file}: {object_id} differs from what the compiler wrote (edited by hand?)")
         for raw_citation in object_citations(obj):
             checked += 1
             try:
@@ -82,11 +110,25 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             except (KeyError, TypeError, ValueError):
                 problems.append(f"{object_id}: a citation is malformed: {raw_citation!r}")
                 continue
-            body = body_of(citation.source, citation.version)
+            body = body_of(citation.source, citation.version, problems)
             if body is None:
                 problems.append(f"{object_id}: citation {citation.citation_id} cannot be checked")
                 continue
             problem = check_citation(citation, body)
             if problem:
                 problems.append(f"{object_id}: {problem}")
-    return {"objects": len(index), "citations": checked, "problems": problems}
+    reported = drift.problems() + [p for oid in sorted(found) for p in found[oid]]
+    return {"objects": len(work), "citations": checked, "problems": reported}
+
+
+def _entries(ws: Workspace, baseline: Snapshot) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The index entries of the snapshot, read one shard at a time and not kept (schema 2), or from
+    the index held whole (older schemas)."""
+    stored = baseline.stored
+    if stored is None:
+        yield from sorted(baseline.objects.items())
+        return
+    if stored.index_tree == EMPTY_TREE:
+        return
+    for _, data in ws.store.generated_files(stored.index_tree):
+        yield from sorted(decode_shard(data).items())
