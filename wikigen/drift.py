@@ -14,13 +14,14 @@ Files the snapshot does not own (people's own files there, R38) are left alone e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from wikigen.communities import COMMUNITIES_DIR, WHOLE_RECORD_PATH
 from wikigen.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.gitstore import COMPILER_NAME, GitStore
+from wikigen.objects import FOLDERS, RELATIONS_DIR, WIKI_DIR, object_path
 from wikigen.publish import Published, StartedFrom, commit_message, publish
 from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot, load_snapshot
 from wikigen.sources import SOURCES_DIR
@@ -85,18 +86,37 @@ def _in_shards(path: str) -> bool:
     return path == WAITING_PATH or path.startswith(tuple(f"{folder}/" for folder in SHARDED_DIRS))
 
 
-def _owned(snapshot: Snapshot) -> set[str]:
-    # the communities record (issue 13.3) is the compiler's too: its whole file, and its shards (_owns)
-    return {str(e["file"]) for e in snapshot.objects.values() if e.get("file")} | {
-        SNAPSHOT_PATH,
-        WHOLE_RECORD_PATH,
-    }
+def _owner(store: GitStore, commit: str, snapshot: Snapshot) -> Callable[[str], bool]:
+    """Whether a path is one of the files the compiler wrote for ``snapshot`` (committed at
+    ``commit``): an object file of its index, a relation shard, the root record, or the communities
+    record (issue 13.3: its whole file, and every file in its folder). A sharded snapshot answers
+    path by path (issue 14: one index shard, never the whole index)."""
+    fixed = {SNAPSHOT_PATH, WHOLE_RECORD_PATH}
+    if not snapshot.sharded:
+        files = {str(e["file"]) for e in snapshot.objects.values() if e.get("file")} | fixed
+        return lambda path: path in files or path.startswith(f"{COMMUNITIES_DIR}/")
+
+    def owns(path: str) -> bool:
+        if path in fixed or path.startswith(f"{COMMUNITIES_DIR}/"):
+            return True
+        if path.startswith(f"{RELATIONS_DIR}/"):
+            return store.blob_at(commit, path) is not None  # every relation shard there is the compiler's
+        oid = _object_of(path)
+        return oid is not None and oid in snapshot.objects and object_path(oid) == path
+
+    return owns
 
 
-def _owns(owned: set[str], path: str) -> bool:
-    """An owned file, or a shard of the communities record (issue 14.3): every file in its folder is
-    the compiler's."""
-    return path in owned or path.startswith(f"{COMMUNITIES_DIR}/")
+_KINDS = {folder: kind for kind, folder in FOLDERS.items()}
+
+
+def _object_of(path: str) -> str | None:
+    """The object id a file under content/wiki/<folder>/ is named for (None: not an object file)."""
+    parts = path.split("/")
+    if len(parts) < 4 or f"{parts[0]}/{parts[1]}" != WIKI_DIR or not parts[-1].endswith(".md"):
+        return None
+    kind = _KINDS.get(parts[2])
+    return f"{kind}/{parts[-1][:-3]}" if kind else None
 
 
 def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
@@ -124,7 +144,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
     if not changed:
         return Drift(published)
 
-    owned = _owned(baseline)
+    owns = _owner(store, published, baseline)
     others = [
         c
         for c in store.commits_since(head, published, MAX_OTHERS)
@@ -145,7 +165,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
             except (SnapshotError, GitStoreError):
                 other_snapshots[commit] = None
         snapshot = other_snapshots[commit]
-        return snapshot is not None and _owns(_owned(snapshot), path)
+        return snapshot is not None and _owner(store, commit, snapshot)(path)
 
     merged: dict[str, str | None] = {}
     edited: list[str] = []
@@ -153,7 +173,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
         now = store.blob_at(head, path)
         if _in_shards(path):
             merged[path] = store.blob_at(published, path)  # restored from the compiler's commit
-        elif _owns(owned, path):
+        elif owns(path):
             if compiled_elsewhere(path, now):
                 merged[path] = store.blob_at(published, path)
             else:

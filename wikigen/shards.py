@@ -204,6 +204,14 @@ class ShardMap(Mapping[str, V]):
             self._records = dict(sorted(self._records.items()))
         return self._records
 
+    def forget(self) -> None:
+        """Drop the shards read so far (a reader that goes through every key once keeps memory flat);
+        nothing changes for a map that was iterated whole."""
+        if not self._all:
+            self._records.clear()
+            self._loaded.clear()
+            self._keys.clear()
+
     def shard_keys(self, path: str) -> list[str]:
         """The keys stored in one shard (``path`` as :func:`shard_of` gives it), reading only it."""
         if not self._all and path not in self._loaded:

@@ -44,7 +44,8 @@ def status_report(ws: Workspace) -> dict[str, Any]:
         for entry in plan.manifest.values():
             per_category[entry.category] = per_category.get(entry.category, 0) + 1
         waiting = waiting_of(plan.manifest)
-        objects = len(baseline.objects)
+        # the baseline's objects, counted by its root record when it has one (never the whole index)
+        objects = int(summary["objects"]) if "objects" in summary else len(baseline.objects)
     return {
         "snapshot_version": baseline.version,
         "legacy_snapshot": baseline.legacy is not None,

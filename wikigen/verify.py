@@ -15,7 +15,7 @@ from wikigen.evidence.citations import Citation, check_citation
 from wikigen.gitstore import EMPTY_TREE
 from wikigen.hashing import sha256_hex
 from wikigen.objects import object_citations, parse_object, relation_lines
-from wikigen.shards import decode_shard
+from wikigen.shards import ShardMap, decode_shard
 from wikigen.snapshot import Snapshot
 from wikigen.sourceset import read_recorded
 from wikigen.workspace import Workspace
@@ -43,6 +43,8 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             return bodies[key]
         if key in unreadable:
             return None  # its problem is reported once
+        if len(bodies) == BODIES_KEPT and isinstance(baseline.manifest, ShardMap):
+            baseline.manifest.forget()  # the manifest shards read so far are not needed again
         entry = baseline.manifest.get(source_id)
         body: str | None = None
         if entry is None or entry.version is None:
@@ -80,13 +82,14 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
         ((oid, {"kind": kind, "file": file}) for _, oid, kind, file, _ in work),
     )
     checked = 0
-    for _, object_id, kind, file, sha in work:
-        problems = found.setdefault(object_id, [])
+
+    def check(object_id: str, kind: str, file: str, sha: str, problems: list[str]) -> int:
+        """The object's problems, appended; the number of citations it has."""
         if kind == "relation":
             line = relations.get(object_id)
             if line is None:
                 problems.append(f"{object_id}: missing from {file}")
-                continue
+                return 0
             data = line.encode("utf-8")
             obj = json.loads(line)
             obj["kind"] = "relation"
@@ -94,17 +97,17 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             raw = ws.store.read_file(tree, file)
             if raw is None:
                 problems.append(f"{object_id}: its file {file} is missing")
-                continue
+                return 0
             data = raw
             try:
                 obj = parse_object(raw)
             except (ValueError, UnicodeDecodeError) as exc:
                 problems.append(f"{file}: cannot be read ({exc})")
-                continue
+                return 0
         if sha256_hex(data) != sha and file not in explained:
             problems.append(f"{file}: {object_id} differs from what the compiler wrote (edited by hand?)")
-        for raw_citation in object_citations(obj):
-            checked += 1
+        citations = object_citations(obj)
+        for raw_citation in citations:
             try:
                 citation = Citation.from_json(raw_citation)
             except (KeyError, TypeError, ValueError):
@@ -117,6 +120,13 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             problem = check_citation(citation, body)
             if problem:
                 problems.append(f"{object_id}: {problem}")
+        return len(citations)
+
+    for _, object_id, kind, file, sha in work:
+        problems: list[str] = []
+        checked += check(object_id, kind, file, sha, problems)
+        if problems:
+            found[object_id] = problems
     reported = drift.problems() + [p for oid in sorted(found) for p in found[oid]]
     return {"objects": len(work), "citations": checked, "problems": reported}
 
