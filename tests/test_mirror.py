@@ -155,3 +155,30 @@ def test_issue_14_verify_streams_the_index_and_reads_each_body_once(git_repo: Gi
     git_repo.commit({path: text.replace("is a thing of page", "is a thing on page")}, message="hand edit")
     problems = verify_snapshot(Workspace.open(git_repo.root))["problems"]
     assert problems and all(path in p or "concept/" in p for p in problems)
+
+
+def test_r24_an_edit_that_moves_no_concept_or_relation_never_runs_the_partition(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+):
+    """Issue 14: the partition reads the whole graph, so it runs only when the increment added or
+    removed a concept or a relation; otherwise the parent's record stands, unrewritten."""
+    from wikigen import communities
+
+    files = corpus()
+    git_repo.commit(files)
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    runs: list[int] = []
+    partition = communities.partition
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, str]:
+        runs.append(1)
+        return partition(*args, **kwargs)
+
+    monkeypatch.setattr(communities, "partition", counted)
+    git_repo.commit({f"{K}/s30.md": files[f"{K}/s30.md"].replace("intro line", "intro line, edited,")})
+    assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published
+    assert runs == [] and not any(p.startswith("content/.wikigen/communities/") for p in git_repo.changed_paths())
+    # A new relation changes the graph: the partition runs.
+    git_repo.commit({f"{K}/s31.md": files[f"{K}/s31.md"] + "\nREL Term31 -depends on-> Term5.\n"})
+    assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published
+    assert runs == [1]

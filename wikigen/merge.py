@@ -230,13 +230,19 @@ def merge(
         if new_bytes != relation_files[path]:
             files[path] = new_bytes if lines else None
     # Concepts and relations (and topics, for the topic rule): what the partition and the rule read.
-    graph = overlay_graph(index, lookup, full=derive_topics)
-    if derive_topics:
+    # Issue 14: both read the whole graph, so they run only when the increment changed what they read.
+    touched = {oid for oid in index.touched() if kind_of(oid) in ("concept", "relation", "topic")}
+    moved = any(kind_of(oid) != "topic" and (oid in index) != (oid in baseline_index) for oid in touched)
+    if derive_topics and touched:
+        graph = overlay_graph(index, lookup, full=True)
         counts["topic"], topic_problems = _derive_topics(
             index, graph, files, lookup.graph(), read_file, provenance
         )
         problems.extend(topic_problems)
-    files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
+    if moved or not communities.sharded or communities.whole:
+        # R24: the same concepts and relations keep the parent's partition; nothing is rewritten.
+        graph = overlay_graph(index, lookup, full=False)
+        files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
     problems.extend(changed_problems(index, lookup, compiled, recompiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from wikigen.baseline import Bodies, Compiled, Titles, baseline_lookup
 from wikigen.communities import read_record
 from wikigen.config import Config
 from wikigen.context import Context, build_context, name_index, names_in, recheck_request
@@ -31,14 +32,12 @@ from wikigen.errors import (
     ValidationError,
     WikigenError,
 )
-from wikigen.gitstore import GitStore
 from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.lookup import Lookup, name_tokens
 from wikigen.merge import merge
 from wikigen.migration import move_to_shards
-from wikigen.mirror import lookup_of
 from wikigen.plan import Plan, nothing_to_compile, refuse_mass_withdrawal
 from wikigen.publish import (
     StartedFrom,
@@ -53,7 +52,6 @@ from wikigen.publish import (
 from wikigen.report import CompileReport, IncrementReport, RunBudget
 from wikigen.snapshot import RULES, ManifestEntry, Snapshot
 from wikigen.sources import SOURCES_DIR
-from wikigen.sourceset import read_recorded
 from wikigen.status import uncommitted_note, uncommitted_sources
 from wikigen.topics import TOPIC_ROUTE, is_derived
 from wikigen.validate import Resolved, resolve
@@ -208,8 +206,9 @@ def compile_repo(
     bodies: dict[tuple[str, str, str], str] = {}  # compiled bodies read for context, across increments
     done = 0
     while True:
-        lookup = baseline_lookup(ws)
+        lookup: Lookup | None = None
         try:
+            lookup = baseline_lookup(ws)
             selected = _select(ws, plan, batch, order, bodies, lookup)
             if progress is not None:
                 progress(done, total, f"increment of {len(selected)} source(s)", None)
@@ -239,7 +238,8 @@ def compile_repo(
                 raise
             raise error from None
         finally:
-            lookup.close()
+            if lookup is not None:
+                lookup.close()
         # The source commit also records what its compile cost (R32), so CI pushes one notes ref.
         unwritten = record_outcome(ws.store, ws.head, {"status": "ok", "snapshot": inc.version, "commit": inc.commit,
                                                        "engineCalls": inc.engine_calls,
@@ -355,40 +355,6 @@ def _select(
     return chosen
 
 
-class _Bodies:
-    """Bodies of compiled source versions, read from their blobs and checked against the manifest (R13)."""
-
-    def __init__(
-        self,
-        store: GitStore,
-        manifest: Mapping[str, ManifestEntry],
-        config: Config,
-        cache: dict[tuple[str, str, str], str] | None = None,
-    ) -> None:
-        self.store = store
-        self.manifest = manifest
-        self.config = config
-        # by source id, version and blob: a --batch run shares one across its increments and re-plans
-        self.cache: dict[tuple[str, str, str], str] = {} if cache is None else cache
-
-    def __call__(self, source_id: str, version: str) -> str:
-        entry = self.manifest.get(source_id)
-        if entry is None or entry.version != version or entry.blob is None:
-            raise ValidationError(
-                [f"{source_id}@{version} is not a compiled version in the manifest"], "baseline snapshot"
-            )
-        key = (source_id, version, entry.blob)
-        if key in self.cache:
-            return self.cache[key]
-        result, why = read_recorded(
-            self.store, self.config, entry.compiled_path or entry.path, entry.blob, entry.content_hash
-        )
-        if result is None:
-            raise ValidationError([f"{source_id}@{version}: {why}"], "baseline snapshot")
-        self.cache[key] = result.body
-        return result.body
-
-
 def _increment_manifest(baseline: Snapshot, plan: Plan, selected: Sequence[str]) -> dict[str, ManifestEntry]:
     """The manifest after this increment: selected sources compiled, later increments' ones as before."""
     manifest = dict(plan.manifest)
@@ -463,7 +429,7 @@ def preview(
     lookup: Lookup | None = None,
 ) -> tuple[dict[str, str], Context]:
     """Revocation and the bounded request of one increment, before any engine call (also for `plan`).
-    ``bodies``: the compiled bodies read so far in this run (:class:`_Bodies`), shared between calls;
+    ``bodies``: the compiled bodies read so far in this run (:class:`wikigen.baseline.Bodies`), shared between calls;
     ``lookup``: the baseline index's (:func:`baseline_lookup`), made here when not given."""
     if lookup is None:
         made = baseline_lookup(ws)
@@ -483,55 +449,14 @@ def preview(
         withdrawn=list(withdrawn),
         index=baseline.objects,
         revoked=asked,
-        compiled=_Compiled(baseline.manifest, frozenset(touched)),
-        titles=_Titles(baseline.manifest),
-        read_body=_Bodies(ws.store, baseline.manifest, ws.config, bodies),
+        compiled=Compiled(baseline.manifest, frozenset(touched)),
+        titles=Titles(baseline.manifest),
+        read_body=Bodies(ws.store, baseline.manifest, ws.config, bodies),
         caps=ws.config.caps,
         enforce=enforce,
         lookup=lookup,
     )
     return revoked, ctx
-
-
-def baseline_lookup(ws: Workspace) -> Lookup:
-    """Who depends on what in the baseline's index: its lookup mirror when it is sharded (issue 14)."""
-    stored = ws.baseline.stored
-    return lookup_of(ws.store, ws.baseline.objects, stored.index_tree if stored is not None else None)
-
-
-class _Compiled(Mapping[str, str]):
-    """Source id → compiled version in a manifest, but for ``touched`` — looked up, never copied."""
-
-    def __init__(self, manifest: Mapping[str, ManifestEntry], touched: frozenset[str]) -> None:
-        self.manifest, self.touched = manifest, touched
-
-    def __getitem__(self, sid: str) -> str:
-        entry = self.manifest[sid]
-        if sid in self.touched or entry.version is None:
-            raise KeyError(sid)
-        return entry.version
-
-    def __iter__(self) -> Iterator[str]:
-        return (sid for sid in self.manifest if sid in self)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-class _Titles(Mapping[str, str]):
-    """Source id → title in a manifest, looked up, never copied."""
-
-    def __init__(self, manifest: Mapping[str, ManifestEntry]) -> None:
-        self.manifest = manifest
-
-    def __getitem__(self, sid: str) -> str:
-        return self.manifest[sid].title
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.manifest)
-
-    def __len__(self) -> int:
-        return len(self.manifest)
 
 
 def plan_figures(ws: Workspace, plan: Plan) -> dict[str, Any]:
