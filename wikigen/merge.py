@@ -239,8 +239,9 @@ def merge(
             index, graph, files, lookup.graph(), read_file, provenance
         )
         problems.extend(topic_problems)
+    # R24: when no concept or relation came or went, the parent's partition stands and nothing is
+    # rewritten (a record still in one file, or none yet, is written whatever the change).
     if moved or not communities.sharded or communities.whole:
-        # R24: the same concepts and relations keep the parent's partition; nothing is rewritten.
         graph = overlay_graph(index, lookup, full=False)
         files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
     problems.extend(changed_problems(index, lookup, compiled, recompiled))

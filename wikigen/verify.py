@@ -15,8 +15,8 @@ from wikigen.evidence.citations import Citation, check_citation
 from wikigen.gitstore import EMPTY_TREE
 from wikigen.hashing import sha256_hex
 from wikigen.objects import object_citations, parse_object, relation_lines
-from wikigen.shards import ShardMap, decode_shard
-from wikigen.snapshot import Snapshot
+from wikigen.shards import ShardMap, decode_shard, shard_of
+from wikigen.snapshot import MANIFEST_LEVELS, Snapshot
 from wikigen.sourceset import read_recorded
 from wikigen.workspace import Workspace
 
@@ -70,12 +70,13 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
     # Issue 15.7: a generated file committed by hand (or brought by a merge) is named with its fix.
     drift = find_drift(ws.store, ws.head, baseline)
     explained = set(drift.edited) | set(drift.merged)
-    work: list[tuple[str, str, str, str, str]] = []  # (first cited source@version, id, kind, file, sha)
+    work: list[tuple[str, str, str, str, str]] = []  # (group of the first cited source, id, kind, file, sha)
     for object_id, entry in _entries(ws, baseline):
         cited = entry.get("citations") or [["", "", ""]]
-        work.append(
-            (f"{cited[0][1]}@{cited[0][2]}", object_id, str(entry.get("kind")), str(entry.get("file")), str(entry.get("sha")))
-        )
+        # Grouped by the manifest shard of the source, then by the source: each shard and each body is
+        # read about once, and both can be let go as soon as the next group starts.
+        group = f"{shard_of(cited[0][1], MANIFEST_LEVELS)}|{cited[0][1]}@{cited[0][2]}"
+        work.append((group, object_id, str(entry.get("kind")), str(entry.get("file")), str(entry.get("sha"))))
     work.sort()
     relations = relation_lines(
         lambda path: ws.store.read_file(tree, path),
