@@ -43,8 +43,6 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             return bodies[key]
         if key in unreadable:
             return None  # its problem is reported once
-        if len(bodies) == BODIES_KEPT and isinstance(baseline.manifest, ShardMap):
-            baseline.manifest.forget()  # the manifest shards read so far are not needed again
         entry = baseline.manifest.get(source_id)
         body: str | None = None
         if entry is None or entry.version is None:
@@ -123,7 +121,11 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
                 problems.append(f"{object_id}: {problem}")
         return len(citations)
 
-    for _, object_id, kind, file, sha in work:
+    shard = None
+    for group, object_id, kind, file, sha in work:
+        if group.split("|")[0] != shard and isinstance(baseline.manifest, ShardMap):
+            shard = group.split("|")[0]
+            baseline.manifest.forget()  # the manifest shards of the groups done are not needed again
         problems: list[str] = []
         checked += check(object_id, kind, file, sha, problems)
         if problems:
