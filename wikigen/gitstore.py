@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from collections.abc import Callable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
@@ -474,6 +475,9 @@ class GitStore:
 
     def dirty_paths(self, prefixes: tuple[str, ...]) -> list[str]:
         """Tracked files under ``prefixes`` that differ from HEAD in the index or the work tree."""
+        listed = self._cli_status(["-uno", "--", *(p.rstrip("/") for p in prefixes)])
+        if listed is not None:
+            return sorted({path for _, path in listed if path.startswith(prefixes)})
         dirty = []
         with _translated("reading the work-tree status"):
             for path, flags in self.repo.status(untracked_files="no").items():
@@ -484,13 +488,27 @@ class GitStore:
     def uncommitted(self, prefix: str) -> dict[str, list[str]]:
         """Paths under ``prefix`` whose state is not HEAD's: ``staged`` (the index differs from HEAD),
         ``changed`` (the work tree differs from the index) and ``untracked`` (not ignored)."""
+        folder = prefix.rstrip("/") + "/"
+        found: dict[str, list[str]] = {"staged": [], "changed": [], "untracked": []}
+        listed = self._cli_status(["-uall", "--", prefix.rstrip("/")])
+        if listed is not None:
+            for code, path in listed:
+                if not path.startswith(folder):
+                    continue
+                if code == "??":
+                    found["untracked"].append(path)
+                    continue
+                if code[0] in "MADRCT":
+                    found["staged"].append(path)
+                if code[1] in "MDT":
+                    found["changed"].append(path)
+            return {key: sorted(set(paths)) for key, paths in found.items()}
         flag = pygit2.enums.FileStatus
         staged = flag.INDEX_NEW | flag.INDEX_MODIFIED | flag.INDEX_DELETED | flag.INDEX_RENAMED | flag.INDEX_TYPECHANGE
         changed = flag.WT_MODIFIED | flag.WT_DELETED | flag.WT_RENAMED | flag.WT_TYPECHANGE
-        found: dict[str, list[str]] = {"staged": [], "changed": [], "untracked": []}
         with _translated("reading the work-tree status"):
             for path, flags in self.repo.status(untracked_files="all").items():
-                if not path.startswith(prefix.rstrip("/") + "/"):
+                if not path.startswith(folder):
                     continue
                 if flags & staged:
                     found["staged"].append(path)
@@ -499,6 +517,33 @@ class GitStore:
                 if flags & flag.WT_NEW:
                     found["untracked"].append(path)
         return {key: sorted(paths) for key, paths in found.items()}
+
+    def _cli_status(self, args: list[str]) -> list[tuple[str, str]] | None:
+        """(XY code, path) of every entry `git status --porcelain` lists for ``args`` — both paths of
+        a rename. The git command line stats the work tree in parallel, several times faster than
+        libgit2 on a large one (0.8 s against 3.3 s at 430,000 files, issue 14); it is asked with
+        ``--no-optional-locks`` so that it never writes the index. None when no ``git`` is installed
+        or it fails: the caller asks libgit2."""
+        git = shutil.which("git")
+        if git is None:
+            return None
+        try:
+            result = subprocess.run(
+                [git, "--no-optional-locks", "-c", "core.quotePath=false", "status", "--porcelain=v1", "-z",
+                 "--no-renames", *args],
+                cwd=self.root,
+                capture_output=True,
+                check=False,
+            )
+        except OSError:
+            return None
+        if result.returncode != 0:
+            return None
+        entries: list[tuple[str, str]] = []
+        for field in result.stdout.decode("utf-8", "surrogateescape").split("\0"):
+            if len(field) > 3 and field[2] == " ":
+                entries.append((field[:2], field[3:]))
+        return entries
 
     def checkout_paths(self, tree: str, paths: list[str]) -> None:
         """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""

@@ -1,0 +1,53 @@
+"""The work tree's status (issue 14): read with the git command line where one is installed (it stats
+a large work tree several times faster than libgit2), else with libgit2 — both give the same answer,
+for what `compile` refuses (R38: local changes to generated files) and what `status` reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import GitRepo, source
+from wikigen import gitstore
+from wikigen.gitstore import GitStore
+
+K = "content/sources/knowledge"
+GENERATED = ("content/wiki/", "content/.wikigen/")
+
+
+def answers(root: Path) -> tuple[list[str], dict[str, list[str]]]:
+    store = GitStore(root)
+    return store.dirty_paths(GENERATED), store.uncommitted("content/sources")
+
+
+def test_the_command_line_and_libgit2_read_the_same_status(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+    git_repo.commit(
+        {
+            f"{K}/a.md": source("Alpha is a letter."),
+            f"{K}/b.md": source("Beta is a letter."),
+            f"{K}/c d é.md": source("Gamma is a letter."),
+            "content/wiki/articles/x.md": "generated\n",
+            "content/wiki/articles/y.md": "generated\n",
+            "content/.wikigen/snapshot.json": "{}\n",
+        }
+    )
+    root = git_repo.root
+    (root / f"{K}/a.md").write_text(source("Alpha is the first letter."))  # changed, not staged
+    git_repo.stage({f"{K}/b.md": source("Beta is the second letter.")})  # staged
+    (root / f"{K}/c d é.md").unlink()  # deleted, not staged
+    (root / f"{K}/new one.md").write_text(source("Delta is a letter."))  # untracked
+    (root / "content/wiki/articles/x.md").write_text("edited by hand\n")
+    git_repo.stage({"content/wiki/articles/y.md": None})
+    (root / "content/wiki/articles/z.md").write_text("untracked: not a local change to a generated file\n")
+
+    assert GitStore(root)._cli_status(["-uno"]) is not None  # the command line answered, not libgit2
+    cli = answers(root)
+    assert cli[0] == ["content/wiki/articles/x.md", "content/wiki/articles/y.md"]
+    assert cli[1] == {
+        "staged": [f"{K}/b.md"],
+        "changed": [f"{K}/a.md", f"{K}/c d é.md"],
+        "untracked": [f"{K}/new one.md"],
+    }
+    monkeypatch.setattr(gitstore.shutil, "which", lambda name: None)  # no git installed: libgit2
+    assert answers(root) == cli
