@@ -386,8 +386,10 @@ def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot) -> None:
     """Issue 15.7: a compile that would withdraw more than half of the compiled sources, and more
     than ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision."""
     withdrawn = len(plan.withdrawn)
+    if withdrawn <= MASS_WITHDRAWAL:
+        return  # the usual case, decided without counting the manifest
     compiled = sum(1 for e in baseline.manifest.values() if e.version is not None)
-    if withdrawn <= MASS_WITHDRAWAL or 2 * withdrawn <= compiled:
+    if 2 * withdrawn <= compiled:
         return
     folders = sorted({baseline.manifest[sid].path.rsplit("/", 1)[0] for sid in plan.withdrawn})
     listing = ", ".join(folders[:3]) + (" …" if len(folders) > 3 else "")
