@@ -28,6 +28,17 @@ def index_tree(repo: GitRepo, rev: str = "HEAD") -> str:
     return stored.index_tree
 
 
+def refuse_the_whole_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, reading every shard of an object index (iterating it) fails the test."""
+    everything = ShardMap._everything
+
+    def refuse(self: ShardMap[Any]) -> Any:
+        assert self._decode is not snapshot_module._record, "the whole object index was read"
+        return everything(self)
+
+    monkeypatch.setattr(ShardMap, "_everything", refuse)
+
+
 def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
     """Every question a compile asks, for every key the index could be asked about."""
     keys = set(index) | {f"source:{s}" for e in index.values() for s in e.get("sources", {})}
@@ -87,13 +98,7 @@ def test_issue_14_a_warm_compile_never_reads_the_whole_index(git_repo: GitRepo, 
     files = corpus()
     git_repo.commit(files)
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
-    everything = ShardMap._everything
-
-    def refuse_the_index(self: ShardMap[Any]) -> Any:
-        assert self._decode is not snapshot_module._record, "the whole object index was read"
-        return everything(self)
-
-    monkeypatch.setattr(ShardMap, "_everything", refuse_the_index)
+    refuse_the_whole_index(monkeypatch)
     git_repo.commit({f"{K}/s20.md": files[f"{K}/s20.md"].replace("intro line", "intro line, edited,")})
     report = compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     assert report.published and report.increments[0].objects["article"]["updated"] == 1
@@ -135,13 +140,7 @@ def test_issue_14_verify_streams_the_index_and_reads_each_body_once(git_repo: Gi
 
     git_repo.commit(corpus())
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
-    everything = ShardMap._everything
-
-    def refuse_the_index(self: ShardMap[Any]) -> Any:
-        assert self._decode is not snapshot_module._record, "the whole object index was loaded"
-        return everything(self)
-
-    monkeypatch.setattr(ShardMap, "_everything", refuse_the_index)
+    refuse_the_whole_index(monkeypatch)
     monkeypatch.setattr(verify, "BODIES_KEPT", 2)
     ws = Workspace.open(git_repo.root)
     result = verify_snapshot(ws)
