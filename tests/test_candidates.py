@@ -14,15 +14,14 @@ from wikigen.engines.documents import Guard
 from wikigen.engines.offline import analyze
 
 
+def analyzed(sources: list[dict[str, Any]], anchors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The offline engine's analyze delta for ``sources`` (id, title, body), with ``anchors`` known."""
+    request = {"sources": sources, "fragments": [], "anchors": anchors or [], "relations": [], "revoked": []}
+    return analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+
+
 def concepts(body: str, title: str = "Notes") -> dict[str, dict[str, Any]]:
-    request = {
-        "sources": [{"id": "knowledge/notes", "title": title, "body": body}],
-        "fragments": [],
-        "anchors": [],
-        "relations": [],
-        "revoked": [],
-    }
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    delta = analyzed([{"id": "knowledge/notes", "title": title, "body": body}])
     for concept in delta["concepts"]:
         for quote in [
             concept["definition"]["quotes"][0]["quote"],
@@ -147,8 +146,8 @@ def test_r20_people_and_placeholders_are_not_concepts() -> None:
 
 def test_r20_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None:
     """R20: a live construct `gather` … `case` is not mentioned by the English word: "in this case"."""
-    request = {
-        "sources": [
+    delta = analyzed(
+        [
             {
                 "id": "knowledge/notes",
                 "title": "Notes",
@@ -156,15 +155,11 @@ def test_r20_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None
                 "The barn is full in this case, and the farmers rest until spring.\n",
             }
         ],
-        "fragments": [],
-        "anchors": [
+        anchors=[
             {"id": "concept/case", "name": "case", "aliases": [], "type": "concept"},
             {"id": "concept/harvest", "name": "Harvest", "aliases": [], "type": "concept"},
         ],
-        "relations": [],
-        "revoked": [],
-    }
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    )
     quotes = {
         e["quote"]
         for r in delta["relations"]
@@ -215,8 +210,7 @@ def test_r23_a_page_that_names_itself_this_command() -> None:
             "body": "# plough\n\n> Turn the soil of a field.\n\n- Turn one row:\n\n`plough row`\n",
         },
     ]
-    request = {"sources": sources, "fragments": [], "anchors": [], "relations": [], "revoked": []}
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    delta = analyzed(sources)
     found = {(r["subject"], r["predicate"], r["object"]): r for r in delta["relations"]}
     assert set(found) == {("tiller", "is alias of", "plough")}
     quote = found[("tiller", "is alias of", "plough")]["evidence"][0]["quote"]
@@ -232,14 +226,7 @@ def test_r23_this_page_is_the_text_not_its_subject() -> None:
         "A harrow is a farm tool that breaks up clods of soil after ploughing.\n\n"
         "Farming is the craft of growing crops. Harrows are used in farming to level the soil.\n"
     )
-    request = {
-        "sources": [{"id": "knowledge/harrows", "title": "Harrows", "body": body}],
-        "fragments": [],
-        "anchors": [],
-        "relations": [],
-        "revoked": [],
-    }
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    delta = analyzed([{"id": "knowledge/harrows", "title": "Harrows", "body": body}])
     assert not [r for r in delta["relations"] if "introduces" in r["predicate"]], delta["relations"]
 
 
@@ -470,12 +457,5 @@ def test_r23_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
         "A sack is a bag of woven cloth that holds grain.\n\n"
         "The `Sack` module returns the weight of each sack, while the scale reads raw bytes.\n"
     )
-    request = {
-        "sources": [{"id": "knowledge/sack-tools", "title": "Sack tools", "body": body}],
-        "fragments": [],
-        "anchors": anchors,
-        "relations": [],
-        "revoked": [],
-    }
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    delta = analyzed([{"id": "knowledge/sack-tools", "title": "Sack tools", "body": body}], anchors)
     assert not [r for r in delta["relations"] if r["predicate"] == "is a"], delta["relations"]

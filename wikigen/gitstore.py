@@ -529,7 +529,7 @@ class GitStore:
             return None
         try:
             result = subprocess.run(
-                [git, "--no-optional-locks", "-c", "core.quotePath=false", "status", "--porcelain=v1", "-z",
+                [git, "--no-optional-locks", "status", "--porcelain=v1", "-z",
                  "--no-renames", *args],
                 cwd=self.root,
                 capture_output=True,

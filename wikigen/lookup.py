@@ -81,38 +81,41 @@ class Lookup(Protocol):
     def close(self) -> None: ...
 
 
+# dependents by key, names by first word, concepts by normalized name
+_Tables = tuple[dict[str, set[str]], dict[str, list[tuple[tuple[str, ...], str]]], dict[str, set[str]]]
+
+
 class IndexLookup:
-    """A :class:`Lookup` computed from an index held whole, each table on its first question."""
+    """A :class:`Lookup` computed from an index held whole, its tables built in one pass on the first
+    question."""
 
     def __init__(self, index: Mapping[str, Mapping[str, Any]]) -> None:
         self.index = index
-        self._dependents: dict[str, set[str]] | None = None
-        self._names: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
-        self._concepts: dict[str, set[str]] | None = None
+        self._tables: _Tables | None = None
 
-    def dependents(self, key: str) -> frozenset[str]:
-        if self._dependents is None:
-            self._dependents = {}
+    def _built(self) -> _Tables:
+        if self._tables is None:
+            dependents: dict[str, set[str]] = {}
+            names: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+            concepts: dict[str, set[str]] = {}
             for oid, entry in self.index.items():
                 for dep in dependency_keys(entry):
-                    self._dependents.setdefault(dep, set()).add(oid)
-        return frozenset(self._dependents.get(key, ()))
+                    dependents.setdefault(dep, set()).add(oid)
+                for words in named_by(oid, entry):
+                    names.setdefault(words[0], []).append((words, oid))
+                for key in concept_keys(entry):
+                    concepts.setdefault(key, set()).add(oid)
+            self._tables = (dependents, names, concepts)
+        return self._tables
+
+    def dependents(self, key: str) -> frozenset[str]:
+        return frozenset(self._built()[0].get(key, ()))
 
     def names_from(self, word: str) -> list[tuple[tuple[str, ...], str]]:
-        if self._names is None:
-            self._names = {}
-            for oid, entry in self.index.items():
-                for words in named_by(oid, entry):
-                    self._names.setdefault(words[0], []).append((words, oid))
-        return list(self._names.get(word, ()))
+        return list(self._built()[1].get(word, ()))
 
     def concepts_named(self, key: str) -> frozenset[str]:
-        if self._concepts is None:
-            self._concepts = {}
-            for oid, entry in self.index.items():
-                for norm in concept_keys(entry):
-                    self._concepts.setdefault(norm, set()).add(oid)
-        return frozenset(self._concepts.get(key, ()))
+        return frozenset(self._built()[2].get(key, ()))
 
     def relations_at(self, concept: str) -> list[tuple[str, str, str]]:
         found = []
@@ -150,10 +153,10 @@ def concept_keys(entry: Mapping[str, Any]) -> list[str]:
 
 
 def overlay_graph(
-    index: Overlay[Mapping[str, Any]], lookup: Lookup, full: bool = True
+    index: Overlay[Mapping[str, Any]], graph: dict[str, dict[str, Any]], full: bool = True
 ) -> dict[str, dict[str, Any]]:
-    """:meth:`Lookup.graph` of an overlay's base, with the overlay's changes (an id's kind never changes)."""
-    graph = lookup.graph(full)
+    """``graph`` (:meth:`Lookup.graph` of the overlay's base) brought to the overlay, in place: its
+    removals and changes applied (an id's kind never changes)."""
     kinds = GRAPH_KINDS if full else EDGE_KINDS
     for oid in index.removed:
         graph.pop(oid, None)

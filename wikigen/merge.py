@@ -233,17 +233,21 @@ def merge(
     # Issue 14: both read the whole graph, so they run only when the increment changed what they read.
     touched = {oid for oid in index.touched() if kind_of(oid) in ("concept", "relation", "topic")}
     moved = any(kind_of(oid) != "topic" and (oid in index) != (oid in baseline_index) for oid in touched)
-    if derive_topics and touched:
-        graph = overlay_graph(index, lookup, full=True)
-        counts["topic"], topic_problems = _derive_topics(
-            index, graph, files, lookup.graph(), read_file, provenance
-        )
-        problems.extend(topic_problems)
+    topics = derive_topics and bool(touched)
     # R24: when no concept or relation came or went, the parent's partition stands and nothing is
     # rewritten (a record still in one file, or none yet, is written whatever the change).
-    if moved or not communities.sharded or communities.whole:
-        graph = overlay_graph(index, lookup, full=False)
-        files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
+    partition = moved or not communities.sharded or communities.whole
+    if topics or partition:
+        graph = lookup.graph(full=topics)  # read once: the topic rule's view holds the partition's
+        topics_before = {k for k, e in graph.items() if e.get("kind") == "topic"}
+        overlay_graph(index, graph, full=topics)
+        if topics:
+            counts["topic"], topic_problems = _derive_topics(
+                index, graph, files, topics_before, read_file, provenance
+            )
+            problems.extend(topic_problems)
+        if partition:
+            files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
     problems.extend(changed_problems(index, lookup, compiled, recompiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
 
@@ -252,7 +256,7 @@ def _derive_topics(
     index: Overlay[Mapping[str, Any]],
     graph: Mapping[str, Mapping[str, Any]],
     files: dict[str, bytes | None],
-    baseline_graph: Mapping[str, Mapping[str, Any]],
+    before: set[str],
     read_file: Callable[[str], bytes | None],
     provenance: Mapping[str, Any],
 ) -> tuple[dict[str, int], list[str]]:
@@ -307,7 +311,6 @@ def _derive_topics(
         files[path] = data
         index[tid] = {**index_entry(obj, data, list(plan.members), derived), "inputs": plan.inputs}
 
-    before = {k for k, e in baseline_graph.items() if e.get("kind") == "topic"}
     candidates = before | {k for k, e in graph.items() if e.get("kind") == "topic"} | set(plans)
     after = {k for k in candidates if k in index}
     updated = sum(1 for k in before & after if index[k].get("sha") != baseline_index[k].get("sha"))
