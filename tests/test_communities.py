@@ -210,3 +210,30 @@ def test_the_compiler_records_the_partition_and_the_views_read_it(git_repo: GitR
     git_repo.commit({f"{K}/cache.md": source(OTHER + "\nMore text.\n", title="Cache")})
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     assert store.subtree(store.commit_tree(store.head_commit()), COMMUNITIES_DIR) == folder
+
+
+def test_an_edit_that_adds_no_concept_or_relation_reads_no_community_shard(git_repo: GitRepo, monkeypatch):
+    """Issue 14: the record is read on first use, and only the partition uses it, so an increment in
+    which no concept or relation came or went reads none of its shards (R24 keeps it as it is)."""
+    git_repo.commit(
+        {f"{K}/pods.md": source(HUB, title="Pods"), f"{K}/cache.md": source(OTHER, title="Cache")}
+    )
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    store = GitStore(git_repo.root)
+    before = read_record(store, store.commit_tree(store.head_commit())).assignment
+    folders: list[str] = []
+    generated_files = GitStore.generated_files
+
+    def counted(self: GitStore, tree: str):  # type: ignore[no-untyped-def]
+        folders.append(tree)
+        return generated_files(self, tree)
+
+    monkeypatch.setattr(GitStore, "generated_files", counted)
+    git_repo.commit({f"{K}/cache.md": source(OTHER + "\nMore text.\n", title="Cache")})
+    report = compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert report.published
+    head = store.commit_tree(store.head_commit())
+    communities = store.subtree(head, COMMUNITIES_DIR)
+    assert communities not in folders  # never read, yet the record stands as it was
+    assert dict(read_record(store, head).assignment) == dict(before)
+    assert communities in folders  # read when asked

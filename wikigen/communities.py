@@ -41,7 +41,7 @@ import colorsys
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -224,10 +224,41 @@ def load_whole(data: bytes | None) -> dict[str, str]:
 
 
 def read_record(store: GitStore, tree: str) -> Record:
-    """The record stored in ``tree`` (a commit's root tree)."""
+    """The record stored in ``tree`` (a commit's root tree). Issue 14: its assignment is read on first
+    use, so an increment that does not partition (no concept or relation came or went) reads no shard."""
     folder = store.subtree(tree, COMMUNITIES_DIR)
-    shards = store.generated_files(folder) if folder != EMPTY_TREE else iter(())
-    return load_record(shards, store.read_file(tree, WHOLE_RECORD_PATH))
+    whole = store.read_file(tree, WHOLE_RECORD_PATH)
+    if folder == EMPTY_TREE:
+        return load_record((), whole)
+
+    def read() -> Mapping[str, str]:
+        return load_record(store.generated_files(folder), whole).assignment
+
+    return Record(_OnFirstUse(read), sharded=True, whole=whole is not None)
+
+
+class _OnFirstUse(Mapping[str, str]):
+    """A read-only mapping loaded by ``load`` when it is first asked anything."""
+
+    __slots__ = ("_load", "_loaded")
+
+    def __init__(self, load: Callable[[], Mapping[str, str]]) -> None:
+        self._load = load
+        self._loaded: Mapping[str, str] | None = None
+
+    def _data(self) -> Mapping[str, str]:
+        if self._loaded is None:
+            self._loaded = self._load()
+        return self._loaded
+
+    def __getitem__(self, key: str) -> str:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
 
 
 def record_files(assignment: Mapping[str, str], parent: Record) -> dict[str, bytes | None]:
