@@ -120,6 +120,10 @@ def test_issue10_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
     assert definition(found["Gate kit"]) == (
         "Every farm keeps a few tools within reach of the gate at all times. This set is called the _gate kit_."
     )
+    # what a reader sees of the definition is both sentences: the first alone says nothing of a gate kit
+    assert found["Gate kit"]["definition"]["text"] == (
+        "Every farm keeps a few tools within reach of the gate at all times. This set is called the _gate kit_."
+    )
 
 
 def test_issue10_a_forward_reference_never_defines() -> None:

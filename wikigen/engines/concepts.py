@@ -77,7 +77,7 @@ class Concept:
             "name": self.name,
             "aliases": sorted(self.aliases, key=normalize_name),
             "type": self.type,
-            "definition": claim(first.source, first.quote),
+            "definition": claim(first.source, first.quote, whole=first.whole),
             "evidence": [{"source": s, "quote": q} for s, q in self.evidence],
         }
 

@@ -146,6 +146,7 @@ def definitions(
                 pattern,
                 tuple(sorted(candidate.aliases)),
                 candidate.code,
+                whole=start != chosen.sentence.start,
             )
         )
     return accepted

@@ -137,15 +137,17 @@ class Scorer:
 # Claims: a quote and the text it is shown as.
 
 
-def claim(source: str, quote: str) -> Json:
-    """A claim citing ``quote`` verbatim; its text is the quote's first sentence, shown as read.
+def claim(source: str, quote: str, whole: bool = False) -> Json:
+    """A claim citing ``quote`` verbatim; its text is the quote's first sentence, shown as read, or with
+    ``whole`` every sentence of it ("Growers sort crates by size. This is known as grading." says what
+    grading is only together).
 
     R37: the status is that sentence's own, never its paragraph's. The quote keeps the sentences
     after it only while they share that status, so a hedge or a proposal later in the paragraph is
     neither put on this claim nor cited as stated.
     """
     quote = _same_status_run(quote)
-    text = _headline(quote)
+    text = _headline(quote, whole)
     said = _status(quote)
     if said == "stated" and _HEDGE_WORDS.search(quote):
         said = status(quote)  # R37: whatever the cut, a stated claim never cites a hedge
@@ -205,10 +207,12 @@ def _same_status_run(quote: str) -> str:
     return quote
 
 
-def _headline(quote: str) -> str:
-    """The claim's text: the quote's first sentence as read (see :func:`shown`), cut at a word near 240."""
-    text = _first_sentence(quote)
-    if len(text) > HEADLINE_CHARS:
-        cut = text.rfind(" ", 0, HEADLINE_CHARS)
-        text = text[: cut if cut > 0 else HEADLINE_CHARS] + " …"
+def _headline(quote: str, whole: bool = False) -> str:
+    """The claim's text: the quote's first sentence as read (see :func:`shown`), cut at a word near 240,
+    or the whole quote as read, cut near twice that."""
+    text = " ".join(shown(quote).split()) if whole else _first_sentence(quote)
+    limit = HEADLINE_CHARS * (2 if whole else 1)
+    if len(text) > limit:
+        cut = text.rfind(" ", 0, limit)
+        text = text[: cut if cut > 0 else limit] + " …"
     return text

@@ -183,6 +183,7 @@ class Definition:
     pattern: str  # copula | called | glossary | list | lead | revoked
     aliases: tuple[str, ...] = ()
     code: bool = False
+    whole: bool = False  # a naming sentence quoted with the one it refers back to: both are shown
 
 
 _PAREN = re.compile(
