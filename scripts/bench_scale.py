@@ -3,8 +3,9 @@
 
 For each N it commits the synthetic corpus of scripts/make_corpus.py into a temporary repo, builds
 the baseline with the compiler itself (`--batch`, the scripted engine, the caps raised in the bench
-repo's wikigen.yml so that the baseline takes tens of increments, not thousands), repacks, and then
-runs each measured command in its own child process:
+repo's wikigen.yml so that the baseline takes tens of increments, not thousands), repacks, checks the
+work tree out (as a clone has it: the dirty check then lists nothing) and then runs each measured
+command in its own child process:
 
   lookup cache      the lookup mirror (wikigen.mirror) built from every index shard, as a fresh
                     clone's first compile does once (the cache is removed first)
@@ -235,6 +236,20 @@ def commit(repo: pygit2.Repository, files: dict[str, bytes | None], message: str
     from tests.corpora import commit_files
 
     commit_files(repo, files, message)
+    if not repo.is_bare and Path(repo.workdir, CHECKED_OUT).exists():
+        check_out(Path(repo.workdir))
+
+
+# A user's repo has its files checked out: `git status` (R30's dirty check) then stats them and lists
+# nothing, where a repo of commits alone would list every file as deleted. The measured commands run
+# on a checked-out work tree; the baseline's compile (not measured) does not need one.
+CHECKED_OUT = ".git/wikigen-bench-checked-out"
+
+
+def check_out(root: Path) -> None:
+    """The work tree and the index brought to HEAD, as after a clone."""
+    subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard"], check=True)
+    root.joinpath(CHECKED_OUT).touch()
 
 
 def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
@@ -366,6 +381,7 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
         f"objects {base['objects']}, wiki tree objects {base['tree_bytes']}",
         flush=True,
     )
+    check_out(root)
     repo = pygit2.Repository(str(root))
     files = base.pop("files")
     paths = sorted(files)

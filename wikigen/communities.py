@@ -115,16 +115,16 @@ def partition(
 
 
 def _connected_parts(graph: Any, membership: list[int]) -> list[list[int]]:
-    """The communities, each split into its connected parts (a removed relation may cut one)."""
-    by_label: dict[int, list[int]] = {}
+    """The communities, each split into its connected parts (a removed relation may cut one): the
+    components of the graph's edges inside a community, found at once, in the order of their
+    community's first vertex, then of their own."""
+    inside = [i for i, (a, b) in enumerate(graph.get_edgelist()) if membership[a] == membership[b]]
+    parts = graph.subgraph_edges(inside, delete_vertices=False).connected_components()
+    first: dict[int, int] = {}
     for i, label in enumerate(membership):
-        by_label.setdefault(label, []).append(i)
-    groups: list[list[int]] = []
-    for vertices in by_label.values():
-        sub = graph.subgraph(vertices)
-        for part in sub.connected_components():
-            groups.append(sorted(vertices[j] for j in part))
-    return groups
+        first.setdefault(label, i)
+    groups = [sorted(part) for part in parts]
+    return sorted(groups, key=lambda g: (first[membership[g[0]]], g[0]))
 
 
 def _named(members: list[list[str]], edges: Edges, previous: Mapping[str, str]) -> dict[str, str]:
