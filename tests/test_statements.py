@@ -77,6 +77,8 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
     ("sentence", "term", "rank"),
     [
         ("Gizmos are prevalent in every workshop.", "Gizmos", DESCRIBES),  # no class: describes
+        ("Gizmos are the successors to the old sprocket counters.", "Gizmos", DESCRIBES),  # to another
+        ("A gizmo is the counterpart of a sprocket in the workshop.", "gizmo", DESCRIBES),
         ("A gizmo is not a sprocket.", "gizmo", MENTIONS),  # negated: defines nothing
         ("Is a gizmo a kind of sprocket?", "gizmo", MENTIONS),  # a question
         ("You can read more about the gizmo in the appendix.", "gizmo", MENTIONS),

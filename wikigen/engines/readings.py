@@ -118,6 +118,13 @@ _NOT_DEFINING_ATTR = frozenset(
         "bit",
         "default",  # "`Always`, which is the default": a value, not its kind
         "alternative",  # "`if` is a useful alternative": how it compares, not what it is
+        # "Gizmos are the successors to sprockets": what a term is to another, not what it is
+        "successor",
+        "predecessor",
+        "counterpart",
+        "replacement",
+        "equivalent",
+        "opposite",
         "focus",  # "…, which is the focus of this page": what the text is about
     ]
 )
