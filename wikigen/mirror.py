@@ -24,6 +24,7 @@ from wikigen.shards import decode_shard
 
 SCHEMA = "2"
 MIRROR_FILE = "lookup.sqlite"  # below the git dir's wikigen/ folder
+MANIFEST_FILE = "manifest.sqlite"
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,13 +43,19 @@ CREATE INDEX IF NOT EXISTS concept_names_by_id ON concept_names (id);
 _PER_OBJECT = ("graph", "deps", "names", "concept_names")
 
 
-class Mirror:
-    """A :class:`wikigen.lookup.Lookup` of the sharded index stored in one tree (``index_tree``)."""
+class _TreeCache:
+    """Rows derived from the shards of one stored tree, in SQLite, brought from the tree they were
+    made for to another by diffing the two (a subclass says which tables and rows)."""
+
+    SCHEMA = ""
+    FILE = ""
+    TABLES = ""
+    PER_RECORD: tuple[str, ...] = ()  # the tables whose rows belong to one record (an ``id`` column)
 
     def __init__(self, store: GitStore, index_tree: str, path: Path | None = None) -> None:
         self.store = store
         self.tree = index_tree
-        self.path: Path | None = path if path is not None else store.cache_path(MIRROR_FILE)
+        self.path: Path | None = path if path is not None else store.cache_path(self.FILE)
         self.rebuilt = False  # built from every shard (no earlier tree to diff from)
         self.shards_read = 0
         try:
@@ -89,11 +96,11 @@ class Mirror:
                 db.execute("PRAGMA journal_mode = WAL")
             tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
             held = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if "meta" in tables else None
-            if held is not None and held[0] != SCHEMA:
+            if held is not None and held[0] != self.SCHEMA:
                 # A cache of another layout is rebuilt, never migrated.
                 for table in tables:
                     db.execute(f"DROP TABLE IF EXISTS {table}")
-            db.executescript(_TABLES)
+            db.executescript(self.TABLES)
         except sqlite3.Error:
             db.close()
             raise
@@ -109,17 +116,17 @@ class Mirror:
     def _bring_to(self, tree: str) -> None:
         """Bring the rows to ``tree``, then hold a read transaction so that another process moving the
         cache to another tree cannot change what this one reads."""
-        if self._meta("tree") != tree or self._meta("schema") != SCHEMA:
+        if self._meta("tree") != tree or self._meta("schema") != self.SCHEMA:
             self.db.execute("BEGIN IMMEDIATE")  # one writer at a time; another waits, then finds it done
             try:
                 held = self._meta("tree")
-                if held != tree or self._meta("schema") != SCHEMA:
-                    if held is not None and self._meta("schema") == SCHEMA and self._known(held):
+                if held != tree or self._meta("schema") != self.SCHEMA:
+                    if held is not None and self._meta("schema") == self.SCHEMA and self._known(held):
                         self._apply_diff(held, tree)
                     else:
                         self._rebuild(tree)
                     self.db.executemany(
-                        "INSERT OR REPLACE INTO meta VALUES (?, ?)", [("tree", tree), ("schema", SCHEMA)]
+                        "INSERT OR REPLACE INTO meta VALUES (?, ?)", [("tree", tree), ("schema", self.SCHEMA)]
                     )
                 self.db.execute("COMMIT")
             except BaseException:
@@ -135,7 +142,7 @@ class Mirror:
 
     def _rebuild(self, tree: str) -> None:
         self.rebuilt = True
-        for table in _PER_OBJECT:
+        for table in self.PER_RECORD:
             self.db.execute(f"DELETE FROM {table}")
         if tree == EMPTY_TREE:
             return
@@ -159,8 +166,20 @@ class Mirror:
 
     def _delete(self, ids: Iterable[str]) -> None:
         rows = [(oid,) for oid in ids]
-        for table in _PER_OBJECT:
+        for table in self.PER_RECORD:
             self.db.executemany(f"DELETE FROM {table} WHERE id = ?", rows)
+
+    def _insert(self, records: Mapping[str, Mapping[str, Any]]) -> None:
+        raise NotImplementedError
+
+
+class Mirror(_TreeCache):
+    """A :class:`wikigen.lookup.Lookup` of the sharded index stored in one tree (``index_tree``)."""
+
+    SCHEMA = SCHEMA
+    FILE = MIRROR_FILE
+    TABLES = _TABLES
+    PER_RECORD = _PER_OBJECT
 
     def _insert(self, records: Mapping[str, Mapping[str, Any]]) -> None:
         graph, deps, names, keys = [], [], [], []
@@ -206,6 +225,42 @@ class Mirror:
         ):
             graph[oid] = {"kind": kind} if kind == "concept" else {"kind": kind, "subject": subject, "object": obj}
         return graph
+
+
+class ManifestMirror(_TreeCache):
+    """What a plan asks of the whole sharded manifest stored in one tree, without reading it: which
+    source id lives at a path (the path its latest known blob lives at, as ``Snapshot.by_path``), and
+    every (id, latest version) pair the fingerprint hashes."""
+
+    SCHEMA = "1"
+    FILE = MANIFEST_FILE
+    TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS manifest (id TEXT PRIMARY KEY, path TEXT NOT NULL, latest TEXT);
+CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
+"""
+    PER_RECORD = ("manifest",)
+
+    def _insert(self, records: Mapping[str, Mapping[str, Any]]) -> None:
+        rows = []
+        for sid, entry in records.items():
+            pending = entry.get("pending") or None
+            path = pending["path"] if pending else entry["path"]
+            latest = pending.get("version") if pending else entry.get("version")
+            rows.append((sid, path, latest))
+        self.db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?)", rows)
+
+    def ids_at(self, path: str) -> list[str]:
+        """The ids whose latest known blob lives at ``path`` (one, unless the manifest is damaged)."""
+        return [r[0] for r in self.db.execute("SELECT id FROM manifest WHERE path = ? ORDER BY id", (path,))]
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """(id, latest version) of every source that has one, by id."""
+        rows = self.db.execute("SELECT id, latest FROM manifest WHERE latest IS NOT NULL ORDER BY id")
+        return [(str(sid), str(latest)) for sid, latest in rows]
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0])
 
 
 def lookup_of(store: GitStore, index: Mapping[str, Mapping[str, Any]], index_tree: str | None) -> Lookup:

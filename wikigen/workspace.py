@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from wikigen.config import CONFIG_FILE, Config, load_config
+from wikigen.diffplan import plan_from_diff
 from wikigen.gitstore import GitStore
 from wikigen.plan import Plan, make_plan, unchanged_plan
 from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot, read_waiting
@@ -70,6 +71,11 @@ class Workspace:
             unchanged = unchanged_plan(self.baseline, tree, read_waiting(self.store, self.baseline))
             if unchanged is not None:
                 return unchanged
+        if not include_deferred:
+            # Issue 14: a change planned from its diff, the manifest read where the change touches it.
+            narrow = plan_from_diff(self.store, self.baseline, tree, self.config, links, parsed_cache)
+            if narrow is not None:
+                return narrow
         current = self._read(root, links, include_deferred=include_deferred, parsed_cache=parsed_cache)
         return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
 

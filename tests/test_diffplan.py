@@ -1,0 +1,157 @@
+"""Issue 14: a change planned from its diff alone decides what the whole plan decides (R4–R9), and
+gives way to the whole plan wherever sources outside the change take part."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+
+import pytest
+
+from tests.conftest import GitRepo, source
+from tests.engines import extract
+from wikigen.diffplan import plan_from_diff
+from wikigen.engines.scripted import ScriptedEngine
+from wikigen.mirror import ManifestMirror
+from wikigen.pipeline import compile_repo
+from wikigen.plan import Plan, make_plan
+from wikigen.shards import Overlay, ShardMap
+from wikigen.sources import SOURCES_DIR
+from wikigen.workspace import Workspace
+
+K = "content/sources/knowledge"
+C = "content/sources/constraints"
+CONFIG = "categories:\n  auto_archive:\n    constraints: false\n"
+
+
+def page(i: int, extra: str = "", **front: object) -> str:
+    body = f"Page {i} opens here.\n\nConcept Term{i}: term {i} is a thing of page {i}.\n"
+    if i:
+        body += f"\nREL Term{i} -depends on-> Term{i - 1}.\n"
+    return source(body + extra, title=f"Page {i}", **front)
+
+
+def baseline(git_repo: GitRepo, n: int = 14) -> dict[str, str]:
+    files = {f"{K}/p{i:02d}.md": page(i) for i in range(n)}
+    git_repo.commit({"wikigen.yml": CONFIG, **files})
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    return files
+
+
+def both(git_repo: GitRepo) -> tuple[Plan | None, Plan]:
+    """The plan from the diff (None where it gives way) and the whole plan, of HEAD."""
+    ws = Workspace.open(git_repo.root)
+    root = ws.store.commit_tree(ws.head)
+    tree = ws.store.subtree(root, SOURCES_DIR)
+    links = ws._links(root)
+    whole = make_plan(ws.baseline, ws._read(root, links, include_deferred=False, parsed_cache=None), ws.config)
+    return plan_from_diff(ws.store, ws.baseline, tree, ws.config, links), whole
+
+
+def same(narrow: Plan, whole: Plan) -> None:
+    for f in fields(Plan):
+        a, b = getattr(narrow, f.name), getattr(whole, f.name)
+        if f.name in ("manifest", "reasons", "sources"):
+            a, b = dict(a), dict(b)
+        assert a == b, f.name
+
+
+def change(rng: random.Random, files: dict[str, str], n: int) -> dict[str, str | None]:
+    """One to three random changes: an edit, a new page, a deletion, a move, a metadata-only edit,
+    a page moved to a category that is not archived automatically (R4)."""
+    out: dict[str, str | None] = {}
+    for _ in range(rng.randint(1, 3)):
+        path = rng.choice(sorted(files))
+        i = int(path[-5:-3])
+        kind = rng.choice(["edit", "add", "delete", "move", "meta", "deferred"])
+        if kind == "edit":
+            out[path] = page(i, f"\nMore text {rng.random()}.\n")
+        elif kind == "add":
+            j = n + len(out) + rng.randint(0, 50)
+            out[f"{K}/p{j:02d}.md"] = page(j)
+        elif kind == "delete":
+            out[path] = None
+        elif kind == "move":
+            out[path] = None
+            out[path.replace("/p", "/moved-p")] = files[path]
+        elif kind == "meta":
+            out[path] = page(i, volatile_note=str(rng.random()))
+        else:
+            out[path] = None
+            out[f"{C}/p{i:02d}.md"] = page(i)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_issue_14_the_plan_from_the_diff_is_the_whole_plan(git_repo: GitRepo, seed: int):
+    """Over seeded changes (edits, additions, deletions, moves, metadata, R4 deferrals), the plan
+    made from the diff equals the whole plan, field by field; it is made, not given way, for most."""
+    rng = random.Random(seed)
+    files = baseline(git_repo)
+    made = 0
+    for _ in range(4):  # the changes add up against the same baseline
+        changes = change(rng, files, 14)
+        git_repo.commit(changes)
+        files = {p: d for p, d in {**files, **changes}.items() if d is not None and p.startswith(K)}
+        narrow, whole = both(git_repo)
+        if narrow is not None:
+            made += 1
+            assert isinstance(narrow.manifest, Overlay)
+            same(narrow, whole)
+    assert made >= 1
+
+
+def test_issue_14_a_one_edit_plan_reads_no_unchanged_manifest_shard(git_repo: GitRepo, monkeypatch):
+    """One edit is planned without reading the whole manifest: no shard map is iterated."""
+    files = baseline(git_repo)
+    path = sorted(files)[3]
+    git_repo.commit({path: page(3, "\nAnother paragraph.\n")})
+
+    def refuse(self: ShardMap[object]) -> object:
+        raise AssertionError("the whole manifest was read")
+
+    monkeypatch.setattr(ShardMap, "_everything", refuse)
+    plan = Workspace.open(git_repo.root).plan()
+    assert plan.updated == ("knowledge/p03",) and not plan.withdrawn
+    assert plan.unchanged == len(files) - 1
+
+
+def test_issue_14_the_plan_gives_way_where_other_sources_take_part(git_repo: GitRepo):
+    """A duplicate id with an unchanged source, a waiting version (R4) and a source that does not
+    parse are planned whole, so that their problems and cross-source rules stay as they were."""
+    files = baseline(git_repo)
+    git_repo.commit({f"{K}/dup.md": page(40, id="knowledge/p02")})
+    narrow, whole = both(git_repo)
+    assert narrow is None and whole.invalid
+    git_repo.commit({f"{K}/dup.md": None, f"{K}/broken.md": "---\ntitle: [unclosed\n---\nText.\n"})
+    narrow, whole = both(git_repo)
+    assert narrow is None and whole.invalid
+    git_repo.commit({f"{K}/broken.md": None, f"{C}/held.md": page(41)})
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))  # records the held version (R4)
+    git_repo.commit({sorted(files)[0]: page(0, "\nEdited.\n")})
+    narrow, whole = both(git_repo)
+    assert narrow is None and whole.deferred == ("constraints/held",)
+
+
+def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tmp_path):
+    """The mirror brought forward from an earlier manifest tree answers as one built from scratch."""
+    baseline(git_repo)
+    first = git_repo.snapshot().stored
+    assert first is not None
+    ws = Workspace.open(git_repo.root)
+    ManifestMirror(ws.store, first.manifest_tree).close()  # the cache now holds the first tree
+    git_repo.commit({f"{K}/p01.md": None, f"{K}/p02.md": page(2, "\nMore.\n"), f"{K}/new.md": page(50)})
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    second = git_repo.snapshot().stored
+    assert second is not None and second.manifest_tree != first.manifest_tree
+    forward = ManifestMirror(ws.store, second.manifest_tree)
+    fresh = ManifestMirror(ws.store, second.manifest_tree, path=tmp_path / "fresh.sqlite")
+    try:
+        assert not forward.rebuilt and fresh.rebuilt
+        assert forward.pairs() == fresh.pairs() and forward.count() == fresh.count()
+        manifest = git_repo.snapshot().manifest
+        assert forward.pairs() == sorted((sid, e.version) for sid, e in manifest.items() if e.version)
+        assert forward.ids_at(f"{K}/p02.md") == ["knowledge/p02"] and forward.ids_at(f"{K}/p01.md") == []
+    finally:
+        forward.close()
+        fresh.close()

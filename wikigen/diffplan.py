@@ -1,0 +1,95 @@
+"""The plan of a change read from its diff alone (issue 14): what `make_plan` decides for the whole
+manifest, decided for the entries the change touches, so that one edit at 100,000 sources reads a
+few manifest shards instead of all of them.
+
+Every rule stays in :func:`wikigen.plan.make_plan`: it runs on a *small* baseline — the manifest
+entries at the diff's old paths — and the changed sources only. Its decisions are then the whole
+plan's wherever nothing outside the change takes part in them: no source is waiting (R4 deferred
+versions and R35–R36 task versions look across sources), no changed source is a task, none is
+rejected, no id of a changed source is held by an unchanged one (a duplicate the whole plan reports),
+and the sources parse. Elsewhere :func:`plan_from_diff` answers None and the whole plan is made.
+What is composed: the manifest (an :class:`~wikigen.shards.Overlay` of the baseline's), the count
+of unchanged sources and the fingerprint, whose pairs come from the manifest mirror
+(:class:`~wikigen.mirror.ManifestMirror`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from wikigen.config import Config
+from wikigen.gitstore import GitStore
+from wikigen.hashing import fingerprint
+from wikigen.mirror import ManifestMirror
+from wikigen.plan import Plan, make_plan
+from wikigen.shards import Overlay
+from wikigen.snapshot import ManifestEntry, Snapshot, read_waiting
+from wikigen.sources import SOURCES_DIR, is_source_path
+from wikigen.sourceset import read_sources
+
+
+def plan_from_diff(
+    store: GitStore,
+    baseline: Snapshot,
+    tree: str,
+    config: Config,
+    links: Sequence[tuple[str, str]],
+    parsed_cache: dict[Any, Any] | None = None,
+) -> Plan | None:
+    """The plan of ``tree`` against ``baseline`` from the diff of their sources trees, or None where
+    only the whole plan can say (see the module's docstring)."""
+    stored = baseline.stored
+    if stored is None or not baseline.exists or baseline.legacy is not None or links:
+        return None
+    if read_waiting(store, baseline) != {}:
+        return None  # a waiting version may be compiled or dropped by a change elsewhere
+    mirror = ManifestMirror(store, stored.manifest_tree)
+    try:
+        if mirror.path is None:
+            return None  # no cache on disk (a read-only clone): building one each time costs more
+        touched: dict[str, ManifestEntry] = {}
+        for change in store.diff(baseline.sources_tree, tree, SOURCES_DIR):
+            if change.old_path is not None and is_source_path(change.old_path):
+                ids = mirror.ids_at(change.old_path)
+                if len(ids) > 1:
+                    return None
+                for sid in ids:
+                    touched[sid] = baseline.manifest[sid]
+        small = replace(baseline, manifest=MappingProxyType(touched))
+        current = read_sources(store, small, tree, config, parsed_cache=parsed_cache, links=links)
+        if current.problems or current.known or current.pending_read:
+            return None
+        sources = list(current.parsed.values())
+        if any(s.task is not None or s.verification == "rejected" for s in sources):
+            return None
+        if any(s.id not in touched and s.id in baseline.manifest for s in sources):
+            return None  # an unchanged source holds this id: the whole plan reports the duplicate
+        plan = make_plan(small, current, config)
+        manifest = _overlay(baseline.manifest, touched, plan.manifest)
+        changed = set(touched) | {s.id for s in sources}
+        pairs = [pair for pair in mirror.pairs() if pair[0] not in changed]
+        pairs += [(s.id, s.version) for s in sources]
+        return replace(
+            plan,
+            manifest=manifest,
+            unchanged=plan.unchanged + mirror.count() - len(touched),
+            fingerprint=fingerprint(pairs),
+        )
+    finally:
+        mirror.close()
+
+
+def _overlay(
+    base: Mapping[str, ManifestEntry], touched: Mapping[str, ManifestEntry], decided: Mapping[str, ManifestEntry]
+) -> Overlay[ManifestEntry]:
+    manifest = Overlay(base)
+    for sid in touched:
+        if sid not in decided:
+            del manifest[sid]
+    for sid, entry in decided.items():
+        if touched.get(sid) != entry:
+            manifest[sid] = entry
+    return manifest
