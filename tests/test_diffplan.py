@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
+import pygit2
 import pytest
 
 from tests.conftest import GitRepo, source
@@ -16,6 +17,7 @@ from wikigen.mirror import ManifestMirror
 from wikigen.pipeline import compile_repo
 from wikigen.plan import Plan, make_plan
 from wikigen.shards import Overlay, ShardMap
+from wikigen.snapshot import ManifestEntry
 from wikigen.sources import SOURCES_DIR
 from wikigen.workspace import Workspace
 
@@ -155,3 +157,35 @@ def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tm
     finally:
         forward.close()
         fresh.close()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_issue_14_a_compile_planned_from_the_diff_commits_the_same_tree(git_repo: GitRepo, monkeypatch, seed: int):
+    """The snapshot a compile publishes from the diff's plan (manifest shards, root record with its
+    fingerprint and counts, waiting.json, objects) is byte for byte the one the whole plan gives."""
+    rng = random.Random(100 + seed)
+    files = baseline(git_repo)
+    git_repo.commit(change(rng, files, 14))
+    head = git_repo.repo.head.target
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    narrow = str(git_repo.repo.head.peel().tree.id)
+    git_repo.repo.reset(head, pygit2.enums.ResetMode.HARD)
+    monkeypatch.setattr("wikigen.workspace.plan_from_diff", lambda *args: None)
+    compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert str(git_repo.repo.head.peel().tree.id) == narrow
+
+
+def test_issue_14_a_one_edit_compile_reads_no_whole_manifest(git_repo: GitRepo, monkeypatch):
+    """One edit compiles, publishes and counts its sources without iterating the stored manifest."""
+    files = baseline(git_repo)
+    git_repo.commit({sorted(files)[5]: page(5, "\nAnother paragraph.\n")})
+    everything = ShardMap._everything
+
+    def refuse(self: ShardMap[object]) -> object:
+        assert self._decode is not ManifestEntry.from_json, "the whole manifest was read"
+        return everything(self)
+
+    monkeypatch.setattr(ShardMap, "_everything", refuse)
+    report = compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert report.published and report.increments[0].sources == ["knowledge/p05"]
+    assert git_repo.snapshot().summary["sources"] == len(files)

@@ -82,6 +82,28 @@ def plan_from_diff(
         mirror.close()
 
 
+def manifest_pairs(
+    store: GitStore, baseline: Snapshot, manifest: Mapping[str, ManifestEntry]
+) -> list[tuple[str, str]]:
+    """(id, latest version or "") of every entry of ``manifest``, what a snapshot's fingerprint hashes:
+    for an overlay of the baseline's stored manifest, the mirror's rows with the overlay's changes."""
+    stored = baseline.stored
+    if isinstance(manifest, Overlay) and stored is not None and manifest.base is stored.manifest:
+        mirror = ManifestMirror(store, stored.manifest_tree)
+        try:
+            touched = manifest.changes.keys() | manifest.removed
+            pairs = [pair for pair in mirror.latest() if pair[0] not in touched]
+        finally:
+            mirror.close()
+        pairs += [(sid, _latest(e)) for sid, e in manifest.changes.items()]
+        return sorted(pairs)
+    return [(sid, _latest(e)) for sid, e in manifest.items()]
+
+
+def _latest(entry: ManifestEntry) -> str:
+    return (entry.pending.version if entry.pending else entry.version) or ""
+
+
 def _overlay(
     base: Mapping[str, ManifestEntry], touched: Mapping[str, ManifestEntry], decided: Mapping[str, ManifestEntry]
 ) -> Overlay[ManifestEntry]:

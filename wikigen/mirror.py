@@ -259,6 +259,11 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
         rows = self.db.execute("SELECT id, latest FROM manifest WHERE latest IS NOT NULL ORDER BY id")
         return [(str(sid), str(latest)) for sid, latest in rows]
 
+    def latest(self) -> list[tuple[str, str]]:
+        """(id, latest version, or "" where none) of every source, by id."""
+        rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id")
+        return [(str(sid), str(latest)) for sid, latest in rows]
+
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0])
 

@@ -21,6 +21,7 @@ from wikigen.baseline import Bodies, Compiled, Titles, baseline_lookup
 from wikigen.communities import read_record
 from wikigen.config import Config
 from wikigen.context import Context, build_context, name_index, names_in, recheck_request
+from wikigen.diffplan import manifest_pairs
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
@@ -50,6 +51,7 @@ from wikigen.publish import (
     refuse_retry,
 )
 from wikigen.report import CompileReport, IncrementReport, RunBudget
+from wikigen.shards import Overlay
 from wikigen.snapshot import RULES, ManifestEntry, Snapshot
 from wikigen.sources import SOURCES_DIR
 from wikigen.status import uncommitted_note, uncommitted_sources
@@ -161,8 +163,12 @@ def compile_repo(
             report.warnings += done_first.warnings
 
     if not plan.needs_compile:
+        if isinstance(plan.manifest, Overlay) and plan.manifest.base is ws.baseline.manifest:
+            differs = bool(plan.manifest.touched())  # planned from the diff (issue 14)
+        else:
+            differs = dict(plan.manifest) != dict(ws.baseline.manifest)
         manifest_changed = plan.manifest is not ws.baseline.manifest and (
-            dict(plan.manifest) != dict(ws.baseline.manifest) or plan.backfill
+            differs or plan.backfill
         )
         if not manifest_changed:
             report.message = (
@@ -355,9 +361,14 @@ def _select(
     return chosen
 
 
-def _increment_manifest(baseline: Snapshot, plan: Plan, selected: Sequence[str]) -> dict[str, ManifestEntry]:
-    """The manifest after this increment: selected sources compiled, later increments' ones as before."""
-    manifest = dict(plan.manifest)
+def _increment_manifest(
+    baseline: Snapshot, plan: Plan, selected: Sequence[str]
+) -> dict[str, ManifestEntry] | Overlay[ManifestEntry]:
+    """The manifest after this increment: selected sources compiled, later increments' ones as before
+    (an overlay of the baseline's when the plan was made from the diff, issue 14)."""
+    manifest: dict[str, ManifestEntry] | Overlay[ManifestEntry] = (
+        plan.manifest.copy() if isinstance(plan.manifest, Overlay) else dict(plan.manifest)
+    )
     for sid in set(plan.changed) - set(selected):
         old = baseline.manifest.get(sid)
         if old is None:
@@ -570,7 +581,7 @@ def _run_increment(
             raise ValidationError(resolved.problems)
 
     manifest = _increment_manifest(baseline, plan, selected)
-    compiled_after = {sid: e.version for sid, e in manifest.items() if e.version is not None}
+    compiled_after = Compiled(manifest, frozenset())
     head_tree = ws.store.commit_tree(ws.head)
     provenance = {"snapshot": version, "route": routes.get("analyze", "local")}
     merged = merge(
@@ -615,12 +626,12 @@ def _run_increment(
     if derives_topics(engine):
         # R32: derived topics are the compiler's topic rule's work, never the engine route's.
         trace["topics"] = {"route": TOPIC_ROUTE, **merged.counts["topic"]}
-    pairs = [(sid, (e.pending.version if e.pending else e.version) or "") for sid, e in manifest.items()]
+    pairs = manifest_pairs(ws.store, baseline, manifest)
     snapshot = Snapshot(
         version=version,
         sources_tree=_increment_tree(ws, plan, selected),
         fingerprint=fingerprint(pairs),
-        manifest=MappingProxyType(manifest),
+        manifest=manifest if isinstance(manifest, Overlay) else MappingProxyType(manifest),
         objects=merged.index,
         trace=MappingProxyType(trace),
         exists=True,

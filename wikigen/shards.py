@@ -157,6 +157,13 @@ class Overlay(Mapping[str, V]):
     def __len__(self) -> int:
         return len(self.base) - len(self.removed) + sum(1 for k in self.changes if k not in self.base)
 
+    def copy(self) -> Overlay[V]:
+        """Another overlay of the same base with the same changes, changed on its own from now on."""
+        other: Overlay[V] = Overlay(self.base)
+        other.changes = dict(self.changes)
+        other.removed = set(self.removed)
+        return other
+
     def touched(self) -> set[str]:
         """Every key whose record differs from the base's, or that left it."""
         return {k for k, v in self.changes.items() if self.base.get(k) != v} | set(self.removed)

@@ -343,7 +343,7 @@ def snapshot_files(store: GitStore, snapshot: Snapshot, *, whole: bool = False) 
         trees[folder] = tree
     waiting_blob = stored.waiting_blob if stored else None
     if stored is None or snapshot.manifest is not stored.manifest or whole:
-        data = _waiting_bytes(snapshot)
+        data = _waiting_bytes(snapshot, store)
         blob = store.blob_id(data) if data is not None else None
         if blob != waiting_blob or whole:
             files[WAITING_PATH] = data
@@ -361,8 +361,18 @@ def waiting_of(manifest: Mapping[str, ManifestEntry]) -> dict[str, dict[str, str
     }
 
 
-def _waiting_bytes(snapshot: Snapshot) -> bytes | None:
-    waiting = waiting_of(snapshot.manifest)
+def _waiting_bytes(snapshot: Snapshot, store: GitStore) -> bytes | None:
+    manifest = snapshot.manifest
+    stored = snapshot.stored
+    recorded = read_waiting(store, snapshot) if stored is not None else None
+    if isinstance(manifest, Overlay) and stored is not None and manifest.base is stored.manifest and recorded is not None:
+        # Issue 14: the stored list (waiting.json of the snapshot this one follows) with the overlay's changes.
+        touched = manifest.changes.keys() | manifest.removed
+        waiting = {sid: w for sid, w in recorded.items() if sid not in touched}
+        waiting |= waiting_of(manifest.changes)
+        waiting = dict(sorted(waiting.items()))
+    else:
+        waiting = waiting_of(manifest)
     return (json.dumps(waiting, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode() if waiting else None
 
 
@@ -413,17 +423,29 @@ def summarize(snapshot: Snapshot) -> dict[str, Any]:
     waiting.json) and objects. Parts the snapshot shares with the stored one (an unchanged manifest
     or index) are taken from the stored summary, not counted again."""
     stored, old = snapshot.stored, snapshot.summary
-    if stored is not None and snapshot.manifest is stored.manifest and "sources" in old:
+    manifest = snapshot.manifest
+    if stored is not None and manifest is stored.manifest and "sources" in old:
         sources = {k: old[k] for k in ("sources", "perCategory", "waiting")}
     else:
         per_category: dict[str, int] = {}
         waiting = 0
-        for entry in snapshot.manifest.values():
-            per_category[entry.category] = per_category.get(entry.category, 0) + 1
-            waiting += entry.pending is not None
+        if stored is not None and isinstance(manifest, Overlay) and manifest.base is stored.manifest and "sources" in old:
+            # Issue 14: the stored counts with the overlay's changes; its base read only where it changed.
+            per_category, waiting = dict(old["perCategory"]), int(old["waiting"])
+            counted = [
+                (entry, sign)
+                for sid in manifest.changes.keys() | manifest.removed
+                for entry, sign in ((manifest.base.get(sid), -1), (manifest.changes.get(sid), 1))
+                if entry is not None
+            ]
+        else:
+            counted = [(entry, 1) for entry in manifest.values()]
+        for entry, sign in counted:
+            per_category[entry.category] = per_category.get(entry.category, 0) + sign
+            waiting += sign * (entry.pending is not None)
         sources = {
             "sources": sum(per_category.values()),
-            "perCategory": dict(sorted(per_category.items())),
+            "perCategory": {k: v for k, v in sorted(per_category.items()) if v},
             "waiting": waiting,
         }
     if stored is not None and snapshot.objects is stored.objects and "objects" in old:
