@@ -7,8 +7,9 @@ repo's wikigen.yml so that the baseline takes tens of increments, not thousands)
 work tree out (as a clone has it: the dirty check then lists nothing) and then runs each measured
 command in its own child process:
 
-  lookup cache      the lookup mirror (wikigen.mirror) built from every index shard, as a fresh
-                    clone's first compile does once (the cache is removed first)
+  lookup caches     the lookup mirror and the manifest mirror (wikigen.mirror) built from every
+                    index and manifest shard, as a fresh clone's first compile does once (the
+                    caches are removed first)
   no-op plan        `wikigen plan --json` with nothing changed
   one-edit compile  `wikigen compile` after one appended paragraph in one source
   one withdrawal    `wikigen compile` after one source is deleted
@@ -150,17 +151,19 @@ MIRROR = "lookup-cache"  # the child's own command: build the lookup mirror of H
 
 def build_mirror(root: Path) -> int:
     """What a fresh clone's first compile pays once (issue 14): the lookup mirror built from every
-    index shard of HEAD's snapshot (``wikigen.mirror``), with no earlier tree to diff from."""
-    from wikigen.mirror import Mirror
+    index shard of HEAD's snapshot and the manifest mirror from every manifest shard
+    (``wikigen.mirror``), with no earlier tree to diff from."""
+    from wikigen.mirror import ManifestMirror, Mirror
     from wikigen.workspace import Workspace
 
     ws = Workspace.open(root)
     stored = ws.baseline.stored
     if stored is None:
         return 1
-    mirror = Mirror(ws.store, stored.index_tree)
-    mirror.close()
-    return 0 if mirror.rebuilt else 1
+    mirrors = [Mirror(ws.store, stored.index_tree), ManifestMirror(ws.store, stored.manifest_tree)]
+    for mirror in mirrors:
+        mirror.close()
+    return 0 if all(mirror.rebuilt for mirror in mirrors) else 1
 
 
 # -- the parent ----------------------------------------------------------------------------------------
@@ -386,10 +389,11 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     files = base.pop("files")
     paths = sorted(files)
     results = {"baseline": base}
-    # Issue 14: every compile reads the index through its lookup mirror (a cache under .git/wikigen/);
-    # a fresh clone builds it once from every shard — measured on its own, so that the rows below are
-    # what each later command costs.
-    for stale in root.joinpath(".git", "wikigen").glob("lookup.sqlite*"):
+    # Issue 14: every compile reads the index through its lookup mirror and plans from the manifest
+    # mirror (caches under .git/wikigen/); a fresh clone builds them once from every shard — measured
+    # on its own, so that the rows below are what each later command costs.
+    for stale in [*root.joinpath(".git", "wikigen").glob("lookup.sqlite*"),
+                  *root.joinpath(".git", "wikigen").glob("manifest.sqlite*")]:
         stale.unlink()
     results["mirror"] = measure(root, MIRROR)
     results["noop_plan"] = measure(root, "plan", "--json")
@@ -452,7 +456,7 @@ def build_site(root: Path, n: int) -> dict[str, Any]:
 
 
 ROWS = (
-    ("mirror", "lookup cache, first build"),
+    ("mirror", "lookup caches, first build"),
     ("noop_plan", "no-op plan"),
     ("edit_compile", "one-edit compile"),
     ("withdraw_compile", "one withdrawal"),

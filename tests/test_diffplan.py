@@ -13,11 +13,12 @@ from tests.conftest import GitRepo, source
 from tests.engines import extract
 from wikigen.diffplan import plan_from_diff
 from wikigen.engines.scripted import ScriptedEngine
+from wikigen.gitstore import GitStore
 from wikigen.mirror import ManifestMirror
 from wikigen.pipeline import compile_repo
 from wikigen.plan import Plan, make_plan
 from wikigen.shards import Overlay, ShardMap
-from wikigen.snapshot import ManifestEntry
+from wikigen.snapshot import ManifestEntry, read_waiting
 from wikigen.sources import SOURCES_DIR
 from wikigen.workspace import Workspace
 
@@ -33,10 +34,21 @@ def page(i: int, extra: str = "", **front: object) -> str:
     return source(body + extra, title=f"Page {i}", **front)
 
 
+def task(status: str, attempt: int = 1) -> str:
+    return source("Task notes and the decision taken.\n", title="Task", task="T1", step="s1", run="r1",
+                  status=status, attempt=attempt)
+
+
 def baseline(git_repo: GitRepo, n: int = 14) -> dict[str, str]:
+    """n knowledge pages compiled, with versions waiting beside them: a page of a category that is
+    not archived automatically (R4) and a task recorded as the baseline on the first run (R36)."""
     files = {f"{K}/p{i:02d}.md": page(i) for i in range(n)}
-    git_repo.commit({"wikigen.yml": CONFIG, **files})
+    waiting = {f"{C}/held.md": page(90), "content/sources/tasks/t.md": task("running")}
+    git_repo.commit({"wikigen.yml": CONFIG, **files, **waiting})
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+    assert set((git_repo.snapshot().summary and read_waiting(GitStore(git_repo.root), git_repo.snapshot())) or ()) == {
+        "constraints/held", "tasks/t"
+    }
     return files
 
 
@@ -115,12 +127,13 @@ def test_issue_14_a_one_edit_plan_reads_no_unchanged_manifest_shard(git_repo: Gi
     monkeypatch.setattr(ShardMap, "_everything", refuse)
     plan = Workspace.open(git_repo.root).plan()
     assert plan.updated == ("knowledge/p03",) and not plan.withdrawn
-    assert plan.unchanged == len(files) - 1
+    assert plan.unchanged == len(files) - 1 and plan.pending == ("tasks/t",)
 
 
 def test_issue_14_the_plan_gives_way_where_other_sources_take_part(git_repo: GitRepo):
-    """A duplicate id with an unchanged source, a waiting version (R4) and a source that does not
-    parse are planned whole, so that their problems and cross-source rules stay as they were."""
+    """A duplicate id with an unchanged source, a source that does not parse and a changed task
+    (R35–R36 look across a task's sources) are planned whole, so that their problems and
+    cross-source rules stay as they were; versions waiting elsewhere stay waiting in either plan."""
     files = baseline(git_repo)
     git_repo.commit({f"{K}/dup.md": page(40, id="knowledge/p02")})
     narrow, whole = both(git_repo)
@@ -128,11 +141,13 @@ def test_issue_14_the_plan_gives_way_where_other_sources_take_part(git_repo: Git
     git_repo.commit({f"{K}/dup.md": None, f"{K}/broken.md": "---\ntitle: [unclosed\n---\nText.\n"})
     narrow, whole = both(git_repo)
     assert narrow is None and whole.invalid
-    git_repo.commit({f"{K}/broken.md": None, f"{C}/held.md": page(41)})
-    compile_repo(git_repo.root, engine=ScriptedEngine(extract))  # records the held version (R4)
-    git_repo.commit({sorted(files)[0]: page(0, "\nEdited.\n")})
+    git_repo.commit({f"{K}/broken.md": None, "content/sources/tasks/t.md": task("accepted", 2)})
     narrow, whole = both(git_repo)
-    assert narrow is None and whole.deferred == ("constraints/held",)
+    assert narrow is None and whole.added == ("tasks/t",)
+    git_repo.commit({"content/sources/tasks/t.md": task("running"), sorted(files)[0]: page(0, "\nEdited.\n")})
+    narrow, whole = both(git_repo)
+    assert narrow is not None and narrow.deferred == ("constraints/held",) and narrow.pending == ("tasks/t",)
+    same(narrow, whole)
 
 
 def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tmp_path):
@@ -152,7 +167,8 @@ def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tm
         assert not forward.rebuilt and fresh.rebuilt
         assert forward.pairs() == fresh.pairs() and forward.count() == fresh.count()
         manifest = git_repo.snapshot().manifest
-        assert forward.pairs() == sorted((sid, e.version) for sid, e in manifest.items() if e.version)
+        latest = {sid: e.pending.version if e.pending else e.version for sid, e in manifest.items()}
+        assert forward.pairs() == sorted((sid, v) for sid, v in latest.items() if v)
         assert forward.ids_at(f"{K}/p02.md") == ["knowledge/p02"] and forward.ids_at(f"{K}/p01.md") == []
     finally:
         forward.close()
@@ -188,4 +204,4 @@ def test_issue_14_a_one_edit_compile_reads_no_whole_manifest(git_repo: GitRepo, 
     monkeypatch.setattr(ShardMap, "_everything", refuse)
     report = compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     assert report.published and report.increments[0].sources == ["knowledge/p05"]
-    assert git_repo.snapshot().summary["sources"] == len(files)
+    assert git_repo.snapshot().summary["sources"] == len(files) + 2  # and the two waiting

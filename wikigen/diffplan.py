@@ -4,12 +4,13 @@ few manifest shards instead of all of them.
 
 Every rule stays in :func:`wikigen.plan.make_plan`: it runs on a *small* baseline — the manifest
 entries at the diff's old paths — and the changed sources only. Its decisions are then the whole
-plan's wherever nothing outside the change takes part in them: no source is waiting (R4 deferred
-versions and R35–R36 task versions look across sources), no changed source is a task, none is
-rejected, no id of a changed source is held by an unchanged one (a duplicate the whole plan reports),
-and the sources parse. Elsewhere :func:`plan_from_diff` answers None and the whole plan is made.
-What is composed: the manifest (an :class:`~wikigen.shards.Overlay` of the baseline's), the count
-of unchanged sources and the fingerprint, whose pairs come from the manifest mirror
+plan's wherever nothing outside the change takes part in them: no changed source is a task (R35–R36
+look across a task's sources), none is rejected, no id of a changed source is held by an unchanged
+one (a duplicate the whole plan reports), the sources parse, and --include-deferred is not given.
+Elsewhere :func:`plan_from_diff` answers None and the whole plan is made. Versions waiting elsewhere
+(R4, R36) stay waiting, as the baseline's waiting.json lists them. What is composed: the manifest
+(an :class:`~wikigen.shards.Overlay` of the baseline's), the waiting lists, the count of unchanged
+sources and the fingerprint, whose pairs come from the manifest mirror
 (:class:`~wikigen.mirror.ManifestMirror`).
 """
 
@@ -44,8 +45,9 @@ def plan_from_diff(
     stored = baseline.stored
     if stored is None or not baseline.exists or baseline.legacy is not None or links:
         return None
-    if read_waiting(store, baseline) != {}:
-        return None  # a waiting version may be compiled or dropped by a change elsewhere
+    waiting = read_waiting(store, baseline)
+    if waiting is None:
+        return None
     mirror = ManifestMirror(store, stored.manifest_tree)
     try:
         if mirror.path is None:
@@ -72,10 +74,18 @@ def plan_from_diff(
         changed = set(touched) | {s.id for s in sources}
         pairs = [pair for pair in mirror.pairs() if pair[0] not in changed]
         pairs += [(s.id, s.version) for s in sources]
+        # The versions still waiting elsewhere stay waiting, as waiting.json lists them (no task
+        # among the changed sources, so none of them is compiled or dropped by this change).
+        still = {sid: w["reason"] for sid, w in waiting.items() if sid not in changed}
+        deferred = [sid for sid, reason in still.items() if reason == "deferred"]
+        held = [sid for sid, reason in still.items() if reason != "deferred"]
         return replace(
             plan,
             manifest=manifest,
-            unchanged=plan.unchanged + mirror.count() - len(touched),
+            deferred=tuple(sorted([*plan.deferred, *deferred])),
+            pending=tuple(sorted([*plan.pending, *held])),
+            reasons=MappingProxyType({**still, **plan.reasons}),
+            unchanged=plan.unchanged + mirror.count() - len(touched) - len(still),
             fingerprint=fingerprint(pairs),
         )
     finally:
