@@ -72,7 +72,7 @@ def plan_from_diff(
         plan = make_plan(small, current, config)
         manifest = _overlay(baseline.manifest, touched, plan.manifest)
         changed = set(touched) | {s.id for s in sources}
-        pairs = [pair for pair in mirror.pairs() if pair[0] not in changed]
+        pairs = [(sid, v) for sid, v in mirror.latest() if v and sid not in changed]
         pairs += [(s.id, s.version) for s in sources]
         # The versions still waiting elsewhere stay waiting, as waiting.json lists them (no task
         # among the changed sources, so none of them is compiled or dropped by this change).

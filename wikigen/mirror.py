@@ -1,6 +1,8 @@
 """The lookup mirror (issue 14): what a compile asks of a sharded object index besides single entries
 — who depends on what, which names start with a word, which concept holds a name, the graph — in
-SQLite under ``.git/wikigen/lookup.sqlite``.
+SQLite under ``.git/wikigen/lookup.sqlite``; and the manifest mirror beside it
+(``manifest.sqlite``): which source lives at a path and every source's latest version, what a plan
+made from a diff asks of the whole manifest (``wikigen.diffplan``).
 
 It is a cache, never committed: everything in it is derived from one index tree, whose id it
 records. It follows the snapshot in O(change): brought to another index tree by diffing the two
@@ -253,11 +255,6 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
     def ids_at(self, path: str) -> list[str]:
         """The ids whose latest known blob lives at ``path`` (one, unless the manifest is damaged)."""
         return [r[0] for r in self.db.execute("SELECT id FROM manifest WHERE path = ? ORDER BY id", (path,))]
-
-    def pairs(self) -> list[tuple[str, str]]:
-        """(id, latest version) of every source that has one, by id."""
-        rows = self.db.execute("SELECT id, latest FROM manifest WHERE latest IS NOT NULL ORDER BY id")
-        return [(str(sid), str(latest)) for sid, latest in rows]
 
     def latest(self) -> list[tuple[str, str]]:
         """(id, latest version, or "" where none) of every source, by id."""
