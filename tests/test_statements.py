@@ -920,3 +920,42 @@ def test_r23_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
     # a definition list's term runs into its entry once the markup is gone: it narrows nothing
     entry = "Seed Carts\n: Farm machines are deployed as seed carts, driven by the miller."
     assert relations_of(entry, "Farm machines", "Seed Carts") == {("Farm machines", "is deployed as", "Seed Carts")}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "However, a shepherd replaces harrows that are broken or lost for any reason on the farm.",
+        "The miller rejects any grain that does not meet the baker's weekly needs.",
+        "Any harrow exceeding its weight limit will be repaired by the smith before the spring.",
+        "For example, a shed for harrows stores plough parts during the long winter.",
+        "Harrows of this kind will be pulled by the farmer's oxen across the field.",
+        "The first harrow contains a plough blade to break the hard soil.",
+    ],
+)
+def test_issue10_what_is_said_of_some_members_of_a_kind_states_no_relation(sentence: str) -> None:
+    """R23, precision first (issue 10): a restrictive clause after the name ("harrows that are
+    broken"), a participle ("any harrow exceeding …"), an ordinal ("the first harrow") or a phrase
+    that picks members by another concept or a pointing word ("a shed for harrows", "harrows of this
+    kind") speaks of some of the kind, not of the kind."""
+    found = relations_of(sentence, "shepherd", "harrow", "miller", "grain", "smith", "shed", "plough", "ox", "farmer")
+    assert found == set(), found
+
+
+def test_issue10_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> None:
+    """R23 (issue 10): "harrows, which …" adds to the name, a copula's class keeps its clause,
+    "the smith in the village" is still the smith, and "harrows that break the soil" are harrows
+    doing what harrows do: none of these picks some members."""
+    assert ("farmer", "mends", "harrow") in relations_of(
+        "The farmer mends the harrows, which break every spring in the stony field.", "farmer", "harrow"
+    )
+    assert relations_of("A harrow is a tool that breaks the soil after the plough.", "harrow", "tool", "plough") >= {
+        ("harrow", "is a", "tool")
+    }
+    assert ("smith", "mends", "harrow") in relations_of(
+        "The smith in the village mends the harrows before the spring.", "smith", "harrow"
+    )
+    # what the members do still speaks of the kind
+    assert ("barn", "holds", "harrow") in relations_of(
+        "The old barn holds the harrows that break the soil in spring.", "barn", "harrow"
+    )

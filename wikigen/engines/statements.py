@@ -191,6 +191,8 @@ def _one_of_a_kind(
     misparse)."""
     if head.code:
         return False
+    if _restricted(parse, head, mention, refs):
+        return True
     # the modifier may hang on any word of the name ("the priority admission controller")
     inside = {w.i for w in parse.words if mention.start <= w.start and w.end <= mention.end} | {head.i}
     return any(
@@ -205,6 +207,56 @@ def _one_of_a_kind(
         and refs.get(w.i) not in hubs
         and not w.code
         for w in parse.words
+    )
+
+
+# "the first manifest", "the last Pod": one of a series, not the kind
+_ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
+# "a controller for Jobs", "Gateways of this class", "a Pod with no hostname": a phrase that picks some
+_PICKING = frozenset(["for", "of", "with", "without"])
+
+
+def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
+    """Issue 10: what the sentence says of some members of a kind, not of the kind — a clause right
+    after the name that picks them by what befalls them or what they are not ("Pods that are
+    deleted", "nodes that don't meet …", "controllers that are specific to …"), "any" with a
+    participle ("Any Container exceeding a limit"), an ordinal ("the first manifest"), or a phrase
+    that picks them with a pointing word ("Gateways of this class") or, for a subject, by another
+    concept ("a controller for Jobs tracks …"). What members do ("functions that open files") still
+    speaks of the kind: the gold lists count it."""
+    children = parse.children(head.i)
+    anyone = any(w.dep == "det" and w.lemma.casefold() == "any" for w in children)
+    for child in children:
+        if child.i < head.i:
+            if child.dep == "amod" and child.lemma.casefold() in _ORDINALS:
+                return True
+            continue
+        # "Pods, which are …" adds to the name; "Pods that are deleted" picks some of them
+        between = parse.text[mention.end : child.start]
+        if any(mark in between for mark in ",;:()—–"):
+            continue
+        argument = head.dep in ("nsubj", "nsubjpass", "dobj", "obj")
+        if argument and child.dep == "relcl" and _picks(parse, child):
+            return True
+        if argument and anyone and child.dep == "acl" and child.tag == "VBG":
+            return True
+        if child.dep == "prep" and child.text.casefold() in _PICKING and not between.strip():
+            for pobj in (w for w in parse.children(child.i) if w.dep == "pobj"):
+                if any(w.dep == "det" and w.text.casefold() in POINTING for w in parse.children(pobj.i)):
+                    return True
+                subject = head.dep in ("nsubj", "nsubjpass") and child.text.casefold() in ("for", "of")
+                if subject and refs.get(pobj.i, mention.ref) != mention.ref:
+                    return True
+    return False
+
+
+def _picks(parse: Parse, clause: Word) -> bool:
+    """A relative clause that picks members by what befalls them ("that are deleted"), by what they
+    are ("that are specific to …") or by what they do not do ("that don't meet …")."""
+    inner = parse.children(clause.i)
+    return (
+        clause.lemma == "be"
+        or any(w.dep in ("nsubjpass", "auxpass", "neg") for w in inner)
     )
 
 
