@@ -254,10 +254,7 @@ def _picks(parse: Parse, clause: Word) -> bool:
     """A relative clause that picks members by what befalls them ("that are deleted"), by what they
     are ("that are specific to …") or by what they do not do ("that don't meet …")."""
     inner = parse.children(clause.i)
-    return (
-        clause.lemma == "be"
-        or any(w.dep in ("nsubjpass", "auxpass", "neg") for w in inner)
-    )
+    return clause.lemma == "be" or any(w.dep in ("nsubjpass", "auxpass", "neg") for w in inner)
 
 
 def _subjects(parse: Parse, verb: Word) -> list[Word]:
