@@ -928,16 +928,16 @@ def test_r23_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
         "However, a shepherd replaces harrows that are broken or lost for any reason on the farm.",
         "The miller rejects any grain that does not meet the baker's weekly needs.",
         "Any harrow exceeding its weight limit will be repaired by the smith before the spring.",
-        "For example, a shed for harrows stores plough parts during the long winter.",
-        "Harrows of this kind will be pulled by the farmer's oxen across the field.",
-        "The first harrow contains a plough blade to break the hard soil.",
+        "The farmer for ploughs owns every harrow in the valley.",
+        "Farmers of this valley own every plough.",
+        "The first farmer owns every plough in the valley.",
     ],
 )
 def test_issue10_what_is_said_of_some_members_of_a_kind_states_no_relation(sentence: str) -> None:
     """R23, precision first (issue 10): a restrictive clause after the name ("harrows that are
-    broken"), a participle ("any harrow exceeding …"), an ordinal ("the first harrow") or a phrase
-    that picks members by another concept or a pointing word ("a shed for harrows", "harrows of this
-    kind") speaks of some of the kind, not of the kind."""
+    broken"), "any" with a participle ("any harrow exceeding …"), an ordinal ("the first farmer")
+    or a phrase that picks members by another concept or a pointing word ("the farmer for ploughs",
+    "farmers of this valley") speaks of some of the kind, not of the kind."""
     found = relations_of(sentence, "shepherd", "harrow", "miller", "grain", "smith", "shed", "plough", "ox", "farmer")
     assert found == set(), found
 
@@ -955,7 +955,19 @@ def test_issue10_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> Non
     assert ("smith", "mends", "harrow") in relations_of(
         "The smith in the village mends the harrows before the spring.", "smith", "harrow"
     )
+    assert relations_of("Farmers own every plough.", "farmer", "plough") == {("farmer", "owns", "plough")}
     # what the members do still speaks of the kind
     assert ("barn", "holds", "harrow") in relations_of(
         "The old barn holds the harrows that break the soil in spring.", "barn", "harrow"
+    )
+
+
+def test_issue10_a_fronted_with_phrase_limits_the_statement_to_its_case() -> None:
+    """R23 (issue 10): "With a heavy harrow, …" and "Without a plough, …" say what holds in that
+    case; the same "with" after the verb is how it is done, and the relation stands."""
+    names = ("farmer", "harrow", "field", "plough")
+    assert relations_of("With a heavy harrow, the farmer breaks the soil of every field.", *names) == set()
+    assert relations_of("Without a plough, the farmer breaks the soil of every field.", *names) == set()
+    assert ("farmer", "breaks soil of", "field") in relations_of(
+        "The farmer breaks the soil of every field with a heavy harrow.", *names
     )

@@ -755,7 +755,10 @@ _SEQUENCE = frozenset(["finally", "then", "next", "afterwards", "subsequently", 
 def _framed(parse: Parse, prep: Word) -> bool:
     """A fronted "in" phrase that limits the statement to some cases ("In most cases", "In this
     configuration", "In either of those situations") or some clusters ("In clusters with less than
-    100 nodes"); "In Kubernetes, …" limits nothing."""
+    100 nodes"), or one that opens with "with"/"without" ("With immediate binding, …"); "In
+    Kubernetes, …" limits nothing."""
+    if prep.text.casefold() in ("with", "without") and prep.i == 0:
+        return True  # "With immediate binding, the scheduler …": only in that case
     if prep.text.casefold() != "in":
         return False
     for pobj in (w for w in parse.children(prep.i) if w.dep == "pobj"):
