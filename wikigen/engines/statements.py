@@ -212,7 +212,7 @@ def _one_of_a_kind(
 
 # "the first manifest", "the last Pod": one of a series, not the kind
 _ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
-# "a controller for Jobs", "Gateways of this class", "a Pod with no hostname": a phrase that picks some
+# "a controller for Jobs", "Gateways of this class", "Pods with these labels": a phrase that picks some
 _PICKING = frozenset(["for", "of", "with", "without"])
 
 
