@@ -226,6 +226,8 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
     speaks of the kind: the gold lists count it."""
     children = parse.children(head.i)
     anyone = any(w.dep == "det" and w.lemma.casefold() == "any" for w in children)
+    subject = head.dep in ("nsubj", "nsubjpass")
+    argument = subject or head.dep in ("dobj", "obj")
     for child in children:
         if child.i < head.i:
             if child.dep == "amod" and child.lemma.casefold() in _ORDINALS:
@@ -235,17 +237,16 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
         between = parse.text[mention.end : child.start]
         if any(mark in between for mark in ",;:()—–"):
             continue
-        argument = head.dep in ("nsubj", "nsubjpass", "dobj", "obj")
         if argument and child.dep == "relcl" and _picks(parse, child):
             return True
         if argument and anyone and child.dep == "acl" and child.tag == "VBG":
             return True
         if child.dep == "prep" and child.text.casefold() in _PICKING and not between.strip():
+            by_concept = subject and child.text.casefold() in ("for", "of")
             for pobj in (w for w in parse.children(child.i) if w.dep == "pobj"):
-                if any(w.dep == "det" and w.text.casefold() in POINTING for w in parse.children(pobj.i)):
+                if by_concept and refs.get(pobj.i, mention.ref) != mention.ref:
                     return True
-                subject = head.dep in ("nsubj", "nsubjpass") and child.text.casefold() in ("for", "of")
-                if subject and refs.get(pobj.i, mention.ref) != mention.ref:
+                if any(w.dep == "det" and w.text.casefold() in POINTING for w in parse.children(pobj.i)):
                     return True
     return False
 
