@@ -463,3 +463,39 @@ def test_r23_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
     )
     delta = analyzed([{"id": "knowledge/sack-tools", "title": "Sack tools", "body": body}], anchors)
     assert not [r for r in delta["relations"] if r["predicate"] == "is a"], delta["relations"]
+
+
+def test_issue10_what_a_term_is_outranks_what_it_does() -> None:
+    """Issue 10 (R20): of two defining sentences, the one that says what the term *is* (a copula, or
+    what it is for) is its definition, even outside the term's own section; the one that says what
+    it does ("A kiln holds …", under the heading "Kilns") is not."""
+    body = (
+        "# Kilns\n\n"
+        "A kiln holds the clay pots of the potters while they harden.\n\n"
+        "The potters load it at dusk and unload it at dawn.\n\n"
+        "## How it is built\n\n"
+        "A kiln is a thermally insulated chamber that reaches the heat clay needs to harden.\n"
+    )
+    assert defined_as(body, "Kiln") == (
+        "A kiln is a thermally insulated chamber that reaches the heat clay needs to harden."
+    )
+    purpose = body.replace(
+        "A kiln is a thermally insulated chamber",
+        "A kiln's purpose is to keep a thermally insulated chamber",
+    )
+    assert defined_as(purpose, "Kiln").startswith("A kiln's purpose is")
+
+
+def test_issue10_a_term_marked_where_the_sentence_says_what_it_is_is_defined_there() -> None:
+    """Issue 10 (R20): "The _hay loft_ is a …" — a definite article on a term the author emphasizes
+    in the sentence that says what it is names the one thing the term means, not one of a kind; the
+    same sentence unmarked ("The barn is a …") speaks of one barn and defines nothing of its own."""
+    body = (
+        "# The farmyard\n\n"
+        "The _hay loft_ is a storage floor above the stalls where the dry fodder is kept.\n\n"
+        "Farmers fill the hay loft in July and empty it by March.\n"
+    )
+    assert defined_as(body, "Hay loft") == (
+        "The _hay loft_ is a storage floor above the stalls where the dry fodder is kept."
+    )
+    assert "Hay loft" not in concepts(body.replace("_hay loft_", "hay loft"))

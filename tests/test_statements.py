@@ -883,7 +883,7 @@ def test_r23_a_pointing_subject_stands_for_no_appositive() -> None:
 )
 def test_issue10_what_a_term_is_for_defines_it(sentence: str) -> None:
     """Issue 10 (R20): "X's purpose is to …", "The purpose of X is to …" say what X is for."""
-    assert reading_of(sentence, "gatekeeper") == Reading("function", DEFINES)
+    assert reading_of(sentence, "gatekeeper") == Reading("purpose", DEFINES)
 
 
 def test_issue10_one_example_of_a_kind_defines_nothing() -> None:

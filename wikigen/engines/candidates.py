@@ -248,7 +248,7 @@ def collect(
                 elif reading.pattern == "called" and not _NAME_GOES_ON.match(parse.text, end):
                     # "… is known as Quality of Service (QoS) class": "Quality" alone is no name
                     add(term, False, "called")
-                elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "appositive"):
+                elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
                     # "the `Enum` module provides …" defines `Enum`, a name written as code
                     add(term, any(w.code and w.start == start for w in parse.words), "defined")
                 if vocabulary.knows(term, strong=True) and normalize_name(term) in vocabulary.terms:

@@ -171,18 +171,24 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
     return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
 
 
+_IS = frozenset(["copula", "appositive", "purpose"])  # the forms that say what a term is (for)
+
+
 def _best_form(found: list[Found]) -> list[Found]:
     """The readings of the best form, in text order: defines before describes before mentions; no
     forward reference; the term's own section first, and a sentence that stands alone before one that
     leads into an example."""
 
-    def form(f: Found) -> tuple[int, int, int, int, int]:
+    def form(f: Found) -> tuple[int, int, int, int, int, int]:
         # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
         # a sentence about the term opens with it, one that uses it names it on the way; of the
-        # descriptions, what "the" one named is or does first, wherever it stands
+        # descriptions, what "the" one named is or does first, wherever it stands; of the
+        # definitions, one that says what the term *is* ("Kubernetes is a portable … platform")
+        # before one that says what it does ("Kubernetes provides the building blocks …")
         lead_in = f.sentence.text.rstrip().endswith(":")
         other = f.reading.rank == DESCRIBES and not f.reading.of_the_one
-        return (f.reading.rank, int(other), int(not f.own_section), int(lead_in), int(not f.opens))
+        does = f.reading.rank == DEFINES and f.reading.pattern not in _IS
+        return (f.reading.rank, int(does), int(other), int(not f.own_section), int(lead_in), int(not f.opens))
 
     # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
@@ -204,7 +210,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     ):
         return False
     if (
-        best.reading.pattern == "function"
+        best.reading.pattern in ("function", "purpose")
         and candidate.term.split()[-1].casefold().rstrip("s") in _PEOPLE
         and _LABEL.match(best.sentence.text) is None
         and _ENTRY.match(best.sentence.text) is None
@@ -235,7 +241,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
                 # "The control plane manages the worker nodes …": what a term the author linked or
                 # titled does, said of it as the subject, where the sources use it again and again
                 "known" in candidate.signals
-                and best.reading.pattern in ("function", "copula")
+                and best.reading.pattern in ("function", "purpose", "copula")
                 and count >= 3
             )
         )

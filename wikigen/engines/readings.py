@@ -132,7 +132,7 @@ _NOT_DEFINING_ATTR = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    pattern: str  # copula | function | called | appositive | emphasis | subject | mention
+    pattern: str  # copula | function | purpose | called | appositive | emphasis | subject | mention
     rank: int
     anaphoric: bool = False  # "This set is called …": the sentence before says what "this" is
     forward: bool = False
@@ -196,8 +196,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and not _can(parse, governor)  # "A policy can be a rule …": what it may be, not what it is
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
+            # "The _scheduling framework_ is a …": a term the author marks where it says what it is
+            # is the one thing it names, not one of a kind
             restricted = _restricted(parse, head)
-            weak = restricted or _definite(parse, head) or _example(parse)  # "For example, a Set is …"
+            weak = restricted or (_definite(parse, head) and not marked) or _example(parse)  # "For example, a Set is …"
             return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
         if _compares(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
@@ -233,7 +235,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "A ReplicaSet's purpose is to maintain …": what it is for; "the gate's role" of one gate
         restricted = _restricted(parse, head)
         weak = restricted or _definite(parse, head)
-        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
+        return Reading("purpose", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
         # shortcut for …", "X is used to …" what it is for
