@@ -971,3 +971,14 @@ def test_issue10_a_fronted_with_phrase_limits_the_statement_to_its_case() -> Non
     assert ("farmer", "breaks soil of", "field") in relations_of(
         "The farmer breaks the soil of every field with a heavy harrow.", *names
     )
+
+
+def test_issue10_an_examples_made_up_instance_states_no_relation() -> None:
+    """R23, precision first (issue 10): after "For example," a name with "a"/"an" is one made-up
+    instance ("For example, a farmer owns a plough …"), so the sentence states nothing of the kind;
+    a plural or a name ("For example, millers grind grain") still states it of them."""
+    names = ("farmer", "plough", "miller", "grain", "smith")
+    assert relations_of("For example, a farmer owns a plough and lends it to the miller.", *names) == set()
+    assert relations_of("For instance, when a farmer buys a plough, the smith sharpens it.", *names) == set()
+    assert ("farmer", "owns", "plough") in relations_of("A farmer owns a plough.", *names)
+    assert ("miller", "grinds", "grain") in relations_of("For example, millers grind grain.", *names)

@@ -210,6 +210,8 @@ def _one_of_a_kind(
     )
 
 
+# "For example, a pod runs …", "For instance, when a Job creates …": an example's made-up instance
+_EXAMPLE_START = re.compile(r"^\W*(?:for example|for instance|e\.g\.|as an example)\b", re.IGNORECASE)
 # "the first manifest", "the last Pod": one of a series, not the kind
 _ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
 # "a controller for Jobs", "Gateways of this class", "Pods with these labels": a phrase that picks some
@@ -220,11 +222,14 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
     """Issue 10: what the sentence says of some members of a kind, not of the kind — a clause right
     after the name that picks them by what befalls them or what they are not ("Pods that are
     deleted", "nodes that don't meet …", "controllers that are specific to …"), "any" with a
-    participle ("Any Container exceeding a limit"), an ordinal ("the first manifest"), or a phrase
+    participle ("Any Container exceeding a limit"), an ordinal ("the first manifest"), an example's
+    made-up one ("For example, a pod runs …", not "For example, `MapSet`s are …"), or a phrase
     that picks them with a pointing word ("Gateways of this class") or, for a subject, by another
     concept ("a controller for Jobs tracks …"). What members do ("functions that open files") still
     speaks of the kind: the gold lists count it."""
     children = parse.children(head.i)
+    if _EXAMPLE_START.match(parse.text) and _determiner_of(parse, head) in ("a", "an", "one"):
+        return True  # "For example, a pod runs a single container": one made-up pod
     anyone = any(w.dep == "det" and w.lemma.casefold() == "any" for w in children)
     subject = head.dep in ("nsubj", "nsubjpass")
     argument = subject or head.dep in ("dobj", "obj")
