@@ -982,3 +982,35 @@ def test_issue10_an_examples_made_up_instance_states_no_relation() -> None:
     assert relations_of("For instance, when a farmer buys a plough, the smith sharpens it.", *names) == set()
     assert ("farmer", "owns", "plough") in relations_of("A farmer owns a plough.", *names)
     assert ("miller", "grinds", "grain") in relations_of("For example, millers grind grain.", *names)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject", "verb", "obj"),
+    [
+        ("A silo stores grain for the mill.", "silo", "stores", "grain"),
+        ("A granary stores grain through the winter.", "granary", "stores", "grain"),
+        ("A seed drill plants seeds in straight rows.", "drill", "plants", "seeds"),
+    ],
+)
+def test_issue10_a_verb_read_as_a_plural_noun_is_read_again_as_the_verb(
+    sentence: str, subject: str, verb: str, obj: str
+) -> None:
+    """Issue 10 (R20): the small English model reads some sentences without a verb ("A silo
+    stores grain …" as one noun phrase, "stores" a plural noun); such a sentence is parsed again
+    with a pronoun before the word that agrees as a verb, and that reading is kept, so the sentence
+    says what its subject does, and states the relation."""
+    parse = parsed(sentence)
+    words = {w.text: w for w in parse.words}
+    assert words[verb].pos == "VERB" and words[verb].dep == "ROOT"
+    assert words[subject].dep == "nsubj" and words[subject].head == words[verb].i
+    assert words[obj].dep == "dobj" and words[obj].head == words[verb].i
+    assert all(w.text == parse.text[w.start : w.end] for w in parse.words)
+    first = subject if subject != "drill" else "seed drill"
+    assert (first, verb, "grain" if obj == "grain" else "seed") in relations_of(sentence, first, "grain", "seed")
+
+
+def test_issue10_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
+    """Issue 10: a heading-like phrase ("Lease objects within the node namespace.") has no verb to
+    find: read again, no word takes an object, so the model's reading stays."""
+    parse = parsed("Lease objects within the node namespace.")
+    assert not any(w.pos in ("VERB", "AUX") for w in parse.words)

@@ -18,7 +18,7 @@ import importlib
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from wikigen.engines.text import Visible
@@ -127,13 +127,46 @@ class Parser:
             if missing:
                 started = time.perf_counter()
                 docs = [self._doc(wanted[key]) for key in missing]
-                for key, doc in zip(missing, self._nlp.pipe(docs, batch_size=BATCH_SIZE), strict=True):
+                done = list(self._nlp.pipe(docs, batch_size=BATCH_SIZE))
+                found = {key: _frozen(key[0], doc) for key, doc in zip(missing, done, strict=True)}
+                self._repair(found, dict(zip(missing, done, strict=True)))
+                for key in missing:
                     if len(self._cache) >= CACHE_LIMIT:
                         self._cache.clear()
-                    self._cache[key] = _frozen(key[0], doc)
+                    self._cache[key] = found[key]
                 self.parsed += len(missing)
                 self.seconds += time.perf_counter() - started
             return {key[0]: self._cache[key] for key in wanted}
+
+    def _repair(self, found: dict[Any, Parse], docs: dict[Any, Any]) -> None:
+        """Sentences the model read without a verb because a verb ending in -s looked like a plural
+        noun ("A controller *tracks* at least one …", "Tuples *store* elements …" as one noun
+        phrase): each is parsed again with a pronoun in place of the words before each candidate
+        verb ("It tracks at least one …"), and the first reading in which that word is the verb of
+        the pronoun is kept, the words before it becoming its subject."""
+        from spacy.tokens import Doc
+
+        tries: list[tuple[Any, int, Any]] = []
+        for key, parse in found.items():
+            for split in _verb_splits(parse):
+                doc = docs[key]
+                pronoun = "It" if parse.words[split].text.casefold().endswith("s") else "They"
+                words = [pronoun, *(t.text for t in doc[split:])]
+                spaces = [True, *(bool(t.whitespace_) for t in doc[split:])]
+                variant = Doc(self._nlp.vocab, words=words, spaces=spaces)
+                tries.append((key, split, variant))
+        if not tries:
+            return
+        repaired: set[Any] = set()
+        read = self._nlp.pipe([t[2] for t in tries], batch_size=BATCH_SIZE)
+        for (key, split, _), variant in zip(tries, read, strict=True):
+            if key in repaired:
+                continue
+            verb = variant[1]
+            objects = [t for t in verb.children if t.dep_ in ("dobj", "ccomp", "xcomp")]
+            if verb.pos_ == "VERB" and variant[0].dep_ == "nsubj" and variant[0].head.i == 1 and objects:
+                found[key] = _spliced(found[key], split, _frozen(variant.text, variant))
+                repaired.add(key)
 
     def _doc(self, visible: Visible) -> Any:
         """The tokens of ``visible`` with each code span one token that reads as a name (MASK), so
@@ -200,6 +233,58 @@ def _frozen(text: str, doc: Any) -> Parse:
             )
         )
     return Parse(text, tuple(words))
+
+
+_NOUN_PHRASE = frozenset(["DET", "NOUN", "PROPN", "ADJ", "NUM"])
+MAX_SPLIT = 6  # words of a subject before the verb the model missed
+
+
+def _verb_splits(parse: Parse) -> list[int]:
+    """Where a verb the model read as a noun may follow the subject of a sentence that has no verb:
+    a lower-case word of its leading noun phrase that agrees with the noun before it as a verb
+    would ("controller tracks", "Tuples store"); none when the sentence has a verb."""
+    words = parse.words
+    if len(words) < 4 or not parse.text.rstrip().endswith(".") or any(w.pos in ("VERB", "AUX") for w in words):
+        return []
+    splits = []
+    for i in range(1, min(len(words) - 2, MAX_SPLIT + 1)):
+        before = words[i - 1]
+        if before.pos not in _NOUN_PHRASE:
+            break
+        word = words[i]
+        if before.pos not in ("NOUN", "PROPN", "ADJ") or word.pos not in ("NOUN", "PROPN") or not word.text.isalpha():
+            continue
+        if not word.text.islower():
+            continue
+        # the verb agrees with the noun before it: "A controller tracks", "Tuples store"
+        if before.text.casefold().endswith("s") != (not word.text.endswith("s")):
+            continue
+        splits.append(i)
+    return splits
+
+
+def _spliced(parse: Parse, split: int, variant: Parse) -> Parse:
+    """``parse``'s words before ``split`` as the subject of ``variant``'s verb (its word 1, read after
+    a pronoun in their place), with the original offsets and texts."""
+    words = list(parse.words)
+    subject = split - 1
+    out: list[Word] = []
+
+    def moved(index: int) -> int:  # a variant index → the sentence's
+        return subject if index == 0 else split + index - 1
+
+    for w in words[:split]:
+        if w.i == subject:  # "A granary stores …": the word the model took for an adjective is a noun
+            pos, tag = ("NOUN", "NN") if w.pos == "ADJ" else (w.pos, w.tag)
+            out.append(replace(w, pos=pos, tag=tag, dep="nsubj", head=moved(variant.words[0].head)))
+        elif w.head >= split or w.head == w.i:
+            out.append(replace(w, head=subject))
+        else:
+            out.append(w)
+    for v in variant.words[1:]:
+        o = words[moved(v.i)]
+        out.append(replace(o, pos=v.pos, tag=v.tag, dep=v.dep, head=moved(v.head), lemma=o.lemma if o.code else v.lemma))
+    return Parse(parse.text, tuple(out))
 
 
 def mark_code(parse: Parse, visible: Visible) -> Parse:

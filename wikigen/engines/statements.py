@@ -315,7 +315,8 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
             continue
         named = [w for w in children if w.dep == "appos" and w.i in refs]
         if not named and word.lemma.casefold() in _CLASSIFIERS:
-            named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs]
+            # the name right before the classifier: "the Acme type", not "the Acme plough type"
+            named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs and w.i == word.i - 1]
         if not named and word.lemma.casefold() in ("top", "front", "part", "parts"):
             # "on top of the spawn functions": what the "of" names stands in for it in turn
             named = _stand_ins(
