@@ -1014,3 +1014,25 @@ def test_issue10_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
     find: read again, no word takes an object, so the model's reading stays."""
     parse = parsed("Lease objects within the node namespace.")
     assert not any(w.pos in ("VERB", "AUX") for w in parse.words)
+
+
+@pytest.mark.parametrize(
+    ("entry", "subject", "relation"),
+    [
+        ("Barn (optional)\n: Stores hay for the winter.", "Barn", ("barn", "stores", "hay")),
+        ("seed-cart\n: This cart carries seed sacks to the field.", "cart", ("seed-cart", "carries", "seed sack")),
+    ],
+)
+def test_issue10_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
+    entry: str, subject: str, relation: tuple[str, str, str]
+) -> None:
+    """Issue 10 (R20): a definition list's entry that is a verb phrase ("Barn (optional) / : Stores
+    hay …") keeps its colon in the visible text and is read with the label as the verb's subject,
+    as is "This cart …" in the entry of "seed-cart"; the relation it states is the label's."""
+    clean = visible(entry)
+    assert " : " in clean.text
+    parse = parse_sentences([clean])[0]
+    label = next(w for w in parse.words if w.text == subject and w.end <= clean.text.index(":"))
+    verb = parse.words[label.head]
+    assert label.dep == "nsubj" and verb.pos == "VERB" and verb.dep == "ROOT" and label.pos == "NOUN"
+    assert relation in relations_of(entry, "barn", "hay", "seed-cart", "seed sack")

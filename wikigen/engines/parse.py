@@ -15,6 +15,7 @@ process (a bounded in-memory cache keyed by the text and its code spans).
 from __future__ import annotations
 
 import importlib
+import re
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -139,33 +140,45 @@ class Parser:
             return {key[0]: self._cache[key] for key in wanted}
 
     def _repair(self, found: dict[Any, Parse], docs: dict[Any, Any]) -> None:
-        """Sentences the model read without a verb because a verb ending in -s looked like a plural
-        noun ("A controller *tracks* at least one …", "Tuples *store* elements …" as one noun
-        phrase): each is parsed again with a pronoun in place of the words before each candidate
-        verb ("It tracks at least one …"), and the first reading in which that word is the verb of
-        the pronoun is kept, the words before it becoming its subject."""
+        """Two shapes the small model misreads, parsed again with a pronoun for the subject and kept
+        where the word after it then reads as its verb (with an object, unless it opens a list
+        entry), the subject's words becoming that verb's subject:
+
+        - a sentence read without a verb because a verb ending in -s looked like a plural noun ("A
+          controller *tracks* at least one …", "Tuples *store* elements …" as one noun phrase): "It
+          tracks at least one …", tried before each word that agrees as a verb;
+        - a list entry whose text after its label is a verb phrase ("kube-proxy : Maintains network
+          rules on nodes …", the label of a definition list run in): "It maintains network rules …".
+        """
         from spacy.tokens import Doc
 
-        tries: list[tuple[Any, int, Any]] = []
+        tries: list[tuple[Any, int, int, Any]] = []
+        entries: set[Any] = set()
         for key, parse in found.items():
-            for split in _verb_splits(parse):
-                doc = docs[key]
+            doc = docs[key]
+            entry = _entry_split(parse)
+            if entry:
+                entries.add(key)
+            splits = [(split, split - 1) for split in _verb_splits(parse)] + entry
+            for split, subject in splits:
                 pronoun = "It" if parse.words[split].text.casefold().endswith("s") else "They"
-                words = [pronoun, *(t.text for t in doc[split:])]
+                words = [pronoun, doc[split].text.lower(), *(t.text for t in doc[split + 1 :])]
                 spaces = [True, *(bool(t.whitespace_) for t in doc[split:])]
                 variant = Doc(self._nlp.vocab, words=words, spaces=spaces)
-                tries.append((key, split, variant))
+                tries.append((key, split, subject, variant))
         if not tries:
             return
         repaired: set[Any] = set()
-        read = self._nlp.pipe([t[2] for t in tries], batch_size=BATCH_SIZE)
-        for (key, split, _), variant in zip(tries, read, strict=True):
+        read = self._nlp.pipe([t[3] for t in tries], batch_size=BATCH_SIZE)
+        for (key, split, subject, _), variant in zip(tries, read, strict=True):
             if key in repaired:
                 continue
             verb = variant[1]
-            objects = [t for t in verb.children if t.dep_ in ("dobj", "ccomp", "xcomp")]
+            # a list entry's verb needs no object ("Looks for Pods …"); a noun read again as a verb does
+            objects = key in entries or any(t.dep_ in ("dobj", "ccomp", "xcomp") for t in verb.children)
             if verb.pos_ == "VERB" and variant[0].dep_ == "nsubj" and variant[0].head.i == 1 and objects:
-                found[key] = _spliced(found[key], split, _frozen(variant.text, variant))
+                masked = docs[key].user_data.get("masked", set())
+                found[key] = _spliced(found[key], split, subject, _frozen(variant.text, variant), masked)
                 repaired.add(key)
 
     def _doc(self, visible: Visible) -> Any:
@@ -263,27 +276,60 @@ def _verb_splits(parse: Parse) -> list[int]:
     return splits
 
 
-def _spliced(parse: Parse, split: int, variant: Parse) -> Parse:
-    """``parse``'s words before ``split`` as the subject of ``variant``'s verb (its word 1, read after
-    a pronoun in their place), with the original offsets and texts."""
+# "kube-proxy (optional) : Maintains …": a label, a note in brackets, a colon, a verb ending in -s
+# (or "kube-node-lease : This namespace holds …": the entry's "this" is the label)
+_ENTRY = re.compile(
+    r"^(?P<label>[^\s:()][^:()]{0,59}?)\s*(?:\([^()]{1,30}\)\s*)?:\s+"
+    r"(?:(?!This\s|These\s)(?P<verb>[A-Z][a-z]+s)|(?:This|These)\s+[a-z][\w-]*\s+(?P<then>[a-z]+s))\s+\S"
+)
+
+
+def _entry_split(parse: Parse) -> list[tuple[int, int]]:
+    """(the verb's index, the label's last word's) of a list entry whose text is a verb phrase, where
+    the model found no subject for that verb."""
+    match = _ENTRY.match(parse.text)
+    if match is None:
+        return []
+    at = match.start("verb") if match.group("verb") else match.start("then")
+    verb = next((w for w in parse.words if w.start == at), None)
+    label = [w for w in parse.words if w.end <= match.end("label")]
+    if verb is None or not label or len(label) > 6 or label[-1].pos in ("DET", "ADP", "PRON", "AUX", "PUNCT"):
+        return []  # "kubelet" may be read as a verb itself
+    # "DeviceClass : Contains …": the model found the subject; "… Port: Pods in the DaemonSet can
+    # use …" is one ("Runs controllers" read as "Runs" doing "controllers" is not)
+    governor = parse.words[verb.head]
+    misread = governor.i == verb.i + 1 and governor.text.endswith("s")
+    if (verb.dep in ("nsubj", "nsubjpass") and not misread) or (
+        match.group("verb") and any(w.dep in ("nsubj", "nsubjpass") for w in parse.children(verb.i))
+    ):
+        return []
+    return [(verb.i, label[-1].i)]
+
+
+def _spliced(parse: Parse, split: int, subject: int, variant: Parse, masked: set[int]) -> Parse:
+    """``parse``'s words up to ``subject`` as the subject of ``variant``'s verb (its word 1, read
+    after a pronoun in their place), the words between them attached to the verb, with the
+    sentence's texts and offsets (and a masked code span's lemma)."""
     words = list(parse.words)
-    subject = split - 1
     out: list[Word] = []
 
     def moved(index: int) -> int:  # a variant index → the sentence's
         return subject if index == 0 else split + index - 1
 
     for w in words[:split]:
-        if w.i == subject:  # "A granary stores …": the word the model took for an adjective is a noun
-            pos, tag = ("NOUN", "NN") if w.pos == "ADJ" else (w.pos, w.tag)
+        if w.i == subject:  # "A granary stores …", "kubelet : Ensures …": a noun the model misread
+            pos, tag = ("NOUN", "NN") if w.pos in ("ADJ", "VERB") else (w.pos, w.tag)
             out.append(replace(w, pos=pos, tag=tag, dep="nsubj", head=moved(variant.words[0].head)))
-        elif w.head >= split or w.head == w.i:
+        elif w.i > subject:  # " (optional) :" between a label and its verb
+            out.append(replace(w, dep="punct" if w.pos == "PUNCT" else "dep", head=split))
+        elif w.head > subject or w.head == w.i:
             out.append(replace(w, head=subject))
         else:
             out.append(w)
     for v in variant.words[1:]:
         o = words[moved(v.i)]
-        out.append(replace(o, pos=v.pos, tag=v.tag, dep=v.dep, head=moved(v.head), lemma=o.lemma if o.code else v.lemma))
+        lemma = o.lemma if o.i in masked else v.lemma
+        out.append(replace(o, pos=v.pos, tag=v.tag, dep=v.dep, head=moved(v.head), lemma=lemma))
     return Parse(parse.text, tuple(out))
 
 

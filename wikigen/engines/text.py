@@ -70,7 +70,8 @@ def visible(raw: str) -> Visible:
         marks.extend(Mark(m.start + offset, m.end + offset, m.kind, m.ref) for m in inner.marks)
         marks.append(Mark(start, length, kind, ref))
 
-    text = _LINE_MARKERS.sub("\n", raw)
+    # a definition list's ": " stays, so the entry reads as "term : what it does"
+    text = _LINE_MARKERS.sub(lambda m: "\n: " if ":" in m.group() else "\n", raw)
     position = 0
     for match in _INLINE.finditer(text):
         add(text[position : match.start()])
