@@ -1036,3 +1036,26 @@ def test_issue10_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
     verb = parse.words[label.head]
     assert label.dep == "nsubj" and verb.pos == "VERB" and verb.dep == "ROOT" and label.pos == "NOUN"
     assert relation in relations_of(entry, "barn", "hay", "seed-cart", "seed sack")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "reading"),
+    [
+        ("Each granary stores the grain of one farm.", "granary", Reading("function", DESCRIBES)),
+        ("A granary stores the grain of one farm.", "granary", Reading("function", DEFINES)),
+        ("This granary is used to store the grain.", "granary", Reading("function", DESCRIBES)),
+        ("Any granary can be used to store the grain.", "granary", Reading("function", DESCRIBES)),
+        ("A granary is used to store the grain.", "granary", Reading("function", DEFINES)),
+        ("Use these granaries to store the grain.", "granaries", Reading("mention", MENTIONS)),
+        ("Use granaries to store the grain.", "granaries", Reading("function", DEFINES)),
+        ("For each named granary, the miller keeps a record.", "granary", Reading("mention", MENTIONS)),
+    ],
+)
+def test_issue10_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
+    sentence: str, term: str, reading: Reading
+) -> None:
+    """Issue 10 (R20): what each one does ("Each granary stores …"), what this one or any one is used
+    for ("This granary is used to …", "Any granary can be used to …") describes; advice about these
+    ("Use these granaries to …") only mentions them; "each named granary" is a granary with a name,
+    not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
+    assert reading_of(sentence, term) == reading

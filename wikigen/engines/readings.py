@@ -227,6 +227,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _can(parse, governor)
             or governor.dep == "conj"
             or _subjects(parse, governor) > 1
+            or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
             or (governor.lemma == "run" and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         )
         weak = incidental or _definite(parse, head)
@@ -245,12 +246,20 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         )
         # "Lists are used when …" tells a circumstance of use, not what a list is for
         # "For example, X can be used with …": one example's use
-        weak = not purpose or _restricted(parse, head) or _example(parse)
+        weak = (
+            not purpose
+            or _restricted(parse, head)
+            or _example(parse)
+            # "This address is used as …", "any certificate … can be used to gain …": one, or each
+            or _determiner(parse, head) in _DEMONSTRATIVE | _EACH
+        )
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "nsubjpass" and governor.lemma in CALL_LEMMAS:
         return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and main and _use_for(parse, governor):
         # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
+        if _determiner(parse, head) in _DEMONSTRATIVE:
+            return Reading("mention", MENTIONS, forward=forward)  # "Use these guidelines to …"
         weak = _can(parse, governor)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
@@ -491,6 +500,8 @@ def _called(parse: Parse, head: Word) -> bool | None:
         return None  # "Name the volume anything", "may be called multiple times": not the name
     if verb.tag == "VBG":
         return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
+    if verb.dep == "acl" and words[verb.head].pos not in ("NOUN", "PROPN"):
+        return None  # "For each named port, …": a port with a name, not a name given
     children = parse.children(verb.i)
     if (
         verb.tag in ("VBZ", "VBP", "VBD")
@@ -558,6 +569,7 @@ def _restricted(parse: Parse, head: Word) -> bool:
 
 # determiners that pick some of a kind (also statements: "many functions …" states nothing of all)
 SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
+_EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
 
 
 def _narrowed(parse: Parse, head: Word) -> bool:
