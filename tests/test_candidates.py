@@ -499,3 +499,38 @@ def test_issue10_a_term_marked_where_the_sentence_says_what_it_is_is_defined_the
         "The _hay loft_ is a storage floor above the stalls where the dry fodder is kept."
     )
     assert "Hay loft" not in concepts(body.replace("_hay loft_", "hay loft"))
+
+
+def test_issue10_the_second_of_two_named_is_quoted_with_the_sentence_before() -> None:
+    """Issue 10: "… while the second is referred to as _deep ploughing_" names the second of two
+    ways the sentence before gives: that definition is both sentences."""
+    body = (
+        "Farms can till more land by adding teams of oxen, or by giving each team a heavier plough. "
+        "The first approach is referred to as _wide ploughing_, while the second is referred to as "
+        "_deep ploughing_.\n\n"
+        "Deep ploughing needs strong oxen. Wide ploughing needs more oxen and more drivers.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Deep ploughing"]) == (
+        "Farms can till more land by adding teams of oxen, or by giving each team a heavier plough. "
+        "The first approach is referred to as _wide ploughing_, while the second is referred to as "
+        "_deep ploughing_."
+    )
+
+
+def test_issue10_a_note_on_the_side_or_a_history_defines_nothing() -> None:
+    """Issue 10 (R20): what a sentence inside an admonition (a Hugo note, a GitHub alert, an MkDocs
+    "!!! note") says of a term is a side remark, and "Early on, …" tells what was: neither is a
+    definition, so a term only they speak of is no concept; the same sentence in the text defines
+    it. A note may still name a term ("… is called a _hay rake_")."""
+    plain = "## Hay rakes\n\nHay rakes are pulled by one horse across the field.\n"
+    assert "Hay rakes" in concepts(plain)
+    for aside in (
+        "{{< note >}}\nHay rakes are pulled by one horse across the field.\n{{< /note >}}\n",
+        "> [!NOTE]\n> Hay rakes are pulled by one horse across the field.\n",
+        '!!! note "Tools"\n    Hay rakes are pulled by one horse across the field.\n',
+    ):
+        assert not concepts("## Hay rakes\n\n" + aside), aside
+    assert not concepts("## Hay rakes\n\nEarly on, hay rakes were pulled by one horse.\n")
+    named = "{{< note >}}\nA tool that gathers cut grass into rows is called a _hay rake_.\n{{< /note >}}\n"
+    assert "Hay rake" in concepts(named + "\nHay rakes are pulled by one horse across the field.\n")

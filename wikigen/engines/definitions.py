@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wikigen.engines.candidates import (
     Candidate,
@@ -61,6 +61,7 @@ def definitions(
     counts: dict[str, int] = {}
     for document in documents:
         foreign = not is_english(language(document))
+        asides = _asides(document.body)
         for sentence in document.sentences:
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
@@ -83,6 +84,10 @@ def definitions(
                     sentence.clean.text, mention.start, mention.end
                 )
                 reading = read(parse, head, marked=marked)
+                if reading.rank != DEFINES and any(start <= sentence.start < end for start, end in asides):
+                    # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
+                    # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
+                    reading = replace(reading, forward=True)
                 label = _LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
@@ -156,6 +161,20 @@ def definitions(
 _LABEL = re.compile(
     r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
 )  # "`Allow` (default): …" too
+
+
+# Admonitions: a Hugo note, caution or warning; a GitHub alert ("> [!NOTE]"); an MkDocs "!!! note"
+_ASIDE = re.compile(
+    r"\{\{[<%]\s*(?P<hugo>note|caution|warning)\b[^}]*[>%]\}\}.*?\{\{[<%]\s*/(?P=hugo)\s*[>%]\}\}"
+    r"|^>[ \t]*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][^\n]*(?:\n>[^\n]*)*"
+    r"|^!!!\s+\w+[^\n]*(?:\n(?:[ \t]+[^\n]*)?)*?(?=\n\S|\Z)",
+    re.DOTALL | re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _asides(body: str) -> list[tuple[int, int]]:
+    """The spans of the body's admonitions: what a note says on the side describes nothing."""
+    return [(m.start(), m.end()) for m in _ASIDE.finditer(body)]
 
 
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:

@@ -165,9 +165,10 @@ _CONDITIONAL_START = re.compile(
     r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again)\s+)?(?:if|when|unless|whenever|once|"
     r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?|"
-    r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?)\b",
+    r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?|"
+    r"early on|historically|in the past|traditionally|originally)\b",
     re.IGNORECASE,
-)  # "Therefore if …", "In both cases, …": what holds there, not what the term is
+)  # "Therefore if …", "In both cases, …", "Early on, …": what holds there or then, not what the term is
 
 
 # "Whenever you need to store key-value pairs, maps are the data structure …" says what maps are for
@@ -514,7 +515,13 @@ def _called(parse: Parse, head: Word) -> bool | None:
     subject = next((w for w in children if w.dep in ("nsubjpass", "nsubj")), None)
     if subject is None:
         return False
-    return subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+    # "… while the second is referred to as _vertical scaling_": the second of those just named
+    # (not "The first set of tools is called …", which says what it names)
+    ordinal = subject.lemma.casefold() in _ORDINAL
+    return ordinal or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+
+
+_ORDINAL = frozenset(["first", "second", "third", "last", "former", "latter"])
 
 
 def _defining_attr(parse: Parse, attr: Word) -> bool:
