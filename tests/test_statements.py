@@ -1059,3 +1059,15 @@ def test_issue10_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     ("Use these granaries to …") only mentions them; "each named granary" is a granary with a name,
     not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
     assert reading_of(sentence, term) == reading
+
+
+def test_issue10_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
+    """R23, precision first (issue 10): "four old ploughs" are those four, and "steel-tipped
+    ploughs" one kind of plough ("API-initiated evictions", "set-based selectors"): neither states a
+    relation of ploughs; "one or more ploughs", "the new ploughs" and "built-in carts" still speak
+    of the kind."""
+    assert relations_of("The village starts with four old ploughs.", "village", "plough") == set()
+    assert relations_of("The smith repairs the new steel-tipped ploughs.", "smith", "plough") == set()
+    assert ("farmer", "owns", "plough") in relations_of("A farmer owns one or more ploughs.", "farmer", "plough")
+    assert ("smith", "repairs", "plough") in relations_of("The smith repairs the new ploughs.", "smith", "plough")
+    assert ("farmer", "owns", "cart") in relations_of("Farmers own the built-in carts.", "farmer", "cart")

@@ -198,7 +198,9 @@ def _one_of_a_kind(
     return any(
         w.dep in ("compound", "amod", "nmod")
         and w.head in inside
-        and (w.pos in ("NOUN", "PROPN") or w.i in refs)  # "the snapshot controller", tagged ADJ
+        # "the snapshot controller", tagged ADJ; "set-based label selectors", "API-initiated
+        # evictions": a hyphened word names a subkind
+        and (w.pos in ("NOUN", "PROPN") or w.i in refs or _hyphened(parse, w))
         and w.end <= mention.start
         # on an inner word, a lower-case word ("the priority admission controller"), not a name of
         # its own ("Static Pods: Control plane components are …", a definition list's term run in)
@@ -212,8 +214,23 @@ def _one_of_a_kind(
 
 # "For example, a pod runs …", "For instance, when a Job creates …": an example's made-up instance
 _EXAMPLE_START = re.compile(r"^\W*(?:for example|for instance|e\.g\.|as an example)\b", re.IGNORECASE)
+def _hyphened(parse: Parse, word: Word) -> bool:
+    """ "set-based", "API-initiated", "container-specific": an adjective made of words joined by a
+    hyphen (the parser splits them, the hyphen hangs on the last) that names a subkind of a common
+    noun; "built-in" says where any of them comes from, and a proper name ("Self-healing
+    Kubernetes") is one thing."""
+    return (
+        word.dep == "amod"
+        and parse.words[word.head].pos != "PROPN"
+        and any(w.tag == "HYPH" for w in parse.children(word.i))
+        and not any(w.text.casefold() == "in" for w in parse.children(word.i))  # "built-in", "opt-in"
+    )
+
+
 # "the first manifest", "the last Pod": one of a series, not the kind
 _ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
+# "one or more containers", "multiple Pods": any number of the kind
+_ANY_NUMBER = frozenset(["one", "1", "multiple", "more", "many", "several", "zero", "0"])
 # "a controller for Jobs", "Gateways of this class", "Pods with these labels": a phrase that picks some
 _PICKING = frozenset(["for", "of", "with", "without"])
 
@@ -237,6 +254,8 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
         if child.i < head.i:
             if child.dep == "amod" and child.lemma.casefold() in _ORDINALS:
                 return True
+            if child.dep == "nummod" and child.lemma.casefold() not in _ANY_NUMBER:
+                return True  # "Kubernetes starts with four initial namespaces": those four
             continue
         # "Pods, which are …" adds to the name; "Pods that are deleted" picks some of them
         between = parse.text[mention.end : child.start]
