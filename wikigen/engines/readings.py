@@ -517,11 +517,12 @@ def _called(parse: Parse, head: Word) -> bool | None:
         return False
     # "… while the second is referred to as _vertical scaling_": the second of those just named
     # (not "The first set of tools is called …", which says what it names)
-    ordinal = subject.lemma.casefold() in _ORDINAL
+    ordinal = subject.lemma.casefold() in ORDINALS
     return ordinal or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
 
 
-_ORDINAL = frozenset(["first", "second", "third", "last", "former", "latter"])
+# "the first manifest", "the second is called …": one of a series just named, not the kind
+ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
 
 
 def _defining_attr(parse: Parse, attr: Word) -> bool:
@@ -592,12 +593,12 @@ def _narrowed(parse: Parse, head: Word) -> bool:
     return False
 
 
-_EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNORECASE)
+EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNORECASE)
 
 
 def _example(parse: Parse) -> bool:
     """ "For example, a bitstring generator can be used with …": what one example does."""
-    return _EXAMPLE_START.match(parse.text) is not None
+    return EXAMPLE_START.match(parse.text) is not None
 
 
 def _also(parse: Parse, verb: Word) -> bool:

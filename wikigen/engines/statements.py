@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import CLASSIFIERS, POINTING, SOME
+from wikigen.engines.readings import CLASSIFIERS, EXAMPLE_START, ORDINALS, POINTING, SOME
 from wikigen.engines.relations import Mention
 
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
@@ -212,8 +212,6 @@ def _one_of_a_kind(
     )
 
 
-# "For example, a pod runs …", "For instance, when a Job creates …": an example's made-up instance
-_EXAMPLE_START = re.compile(r"^\W*(?:for example|for instance|e\.g\.|as an example)\b", re.IGNORECASE)
 def _hyphened(parse: Parse, word: Word) -> bool:
     """ "set-based", "API-initiated", "container-specific": an adjective made of words joined by a
     hyphen (the parser splits them, the hyphen hangs on the last) that names a subkind of a common
@@ -227,8 +225,6 @@ def _hyphened(parse: Parse, word: Word) -> bool:
     )
 
 
-# "the first manifest", "the last Pod": one of a series, not the kind
-_ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
 # "one or more containers", "multiple Pods": any number of the kind
 _ANY_NUMBER = frozenset(["one", "1", "multiple", "more", "many", "several", "zero", "0"])
 # "a controller for Jobs", "Gateways of this class", "Pods with these labels": a phrase that picks some
@@ -245,14 +241,14 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
     concept ("a controller for Jobs tracks …"). What members do ("functions that open files") still
     speaks of the kind: the gold lists count it."""
     children = parse.children(head.i)
-    if _EXAMPLE_START.match(parse.text) and _determiner_of(parse, head) in ("a", "an", "one"):
-        return True  # "For example, a pod runs a single container": one made-up pod
+    if EXAMPLE_START.match(parse.text) and _determiner_of(parse, head) in ("a", "an", "one"):
+        return True  # "For example, a pod runs a single container", "For instance, when a Job …": made up
     anyone = any(w.dep == "det" and w.lemma.casefold() == "any" for w in children)
     subject = head.dep in ("nsubj", "nsubjpass")
     argument = subject or head.dep in ("dobj", "obj")
     for child in children:
         if child.i < head.i:
-            if child.dep == "amod" and child.lemma.casefold() in _ORDINALS:
+            if child.dep == "amod" and child.lemma.casefold() in ORDINALS:
                 return True
             if child.dep == "nummod" and child.lemma.casefold() not in _ANY_NUMBER:
                 return True  # "Kubernetes starts with four initial namespaces": those four
