@@ -366,6 +366,23 @@ def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -
     )
     assert "Barn administrator" not in concepts(step.format("administrator"))
     assert definition(concepts(step.format("robot"))["Barn robot"]).startswith("A barn robot creates")
+    # nor by what happens to them in a story ("… deletes the feed records by mistake")
+    story = "## Barn {0}\n\nA barn {0} deletes the feed records by mistake.\n\nThe barn {0} then opens the gate.\n"
+    assert "Barn administrator" not in concepts(story.format("administrator"))
+    assert "Barn robot" in concepts(story.format("robot"))
+
+
+def test_issue10_what_follows_from_another_clause_does_not_describe_a_term() -> None:
+    """Issue 10 (R20): "The lever has no effect on the gears, so gizmos are still required …" says
+    what follows from the lever, not what a gizmo is; a sentence of its own about gizmos does."""
+    body = (
+        "## Gizmos\n\n"
+        "The lever has no effect on the gears of the mill, so gizmos are still required to hold the axle.\n\n"
+        "{0}The miller oils the gizmos every week.\n"
+    )
+    assert "Gizmos" not in concepts(body.format(""))
+    own = "Gizmos rarely break in winter, because the miller keeps them warm and dry.\n\n"
+    assert defined_as(body.format(own), "Gizmos").startswith("Gizmos rarely break")
 
 
 def test_issue10_a_list_of_roles_defines_each_role_by_what_it_does() -> None:

@@ -769,3 +769,23 @@ def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use()
     )
     order = batch_order(plan)  # type: ignore[arg-type]
     assert sorted(order, key=order.__getitem__) == ["c-tools", "a-fields", "b-sheds", "d-weather"]
+
+
+def test_r16_a_title_with_a_preposition_names_what_comes_before_it() -> None:
+    """R16: "Weather for fields and ploughs" is about the weather: a text that names ploughs does not
+    mention it, so the page that defines ploughs comes first; the whole title still counts."""
+    from types import SimpleNamespace
+
+    from wikigen.pipeline import batch_order
+
+    pages = {
+        "a-weather": ("Weather for fields and ploughs", "Rain softens a field. A plough sticks in mud."),
+        "b-ploughs": ("Ploughs", "A plough turns the soil of a field."),
+        "c-sheds": ("Sheds", "A shed keeps a plough dry in any weather."),
+        "d-barns": ("Barns", "A barn stores hay and a plough; see weather for fields and ploughs."),
+    }
+    plan = SimpleNamespace(
+        changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}
+    )
+    order = batch_order(plan)  # type: ignore[arg-type]
+    assert sorted(order, key=order.__getitem__) == ["b-ploughs", "a-weather", "c-sheds", "d-barns"]

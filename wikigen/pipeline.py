@@ -307,11 +307,22 @@ def batch_order(plan: Plan) -> dict[str, int]:
 _TITLE_PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.IGNORECASE)
 
 
+# A title's subject comes before its first preposition: "DNS for Services and Pods" is about DNS, not
+# about Pods; "Communication between Nodes and the Control Plane" about communication.
+_TITLE_PREPOSITION = re.compile(
+    r"\s+(?:for|of|in|on|with|to|from|by|into|between|via|across|about|under|over|within)\s+.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def _title_names(title: str) -> set[tuple[str, ...]]:
     """The names a title is made of, as name tokens, each also with its last word in the other number
-    (a one-word name of two letters, "if", "IO", is left out: prose uses it as a word)."""
+    (a one-word name of two letters, "if", "IO", is left out: prose uses it as a word). A title with a
+    preposition names its subject (what comes before the preposition) and itself as a whole."""
     names: set[tuple[str, ...]] = set()
-    for part in _TITLE_PARTS.split(title):
+    head = _TITLE_PREPOSITION.sub("", title)
+    parts = _TITLE_PARTS.split(head) + ([title] if head != title else [])
+    for part in parts:
         tokens = name_tokens(part)
         if not tokens or (len(tokens) == 1 and len(tokens[0]) < 3):
             continue

@@ -229,13 +229,14 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     ):
         return False
     if (
-        best.reading.pattern in ("function", "purpose")
+        best.reading.pattern in ("function", "purpose", "subject")
         and candidate.term.split()[-1].casefold().rstrip("s") in _PEOPLE
         and _LABEL.match(best.sentence.text) is None
         and _ENTRY.match(best.sentence.text) is None
     ):
-        # "A cluster administrator creates …" tells what a person does in a procedure; a list of
-        # roles ("**Application developer:** manages …") says what each one does
+        # "A cluster administrator creates …", "… deletes a VM by mistake" tell what a person does in a
+        # procedure or a story; a list of roles ("**Application developer:** manages …") says what
+        # each one does
         return False
     strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
     named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)

@@ -331,6 +331,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _can(parse, governor)  # "The policy can either be …": what it may be
         and not _also(parse, governor)  # "Function definitions also support …": one more feature
         and not _example(parse)
+        and not _consequence(parse, governor)  # "…, so gizmos are still required to …"
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -604,6 +605,15 @@ def _example(parse: Parse) -> bool:
 def _also(parse: Parse, verb: Word) -> bool:
     """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
     return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
+
+
+_SO = frozenset(["so", "thus", "therefore", "hence", "consequently"])
+
+
+def _consequence(parse: Parse, verb: Word) -> bool:
+    """ "The value has no effect, so gizmos are still required …": what follows from something else
+    the sentence says, not what the term is or does."""
+    return any(w.dep in ("advmod", "cc", "mark") and w.text.casefold() in _SO for w in parse.children(verb.i))
 
 
 _COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
