@@ -293,6 +293,19 @@ def test_r20_relation_rules_negation_passive_and_prepositions() -> None:
     assert ("Pod", "uses", "Node") not in found  # "in a Pod" is not the subject
 
 
+def test_r20_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None:
+    """Issue 10 (R20): "`pasture` and `barn`" as a metric's labels are fields, not the concept
+    Pasture; the word in prose still names it."""
+    body = (
+        "A **Pasture** is a fenced field where the herd grazes.\n\n"
+        "A **Tag** is a key that the shepherd attaches to a sheep.\n\n"
+        "A pasture contains a Tag. Each report includes two tags: `pasture` and `flock`.\n"
+    )
+    found = triples(run(make_request(body)))
+    assert ("Pasture", "contains", "Tag") in found
+    assert ("Pasture", "is a", "Tag") not in found  # `pasture` names a tag here, not the Pasture
+
+
 def test_r19_recheck_finds_fragment_relation_and_repeats_none() -> None:
     gadget = {"id": "concept/gadget", "name": "Gadget", "aliases": ["Gadgets"], "type": "component"}
     request = make_request(

@@ -259,8 +259,17 @@ def _relations(
         and proper.get(ref)
         and sum(proper[ref]) >= 0.8 * len(proper[ref])
     )
+    # Issue 10: a field or a label written as lower-case code ("two labels: `namespace` and …",
+    # "the `map` computation") is another sense than the capitalized name of a concept
+    capitalized = {ref for ref, forms in named if forms and forms[0][:1].isupper()}
     for sentence, found in mentioned:
         guard.check()
+        text = sentence.clean.text
+        found = [
+            m
+            for m in found
+            if not (text[m.start].islower() and m.ref in capitalized and _written_as_code(m, sentence))
+        ]
         for relation in stated(parsed[sentence.text], found, hubs, kinds):
             key = (relation.subject, relation.predicate, relation.object)
             if (
@@ -283,6 +292,10 @@ def _relations(
             }
         )
     return built
+
+
+def _written_as_code(mention: Mention, sentence: Sentence) -> bool:
+    return any(m.kind == "code" and m.start <= mention.start and mention.end <= m.end for m in sentence.clean.marks)
 
 
 def _resolver(anchors: Anchors) -> Callable[[str], str]:

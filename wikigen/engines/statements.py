@@ -158,6 +158,8 @@ def _stated(
     for verb in parse.words:
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT | _NAMING:
             continue
+        if verb.lemma == "refer" and any(w.text.casefold() == "as" for w in parse.subtree(verb.i)):
+            continue  # "… are referred to as a 'scheduling context'": a name, like "are called"
         subjects = _with_conjuncts(parse, _subjects(parse, verb))
         # "the credentials provided to the kubelet are …": a bare participle with a subject is passive
         # "is managed by X and contains Y": a subject shared with a passive verb is no passive of its own
