@@ -196,6 +196,28 @@ def test_r23_copula_with_a_class_and_a_relational_noun() -> None:
     )
 
 
+def test_r23_what_a_thing_is_responsible_for_used_for_or_the_process_of() -> None:
+    """R23: a duty ("is responsible for the care of Y", "… for milking Y"), a use ("is used for
+    herding Y") and a process ("is the process of shearing Y") relate the subject to Y; a hedged
+    duty states nothing."""
+    assert relations_of("The shepherd is responsible for the care of the flock.", "shepherd", "flock") == {
+        ("shepherd", "is responsible for care of", "flock")
+    }
+    assert relations_of("The dairy is only responsible for milking cows.", "dairy", "cows") == {
+        ("dairy", "is responsible for milking", "cows")
+    }
+    assert relations_of("The barn is responsible for the hay.", "barn", "hay") == {
+        ("barn", "is responsible for", "hay")
+    }
+    assert relations_of("Sheepdogs are used for herding sheep into the pen.", "Sheepdogs", "sheep") == {
+        ("Sheepdogs", "is used for herding", "sheep")
+    }
+    assert relations_of("Shearing is the process of cutting the fleece from sheep.", "Shearing", "fleece") == {
+        ("Shearing", "is process of cutting", "fleece")
+    }
+    assert relations_of("The shepherd might be responsible for the flock.", "shepherd", "flock") == set()
+
+
 def test_r23_members_listed_under_a_class() -> None:
     """R23: "two containers: barrels and crates" makes each member a kind of the class."""
     found = relations_of(

@@ -371,6 +371,12 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 for pobj in _stand_ins(parse, [w for w in parse.children(prep.i) if w.dep == "pobj"], refs):
                     if pobj.i in refs:
                         out.append((refs[pobj.i], f"is {quality.lemma.casefold()} {prep.text.casefold()}", False))
+        for duty in (w for w in children if w.dep == "acomp" and w.lemma.casefold() == "responsible"):
+            # "The Job is responsible for the management of the Pods", "… for creating Jobs"
+            for prep in (w for w in parse.children(duty.i) if w.dep == "prep" and w.text.casefold() == "for"):
+                out.extend(
+                    (ref, f"is responsible for {task}".rstrip(), False) for ref, task in _tasks(parse, prep, refs)
+                )
         subjects = [w for w in children if w.dep in _SUBJECTS]
         definite = any(_determiner_of(parse, w) == "the" for w in subjects)
         for attr in (w for w in children if w.dep == "attr"):
@@ -401,6 +407,14 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                                     False,
                                 )
                             )
+            # "is the process of terminating Y": what the process does
+            if attr.lemma.casefold() in _PROCESS_NOUNS:
+                for prep in (w for w in parse.children(attr.i) if w.dep == "prep" and w.text.casefold() == "of"):
+                    out.extend(
+                        (ref, f"is {attr.lemma.casefold()} of {task}", False)
+                        for ref, task in _tasks(parse, prep, refs)
+                        if task
+                    )
             # "is the counterpart of Y", "are extensions built on top of Y", "is a kind of Y"
             for ref, path in _reached(parse, attr, refs):
                 if attr.lemma.casefold() in _CLASS_NOUNS and path == ["of"]:
@@ -516,6 +530,12 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
     children = parse.children(verb.i)
     used = [w for w in _stand_ins(parse, [o for o in children if o.dep == "dobj"], refs) if w.i in refs]
     found: set[Stated] = set()
+    users = [w for w in _stand_ins(parse, [s for s in children if s.dep == "nsubjpass"], refs) if w.i in refs]
+    for prep in (w for w in children if w.dep == "prep" and w.text.casefold() == "for") if users else ():
+        # "Bootstrap tokens are used for joining nodes to clusters": what it is used to do
+        for ref, task in _tasks(parse, prep, refs):
+            if task and not task.endswith(" of"):
+                found.update(Stated(refs[u.i], f"is used for {task}", ref) for u in users)
     for purpose in (w for w in children if w.dep in ("xcomp", "advcl") and w.pos == "VERB"):
         if _unsure(parse, purpose) or not all(purpose.i > u.i for u in used):
             continue  # "To use the old version, use `powershell`": advice, not what it is used for
@@ -527,6 +547,31 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
                     predicate = f"is used to {purpose.lemma.casefold()}"
                     found.update(Stated(refs[u.i], predicate, refs[word.i]) for u in used)
     return found
+
+
+def _tasks(parse: Parse, prep: Word, refs: Mapping[int, str]) -> list[tuple[str, str]]:
+    """What a preposition ("for", "of") names as a task, with the concept it is done to: a concept
+    itself ("for Pods", task ""), a gerund's object ("for creating Jobs": "creating") or a noun's
+    ("for the management of Pods": "management of")."""
+    found: list[tuple[str, str]] = []
+    for word in parse.children(prep.i):
+        if word.dep == "pcomp" and word.tag == "VBG" and not _unsure(parse, word):
+            for obj in (w for w in parse.children(word.i) if w.dep == "dobj"):
+                found.extend((refs[w.i], word.text.casefold()) for w in _stand_ins(parse, [obj], refs) if w.i in refs)
+        elif word.dep == "pobj":
+            for noun in _with_conjuncts(parse, [word]):
+                if noun.i in refs:
+                    found.append((refs[noun.i], ""))
+                    continue
+                for of in (w for w in parse.children(noun.i) if w.dep == "prep" and w.text.casefold() == "of"):
+                    for obj in _stand_ins(parse, [w for w in parse.children(of.i) if w.dep == "pobj"], refs):
+                        if obj.i in refs and noun.pos == "NOUN":
+                            found.append((refs[obj.i], f"{noun.lemma.casefold()} of"))
+    return found
+
+
+# "Eviction is the process of terminating Pods": the noun names what the subject does
+_PROCESS_NOUNS = frozenset(["process", "act", "practice", "task"])
 
 
 def _enabled(
