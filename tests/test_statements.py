@@ -621,6 +621,14 @@ def test_r23_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> No
         ("gate", "allows to cross meadow", "sheep")
     }
     assert relations_of("Gates allow sheep.", "gate", "sheep") == {("gate", "allows", "sheep")}
+    # what it lets the reader do is what it is for ("A StatefulSet lets you manage Pods")
+    assert relations_of("A ledger lets you track every harvest.", "ledger", "harvest") == {
+        ("ledger", "lets you track", "harvest")
+    }
+    assert relations_of("The farm allows us to sell fleece in the valley.", "farm", "fleece") == {
+        ("farm", "allows us to sell", "fleece")
+    }
+    assert relations_of("A ledger might let you track every harvest.", "ledger", "harvest") == set()
 
 
 def test_r23_a_name_narrowed_by_another_concept_is_that_one_s() -> None:

@@ -427,12 +427,15 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                     if len(words) <= MAX_PREDICATE_WORDS:
                         out.append((ref, " ".join(words), False))
         return out
-    if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
-        return out
     objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
-    enabled = [w for w in children if w.dep in ("xcomp", "ccomp") and _infinitive(parse, w)]
+    bare = verb.lemma.casefold() in ("let", "help")  # "lets you manage …": an infinitive without "to"
+    enabled = [
+        w for w in children if w.dep in ("xcomp", "ccomp") and w.pos == "VERB" and (bare or _infinitive(parse, w))
+    ]
     if verb.lemma.casefold() in _ENABLING and enabled:
         return _enabled(parse, verb, enabled[0], objects, refs)
+    if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
+        return out
     if len(objects) > 1 and not any(w.dep == "cc" for w in children):
         objects = objects[-1:]  # "changing the pod logs directory": "pod" is no object of its own
     # "Kubernetes provides Containers with lifecycle hooks": the object is who receives; what is
@@ -579,11 +582,22 @@ def _enabled(
 ) -> list[tuple[str, str, bool]]:
     """ "Links allow processes to establish a relationship": what is allowed is in the predicate
     ("allows to establish relationship"), and only where it names no concept itself ("allow a node
-    to discover Node resources", "allow the scheduler to schedule pods" are garbled as a triple)."""
+    to discover Node resources", "allow the scheduler to schedule pods" are garbled as a triple).
+    What it lets the reader do ("A StatefulSet lets you manage Pods") is what it is for: the
+    concept done to is the object ("lets you manage")."""
     inner = parse.children(action.i)
     allowed = [*objects, *(w for w in inner if w.dep == "nsubj")]
     things = [w for w in inner if w.dep in ("dobj", "prep", "xcomp", "ccomp")]
-    if _unsure(parse, verb) or len(things) != 1 or things[0].dep != "dobj":
+    if _unsure(parse, verb):
+        return []
+    readers = [w for w in allowed if w.text.casefold() in _READERS]
+    if readers and len(readers) == len(allowed):
+        # "A StatefulSet lets you manage Pods": what it lets the reader do is what it is for
+        to = "" if verb.lemma.casefold() in ("let", "help") else " to"
+        predicate = f"{_active(verb, '')} {readers[0].text.casefold()}{to} {action.lemma.casefold()}"
+        done = _stand_ins(parse, [w for w in inner if w.dep == "dobj"], refs)
+        return [(refs[w.i], predicate, False) for w in done if w.i in refs]
+    if len(things) != 1 or things[0].dep != "dobj":
         return []
     thing = things[0]
     if (
@@ -596,6 +610,9 @@ def _enabled(
     if len(predicate.split()) > MAX_PREDICATE_WORDS:
         return []
     return [(refs[w.i], predicate, False) for w in _stand_ins(parse, allowed, refs) if w.i in refs]
+
+
+_READERS = frozenset(["you", "us"])  # "lets you …", "allows us to …": the reader
 
 
 def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
