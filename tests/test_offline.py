@@ -293,6 +293,20 @@ def test_r20_relation_rules_negation_passive_and_prepositions() -> None:
     assert ("Pod", "uses", "Node") not in found  # "in a Pod" is not the subject
 
 
+def test_r20_a_function_named_without_its_arity_relates_as_code_or_by_its_kind() -> None:
+    """Issue 10 (R20): `sow/1` is also "the sow functions" and `sow`, but not the English verb
+    ("sow the seeds")."""
+    body = (
+        "## `sow/1`\n\nThe `sow/1` function plants one seed in a furrow of the field.\n\n"
+        "A **Seeder** is a machine that plants rows of seeds.\n\n"
+        "Seeders build on top of the sow functions to plant whole rows.\n\n"
+        "Farmers sow the seeds before a Seeder arrives.\n"
+    )
+    found = triples(run(make_request(body)))
+    assert ("Seeder", "builds on", "sow/1") in found
+    assert not {t for t in found if t[0] == "sow/1" or (t[2] == "sow/1" and t[1] != "builds on")}
+
+
 def test_r20_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None:
     """Issue 10 (R20): "`pasture` and `barn`" as a metric's labels are fields, not the concept
     Pasture; the word in prose still names it."""

@@ -49,6 +49,7 @@ from wikigen.engines.documents import (
 )
 from wikigen.engines.language import is_english, language, notes, with_language
 from wikigen.engines.parse import Parse, Parser, parse_sentences
+from wikigen.engines.readings import CLASSIFIERS
 from wikigen.engines.relations import Mention, Mentions
 from wikigen.engines.route import OFFLINE_MODEL
 from wikigen.engines.statements import stated
@@ -160,6 +161,9 @@ def _named(concepts: Sequence[Concept], anchors: Anchors) -> list[tuple[str, Seq
     return named
 
 
+_ARITY = re.compile(r"([A-Za-z_][\w.!?]*)/\d+")  # `spawn/1`, `String.split/3`
+
+
 def _code_only(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
     """The refs of constructs named by a short plain word (`case`, `if`, `use`): anchors included,
     the same rule candidates apply (:func:`wikigen.engines.candidates.written_as_code`)."""
@@ -177,13 +181,29 @@ def _kinds(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _named_as_written(mention: Mention, sentence: Sentence, code_only: frozenset[str]) -> bool:
-    """Such a construct is mentioned where the sentence writes it as code, not where the English
-    word occurs ("in this case")."""
-    if mention.ref not in code_only:
+def _named_as_written(
+    mention: Mention,
+    sentence: Sentence,
+    code_only: frozenset[str],
+    parse: Parse | None = None,
+    bare: set[str] | frozenset[str] = frozenset(),
+) -> bool:
+    """Such a construct (or a function named without its arity, ``bare``) is mentioned where the
+    sentence writes it as code, or names it by its kind ("the spawn functions"), not where the
+    English word occurs ("in this case", "spawn a process")."""
+    written = sentence.clean.text[mention.start : mention.end]
+    if mention.ref not in code_only and normalize_name(written) not in bare:
         return True
-    return any(
-        m.kind == "code" and (m.start, m.end) == (mention.start, mention.end) for m in sentence.clean.marks
+    if any(m.kind == "code" and (m.start, m.end) == (mention.start, mention.end) for m in sentence.clean.marks):
+        return True
+    if parse is None:
+        return False
+    head = parse.span_head(mention.start, mention.end)
+    return (
+        head is not None
+        and head.dep == "compound"
+        and head.head == head.i + 1
+        and parse.words[head.head].lemma.casefold() in CLASSIFIERS
     )
 
 
@@ -226,8 +246,18 @@ def _relations(
 ) -> list[Json]:
     """R20/R23: one relation per (subject, predicate, object), evidenced by the sentences stating it."""
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
-    mentions = Mentions.build(named, known=True)
     code_only = _code_only(named)
+    # `spawn/1` is also `spawn` and "the spawn functions": a function named without its arity, where
+    # the sentence writes it as code or names it by its kind
+    bare: dict[str, set[str]] = {}
+    for ref, forms in named:
+        for form in forms:
+            without = _ARITY.fullmatch(form)
+            if without is not None:
+                bare.setdefault(ref, set()).add(without.group(1))
+    named = [(ref, [*forms, *sorted(bare.get(ref, ()))]) for ref, forms in named]
+    bare_keys = {ref: {normalize_name(f) for f in found} for ref, found in bare.items()}
+    mentions = Mentions.build(named, known=True)
     kinds = _kinds(named)
     found_in: dict[str, set[str]] = {}
     proper: dict[str, list[bool]] = {}
@@ -239,7 +269,11 @@ def _relations(
         own = by_name.get(normalize_name(document.title))
         for sentence in [*document.sentences, *_lead_lines(document, parsed)]:
             found = [
-                m for m in mentions.find(sentence.clean.text) if _named_as_written(m, sentence, code_only)
+                m
+                for m in mentions.find(sentence.clean.text)
+                if _named_as_written(
+                    m, sentence, code_only, parsed.get(sentence.text), bare_keys.get(m.ref, set())
+                )
             ]
             itself = _THIS.match(sentence.clean.text)
             if own is not None and itself is not None:
