@@ -118,6 +118,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", MENTIONS),  # points at an example
         ("Both harrows break the clods of a field.", "harrows", MENTIONS),  # the two just named
         ("Threshers always run to completion.", "Threshers", DESCRIBES),  # where it runs
+        ("Delivery is at least once, which means a bell may be called multiple times a day.", "times", MENTIONS),  # how often
         (  # the parser gives "matches" two subjects: a misparse defines nothing
             "An empty `tag` with operator `Any` matches all tags, names and marks which means this will keep everything.",
             "Any",

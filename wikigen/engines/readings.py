@@ -502,6 +502,10 @@ def _called(parse: Parse, head: Word) -> bool | None:
         return None  # "Name the volume anything", "may be called multiple times": not the name
     if verb.tag == "VBG":
         return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
+    if head.lemma.casefold() == "time" or any(
+        w.dep in ("nummod", "amod") and w.lemma.casefold() in _MANY for w in parse.children(head.i)
+    ):
+        return None  # "a hook may be called multiple times": how often, not a name
     if verb.dep == "acl" and words[verb.head].pos not in ("NOUN", "PROPN"):
         return None  # "For each named port, …": a port with a name, not a name given
     children = parse.children(verb.i)
@@ -520,6 +524,9 @@ def _called(parse: Parse, head: Word) -> bool | None:
     # (not "The first set of tools is called …", which says what it names)
     ordinal = subject.lemma.casefold() in ORDINALS
     return ordinal or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+
+
+_MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
 
 
 # "the first manifest", "the second is called …": one of a series just named, not the kind
