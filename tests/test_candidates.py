@@ -372,6 +372,21 @@ def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -
     assert "Barn robot" in concepts(story.format("robot"))
 
 
+def test_r26_one_concept_however_its_name_is_spaced() -> None:
+    """R26/R25: "SeedDrill" and "seed drill" (the API kind and the words) are one concept, in one
+    increment and across increments (the anchor is found again, not defined twice)."""
+    body = (
+        "A _seed drill_ is a machine that sows seeds in straight rows.\n\n"
+        "A `SeedDrill` is the object that records each seed drill of the farm.\n\n"
+        "The seed drill sows the rows every spring.\n"
+    )
+    found = concepts(body)
+    assert len([n for n in found if n.replace(" ", "").casefold() == "seeddrill"]) == 1, sorted(found)
+    anchor = {"id": "concept/seeddrill", "name": "SeedDrill", "aliases": [], "type": "resource"}
+    delta = analyzed([{"id": "knowledge/notes", "title": "Notes", "body": body}], [anchor])
+    assert not [c for c in delta["concepts"] if c["name"].replace(" ", "").casefold() == "seeddrill"]
+
+
 def test_issue10_what_follows_from_another_clause_does_not_describe_a_term() -> None:
     """Issue 10 (R20): "The lever has no effect on the gears, so gizmos are still required …" says
     what follows from the lever, not what a gizmo is; a sentence of its own about gizmos does."""

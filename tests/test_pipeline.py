@@ -771,6 +771,23 @@ def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use()
     assert sorted(order, key=order.__getitem__) == ["c-tools", "a-fields", "b-sheds", "d-weather"]
 
 
+def test_r14_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_title() -> None:
+    """R14: a text naming "LimitRange" hits the concept named "LimitRanges" (and "pod disruption
+    budgets" the one named "Pod disruption budget"), so the engine links to it instead of defining
+    it again; an article is hit by its title as written."""
+    from wikigen.context import hits
+    from wikigen.lookup import IndexLookup
+
+    index = {
+        "concept/limitranges": {"kind": "concept", "names": ["LimitRanges"]},
+        "concept/pod_disruption_budget": {"kind": "concept", "names": ["Pod disruption budget"]},
+        "article/knowledge--pods": {"kind": "article", "names": ["Pods"]},
+    }
+    found = hits(IndexLookup(index), ["A LimitRange caps a Pod; see pod disruption budgets."], lambda _: True)
+    assert found == {"concept/limitranges", "concept/pod_disruption_budget"}
+    assert hits(IndexLookup(index), ["Pods run on nodes."], lambda _: True) == {"article/knowledge--pods"}
+
+
 def test_r16_a_title_with_a_preposition_names_what_comes_before_it() -> None:
     """R16: "Weather for fields and ploughs" is about the weather: a text that names ploughs does not
     mention it, so the page that defines ploughs comes first; the whole title still counts."""

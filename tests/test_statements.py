@@ -219,6 +219,27 @@ def test_r23_what_a_thing_is_responsible_for_used_for_or_the_process_of() -> Non
     assert relations_of("The shepherd might be responsible for the flock.", "shepherd", "flock") == set()
 
 
+def test_r23_examples_of_a_class_are_not_what_it_relates_to() -> None:
+    """R23: "a garden tool (like `Rake`, `Hoe`)" gives examples of tools: the spade is no "tool like"
+    the rake; what the clause after says still relates."""
+    found = relations_of(
+        "A spade is a garden tool (like `Rake`, `Hoe`, etc) which is stored in the shed.", "spade", "Rake", "shed"
+    )
+    assert found == {("spade", "is stored in", "shed")}
+
+
+def test_r23_what_a_thing_decides_for_another() -> None:
+    """R23: "X determines when to V Y" relates X to Y by what it decides; "when" there is no
+    circumstance of the statement, and a hedged one states nothing."""
+    assert relations_of("Rain gauges determine when to open a sluice.", "Rain gauges", "sluice") == {
+        ("Rain gauges", "determines when to open", "sluice")
+    }
+    assert relations_of("The miller decides where to store the grain.", "miller", "grain") == {
+        ("miller", "decides where to store", "grain")
+    }
+    assert relations_of("The miller might decide where to store the grain.", "miller", "grain") == set()
+
+
 def test_r23_members_listed_under_a_class() -> None:
     """R23: "two containers: barrels and crates" makes each member a kind of the class."""
     found = relations_of(

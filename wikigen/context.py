@@ -195,12 +195,44 @@ def hits(lookup: Lookup, bodies: Iterable[str], live: Callable[[str], bool]) -> 
         tokens = name_tokens(body)
         starts: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for i, token in enumerate(tokens):
-            if token not in starts:
-                starts[token] = lookup.names_from(token)
-            for words, oid in starts[token]:
-                if oid not in found and tokens[i : i + len(words)] == words and live(oid):
-                    found.add(oid)
+            # a concept's one-word name in the other number ("LimitRange" of "LimitRanges") starts
+            # elsewhere; an article is named by its title as written
+            for start in (token, *_other_numbers(token)):
+                if start not in starts:
+                    starts[start] = lookup.names_from(start)
+                for words, oid in starts[start]:
+                    if oid in found or not live(oid):
+                        continue
+                    exact = tokens[i : i + len(words)] == words
+                    if exact or (kind_of(oid) == "concept" and _names_here(tokens, i, words)):
+                        found.add(oid)
     return found
+
+
+def _names_here(tokens: Sequence[str], i: int, words: tuple[str, ...]) -> bool:
+    """The name's words at ``i``, its last word in either number ("Pod disruption budgets")."""
+    end = i + len(words)
+    if end > len(tokens) or tuple(tokens[i + 1 : end - 1]) != words[1:-1]:
+        return False
+    if len(words) > 1 and tokens[i] != words[0]:
+        return False
+    last = tokens[end - 1]
+    return last == words[-1] or words[-1] in _other_numbers(last)
+
+
+def _other_numbers(word: str) -> tuple[str, ...]:
+    """A word's plural or singular forms, as name tokens are: "gizmo" ↔ "gizmos", "policy" ↔ "policies"."""
+    if len(word) < 3 or not word[-1].isalpha():
+        return ()
+    if word.endswith("ies"):
+        return (word[:-3] + "y",)
+    if word.endswith("es"):
+        return (word[:-2], word[:-1])
+    if word.endswith("s") and not word.endswith("ss"):
+        return (word[:-1],)
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return (word + "s", word[:-1] + "ies")
+    return (word + "s", word + "es")
 
 
 def _fragments_for(

@@ -33,6 +33,12 @@ EVIDENCE_QUOTES = 3
 EVIDENCE_POOL = 8  # candidate sentences ranked per concept
 
 
+def joined(name: str) -> str:
+    """A name with its spaces, hyphens and underscores dropped, as a key: "Pod disruption budget" and
+    "PodDisruptionBudget" are one name ("#" marks the key apart from any name)."""
+    return "#" + re.sub(r"[\s_-]+", "", normalize_name(name))
+
+
 class Anchors:
     """The request's anchors (R14) by every normalized name, alias and their plural/singular."""
 
@@ -45,6 +51,7 @@ class Anchors:
                 self.exact.setdefault(normalize_name(form), anchor["id"])
                 for variant in (form, *head_variants(form)):
                     self.by_key.setdefault(normalize_name(variant), anchor)
+                    self.by_key.setdefault(joined(variant), anchor)
 
     def find(self, keys: Iterable[str]) -> Mapping[str, Any] | None:
         for key in keys:
@@ -115,7 +122,9 @@ def build_concepts(
     index: dict[str, str] = {}  # every normalized form → concept key
     for definition in found:
         name = canonical_name(definition.term, definition.code, vocabulary.words)
-        forms = [normalize_name(f) for f in (definition.term, name, *head_variants(name))]
+        variants = (definition.term, name, *head_variants(name))
+        # "VolumeSnapshot" and "volume snapshot", "Add-on" and "Addon": one concept, however spaced
+        forms = [normalize_name(f) for f in variants] + [joined(f) for f in variants]
         anchor = anchors.find(forms)
         if anchor is not None:
             name = anchor["name"]

@@ -153,9 +153,13 @@ def _named(concepts: Sequence[Concept], anchors: Anchors) -> list[tuple[str, Seq
     own = {a["id"]: a.get("aliases", ()) for a in anchors.items}
     named: list[tuple[str, Sequence[str]]] = []
     for c in concepts:
-        # an anchor named again keeps its own aliases too ("Strings" of String)
+        # an anchor named again keeps its own aliases too ("Strings" of String), and is found by the
+        # form this increment names it by ("Add-ons" of the anchor Addon)
         forms = [c.name, *c.aliases]
-        named.append((c.ref, forms + [a for a in own.get(c.ref, ()) if a not in forms]))
+        forms += [a for a in own.get(c.ref, ()) if a not in forms]
+        if c.anchor is not None:
+            forms += [d.term for d in c.definitions if d.term not in forms]
+        named.append((c.ref, forms))
     found = {c.anchor for c in concepts if c.anchor}
     named.extend((a["id"], [a["name"], *a.get("aliases", ())]) for a in anchors.items if a["id"] not in found)
     return named

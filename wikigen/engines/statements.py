@@ -434,6 +434,24 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     ]
     if verb.lemma.casefold() in _ENABLING and enabled:
         return _enabled(parse, verb, enabled[0], objects, refs)
+    if verb.lemma.casefold() in _DECIDING:
+        # "Liveness probes determine when to restart a container": what the subject decides for Y
+        for clause in (w for w in children if w.dep in ("advcl", "xcomp", "ccomp") and _infinitive(parse, w)):
+            wh = next(
+                (
+                    w
+                    for w in parse.children(clause.i)
+                    if (w.dep == "advmod" and w.tag == "WRB") or (w.dep == "mark" and w.text.casefold() == "whether")
+                ),
+                None,
+            )
+            if wh is None:
+                continue
+            done = _stand_ins(parse, [w for w in parse.children(clause.i) if w.dep == "dobj"], refs)
+            predicate = f"{_active(verb, '')} {wh.text.casefold()} to {clause.lemma.casefold()}"
+            out.extend((refs[w.i], predicate, False) for w in done if w.i in refs)
+        if out:
+            return out
     if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
         return out
     if len(objects) > 1 and not any(w.dep == "cc" for w in children):
@@ -612,6 +630,7 @@ def _enabled(
     return [(refs[w.i], predicate, False) for w in _stand_ins(parse, allowed, refs) if w.i in refs]
 
 
+_DECIDING = frozenset(["determine", "decide", "choose", "control", "specify", "define"])
 _READERS = frozenset(["you", "us"])  # "lets you …", "allows us to …": the reader
 
 
@@ -655,6 +674,10 @@ def _named(parse: Parse, word: Word) -> Word:
     return word
 
 
+# "an identifier (like `String`, `Keyword`)": examples or exceptions of a class, not what it relates to
+_EXAMPLES = frozenset(["like", "unlike", "including", "except", "besides", "than"])
+
+
 def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str, list[str]]]:
     """Concepts reached from ``noun`` through "of"/"on"/"for" phrases or a participle: the words of
     the path ("of"; "built on top of"), two steps at most."""
@@ -664,7 +687,7 @@ def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[st
         if depth > 3:
             return
         for child in parse.children(word.i):
-            if child.dep == "prep":
+            if child.dep == "prep" and child.text.casefold() not in _EXAMPLES:
                 for pobj in _with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"]):
                     step = [*path, child.text.casefold()]
                     if pobj.i in refs:
@@ -883,6 +906,8 @@ def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     children = parse.children(clause.i)
     if clause.dep == "prep":  # "After deleting all the dependent objects, …", "After the X phase, …"
         return clause.lemma.casefold() in when and (before or any(w.dep == "pcomp" for w in children))
+    if _infinitive(parse, clause):
+        return False  # "… determine when to restart a container": what is decided, not when it holds
     return any(w.dep in ("mark", "advmod") and w.lemma.casefold() in when for w in children)
 
 
