@@ -228,6 +228,18 @@ def test_r23_examples_of_a_class_are_not_what_it_relates_to() -> None:
     assert found == {("spade", "is stored in", "shed")}
 
 
+def test_r23_some_of_a_kind_a_name_given_and_a_recipient_state_nothing() -> None:
+    """R23: "Some Acme sheds …" (the parser hangs "Some" on "Acme") speaks of some sheds; "(also
+    known as ear marks)" gives a name, not a relation; "uses gates to give the shepherd … the chance"
+    makes the shepherd the one who receives, not what gates give."""
+    assert relations_of("Some Acme sheds, such as lofts, also use hay bales.", "Acme shed", "hay bale") == set()
+    assert relations_of("Acme tags are short unique codes (also known as ear marks).", "Acme tag", "ear mark") == set()
+    found = relations_of(
+        "The farm uses gates to give the shepherd, and other workers, the chance to count sheep.", "farm", "gate", "shepherd"
+    )
+    assert found == {("farm", "uses", "gate")}
+
+
 def test_r23_what_a_thing_decides_for_another() -> None:
     """R23: "X determines when to V Y" relates X to Y by what it decides; "when" there is no
     circumstance of the statement, and a hedged one states nothing."""

@@ -562,6 +562,8 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
             continue  # "To use the old version, use `powershell`": advice, not what it is used for
         if not _infinitive(parse, purpose):
             continue  # "accounts created using an IAM service": a means, not a purpose
+        if purpose.lemma.casefold() in _GIVING_TO:
+            continue  # "to give the control plane … the opportunity": the object is who receives
         for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
             for word in _with_conjuncts(parse, [_named(parse, obj)]):
                 if word.i in refs:
@@ -630,6 +632,7 @@ def _enabled(
     return [(refs[w.i], predicate, False) for w in _stand_ins(parse, allowed, refs) if w.i in refs]
 
 
+_GIVING_TO = frozenset(["give", "grant", "offer", "send", "tell", "show", "hand", "lend"])
 _DECIDING = frozenset(["determine", "decide", "choose", "control", "specify", "define"])
 _READERS = frozenset(["you", "us"])  # "lets you …", "allows us to …": the reader
 
@@ -694,7 +697,13 @@ def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[st
                         found.append((refs[pobj.i], step))
                     elif pobj.lemma.casefold() in ("top", "front", "part", "set", "list", "kind", "type"):
                         walk(pobj, [*step, pobj.text.casefold()], depth + 1)
-            elif child.dep == "acl" and child.pos == "VERB" and depth == 0 and child.tag == "VBN":
+            elif (
+                child.dep == "acl"
+                and child.pos == "VERB"
+                and depth == 0
+                and child.tag == "VBN"
+                and child.lemma.casefold() not in _NAMING | {"refer"}  # "identifiers (also known as UUIDs)"
+            ):
                 walk(child, [*path, child.text.casefold()], depth + 1)
 
     walk(noun, [], 0)
@@ -784,13 +793,15 @@ def _bare_participle(parse: Parse, verb: Word) -> bool:
 def _denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) -> bool:
     """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some;
     "these plugins …" of the ones just named."""
+    # "Some Kubernetes objects …", parsed with "Some" on "Kubernetes": any word of the phrase before it
+    before = [w for w in parse.subtree(subject.i) if w.i < subject.i]
     return any(
         w.dep == "neg"
         or w.lemma.casefold() == "no"
         or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
         or (w.dep == "det" and w.text.casefold() in POINTING and w.i not in named)  # "These plugins …"
         for w in parse.children(subject.i)
-    )
+    ) or any(w.dep == "det" and w.lemma.casefold() in SOME for w in before)
 
 
 def _unsure(parse: Parse, verb: Word) -> bool:
