@@ -687,6 +687,11 @@ def test_r23_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
         ("barn", "contains", "plough"),
     }
     assert relations_of("In that case, the farmer only feeds sheep.", "farmer", "sheep") == set()
+    # and the other way round: "X stands in Y and is painted in Z" (the second verb's own auxiliary)
+    assert relations_of("Gates stand in the meadow and are painted in the barn.", "Gates", "meadow", "barn") == {
+        ("Gates", "stands in", "meadow"),
+        ("Gates", "is painted in", "barn"),
+    }
 
 
 def test_r23_a_hub_before_a_name_does_not_narrow_it() -> None:

@@ -163,9 +163,12 @@ def _stated(
         subjects = _with_conjuncts(parse, _subjects(parse, verb))
         # "the credentials provided to the kubelet are …": a bare participle with a subject is passive
         # "is managed by X and contains Y": a subject shared with a passive verb is no passive of its own
-        passive = any(
-            w.dep == "nsubjpass" and (w.head == verb.i or verb.tag == "VBN") for w in subjects
-        ) or _bare_participle(parse, verb)
+        # "… exist in the cluster and are defined in the API": a coordinated verb's own auxiliary
+        passive = (
+            any(w.dep == "nsubjpass" and (w.head == verb.i or verb.tag == "VBN") for w in subjects)
+            or _bare_participle(parse, verb)
+            or (verb.tag == "VBN" and any(w.dep == "auxpass" for w in parse.children(verb.i)))
+        )
         subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
         subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w, named)]
         for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
