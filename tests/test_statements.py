@@ -240,6 +240,17 @@ def test_r23_some_of_a_kind_a_name_given_and_a_recipient_state_nothing() -> None
     assert found == {("farm", "uses", "gate")}
 
 
+def test_r23_a_definition_list_entry_glossed_by_a_participle() -> None:
+    """R23: "Harrow : Pulled by the tractor across the field." is an entry whose term is what the
+    participle says: the tractor pulls the harrow."""
+    assert relations_of("Harrow : Pulled by the tractor across the field.", "Harrow", "tractor") == {
+        ("tractor", "pulls", "Harrow")
+    }
+    assert relations_of("SeedTray : Used with compost to start seedlings.", "SeedTray", "compost") == {
+        ("SeedTray", "is used with", "compost")
+    }
+
+
 def test_r23_what_a_thing_decides_for_another() -> None:
     """R23: "X determines when to V Y" relates X to Y by what it decides; "when" there is no
     circumstance of the statement, and a hedged one states nothing."""

@@ -287,6 +287,15 @@ def _subjects(parse: Parse, verb: Word) -> list[Word]:
     """The verb's subjects; a coordinated verb without one shares its head verb's ("Charlists are
     lists of integers, and therefore are chardata")."""
     own = [w for w in parse.children(verb.i) if w.dep in _SUBJECTS]
+    head = parse.words[verb.head]
+    if (
+        not own
+        and verb.dep == "acl"
+        and verb.tag == "VBN"
+        and head.dep == "ROOT"
+        and parse.text[head.end : verb.start].strip() == ":"
+    ):
+        return [head]  # a definition list's entry, "ResourceSlice : Used with structured parameters …"
     if own or verb.dep != "conj":
         return own
     head = parse.words[verb.head]
