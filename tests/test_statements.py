@@ -251,6 +251,15 @@ def test_r23_a_definition_list_entry_glossed_by_a_participle() -> None:
     }
 
 
+def test_r23_a_noun_tagged_as_an_adjective_still_narrows_a_name() -> None:
+    """R23: "The snapshot controller watches the barns" (the parser tags "snapshot" an adjective)
+    speaks of one controller; "multiple controllers" are any number of them."""
+    assert relations_of("The snapshot controller watches the barns.", "controller", "barn") == set()
+    assert relations_of("The mill runs multiple controllers in one process.", "mill", "controller") == {
+        ("mill", "runs", "controller")
+    }
+
+
 def test_r23_what_a_thing_decides_for_another() -> None:
     """R23: "X determines when to V Y" relates X to Y by what it decides; "when" there is no
     circumstance of the statement, and a hedged one states nothing."""

@@ -205,7 +205,7 @@ def _one_of_a_kind(
         and w.head in inside
         # "the snapshot controller", tagged ADJ; "set-based label selectors", "API-initiated
         # evictions": a hyphened word names a subkind
-        and (w.pos in ("NOUN", "PROPN") or w.i in refs or _hyphened(parse, w))
+        and (w.pos in ("NOUN", "PROPN") or w.i in refs or _hyphened(parse, w) or _noun_as_adjective(parse, w))
         and w.end <= mention.start
         # on an inner word, a lower-case word ("the priority admission controller"), not a name of
         # its own ("Static Pods: Control plane components are …", a definition list's term run in)
@@ -215,6 +215,42 @@ def _one_of_a_kind(
         and not w.code
         for w in parse.words
     )
+
+
+def _noun_as_adjective(parse: Parse, word: Word) -> bool:
+    """ "the snapshot controller", with "snapshot" tagged an adjective: a modifier that is no
+    adjective by its form (no comparison, no adjective ending) and sits right before a noun names a
+    kind of that noun."""
+    text = word.text.casefold()
+    return (
+        word.dep == "amod"
+        and word.pos == "ADJ"
+        and word.tag == "JJ"
+        and word.head == word.i + 1
+        and text.isalpha()
+        and text not in _PLAIN_ADJECTIVES
+        and not text.endswith(_ADJECTIVE_ENDINGS)
+    )
+
+
+_ADJECTIVE_ENDINGS = tuple(
+    [
+        "al", "ic", "ive", "ous", "ful", "less", "able", "ible", "ed", "ing", "ant", "ent", "ary",
+        "ory", "ish", "ile", "y", "ar", "ate",
+    ]
+)
+# adjectives without an adjective ending ("multiple controllers" are any number of them)
+_PLAIN_ADJECTIVES = frozenset(
+    [
+        "multiple", "several", "various", "numerous", "individual", "separate", "new", "old", "same",
+        "other", "main", "own", "whole", "full", "single", "many", "few", "big", "small", "large",
+        "long", "short", "high", "low", "good", "bad", "best", "last", "next", "first", "real", "true",
+        "false", "top", "free", "open", "safe", "secure", "simple", "complex", "common", "proper",
+        "certain", "due", "late", "early", "strict", "loose", "basic", "raw", "live", "dead", "clean",
+        "fast", "slow", "hard", "soft", "wide", "deep", "rich", "able", "sure", "clear", "exact",
+        "entire", "prime", "native", "extra", "minimum", "maximum",
+    ]
+)
 
 
 def _hyphened(parse: Parse, word: Word) -> bool:
