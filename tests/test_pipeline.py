@@ -750,25 +750,30 @@ def test_r19_recheck_is_sent_what_it_checks_and_nothing_twice(git_repo: GitRepo)
     assert not schema.is_valid({**recheck, "stage": "analyze"})
 
 
-def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use() -> None:
-    """R16: --batch compiles first the sources whose titles the others mention, so that later
-    increments can link to what they define; a title of several names ("Ploughs and harrows") is
-    mentioned by a text naming any one of them, in either number; ties go by id."""
+def compiled_in_order(pages: dict[str, tuple[str, str]]) -> list[str]:
+    """The source ids (title, body) in the order --batch compiles them (R16)."""
     from types import SimpleNamespace
 
     from wikigen.pipeline import batch_order
 
+    plan = SimpleNamespace(
+        changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}
+    )
+    order = batch_order(plan)  # type: ignore[arg-type]
+    return sorted(order, key=order.__getitem__)
+
+
+def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use() -> None:
+    """R16: --batch compiles first the sources whose titles the others mention, so that later
+    increments can link to what they define; a title of several names ("Ploughs and harrows") is
+    mentioned by a text naming any one of them, in either number; ties go by id."""
     pages = {
         "a-fields": ("Fields", "A field is sown each spring. Every plough and harrow works it."),
         "b-sheds": ("Sheds", "A shed keeps a plough dry."),
         "c-tools": ("Ploughs and harrows", "A plough turns the soil; a harrow breaks it."),
         "d-weather": ("Weather", "Rain falls on the field."),
     }
-    plan = SimpleNamespace(
-        changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}
-    )
-    order = batch_order(plan)  # type: ignore[arg-type]
-    assert sorted(order, key=order.__getitem__) == ["c-tools", "a-fields", "b-sheds", "d-weather"]
+    assert compiled_in_order(pages) == ["c-tools", "a-fields", "b-sheds", "d-weather"]
 
 
 def test_r14_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_title() -> None:
@@ -791,18 +796,10 @@ def test_r14_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_
 def test_r16_a_title_with_a_preposition_names_what_comes_before_it() -> None:
     """R16: "Weather for fields and ploughs" is about the weather: a text that names ploughs does not
     mention it, so the page that defines ploughs comes first; the whole title still counts."""
-    from types import SimpleNamespace
-
-    from wikigen.pipeline import batch_order
-
     pages = {
         "a-weather": ("Weather for fields and ploughs", "Rain softens a field. A plough sticks in mud."),
         "b-ploughs": ("Ploughs", "A plough turns the soil of a field."),
         "c-sheds": ("Sheds", "A shed keeps a plough dry in any weather."),
         "d-barns": ("Barns", "A barn stores hay and a plough; see weather for fields and ploughs."),
     }
-    plan = SimpleNamespace(
-        changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}
-    )
-    order = batch_order(plan)  # type: ignore[arg-type]
-    assert sorted(order, key=order.__getitem__) == ["b-ploughs", "a-weather", "c-sheds", "d-barns"]
+    assert compiled_in_order(pages) == ["b-ploughs", "a-weather", "c-sheds", "d-barns"]

@@ -197,26 +197,37 @@ def test_r23_copula_with_a_class_and_a_relational_noun() -> None:
     )
 
 
-def test_r23_what_a_thing_is_responsible_for_used_for_or_the_process_of() -> None:
-    """R23: a duty ("is responsible for the care of Y", "… for milking Y"), a use ("is used for
-    herding Y") and a process ("is the process of shearing Y") relate the subject to Y; a hedged
-    duty states nothing."""
-    assert relations_of("The shepherd is responsible for the care of the flock.", "shepherd", "flock") == {
-        ("shepherd", "is responsible for care of", "flock")
-    }
-    assert relations_of("The dairy is only responsible for milking cows.", "dairy", "cows") == {
-        ("dairy", "is responsible for milking", "cows")
-    }
-    assert relations_of("The barn is responsible for the hay.", "barn", "hay") == {
-        ("barn", "is responsible for", "hay")
-    }
-    assert relations_of("Sheepdogs are used for herding sheep into the pen.", "Sheepdogs", "sheep") == {
-        ("Sheepdogs", "is used for herding", "sheep")
-    }
-    assert relations_of("Shearing is the process of cutting the fleece from sheep.", "Shearing", "fleece") == {
-        ("Shearing", "is process of cutting", "fleece")
-    }
-    assert relations_of("The shepherd might be responsible for the flock.", "shepherd", "flock") == set()
+@pytest.mark.parametrize(
+    ("sentence", "names", "expected"),
+    [
+        # a duty
+        ("The shepherd is responsible for the care of the flock.", ("shepherd", "flock"),
+         {("shepherd", "is responsible for care of", "flock")}),
+        ("The dairy is only responsible for milking cows.", ("dairy", "cows"),
+         {("dairy", "is responsible for milking", "cows")}),
+        ("The barn is responsible for the hay.", ("barn", "hay"), {("barn", "is responsible for", "hay")}),
+        # a use
+        ("Sheepdogs are used for herding sheep into the pen.", ("Sheepdogs", "sheep"),
+         {("Sheepdogs", "is used for herding", "sheep")}),
+        # a process
+        ("Shearing is the process of cutting the fleece from sheep.", ("Shearing", "fleece"),
+         {("Shearing", "is process of cutting", "fleece")}),
+        # what a thing decides for another ("when" there is no circumstance of the statement)
+        ("Rain gauges determine when to open a sluice.", ("Rain gauges", "sluice"),
+         {("Rain gauges", "determines when to open", "sluice")}),
+        ("The miller decides where to store the grain.", ("miller", "grain"),
+         {("miller", "decides where to store", "grain")}),
+        # hedged, they state nothing
+        ("The shepherd might be responsible for the flock.", ("shepherd", "flock"), set()),
+        ("The miller might decide where to store the grain.", ("miller", "grain"), set()),
+    ],
+)
+def test_r23_a_duty_a_use_a_process_or_a_decision_relates(
+    sentence: str, names: tuple[str, ...], expected: set[tuple[str, str, str]]
+) -> None:
+    """R23: "X is responsible for the care of Y", "… for milking Y", "X is used for herding Y", "X is
+    the process of shearing Y" and "X determines when to V Y" relate X to Y."""
+    assert relations_of(sentence, *names) == expected
 
 
 def test_r23_examples_of_a_class_are_not_what_it_relates_to() -> None:
@@ -258,18 +269,6 @@ def test_r23_a_noun_tagged_as_an_adjective_still_narrows_a_name() -> None:
     assert relations_of("The mill runs multiple controllers in one process.", "mill", "controller") == {
         ("mill", "runs", "controller")
     }
-
-
-def test_r23_what_a_thing_decides_for_another() -> None:
-    """R23: "X determines when to V Y" relates X to Y by what it decides; "when" there is no
-    circumstance of the statement, and a hedged one states nothing."""
-    assert relations_of("Rain gauges determine when to open a sluice.", "Rain gauges", "sluice") == {
-        ("Rain gauges", "determines when to open", "sluice")
-    }
-    assert relations_of("The miller decides where to store the grain.", "miller", "grain") == {
-        ("miller", "decides where to store", "grain")
-    }
-    assert relations_of("The miller might decide where to store the grain.", "miller", "grain") == set()
 
 
 def test_r23_members_listed_under_a_class() -> None:

@@ -16,6 +16,7 @@ from wikigen.errors import CapExceeded, Problem, ValidationError
 from wikigen.evidence.passages import line_starts
 from wikigen.hashing import canonical_bytes, sha256_hex
 from wikigen.ids import kind_of
+from wikigen.inflection import other_numbers
 from wikigen.lookup import IndexLookup, Lookup, name_tokens
 from wikigen.snapshot import RULES
 from wikigen.sources import Source
@@ -197,7 +198,7 @@ def hits(lookup: Lookup, bodies: Iterable[str], live: Callable[[str], bool]) -> 
         for i, token in enumerate(tokens):
             # a concept's one-word name in the other number ("LimitRange" of "LimitRanges") starts
             # elsewhere; an article is named by its title as written
-            for start in (token, *_other_numbers(token)):
+            for start in (token, *other_numbers(token)):
                 if start not in starts:
                     starts[start] = lookup.names_from(start)
                 for words, oid in starts[start]:
@@ -217,22 +218,7 @@ def _names_here(tokens: Sequence[str], i: int, words: tuple[str, ...]) -> bool:
     if len(words) > 1 and tokens[i] != words[0]:
         return False
     last = tokens[end - 1]
-    return last == words[-1] or words[-1] in _other_numbers(last)
-
-
-def _other_numbers(word: str) -> tuple[str, ...]:
-    """A word's plural or singular forms, as name tokens are: "gizmo" ↔ "gizmos", "policy" ↔ "policies"."""
-    if len(word) < 3 or not word[-1].isalpha():
-        return ()
-    if word.endswith("ies"):
-        return (word[:-3] + "y",)
-    if word.endswith("es"):
-        return (word[:-2], word[:-1])
-    if word.endswith("s") and not word.endswith("ss"):
-        return (word[:-1],)
-    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
-        return (word + "s", word[:-1] + "ies")
-    return (word + "s", word + "es")
+    return last == words[-1] or words[-1] in other_numbers(last)
 
 
 def _fragments_for(

@@ -24,11 +24,11 @@ from wikigen.engines.terms import (
     STOP_TERMS,
     Vocabulary,
     identifier_like,
-    singular_forms,
     term_ok,
 )
 from wikigen.engines.text import CJK, Sentence, Visible, visible
 from wikigen.ids import normalize_name
+from wikigen.inflection import singular_forms
 
 # People and pronoun-like nouns are subjects of many sentences and the concept of none.
 _GENERIC = frozenset(

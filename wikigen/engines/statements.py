@@ -233,11 +233,9 @@ def _noun_as_adjective(parse: Parse, word: Word) -> bool:
     )
 
 
-_ADJECTIVE_ENDINGS = tuple(
-    [
-        "al", "ic", "ive", "ous", "ful", "less", "able", "ible", "ed", "ing", "ant", "ent", "ary",
-        "ory", "ish", "ile", "y", "ar", "ate",
-    ]
+_ADJECTIVE_ENDINGS = (
+    "al", "ic", "ive", "ous", "ful", "less", "able", "ible", "ed", "ing", "ant", "ent", "ary",
+    "ory", "ish", "ile", "y", "ar", "ate",
 )
 # adjectives without an adjective ending ("multiple controllers" are any number of them)
 _PLAIN_ADJECTIVES = frozenset(
@@ -841,8 +839,8 @@ def _bare_participle(parse: Parse, verb: Word) -> bool:
 def _denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) -> bool:
     """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some;
     "these plugins …" of the ones just named."""
-    # "Some Kubernetes objects …", parsed with "Some" on "Kubernetes": any word of the phrase before it
-    before = [w for w in parse.subtree(subject.i) if w.i < subject.i]
+    # "Some Kubernetes objects …", parsed with "Some" on "Kubernetes": a modifier before the subject
+    before = [g for w in parse.children(subject.i) if w.i < subject.i for g in parse.children(w.i)]
     return any(
         w.dep == "neg"
         or w.lemma.casefold() == "no"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from wikigen.engines.text import sentences, visible
 from wikigen.ids import normalize_name
+from wikigen.inflection import other_numbers, singular_forms
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -83,55 +84,12 @@ def identifier_like(term: str) -> bool:
     return _IDENTIFIER.match(term) is not None
 
 
-_PLURAL_KEEP = word_set(
-    "kubernetes|status|class|access|process|address|ingress|egress|dns|tls|https|metrics|series|species|"
-    "analysis|basis|bus|alias|os|us|is|has|was|this|its|less|news|always|versus|plus|various|previous"
-)
-
-
-_SINGULAR_IN_S = word_set("status|class|access|process|address|ingress|egress|alias|bus")
-
-
-def singular_forms(word: str) -> list[str]:
-    """Candidate singulars of a plural word, most likely first (empty when it does not look plural)."""
-    low = word.casefold()
-    if (
-        low in _PLURAL_KEEP
-        or low.endswith(("ss", "us", "is", "ous"))
-        or not low.endswith("s")
-        or len(low) < 4
-    ):
-        return []
-    forms = []
-    if low.endswith("ies"):
-        forms.append(word[:-3] + "y")
-    if low.endswith(("ches", "shes", "xes", "zes", "sses", "ases")):
-        forms.append(word[:-2])  # aliases → alias
-    forms.append(word[:-1])
-    return forms
-
-
-def plural_forms(word: str) -> list[str]:
-    low = word.casefold()
-    if low.endswith(("s", "x", "z", "ch", "sh")):
-        return [word + "es"]
-    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
-        return [word[:-1] + "ies"]
-    return [word + "s"]
-
-
 def head_variants(term: str) -> list[str]:
     """The term with its last word singular or plural: how a mention of the same thing may read."""
     words = term.split()
     if not words:
         return []
-    last = words[-1].casefold()
-    if last in _PLURAL_KEEP:
-        # "process" and "alias" end in s but are singular: their plural is still another number
-        changed = plural_forms(words[-1]) if last in _SINGULAR_IN_S else []
-    else:
-        changed = singular_forms(words[-1]) or plural_forms(words[-1])
-    return [" ".join([*words[:-1], form]) for form in changed]
+    return [" ".join([*words[:-1], form]) for form in other_numbers(words[-1])]
 
 
 def canonical_name(term: str, code: bool, words: frozenset[str]) -> str:
