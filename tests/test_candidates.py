@@ -92,6 +92,43 @@ def test_r20_letters_spelled_out_after_them_name_the_concept() -> None:
     assert not any("could" in name.casefold() or "first-in" in name.casefold() for name in found)
 
 
+def test_r20_one_word_whose_capitals_spell_the_letters_gets_them_as_alias() -> None:
+    """R20: "a _SeedTrayRotator_ (STR)" names one camel-case word by its capitals; "Barns (BNS)"
+    does not spell them."""
+    body = (
+        "You can turn the trays automatically using a _SeedTrayRotator_ (STR).\n\n"
+        "A SeedTrayRotator is a frame that turns every seed tray once a day.\n\n"
+        "Barns (BNS) are buildings that keep the harvest dry.\n"
+    )
+    found = concepts(body)
+    assert "STR" in found["SeedTrayRotator"]["aliases"]
+    assert "BNS" not in {alias for c in found.values() for alias in c["aliases"]}
+
+
+def test_r20_a_former_name_is_no_definition() -> None:
+    """R20, precision first: "Before 2019 this method was known as _dry sowing_" gives the name
+    the method had, not what it is; "is known as" in the present names."""
+    former = "Before 2019 this method was known as _dry sowing_.\n\nSome farms still use dry sowing.\n"
+    assert "Dry sowing" not in concepts(former)
+    present = "Sowing without water is known as _dry sowing_.\n\nSome farms still use dry sowing.\n"
+    assert "Dry sowing" in concepts(present)
+
+
+def test_r20_an_entry_whose_clause_has_its_own_subject_does_not_define_its_label() -> None:
+    """R20: in "**Drivers:** tractors with an exempt driver are ignored …" the clause says what
+    happens to its own subject, not what a driver is; "**Crate keeper:** Counts the crates …" has
+    no subject of its own and says what a crate keeper does."""
+    body = (
+        "## Exemptions\n\n"
+        "- **Drivers:** tractors with an exempt driver are ignored by the gate.\n"
+        "- **Crate keeper:** Counts the crates of the barn every evening.\n\n"
+        "Every driver signs the book. The crate keeper signs too.\n"
+    )
+    found = concepts(body)
+    assert "Driver" not in found
+    assert definition(found["Crate keeper"]).startswith("**Crate keeper:** Counts the crates")
+
+
 def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
     """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
     "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names

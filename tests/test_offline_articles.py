@@ -329,3 +329,20 @@ def test_e1_what_counts_as_raw_html() -> None:
     assert not has_tag(
         'Pods with lower {{<glossary_tooltip text="Priority" term_id="pod-priority">}} go first.'
     )
+
+
+def test_e1_a_table_a_shortcode_line_runs_into_holds_no_sentence() -> None:
+    """E1: "{{< table … >}}" right above a table makes one paragraph of both; its rows are cells,
+    not sentences (a row would otherwise be quoted with the header and the delimiter row)."""
+    from wikigen.engines.text import sentences
+
+    table = (
+        '{{< table caption="Modes of the sorter" >}}\n'
+        "Mode | Description\n"
+        ":----|:-----------\n"
+        "`Fast` | The sorter drops crates on the belt without weighing them.\n"
+        "{{< /table >}}"
+    )
+    assert sentences("knowledge/sorter", table) == []
+    prose = "The sorter drops crates on the belt. Crates - mostly oak -- arrive daily."
+    assert len(sentences("knowledge/sorter", prose)) == 2

@@ -262,6 +262,19 @@ def test_r23_a_definition_list_entry_glossed_by_a_participle() -> None:
     }
 
 
+def test_r23_a_definition_list_entry_glossed_by_its_kind() -> None:
+    """R23: "`north-barn` : The barn for …" and "`east-barn` : This barn holds …" make the term one
+    of the kind the gloss names; "`west-barn` : The barn door …" speaks of a door."""
+    assert relations_of("`north-barn` : The barn for crates stored over the winter.", "north-barn", "barn") == {
+        ("north-barn", "is a", "barn")
+    }
+    assert relations_of("`east-barn` : This barn holds the seed crates of the farm.", "east-barn", "barn", "seed crate") == {
+        ("east-barn", "is a", "barn"),
+        ("east-barn", "holds", "seed crate"),
+    }
+    assert relations_of("`west-barn` : The barn door opens to the east.", "west-barn", "barn") == set()
+
+
 def test_r23_a_noun_tagged_as_an_adjective_still_narrows_a_name() -> None:
     """R23: "The snapshot controller watches the barns" (the parser tags "snapshot" an adjective)
     speaks of one controller; "multiple controllers" are any number of them."""
@@ -806,6 +819,30 @@ def test_r23_a_step_of_a_procedure_or_a_condition_states_no_relation() -> None:
         ("Farm", "sells", "Crate"),
         ("Foreman", "keeps", "Barn"),
     }
+
+
+def test_r23_what_a_thing_does_whenever_something_holds_is_a_relation() -> None:
+    """R23: "The sorter adds crates when there are empty belts" says what the sorter does each time
+    (a "when" after the verb, about the world); "… when you use …" stays a step the reader takes."""
+    names = ("Sorter", "Crate", "Belt")
+    assert relations_of("The sorter adds crates when there are empty belts, and removes crates when those crates are full.", *names) == {
+        ("Sorter", "adds", "Crate"),
+        ("Sorter", "removes", "Crate"),
+    }
+    assert relations_of("The sorter adds crates when you start the belts.", *names) == set()
+    assert relations_of("When there are empty belts, the sorter adds crates.", *names) == set()
+
+
+def test_r23_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
+    """R23, precision first, on a parse spaCy really gives: "The default Acme sorter takes …" read
+    as "default" with the appositions "Acme" and "sorter" is one noun phrase, the sorter: Acme is no
+    subject of it; a set-off apposition ("The machine, Acme, takes …") names Acme."""
+    text = "The default Acme sorter takes crates into account."
+    misparsed = reshaped(text, {"default": ("nsubj", "takes"), "Acme": ("appos", "default"), "sorter": ("appos", "default")})
+    assert hand_relations(misparsed, "Acme", "crate") == set()
+    assert hand_relations(misparsed, "Acme", "sorter", "crate") == {("sorter", "takes into account", "crate")}
+    set_off = relations_of("The machine, Acme, takes crates into account.", "Acme", "crate")
+    assert set_off == {("Acme", "takes into account", "crate")}
 
 
 def test_r23_what_a_thing_takes_into_account() -> None:

@@ -101,9 +101,10 @@ _PLACEHOLDER = re.compile(
     r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE
 )
 _QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
-# "Erlang Term Storage (ETS)", "Quality of Service (QoS)": capitalized words, joined by small ones
+# "Erlang Term Storage (ETS)", "Quality of Service (QoS)": capitalized words, joined by small ones;
+# "HorizontalPodAutoscaler (HPA)": one word whose capitals spell the letters
 _ABBREVIATION = re.compile(
-    r"(?P<long>(?:[A-Z][\w-]*\s+(?:(?:of|and|for|to|on|in)\s+)?){1,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
+    r"(?P<long>(?:[A-Z][\w-]*\s+(?:(?:of|and|for|to|on|in)\s+)?){0,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
 )
 # "Quality of Service": a called name that goes on past its noun phrase (fewer small words than
 # _ABBREVIATION joins: "known as X in Kubernetes" ends at X)
@@ -356,11 +357,16 @@ _LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
 
 
 def _initials(long: str, short: str) -> bool:
-    letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
+    words = [part for word in re.split(r"[\s-]+", long) for part in _CAMEL_PARTS.findall(word)]
+    letters = "".join(word[0] for word in words).casefold()
     wanted = short.rstrip("s").casefold()
     return letters == wanted or (
         len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted)
     )
+
+
+# "HorizontalPodAutoscaler" is "Horizontal", "Pod", "Autoscaler"; "DNS" and "kube" stay whole
+_CAMEL_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[^\sA-Za-z0-9]+")
 
 
 def _spells(long: str, short: str) -> bool:

@@ -25,7 +25,7 @@ from wikigen.engines.candidates import (
 )
 from wikigen.engines.documents import Document, Scorer
 from wikigen.engines.language import is_english, language
-from wikigen.engines.parse import Parse
+from wikigen.engines.parse import Parse, Word
 from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
@@ -95,6 +95,12 @@ def definitions(
                 elif label is not None and reading.pattern == "emphasis":
                     # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
                     # defines it only as a list definition does (terms.list_definitions)
+                    reading = Reading("label", MENTIONS)
+                elif (entry := _ENTRY.match(sentence.text)) is not None and (
+                    mention.end <= len(visible(entry.group(0)).text.strip()) and _own_subject(parse, head)
+                ):
+                    # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
+                    # are ignored": the entry says something of its own subject, not what its label is
                     reading = Reading("label", MENTIONS)
                 own = normalize_name(sentence.heading) in candidate.sections or _names(
                     sentence.heading, candidate.term
@@ -280,6 +286,14 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
 
 # An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
 _ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
+def _own_subject(parse: Parse, label: Word) -> bool:
+    """The clause after an entry's label has a subject other than the label."""
+    clause = parse.words[label.head]
+    return clause.i != label.i and any(
+        w.dep in ("nsubj", "nsubjpass") and w.i != label.i for w in parse.children(clause.i)
+    )
+
+
 # People named by their role are defined by what they are, not by a step they take.
 _PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
 

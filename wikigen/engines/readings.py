@@ -279,6 +279,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _hedged(parse, words[words[governor.head].head])
     ):
         return Reading("called", DEFINES, forward=forward)  # "Elixir provides the concept of `nil`, …"
+    if _former_name(parse, head):
+        return Reading("mention", MENTIONS, forward=True)
     called = _called(parse, head)
     if called is not None:
         return Reading("called", DEFINES, anaphoric=called, forward=forward)
@@ -526,6 +528,22 @@ def _called(parse: Parse, head: Word) -> bool | None:
     return ordinal or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
 
 
+def _former_name(parse: Parse, head: Word) -> bool:
+    """ "Prior to 1.27, this feature was known as _X_", "… formerly called X": the name it had."""
+    words = parse.words
+    governor = words[head.head]
+    if head.dep == "pobj" and governor.lemma == "as":
+        governor = words[governor.head]
+    elif head.dep not in ("oprd", "attr"):
+        return False
+    children = parse.children(governor.i)
+    return governor.lemma in CALL_LEMMAS and (
+        any(w.dep == "auxpass" and w.tag == "VBD" for w in children)
+        or any(w.dep == "advmod" and w.lemma.casefold() in _FORMERLY for w in children)
+    )
+
+
+_FORMERLY = frozenset(["formerly", "previously", "originally", "once"])
 _MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
 
 

@@ -182,7 +182,31 @@ def _stated(
         found.update(_alternative(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
     found.update(_classified(parse, refs, hubs | kinds))
+    found.update(_entry_class(parse, refs))
     return found
+
+
+def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
+    """A definition list's entry glossed by a noun of its kind: "`kube-system` : The namespace for
+    objects created by …", "`kube-public` : This namespace is readable …" (the term is one)."""
+    words = parse.words
+    colon = next((w.i for w in words if w.text == ":"), None)
+    if colon is None or colon == 0 or colon + 2 >= len(words) or colon - 1 not in refs:
+        return set()
+    term = words[colon - 1]
+    if any(w.i != term.i and w.head != term.i for w in words[:colon]):
+        return set()  # "… all of them: pods, …": the words before the colon are more than a name
+    determiner = words[colon + 1].lemma.casefold()
+    if determiner not in ("the", "a", "an", "this"):
+        return set()
+    noun = next((w for w in words[colon + 2 :] if w.pos not in ("ADJ", "ADV")), None)
+    after = words[noun.i + 1] if noun is not None and noun.i + 1 < len(words) else None
+    if noun is None or noun.i not in refs or noun.pos != "NOUN" or (after is not None and after.pos in ("NOUN", "PROPN")):
+        return set()  # "The namespace controller …" is no namespace
+    # "This namespace …" right after the term is the term; "The namespace for …" where the parse
+    # makes it the term's apposition
+    attached = determiner == "this" or (noun.dep == "appos" and noun.head == term.i)
+    return {Stated(refs[term.i], "is a", refs[noun.i])} if attached else set()
 
 
 def _one_of_a_kind(
@@ -360,6 +384,9 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
     return _with_conjuncts(parse, out)
 
 
+_SET_OFF = re.compile(r"[,(:;–—]")
+
+
 def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> list[Word]:
     """The words that name a concept for each of ``words`` and its conjuncts: the word itself, or
     what it introduces — "Elixir's test framework (ExUnit)", "the `IO` module", "three parts:
@@ -376,7 +403,13 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
         if word.i in refs or any(w.dep == "det" and w.text.casefold() in POINTING for w in children):
             out.append(word)  # "This page …: specialized containers that …" stands for no container
             continue
-        named = [w for w in children if w.dep == "appos" and w.i in refs]
+        # an apposition is set off ("framework (ExUnit)", "the agent, ExUnit"); "The default
+        # Kubernetes scheduler", parsed as "default" with two, is one noun phrase: its last noun
+        run = [w for w in children if w.dep == "appos" and not _SET_OFF.search(parse.text[word.end : w.start])]
+        if run and word.i not in refs:
+            out.extend([run[-1]] if run[-1].i in refs else [])
+            continue
+        named = [w for w in children if w.dep == "appos" and w.i in refs and w not in run]
         if not named and word.lemma.casefold() in _CLASSIFIERS:
             # the name right before the classifier: "the Acme type", not "the Acme plough type"
             named = [w for w in children if w.dep in ("compound", "nmod") and w.i in refs and w.i == word.i - 1]
@@ -954,6 +987,9 @@ def _in_purpose(parse: Parse, verb: Word) -> bool:
     return False
 
 
+_READER = frozenset(["you", "we", "i", "user", "users", "administrator", "operator", "one"])
+
+
 def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     """ "when you use …", "after deleting …", "While the kubelet is …": a clause that says when (a
     "while" after the main clause contrasts: "X runs serially, while Y …")."""
@@ -965,7 +1001,14 @@ def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
         return clause.lemma.casefold() in when and (before or any(w.dep == "pcomp" for w in children))
     if _infinitive(parse, clause):
         return False  # "… determine when to restart a container": what is decided, not when it holds
-    return any(w.dep in ("mark", "advmod") and w.lemma.casefold() in when for w in children)
+    marker = next((w for w in children if w.dep in ("mark", "advmod") and w.lemma.casefold() in when), None)
+    if marker is None:
+        return False
+    # "The autoscaler adds nodes when there are unschedulable Pods": when it happens, always; "…
+    # adds finalizers when you use …" is a step the reader takes
+    return before or marker.lemma.casefold() not in ("when", "whenever") or any(
+        w.dep in ("nsubj", "nsubjpass") and w.lemma.casefold() in _READER for w in children
+    )
 
 
 def _infinitive(parse: Parse, verb: Word) -> bool:

@@ -162,10 +162,14 @@ def has_tag(text: str) -> bool:
     return _TAG.search(_AUTOLINK.sub(" ", _SHORTCODE.sub(" ", _CODE.sub(" ", text)))) is not None
 
 
+# A table's delimiter row, ":----|:-----" or "| --- | --- |"
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
+
+
 def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[Sentence]:
     """Split ``text`` (one passage) into sentences; ``base`` is the passage's offset in its body."""
-    if text.lstrip().startswith("|"):
-        return []  # tables hold cells, not sentences
+    if text.lstrip().startswith("|") or _TABLE_RULE.search(text):
+        return []  # tables hold cells, not sentences (also one a shortcode's line runs into)
     protected = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
     cuts = [0]
     for match in _END.finditer(text):
