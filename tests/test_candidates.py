@@ -129,6 +129,17 @@ def test_r20_an_entry_whose_clause_has_its_own_subject_does_not_define_its_label
     assert definition(found["Crate keeper"]).startswith("**Crate keeper:** Counts the crates")
 
 
+def test_r20_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_it() -> None:
+    """R20: the author's emphasis marks where a term is introduced ("_Trellises_ are placed in the
+    beds."), but a sentence of a defining form says more: "Trellises let climbing beans grow …"."""
+    body = (
+        "Stakes hold a single stem upright. _Trellises_ are placed in the beds in spring. "
+        "Trellises let climbing beans grow upward along a lattice of thin slats.\n\n"
+        "Every bed gets two trellises.\n"
+    )
+    assert defined_as(body, "Trellises").startswith("Trellises let climbing beans grow")
+
+
 def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
     """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
     "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names

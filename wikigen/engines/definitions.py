@@ -212,8 +212,11 @@ def _best_form(found: list[Found]) -> list[Found]:
         # before one that says what it does ("Kubernetes provides the building blocks …")
         lead_in = f.sentence.text.rstrip().endswith(":")
         other = f.reading.rank == DESCRIBES and not f.reading.of_the_one
-        does = f.reading.rank == DEFINES and f.reading.pattern not in _IS
-        return (f.reading.rank, int(does), int(other), int(not f.own_section), int(lead_in), int(not f.opens))
+        # what it does before a sentence whose only sign is the author's emphasis ("_Tolerations_
+        # are applied to pods" after "Tolerations allow the scheduler to …")
+        does = 0 if f.reading.pattern in _IS else 2 if f.reading.pattern == "emphasis" else 1
+        does = does if f.reading.rank == DEFINES else 0
+        return (f.reading.rank, does, int(other), int(not f.own_section), int(lead_in), int(not f.opens))
 
     # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
