@@ -140,6 +140,37 @@ def test_r20_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_
     assert defined_as(body, "Trellises").startswith("Trellises let climbing beans grow")
 
 
+def test_issue10_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with_it() -> None:
+    """Issue 10 (R20): "… also provides a notion of furrows." only introduces the term; the sentence
+    right after it that opens with it says what furrows are, and the quote holds both. "This page
+    describes the concept of crop rotation" is about the page and defines nothing."""
+    body = (
+        "Besides sowing seed, a plough also provides a notion of furrows. "
+        "Furrows may consist of several parallel cuts that are often sown as one.\n\n"
+        "Count the furrows of every field.\n\n"
+        "This page describes the concept of _crop rotation_ on small farms.\n\n"
+        "Crop rotation changes the crops of a field.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Furrows"]) == (
+        "Besides sowing seed, a plough also provides a notion of furrows. "
+        "Furrows may consist of several parallel cuts that are often sown as one."
+    )
+    assert found["Furrows"]["definition"]["text"].endswith("sown as one.")  # the claim shows both
+    assert "Crop rotation" not in found or not definition(found["Crop rotation"]).startswith("This page")
+
+
+def test_r20_quotes_that_hedge_a_word_name_no_term() -> None:
+    """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
+    term ("tagged tuples" in quotes does)."""
+    body = (
+        'Just like a silo provides a way for farmers to describe the "bins" of grain they keep when '
+        'filling a cart, a barn provides a way to describe the "bins" of hay when filling a cart.\n\n'
+        "Every bin is cleaned in spring.\n"
+    )
+    assert "Bin" not in concepts(body)
+
+
 def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
     """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
     "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names

@@ -229,7 +229,9 @@ def collect(
                 head = parse.span_head(match.start("phrase"), match.end("phrase"))
                 # a capitalized phrase in quotes is a title or an example's value ("Mary"), not a term
                 titled = any(w[:1].isupper() for w in match.group("phrase").split())
-                if head is not None and not titled and (head.pos in ("NOUN", "PROPN") or head.code):
+                # 'the "classes" of storage they offer': quotes that hedge a word, not a term
+                hedged = clean.text.startswith(" of ", match.end())
+                if head is not None and not titled and not hedged and (head.pos in ("NOUN", "PROPN") or head.code):
                     add(match.group("phrase"), False, "quoted")
             for word in parse.words:
                 if not (word.code or word.pos in ("NOUN", "PROPN")):

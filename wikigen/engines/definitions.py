@@ -146,7 +146,7 @@ def definitions(
             else pool
         )
         chosen = ranked[0]
-        start, quote = _quote(chosen, by_source)
+        start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
         pattern = "copula" if chosen.reading.rank == DEFINES else "described"
         accepted.append(
             Definition(
@@ -157,7 +157,7 @@ def definitions(
                 pattern,
                 tuple(sorted(candidate.aliases)),
                 candidate.code,
-                whole=start != chosen.sentence.start,
+                whole=quote != chosen.sentence.text,
             )
         )
     return accepted
@@ -312,10 +312,20 @@ def _common_noun(candidate: Candidate) -> bool:
     )
 
 
-def _quote(found: Found, documents: Mapping[str, Document]) -> tuple[int, str]:
-    """The sentence, or with the sentence before it when it refers back ("This set is called …")."""
+def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[str] = ()) -> tuple[int, str]:
+    """The sentence, or with the sentence before it when it refers back ("This set is called …"),
+    or with the one after it when it only introduces the term and that one opens with one of its
+    ``variants`` ("… provides a notion of graphemes. Graphemes may consist of …")."""
     sentence = found.sentence
     document = documents.get(sentence.source)
+    if found.reading.introduced and document is not None:
+        after = [s for s in document.sentences if s.start > sentence.start]
+        if after:
+            following = after[0]
+            gap = document.body[sentence.start + len(sentence.text) : following.start]
+            opens = any(following.clean.text.casefold().startswith(f"{v.casefold()} ") for v in variants)
+            if "\n\n" not in gap and not gap.strip() and opens:
+                return sentence.start, document.body[sentence.start : following.start + len(following.text)]
     if found.reading.anaphoric and document is not None:
         before = [s for s in document.sentences if s.start < sentence.start]
         if before:

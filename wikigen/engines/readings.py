@@ -140,6 +140,9 @@ class Reading:
     # …", weak only because a definite article may pick one thing) says more of the term than any
     # other ("The aggregation layer runs in-process …", "Pod priority is specified by …").
     of_the_one: bool = False
+    # "UTF-8 also provides a notion of graphemes.": the sentence after it, if it opens with the term
+    # ("Graphemes may consist of …"), is quoted with it
+    introduced: bool = False
 
 
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
@@ -278,7 +281,11 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and words[governor.head].lemma.casefold() in ("concept", "notion")
         and not _hedged(parse, words[words[governor.head].head])
     ):
-        return Reading("called", DEFINES, forward=forward)  # "Elixir provides the concept of `nil`, …"
+        if words[words[governor.head].head].lemma.casefold() in _ABOUT_TEXT:
+            return Reading("mention", MENTIONS, forward=True)  # "This document describes the concept of X"
+        # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
+        # what they are in the sentence after it, when that one opens with them
+        return Reading("called", DEFINES, forward=forward, introduced=True)
     if _former_name(parse, head):
         return Reading("mention", MENTIONS, forward=True)
     called = _called(parse, head)
@@ -543,6 +550,8 @@ def _former_name(parse: Parse, head: Word) -> bool:
     )
 
 
+# "This document describes the concept of X": what the text covers
+_ABOUT_TEXT = frozenset(["describe", "explain", "cover", "discuss", "outline"])
 _FORMERLY = frozenset(["formerly", "previously", "originally", "once"])
 _MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
 
