@@ -289,6 +289,8 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
 
 # An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
 _ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
+
+
 def _own_subject(parse: Parse, label: Word) -> bool:
     """The clause after an entry's label has a subject other than the label."""
     clause = parse.words[label.head]

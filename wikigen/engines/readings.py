@@ -281,7 +281,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and words[governor.head].lemma.casefold() in ("concept", "notion")
         and not _hedged(parse, words[words[governor.head].head])
     ):
-        if words[words[governor.head].head].lemma.casefold() in _ABOUT_TEXT:
+        if words[words[governor.head].head].lemma.casefold() in _COVERS:
             return Reading("mention", MENTIONS, forward=True)  # "This document describes the concept of X"
         # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
         # what they are in the sentence after it, when that one opens with them
@@ -551,7 +551,7 @@ def _former_name(parse: Parse, head: Word) -> bool:
 
 
 # "This document describes the concept of X": what the text covers
-_ABOUT_TEXT = frozenset(["describe", "explain", "cover", "discuss", "outline"])
+_COVERS = frozenset(["describe", "explain", "cover", "discuss", "outline"])
 _FORMERLY = frozenset(["formerly", "previously", "originally", "once"])
 _MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
 

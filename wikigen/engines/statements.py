@@ -200,8 +200,9 @@ def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
     if determiner not in ("the", "a", "an", "this"):
         return set()
     noun = next((w for w in words[colon + 2 :] if w.pos not in ("ADJ", "ADV")), None)
-    after = words[noun.i + 1] if noun is not None and noun.i + 1 < len(words) else None
-    if noun is None or noun.i not in refs or noun.pos != "NOUN" or (after is not None and after.pos in ("NOUN", "PROPN")):
+    if noun is None or noun.i not in refs or noun.pos != "NOUN":
+        return set()
+    if noun.i + 1 < len(words) and words[noun.i + 1].pos in ("NOUN", "PROPN"):
         return set()  # "The namespace controller …" is no namespace
     # "This namespace …" right after the term is the term; "The namespace for …" where the parse
     # makes it the term's apposition
