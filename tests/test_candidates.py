@@ -171,6 +171,38 @@ def test_r20_quotes_that_hedge_a_word_name_no_term() -> None:
     assert "Bin" not in concepts(body)
 
 
+def test_r20_a_maturity_is_no_definition_and_no_term() -> None:
+    """R20: "Crop rotation is an *alpha feature* and only enabled when …" says how far the feature
+    is, even in the term's own section; the lead says what it is, and "alpha feature" is no term."""
+    body = (
+        "Crop rotation is a method for changing the crops of a field every year.\n\n"
+        "## Enabling crop rotation\n\n"
+        "Crop rotation is an *alpha feature* and only enabled when the `Rotation` flag is set.\n\n"
+        "Use crop rotation. The alpha feature is good.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Crop rotation"]).startswith("Crop rotation is a method")
+    assert "Alpha feature" not in found
+
+
+def test_r20_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> None:
+    """R20: "… sort the crates automatically using a _CrateSorter_" and "The usual way … is to run a
+    *grain dryer* in the barn that stands …" tell what the reader does with a thing; with a purpose
+    ("uses *sieves* to split …") or a clause that says what it does ("use _seed trays_ that hold
+    …") the sentence says what it is for."""
+    body = (
+        "You can sort the crates automatically using a _CrateSorter_.\n\n"
+        "The usual way to dry the harvest is to run a *grain dryer* in the barn that stands by the mill.\n\n"
+        "A farm uses *sieves* to split the grain from the chaff.\n\n"
+        "Instead, you can use _seed trays_ that hold one seedling in each cell.\n\n"
+        "Every CrateSorter, grain dryer, sieve and seed tray is cleaned in spring.\n"
+    )
+    found = concepts(body)
+    assert "CrateSorter" not in found and "Grain dryer" not in found
+    assert definition(found["Sieve"]).startswith("A farm uses *sieves* to split")
+    assert definition(found["Seed tray"]).startswith("Instead, you can use _seed trays_ that hold")
+
+
 def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
     """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
     "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names

@@ -272,7 +272,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
-        if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor) and not example:
+        status = any(w.lemma.casefold() in _MATURITY for w in parse.children(head.i) if w.dep in ("amod", "compound"))
+        if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor) and not (example or status):
             return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
         return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
     if (
@@ -317,6 +318,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not manner
         and not _imperative(parse)
         and not _defines_another(parse, head)
+        and not _put_to_use(parse, head)
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
@@ -324,6 +326,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # ("SELinux is a module that lets you restrict what a *subject* … may access") names this
         # one on the way
         return Reading("emphasis", DEFINES, forward=forward)
+    if marked and _put_to_use(parse, head):
+        # "… scale a workload using a _VerticalPodAutoscaler_", "… is to run an *extension API
+        # server* in Pods": what the reader does with it, like "You can use X to …"
+        return Reading("use", DESCRIBES, forward=forward)
     if marked:
         return Reading("mention", MENTIONS, forward=forward)
     participle = governor.tag == "VBN" and not any(
@@ -560,6 +566,30 @@ _MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numero
 ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
 
 
+def _put_to_use(parse: Parse, head: Word) -> bool:
+    """ "… scale a workload using a _X_", "… is to run an *X* in Pods": the reader's use of a
+    thing, where nothing says what it does ("use _workload resources_ that manage …", "uses
+    *capabilities* to divide …" do)."""
+    governor = parse.words[head.head]
+    if head.dep != "dobj" or governor.lemma.casefold() not in _USING:
+        return False
+    if any(w.dep in ("relcl", "acl") and w.lemma.casefold() not in _PLACED for w in parse.children(head.i)):
+        return False  # "… that manage a set of pods" says what they do; "… that run in your cluster" where
+    return not any(  # "… to divide …", "… so that the new release can …": what it is used for
+        w.dep in ("advcl", "xcomp")
+        and any(
+            (a.dep == "aux" and a.text.casefold() == "to") or (a.dep == "mark" and a.text.casefold() in ("so", "that"))
+            for a in parse.children(w.i)
+        )
+        for w in parse.children(governor.i)
+    )
+
+
+_USING = frozenset(["use", "run", "install", "deploy", "employ"])
+_PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, not what it does
+_MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
+
+
 def _defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
     if attr.pos not in ("NOUN", "PROPN") or attr.lemma.casefold() in _NOT_DEFINING_ATTR:
@@ -570,6 +600,8 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
         for w in [m, *parse.children(m.i)]
     ):
         return False  # "Processes are the most common answer to …": how it ranks, not what it is
+    if any(w.lemma.casefold() in _MATURITY for w in parse.children(attr.i) if w.dep in ("amod", "compound")):
+        return False  # "X is an alpha feature and only enabled when …": its status, not what it is
     determiner = _determiner(parse, attr)
     if determiner in ("a", "an", "the", "any", "one"):
         return True
