@@ -336,10 +336,16 @@ def changed_problems(
                 problems.append(
                     f"{oid}: citation {cid} names {source}@{version}, but the compiled version is {compiled.get(source)} (stale)"
                 )
+    # who among the changed entries holds each name, once (not once per name: an increment of a
+    # baseline changes thousands of concepts)
+    changed_holders: dict[str, set[str]] = {}
+    for oid, entry in changed.items():
+        for key in concept_keys(entry):
+            changed_holders.setdefault(key, set()).add(oid)
     for oid, entry in changed.items():
         for key in concept_keys(entry):
             holders = {h for h in lookup.concepts_named(key) if h in index and h not in changed}
-            holders |= {h for h, e in changed.items() if key in concept_keys(e)}
+            holders |= changed_holders[key]
             for other in sorted(holders - {oid}):
                 name = next(n for n in entry.get("names", []) if normalize_name(n) == key)
                 problems.append(f"{oid}: name or alias {name!r} is also used by {other}")
