@@ -183,6 +183,14 @@ def test_r20_a_maturity_is_no_definition_and_no_term() -> None:
     found = concepts(body)
     assert definition(found["Crop rotation"]).startswith("Crop rotation is a method")
     assert "Alpha feature" not in found
+    listed = (
+        "* [Harrowbot](https://example.org/harrowbot) harrows a field in rows and reports the depth of "
+        "every furrow. Harrowbot is a [Farm Tools project at the Sandbox level](https://example.org/p).\n"
+        "* [Seedbot](https://example.org/seedbot) is a robot that sows seed in rows.\n\n"
+        "Harrowbot and Seedbot share a charger. Harrowbot is small.\n"
+    )
+    harrowbot = concepts(listed).get("Harrowbot")  # what it does, or nothing: never its project's level
+    assert harrowbot is None or not definition(harrowbot).startswith("Harrowbot is a [Farm")
 
 
 def test_r20_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> None:

@@ -272,7 +272,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
-        status = any(w.lemma.casefold() in _MATURITY for w in parse.children(head.i) if w.dep in ("amod", "compound"))
+        status = _status(parse, head)
         if _determiner(parse, head) in ("a", "an", "the") and not _hedged(parse, governor) and not (example or status):
             return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
         return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
@@ -590,6 +590,18 @@ _PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, n
 _MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
 
 
+def _status(parse: Parse, attr: Word) -> bool:
+    """ "an *alpha feature*", "a CNCF project at the Sandbox level": how far a thing is, not what it is."""
+    children = parse.children(attr.i)
+    if any(w.lemma.casefold() in _MATURITY for w in children if w.dep in ("amod", "compound")):
+        return True
+    return any(
+        w.dep == "prep" and w.text.casefold() == "at" and p.dep == "pobj" and p.lemma.casefold() in ("level", "stage")
+        for w in children
+        for p in parse.children(w.i)
+    )
+
+
 def _defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
     if attr.pos not in ("NOUN", "PROPN") or attr.lemma.casefold() in _NOT_DEFINING_ATTR:
@@ -600,7 +612,7 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
         for w in [m, *parse.children(m.i)]
     ):
         return False  # "Processes are the most common answer to …": how it ranks, not what it is
-    if any(w.lemma.casefold() in _MATURITY for w in parse.children(attr.i) if w.dep in ("amod", "compound")):
+    if _status(parse, attr):
         return False  # "X is an alpha feature and only enabled when …": its status, not what it is
     determiner = _determiner(parse, attr)
     if determiner in ("a", "an", "the", "any", "one"):
