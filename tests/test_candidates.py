@@ -211,6 +211,18 @@ def test_r20_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> N
     assert definition(found["Seed tray"]).startswith("Instead, you can use _seed trays_ that hold")
 
 
+def test_r20_a_name_given_partly_in_quotes_is_not_its_last_word() -> None:
+    """R20: 'This is called the "number-per-crate" model.' names the number-per-crate model, not
+    "model"; 'This is called "prying".' names prying."""
+    body = (
+        'Every crate in a barn has its own number. This is called the "number-per-crate" model.\n\n'
+        "The model is simple. A model helps.\n"
+    )
+    assert "Model" not in concepts(body)
+    whole = 'If you accept, you can see every crate. This is called "prying".\n\nPrying is fun. Prying helps.\n'
+    assert "Prying" in concepts(whole)  # the whole name in quotes
+
+
 def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
     """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
     "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names

@@ -248,8 +248,13 @@ def collect(
                     continue
                 if marked and word.dep not in ("compound", "amod", "nmod", "poss", "npadvmod"):
                     add(term, False, "marked")
-                elif reading.pattern == "called" and not _NAME_GOES_ON.match(parse.text, end):
-                    # "… is known as Quality of Service (QoS) class": "Quality" alone is no name
+                elif (
+                    reading.pattern == "called"
+                    and not _NAME_GOES_ON.match(parse.text, end)
+                    and not parse.text[:start].endswith(('" ', "” "))
+                ):
+                    # "… is known as Quality of Service (QoS) class": "Quality" alone is no name, nor
+                    # "model" in 'is called the "IP-per-pod" model'
                     add(term, False, "called")
                 elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
                     # "the `Enum` module provides …" defines `Enum`, a name written as code

@@ -156,6 +156,12 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
         return Reading("mention", MENTIONS)
+    if head.dep in ("nsubj", "nsubjpass") and (
+        _determiner(parse, head) in SOME or _consequence(parse, parse.words[head.head])
+    ):
+        # "Some interfaces match …": what some of them do; "As a result, all namespace names must
+        # be …", "…, so taints are still required": what follows from something else
+        return Reading("mention", MENTIONS)
     reading = _read(parse, head, marked)
     if _conditional(parse) and not (reading.pattern == "copula" and _NEED.match(parse.text)):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
@@ -535,10 +541,15 @@ def _called(parse: Parse, head: Word) -> bool | None:
     subject = next((w for w in children if w.dep in ("nsubjpass", "nsubj")), None)
     if subject is None:
         return False
-    # "… while the second is referred to as _vertical scaling_": the second of those just named
-    # (not "The first set of tools is called …", which says what it names)
-    ordinal = subject.lemma.casefold() in ORDINALS
-    return ordinal or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+    # "… while the second is referred to as _vertical scaling_", "The first approach is referred to
+    # as …", "The remote service is called a *webhook backend*": one of those just named, or the one
+    # the text spoke of (not "The first set of tools is called …", which says which)
+    bare = not any(w.dep in ("prep", "relcl", "acl", "appos") for w in parse.children(subject.i))
+    ordinal = subject.lemma.casefold() in ORDINALS or (
+        bare and any(w.dep == "amod" and w.lemma.casefold() in ORDINALS for w in parse.children(subject.i))
+    )
+    definite = bare and subject.pos == "NOUN" and _determiner(parse, subject) == "the"
+    return ordinal or definite or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
 
 
 def _former_name(parse: Parse, head: Word) -> bool:
@@ -691,7 +702,12 @@ _SO = frozenset(["so", "thus", "therefore", "hence", "consequently"])
 def _consequence(parse: Parse, verb: Word) -> bool:
     """ "The value has no effect, so gizmos are still required …": what follows from something else
     the sentence says, not what the term is or does."""
-    return any(w.dep in ("advmod", "cc", "mark") and w.text.casefold() in _SO for w in parse.children(verb.i))
+    return any(w.dep in ("advmod", "cc", "mark") and w.text.casefold() in _SO for w in parse.children(verb.i)) or any(
+        w.dep == "prep"  # "As a result, all namespace names must be …"
+        and w.text.casefold() == "as"
+        and any(p.dep == "pobj" and p.lemma.casefold() in ("result", "consequence") for p in parse.children(w.i))
+        for w in parse.children(verb.i)
+    )
 
 
 _COMPARING = frozenset(["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"])
