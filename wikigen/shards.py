@@ -98,10 +98,13 @@ def _overlay_shards(
 ) -> dict[str, bytes | None]:
     """:func:`changed_shards` of an overlay over the stored map: the cost follows what it changed."""
     dirty = sorted({shard_of(key, levels, suffix) for key in new.touched()})
+    changed_in: dict[str, list[str]] = {}  # each change's shard once (a baseline changes thousands)
+    for key in new.changes:
+        changed_in.setdefault(shard_of(key, levels, suffix), []).append(key)
     files: dict[str, bytes | None] = {}
     for path in dirty:
         records = {k: encode(new[k]) for k in old.shard_keys(path) if k in new}
-        records |= {k: encode(v) for k, v in new.changes.items() if shard_of(k, levels, suffix) == path}
+        records |= {k: encode(new.changes[k]) for k in changed_in.get(path, ())}
         files[path] = encode_shard(records) if records else None
     return files
 
