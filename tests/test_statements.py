@@ -849,6 +849,18 @@ def test_r23_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
     assert set_off == {("Acme", "takes into account", "crate")}
 
 
+def test_r23_an_object_that_points_to_one_of_an_example_relates_nothing() -> None:
+    """R23, precision first: "… to use the named harrow to plough this field", "The farm includes
+    that barn." speak of the one an example shows; "… to plough the field" of fields."""
+    names = ("Farmer", "Harrow", "Field", "Farm", "Barn")
+    assert relations_of("This will tell the farmer to use the named harrow to plough this field.", *names) == set()
+    assert relations_of("The farm includes that barn.", *names) == set()
+    assert relations_of("Farmers use the harrow to plough the field.", *names) == {
+        ("Farmer", "uses", "Harrow"),
+        ("Harrow", "is used to plough", "Field"),
+    }
+
+
 def test_r23_what_a_thing_takes_into_account() -> None:
     """R23: "takes X and Y into account" relates by the phrase, not by "takes"."""
     assert relations_of("The miller takes grain and crates into account.", "Miller", "Grain", "Crate") == {

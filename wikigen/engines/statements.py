@@ -155,6 +155,12 @@ def _stated(
     if len(set(refs.values())) < 2:
         return set()
     found: set[Stated] = set()
+    # "… to run this pod", "… causes the API server to terminate that Pod": the one of an example
+    objects = {
+        i: ref
+        for i, ref in refs.items()
+        if not any(w.dep == "det" and w.text.casefold() in POINTING and w.i not in named for w in parse.children(i))
+    }
     for verb in parse.words:
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT | _NAMING:
             continue
@@ -171,14 +177,14 @@ def _stated(
         )
         subjects = _stand_ins(parse, _resolved(parse, subjects), refs)
         subject_refs = [(refs[w.i], w) for w in subjects if w.i in refs and not _denied(parse, w, named)]
-        for obj_ref, predicate, agent in _objects(parse, verb, refs, passive):
+        for obj_ref, predicate, agent in _objects(parse, verb, objects, passive):
             if agent:  # "Y is managed by X": X manages Y
                 found.update(Stated(obj_ref, predicate, ref) for ref, _ in subject_refs)
             else:
                 found.update(
                     Stated(ref, predicate, obj_ref) for ref, _ in subject_refs if obj_ref not in hubs
                 )
-        found.update(_used_for(parse, verb, refs))
+        found.update(_used_for(parse, verb, refs, objects))
         found.update(_alternative(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
     found.update(_classified(parse, refs, hubs | kinds))
@@ -624,8 +630,12 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     return out
 
 
-def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
-    """ "use tuples and atoms to create tagged tuples": what is used is used to do it."""
+def _used_for(
+    parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mapping[int, str] | None = None
+) -> set[Stated]:
+    """ "use tuples and atoms to create tagged tuples": what is used is used to do it (to one of
+    ``objects``, the refs an object may be: all of them unless given)."""
+    objects = refs if objects is None else objects
     if verb.lemma != "use":
         return set()
     children = parse.children(verb.i)
@@ -646,9 +656,9 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
             continue  # "to give the control plane … the opportunity": the object is who receives
         for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
             for word in _with_conjuncts(parse, [_named(parse, obj)]):
-                if word.i in refs:
+                if word.i in objects:
                     predicate = f"is used to {purpose.lemma.casefold()}"
-                    found.update(Stated(refs[u.i], predicate, refs[word.i]) for u in used)
+                    found.update(Stated(refs[u.i], predicate, objects[word.i]) for u in used)
     return found
 
 
