@@ -861,6 +861,20 @@ def test_r23_an_object_that_points_to_one_of_an_example_relates_nothing() -> Non
     }
 
 
+def test_r23_what_is_only_attempted_and_a_gerund_hung_on_a_finite_verb_state_nothing() -> None:
+    """R23, precision first: "The miller attempts to grind the grain" says what it tries; in "…
+    detects this and tries … by sifting the bran and/or grinding the grain", parsed with "grinding"
+    coordinated with "detects" (as spaCy parses it), "grinding" is no second thing the miller does."""
+    assert relations_of("The miller attempts to grind the grain.", "miller", "grain") == set()
+    text = "The miller detects this and tries to make it ready by sifting the bran and/or grinding the grain."
+    misparsed = reshaped(text, {"grinding": ("conj", "detects")})
+    assert hand_relations(misparsed, "miller", "grain") == set()
+    assert relations_of("The miller detects the flour and grinds the grain.", "miller", "flour", "grain") == {
+        ("miller", "detects", "flour"),
+        ("miller", "grinds", "grain"),
+    }
+
+
 def test_r23_what_a_thing_takes_into_account() -> None:
     """R23: "takes X and Y into account" relates by the phrase, not by "takes"."""
     assert relations_of("The miller takes grain and crates into account.", "Miller", "Grain", "Crate") == {

@@ -24,6 +24,7 @@ from wikigen.engines.relations import Mention
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
 _HEDGES = frozenset(["may", "might", "could", "would", "should", "can"])
 _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
+_TRYING = frozenset(["try", "attempt", "seek"])  # "X tries to make the Pod runnable": only tried
 # "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
 _ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
 _CONDITIONAL_START = re.compile(
@@ -366,6 +367,8 @@ def _subjects(parse: Parse, verb: Word) -> list[Word]:
     head = parse.words[verb.head]
     if head.i == verb.i or head.pos not in ("VERB", "AUX") or _unsure(parse, head):
         return []
+    if verb.tag == "VBG" and head.tag in ("VBZ", "VBP", "VBD"):
+        return []  # "X detects this and tries … by triggering A and/or reserving B": "reserving" is no "X reserves"
     return [w for w in parse.children(head.i) if w.dep in _SUBJECTS]
 
 
@@ -948,7 +951,7 @@ def _unsure(parse: Parse, verb: Word) -> bool:
         and verb.dep in ("conj", "xcomp", "ccomp")
         and (
             _unsure(parse, head)
-            or head.lemma.casefold() in _SUPPOSING
+            or head.lemma.casefold() in _SUPPOSING | _TRYING
             or (head.lemma.casefold() in _ENABLING and _infinitive(parse, verb))
         )
     )
