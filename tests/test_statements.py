@@ -875,6 +875,18 @@ def test_r23_what_is_only_attempted_and_a_gerund_hung_on_a_finite_verb_state_not
     }
 
 
+def test_r23_the_class_of_a_copula_is_not_the_subject_of_its_relative_clause() -> None:
+    """R23: "A harrow is a tool that breaks the clods" says the harrow breaks them, not every tool;
+    in "… is an Acme resource that breaks …" Acme, the name before the class, does not either."""
+    found = relations_of("A harrow is a tool that breaks the clods.", "harrow", "clod", "tool")
+    assert found == {("harrow", "is a", "tool"), ("harrow", "breaks", "clod")}
+    found = relations_of("A harrow is an Acme resource that breaks the clods.", "harrow", "Acme", "clod")
+    assert found == {("harrow", "breaks", "clod")}
+    # set off by a comma, the clause is about the class named: "… is `~h`, which is used to …"
+    found = relations_of("The usual tool is the `harrow`, which is used to break clods.", "harrow", "clod")
+    assert ("harrow", "is used to break", "clod") in found
+
+
 def test_r23_what_a_thing_takes_into_account() -> None:
     """R23: "takes X and Y into account" relates by the phrase, not by "takes"."""
     assert relations_of("The miller takes grain and crates into account.", "Miller", "Grain", "Crate") == {

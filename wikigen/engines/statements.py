@@ -374,7 +374,7 @@ def _subjects(parse: Parse, verb: Word) -> list[Word]:
 
 def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
     """ "the kubelet, which runs on …": the subject of a relative clause is the noun it qualifies;
-    "X is a component that runs on …": and that noun, as a copula's class, stands for X."""
+    "X is a component that runs on …": X, the copula's subject, runs on it (not "component")."""
     out: list[Word] = []
     for word in subjects:
         if word.lemma.casefold() not in ("which", "that", "who") or word.dep not in _SUBJECTS:
@@ -386,11 +386,17 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
         antecedent = parse.words[clause.head]
         if antecedent.dep != "attr" and "," not in parse.text[antecedent.end : word.start]:
             continue  # "components which add labels must …" picks some components: it states nothing
-        out.append(antecedent)
-        if antecedent.dep == "attr":
-            copula = parse.words[antecedent.head]
-            if copula.lemma == "be" and not _unsure(parse, copula):
+        copula = parse.words[antecedent.head]
+        restrictive = "," not in parse.text[antecedent.end : word.start]
+        if antecedent.dep == "attr" and copula.lemma == "be" and restrictive:
+            # "Job is a Kubernetes resource that runs a Pod": Job runs it, not "resource" (nor the
+            # Kubernetes that would stand in for it); "… is `~r`, which is used to …": `~r` is
+            if not _unsure(parse, copula):
                 out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
+            continue
+        out.append(antecedent)
+        if antecedent.dep == "attr" and copula.lemma == "be" and not _unsure(parse, copula):
+            out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
     return _with_conjuncts(parse, out)
 
 
