@@ -851,10 +851,12 @@ def test_r23_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
 
 def test_r23_an_object_that_points_to_one_of_an_example_relates_nothing() -> None:
     """R23, precision first: "… to use the named harrow to plough this field", "The farm includes
-    that barn." speak of the one an example shows; "… to plough the field" of fields."""
+    that barn." speak of the one an example shows, "adds a barn, `north-barn`, …" of the one it
+    names; "… to plough the field" of fields."""
     names = ("Farmer", "Harrow", "Field", "Farm", "Barn")
     assert relations_of("This will tell the farmer to use the named harrow to plough this field.", *names) == set()
     assert relations_of("The farm includes that barn.", *names) == set()
+    assert relations_of("The farm adds a barn, `north-barn`, to every map.", *names) == set()  # that one
     assert relations_of("Farmers use the harrow to plough the field.", *names) == {
         ("Farmer", "uses", "Harrow"),
         ("Harrow", "is used to plough", "Field"),

@@ -156,11 +156,13 @@ def _stated(
     if len(set(refs.values())) < 2:
         return set()
     found: set[Stated] = set()
-    # "… to run this pod", "… causes the API server to terminate that Pod": the one of an example
+    # "… to run this pod", "… causes the API server to terminate that Pod": the one of an example;
+    # "adds a label, `node.kubernetes.io/windows-build`, …": the one it names
     objects = {
         i: ref
         for i, ref in refs.items()
         if not any(w.dep == "det" and w.text.casefold() in POINTING and w.i not in named for w in parse.children(i))
+        and not _named_after(parse, parse.words[i])
     }
     for verb in parse.words:
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT | _NAMING:
@@ -191,6 +193,16 @@ def _stated(
     found.update(_classified(parse, refs, hubs | kinds))
     found.update(_entry_class(parse, refs))
     return found
+
+
+def _named_after(parse: Parse, word: Word) -> bool:
+    """A common noun followed by a code name, "a label, `x/y`", "an immutable label `x` on …": one
+    instance, named."""
+    words = parse.words
+    after = words[word.i + 1 : word.i + 3]
+    if word.code or not after:
+        return False
+    return after[0].code or (after[0].text == "," and len(after) > 1 and after[1].code)
 
 
 def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
