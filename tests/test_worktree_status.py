@@ -51,3 +51,32 @@ def test_the_command_line_and_libgit2_read_the_same_status(git_repo: GitRepo, mo
     }
     monkeypatch.setattr(gitstore.shutil, "which", lambda name: None)  # no git installed: libgit2
     assert answers(root) == cli
+
+
+def test_the_command_line_and_libgit2_bring_the_index_to_the_same_tree(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+):
+    """checkout_paths updates the index with `git update-index` where git is installed, else with
+    libgit2: the same index either way (what the next commit records), and a clean status."""
+    git_repo.commit({f"{K}/a.md": source("Alpha is a letter."), "content/wiki/articles/x.md": "old\n"})
+    root = git_repo.root
+    store = GitStore(root)
+    target = store.build_tree(
+        store.commit_tree(store.head_commit()),
+        {"content/wiki/articles/x.md": b"new\n", "content/wiki/articles/y z.md": b"added\n"},
+    )
+    paths = ["content/wiki/articles/x.md", "content/wiki/articles/y z.md"]
+
+    def checked_out() -> tuple[str, list[str]]:
+        store = GitStore(root)
+        store.checkout_paths(target, paths)
+        return store.index_tree(), store.dirty_paths(GENERATED)
+
+    assert store._cli_update_index([]) is True  # the command line is there and answers
+    cli = checked_out()
+    assert cli[0] == target and (root / "content/wiki/articles/y z.md").read_text() == "added\n"
+    removal = store.build_tree(target, {"content/wiki/articles/y z.md": None})
+    GitStore(root).checkout_paths(removal, paths)
+    assert GitStore(root).index_tree() == removal and not (root / "content/wiki/articles/y z.md").exists()
+    monkeypatch.setattr(gitstore.shutil, "which", lambda name: None)  # no git installed: libgit2
+    assert checked_out() == cli

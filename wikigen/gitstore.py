@@ -518,6 +518,26 @@ class GitStore:
                     found["untracked"].append(path)
         return {key: sorted(paths) for key, paths in found.items()}
 
+    def _cli_update_index(self, paths: list[str]) -> bool:
+        """`git update-index --add --remove` for ``paths`` (as the work tree has them): the command line
+        reads and writes a large index several times faster than libgit2 (0.15 s against 1.1 s at
+        350,000 entries, issue 14). False when no ``git`` is installed or it fails: the caller asks
+        libgit2."""
+        git = shutil.which("git")
+        if git is None:
+            return False
+        try:
+            result = subprocess.run(
+                [git, "update-index", "--add", "--remove", "-z", "--stdin"],
+                cwd=self.root,
+                input="".join(f"{path}\0" for path in paths).encode("utf-8", "surrogateescape"),
+                capture_output=True,
+                check=False,
+            )
+        except OSError:
+            return False
+        return result.returncode == 0
+
     def _cli_status(self, args: list[str]) -> list[tuple[str, str]] | None:
         """(XY code, path) of every entry `git status --porcelain` lists for ``args`` — both paths of
         a rename. The git command line stats the work tree in parallel, several times faster than
@@ -548,8 +568,6 @@ class GitStore:
     def checkout_paths(self, tree: str, paths: list[str]) -> None:
         """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""
         with _translated("updating the work tree", self.repo.path):
-            index = self.repo.index
-            index.read()
             root = self._tree_obj(tree)
             removed: list[str] = []
             for path in paths:
@@ -562,8 +580,6 @@ class GitStore:
                     removed.append(path)
                     if target.is_file():
                         target.unlink()
-                    if path in index:
-                        index.remove(path)
                     continue
                 data = self.repo[entry.id].read_raw()
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -573,8 +589,17 @@ class GitStore:
                     os.replace(tmp, target)
                 finally:
                     tmp.unlink(missing_ok=True)  # a full disk must not leave half a file behind
-                index.add(path)  # from the file just written, so its stat data is fresh
-            index.write()
+            # the index from the files just written, so its stat data is fresh
+            if paths and not self._cli_update_index(paths):
+                index = self.repo.index
+                index.read()
+                gone = set(removed)
+                for path in paths:
+                    if path not in gone:
+                        index.add(path)
+                    elif path in index:
+                        index.remove(path)
+                index.write()
             for path in removed:
                 # Remove folders the compiler emptied, never ones a person still uses.
                 parent = (self.root / path).parent

@@ -229,6 +229,9 @@ class Mirror(_TreeCache):
         return graph
 
 
+_LATEST_ROWS: dict[str, Any] = {}  # ManifestMirror.latest of the last stored tree asked
+
+
 class ManifestMirror(_TreeCache):
     """What a plan asks of the whole sharded manifest stored in one tree, without reading it: which
     source id lives at a path (the path its latest known blob lives at, as ``Snapshot.by_path``), and
@@ -257,9 +260,16 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
         return [r[0] for r in self.db.execute("SELECT id FROM manifest WHERE path = ? ORDER BY id", (path,))]
 
     def latest(self) -> list[tuple[str, str]]:
-        """(id, latest version, or "" where none) of every source, by id."""
-        rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id")
-        return [(str(sid), str(latest)) for sid, latest in rows]
+        """(id, latest version, or "" where none) of every source, by id. A compile asks it twice of
+        the same stored tree (the plan, then the snapshot's fingerprint): the rows a cache file gave
+        for the last tree asked are kept in this process (a tree's rows never change)."""
+        key = (str(self.path), self.tree)
+        if self.path is None or _LATEST_ROWS.get("key") != key:
+            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id")
+            _LATEST_ROWS.clear()
+            _LATEST_ROWS.update(key=key, rows=tuple((str(sid), str(latest)) for sid, latest in rows))
+        rows_kept: tuple[tuple[str, str], ...] = _LATEST_ROWS["rows"]
+        return list(rows_kept)
 
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0])
