@@ -265,9 +265,10 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
         for the last tree asked are kept in this process (a tree's rows never change)."""
         key = (str(self.path), self.tree)
         if self.path is None or _LATEST_ROWS.get("key") != key:
-            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id")
+            # TEXT columns: the rows come as (str, str) tuples already
+            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id").fetchall()
             _LATEST_ROWS.clear()
-            _LATEST_ROWS.update(key=key, rows=tuple((str(sid), str(latest)) for sid, latest in rows))
+            _LATEST_ROWS.update(key=key, rows=tuple(rows))
         rows_kept: tuple[tuple[str, str], ...] = _LATEST_ROWS["rows"]
         return list(rows_kept)
 

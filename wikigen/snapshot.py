@@ -368,8 +368,13 @@ def _waiting_bytes(snapshot: Snapshot, store: GitStore) -> bytes | None:
     if isinstance(manifest, Overlay) and stored is not None and manifest.base is stored.manifest and recorded is not None:
         # Issue 14: the stored list (waiting.json of the snapshot this one follows) with the overlay's changes.
         touched = manifest.changes.keys() | manifest.removed
+        added = waiting_of(manifest.changes)
+        if not added and recorded.keys().isdisjoint(touched):
+            # nothing waiting came or went: the stored bytes as they are (encoding ~100,000 entries
+            # with an indent is the pure-Python encoder: 0.2 s a compile)
+            return store.read_generated_blob(stored.waiting_blob) if stored.waiting_blob else None
         waiting = {sid: w for sid, w in recorded.items() if sid not in touched}
-        waiting |= waiting_of(manifest.changes)
+        waiting |= added
         waiting = dict(sorted(waiting.items()))
     else:
         waiting = waiting_of(manifest)
