@@ -364,7 +364,8 @@ def waiting_of(manifest: Mapping[str, ManifestEntry]) -> dict[str, dict[str, str
 def _waiting_bytes(snapshot: Snapshot, store: GitStore) -> bytes | None:
     manifest = snapshot.manifest
     stored = snapshot.stored
-    recorded = read_waiting(store, snapshot) if stored is not None else None
+    raw = store.read_generated_blob(stored.waiting_blob) if stored is not None and stored.waiting_blob else None
+    recorded = _recorded_waiting(snapshot, raw)
     if isinstance(manifest, Overlay) and stored is not None and manifest.base is stored.manifest and recorded is not None:
         # Issue 14: the stored list (waiting.json of the snapshot this one follows) with the overlay's changes.
         touched = manifest.changes.keys() | manifest.removed
@@ -372,7 +373,7 @@ def _waiting_bytes(snapshot: Snapshot, store: GitStore) -> bytes | None:
         if not added and recorded.keys().isdisjoint(touched):
             # nothing waiting came or went: the stored bytes as they are (encoding ~100,000 entries
             # with an indent is the pure-Python encoder: 0.2 s a compile)
-            return store.read_generated_blob(stored.waiting_blob) if stored.waiting_blob else None
+            return raw
         waiting = {sid: w for sid, w in recorded.items() if sid not in touched}
         waiting |= added
         waiting = dict(sorted(waiting.items()))
@@ -385,11 +386,16 @@ def read_waiting(store: GitStore, snapshot: Snapshot) -> dict[str, dict[str, str
     """The waiting sources of a schema-2 snapshot from its waiting.json alone (no shard read); None for
     a snapshot that does not record it (schema 1, legacy)."""
     stored = snapshot.stored
-    if stored is None or "waiting" not in snapshot.summary:
+    raw = store.read_generated_blob(stored.waiting_blob) if stored is not None and stored.waiting_blob else None
+    return _recorded_waiting(snapshot, raw)
+
+
+def _recorded_waiting(snapshot: Snapshot, raw: bytes | None) -> dict[str, dict[str, str]] | None:
+    if snapshot.stored is None or "waiting" not in snapshot.summary:
         return None
-    if stored.waiting_blob is None:
+    if raw is None:
         return {}
-    loaded = json.loads(store.read_generated_blob(stored.waiting_blob))
+    loaded = json.loads(raw)
     return loaded if isinstance(loaded, dict) else {}
 
 
