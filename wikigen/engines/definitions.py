@@ -321,9 +321,8 @@ def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[s
     sentence = found.sentence
     document = documents.get(sentence.source)
     if found.reading.introduced and document is not None:
-        after = [s for s in document.sentences if s.start > sentence.start]
-        if after:
-            following = after[0]
+        following = next((s for s in document.sentences if s.start > sentence.start), None)
+        if following is not None:
             gap = document.body[sentence.start + len(sentence.text) : following.start]
             opens = any(following.clean.text.casefold().startswith(f"{v.casefold()} ") for v in variants)
             if "\n\n" not in gap and not gap.strip() and opens:

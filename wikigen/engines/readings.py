@@ -318,13 +318,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and governor.lemma not in CALL_LEMMAS | {"consider"}
         and any(w.dep == "auxpass" for w in parse.children(governor.i))
     )
+    used = marked and _put_to_use(parse, head)  # what the reader does with it
     if (
         marked
         and head.pos in ("NOUN", "PROPN")
         and not manner
         and not _imperative(parse)
         and not _defines_another(parse, head)
-        and not _put_to_use(parse, head)
+        and not used
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
@@ -332,7 +333,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # ("SELinux is a module that lets you restrict what a *subject* … may access") names this
         # one on the way
         return Reading("emphasis", DEFINES, forward=forward)
-    if marked and _put_to_use(parse, head):
+    if marked and used:
         # "… scale a workload using a _VerticalPodAutoscaler_", "… is to run an *extension API
         # server* in Pods": what the reader does with it, like "You can use X to …"
         return Reading("use", DESCRIBES, forward=forward)
@@ -352,7 +353,6 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _can(parse, governor)  # "The policy can either be …": what it may be
         and not _also(parse, governor)  # "Function definitions also support …": one more feature
         and not _example(parse)
-        and not _consequence(parse, governor)  # "…, so gizmos are still required to …"
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:

@@ -161,8 +161,7 @@ def _stated(
     objects = {
         i: ref
         for i, ref in refs.items()
-        if not any(w.dep == "det" and w.text.casefold() in POINTING and w.i not in named for w in parse.children(i))
-        and not _named_after(parse, parse.words[i])
+        if not _points(parse, parse.words[i], named) and not _named_after(parse, parse.words[i])
     }
     for verb in parse.words:
         if verb.pos not in ("VERB", "AUX") or _unsure(parse, verb) or verb.lemma in _ABOUT_TEXT | _NAMING:
@@ -376,7 +375,6 @@ def _subjects(parse: Parse, verb: Word) -> list[Word]:
         return [head]  # a definition list's entry, "ResourceSlice : Used with structured parameters …"
     if own or verb.dep != "conj":
         return own
-    head = parse.words[verb.head]
     if head.i == verb.i or head.pos not in ("VERB", "AUX") or _unsure(parse, head):
         return []
     if verb.tag == "VBG" and head.tag in ("VBZ", "VBP", "VBD"):
@@ -399,15 +397,12 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
         if antecedent.dep != "attr" and "," not in parse.text[antecedent.end : word.start]:
             continue  # "components which add labels must …" picks some components: it states nothing
         copula = parse.words[antecedent.head]
-        restrictive = "," not in parse.text[antecedent.end : word.start]
-        if antecedent.dep == "attr" and copula.lemma == "be" and restrictive:
-            # "Job is a Kubernetes resource that runs a Pod": Job runs it, not "resource" (nor the
-            # Kubernetes that would stand in for it); "… is `~r`, which is used to …": `~r` is
-            if not _unsure(parse, copula):
-                out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
-            continue
-        out.append(antecedent)
-        if antecedent.dep == "attr" and copula.lemma == "be" and not _unsure(parse, copula):
+        of_class = antecedent.dep == "attr" and copula.lemma == "be"
+        # "Job is a Kubernetes resource that runs a Pod": Job runs it, not "resource" (nor the
+        # Kubernetes that would stand in for it); "… is `~r`, which is used to …": `~r` is too
+        if not (of_class and "," not in parse.text[antecedent.end : word.start]):
+            out.append(antecedent)
+        if of_class and not _unsure(parse, copula):
             out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
     return _with_conjuncts(parse, out)
 
@@ -651,12 +646,9 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     return out
 
 
-def _used_for(
-    parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mapping[int, str] | None = None
-) -> set[Stated]:
+def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mapping[int, str]) -> set[Stated]:
     """ "use tuples and atoms to create tagged tuples": what is used is used to do it (to one of
-    ``objects``, the refs an object may be: all of them unless given)."""
-    objects = refs if objects is None else objects
+    ``objects``, the refs an object may be)."""
     if verb.lemma != "use":
         return set()
     children = parse.children(verb.i)
@@ -910,9 +902,14 @@ def _denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) ->
         w.dep == "neg"
         or w.lemma.casefold() == "no"
         or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
-        or (w.dep == "det" and w.text.casefold() in POINTING and w.i not in named)  # "These plugins …"
         for w in parse.children(subject.i)
-    ) or any(w.dep == "det" and w.lemma.casefold() in SOME for w in before)
+    ) or _points(parse, subject, named) or any(w.dep == "det" and w.lemma.casefold() in SOME for w in before)
+
+
+def _points(parse: Parse, word: Word, named: frozenset[int]) -> bool:
+    """ "These plugins …", "… to run this pod": the ones just named, or one of an example (not a
+    pointing word inside a name: "This command" on a command's page)."""
+    return any(w.dep == "det" and w.text.casefold() in POINTING and w.i not in named for w in parse.children(word.i))
 
 
 def _unsure(parse: Parse, verb: Word) -> bool:
