@@ -13,7 +13,7 @@ from tests.engines import extract
 from tests.old_layout import RELATIONS_PATH, WHOLE_RECORD_PATH, dump_single, dump_whole_communities, flat_path
 from wikigen.communities import COMMUNITIES_DIR, read_record
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import SnapshotError
+from wikigen.errors import SnapshotError, WikigenError
 from wikigen.gitstore import COMPILER_NAME, EMPTY_TREE, GitStore
 from wikigen.migration import moved
 from wikigen.objects import RELATIONS_DIR, object_path
@@ -254,3 +254,18 @@ def test_r9_page_urls_stay_the_same_after_the_move(git_repo: GitRepo):
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     assert git_repo.snapshot().sharded
     assert {named: urls(named) for named in (True, False)} == before
+
+
+def test_a_dirty_work_tree_is_refused_before_the_move_writes(git_repo: GitRepo):
+    """Issue 14: the work tree's status is read while the plan is, but answered before the move's
+    bookkeeping commit: a local edit to a generated file is refused, not overwritten."""
+    old_layout_repo(git_repo)
+    before = git_repo.head()
+    edited = git_repo.root / flat_path("concept/pod")
+    edited.write_text("a local edit\n")
+    engine = ScriptedEngine(extract)
+    with pytest.raises(WikigenError) as caught:
+        compile_repo(git_repo.root, engine=engine)
+    assert "local changes" in caught.value.message and flat_path("concept/pod") in caught.value.message
+    assert git_repo.head() == before and engine.calls == 0
+    assert edited.read_text() == "a local edit\n"

@@ -11,7 +11,7 @@ from tests.conftest import GitRepo, source
 from tests.engines import extract
 from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError
+from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError, WikigenError
 from wikigen.hashing import canonical_bytes
 from wikigen.objects import RELATIONS_DIR, object_path
 from wikigen.pipeline import compile_repo
@@ -583,9 +583,23 @@ def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
     compiled(git_repo)
     (git_repo.root / object_path("article/knowledge--a")).write_text("tampered\n")
     git_repo.commit({f"{K}/a.md": source("Alpha text 2.\n", title="A")})
-    engine = ScriptedEngine(extract)
     result = git_repo.wikigen("compile")
-    assert result.code == 1 and "local changes" in result.err and engine.calls == 0
+    assert result.code == 1 and "local changes" in result.err
+    engine = ScriptedEngine(extract)
+    head = git_repo.head()
+    with pytest.raises(WikigenError, match="local changes"):
+        compile_repo(git_repo.root, engine=engine)
+    assert engine.calls == 0 and git_repo.head() == head
+
+
+def test_a_dirty_work_tree_is_reported_before_an_invalid_source(git_repo: GitRepo):
+    """Issue 14: the status runs while the plan is read; the refusal still comes first."""
+    git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
+    compiled(git_repo)
+    (git_repo.root / object_path("article/knowledge--a")).write_text("tampered\n")
+    git_repo.commit({f"{K}/b.md": "---\ntitle: [unclosed\n---\nBody.\n"})
+    with pytest.raises(WikigenError, match="local changes"):
+        compile_repo(git_repo.root, engine=ScriptedEngine(extract))
 
 
 def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_commit(git_repo: GitRepo):

@@ -203,14 +203,18 @@ def reconciled_files(store: GitStore, drift: Drift) -> dict[str, bytes | None]:
     }
 
 
-def reconcile(store: GitStore, head: str | None, baseline: Snapshot) -> Published | None:
+def reconcile(
+    store: GitStore, head: str | None, baseline: Snapshot, refuse_dirty: Callable[[], None]
+) -> Published | None:
     """Issue 15.6: after a merge of compiled branches, one compiler commit (no engine call) brings the
     generated files back to the snapshot HEAD holds; the sources the merge brought then compile as
-    changes. Refuses hand edits (15.7). None when there is nothing to reconcile."""
+    changes. Refuses hand edits (15.7), and a dirty work tree before it writes. None when there is
+    nothing to reconcile."""
     drift = find_drift(store, head, baseline)
     refuse_hand_edits(drift)
     if not drift.merged:
         return None
+    refuse_dirty()
     files = reconciled_files(store, drift)
     started = StartedFrom(head, baseline.version, store.subtree(store.commit_tree(head), SOURCES_DIR))
     message = commit_message(

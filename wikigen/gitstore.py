@@ -475,9 +475,27 @@ class GitStore:
 
     def dirty_paths(self, prefixes: tuple[str, ...]) -> list[str]:
         """Tracked files under ``prefixes`` that differ from HEAD in the index or the work tree."""
-        listed = self._cli_status(["-uno", "--", *(p.rstrip("/") for p in prefixes)])
-        if listed is not None:
-            return sorted({path for _, path in listed if path.startswith(prefixes)})
+        return self.start_dirty_paths(prefixes)()
+
+    def start_dirty_paths(self, prefixes: tuple[str, ...]) -> Callable[[], list[str]]:
+        """``dirty_paths`` started now and answered when the returned function is called: the command
+        line stats the work tree while the caller reads the plan (0.4 s at 100,000 sources, issue 14).
+        Each call of the function gives the same list; the command is waited for once."""
+        running = self._start_cli_status(["-uno", "--", *(p.rstrip("/") for p in prefixes)])
+        answer: list[list[str]] = []
+
+        def result() -> list[str]:
+            if not answer:
+                listed = self._finish_cli_status(running)
+                if listed is not None:
+                    answer.append(sorted({path for _, path in listed if path.startswith(prefixes)}))
+                else:
+                    answer.append(self._libgit2_dirty_paths(prefixes))
+            return list(answer[0])
+
+        return result
+
+    def _libgit2_dirty_paths(self, prefixes: tuple[str, ...]) -> list[str]:
         dirty = []
         with _translated("reading the work-tree status"):
             for path, flags in self.repo.status(untracked_files="no").items():
@@ -544,23 +562,32 @@ class GitStore:
         libgit2 on a large one (0.8 s against 3.3 s at 430,000 files, issue 14); it is asked with
         ``--no-optional-locks`` so that it never writes the index. None when no ``git`` is installed
         or it fails: the caller asks libgit2."""
+        return self._finish_cli_status(self._start_cli_status(args))
+
+    def _start_cli_status(self, args: list[str]) -> subprocess.Popen[bytes] | None:
         git = shutil.which("git")
         if git is None:
             return None
         try:
-            result = subprocess.run(
-                [git, "--no-optional-locks", "status", "--porcelain=v1", "-z",
-                 "--no-renames", *args],
+            return subprocess.Popen(
+                [git, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames", *args],
                 cwd=self.root,
-                capture_output=True,
-                check=False,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
             )
         except OSError:
             return None
-        if result.returncode != 0:
+
+    @staticmethod
+    def _finish_cli_status(running: subprocess.Popen[bytes] | None) -> list[tuple[str, str]] | None:
+        if running is None:
+            return None
+        stdout, _ = running.communicate()
+        if running.returncode != 0:
             return None
         entries: list[tuple[str, str]] = []
-        for field in result.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        for field in stdout.decode("utf-8", "surrogateescape").split("\0"):
             if len(field) > 3 and field[2] == " ":
                 entries.append((field[:2], field[3:]))
         return entries

@@ -12,6 +12,7 @@ the index does not own (R38) stay where they are.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -54,11 +55,14 @@ def moved(
     return replace(snapshot, objects=index, stored=None), files, moves
 
 
-def move_to_shards(store: GitStore, head: str | None, baseline: Snapshot) -> Published | None:
-    """One compiler commit, no engine call, snapshot version kept: the baseline in the sharded layout.
-    None when the baseline needs no move."""
+def move_to_shards(
+    store: GitStore, head: str | None, baseline: Snapshot, refuse_dirty: Callable[[], None]
+) -> Published | None:
+    """One compiler commit, no engine call, snapshot version kept: the baseline in the sharded layout
+    (a dirty work tree refused first). None when the baseline needs no move."""
     if not needs_move(baseline):
         return None
+    refuse_dirty()
     tree = store.commit_tree(head)
     snapshot, relation_files, moves = moved(baseline, store.read_file(tree, LEGACY_RELATIONS_PATH))
     files: dict[str, bytes | str | None] = dict(relation_files)

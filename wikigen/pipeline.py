@@ -7,6 +7,7 @@ is recorded as a git note (R33), and never falls back to a full rebuild.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import time
@@ -47,8 +48,8 @@ from wikigen.publish import (
     publish,
     record_failure,
     record_outcome,
-    refuse_dirty,
     refuse_retry,
+    start_dirty_check,
 )
 from wikigen.report import CompileReport, IncrementReport, RunBudget
 from wikigen.shards import Overlay
@@ -128,17 +129,25 @@ def compile_repo(
     ws = Workspace.open(path, overrides=overrides)
     engine = engine or make_engine(ws.config)
     cancel = cancel or threading.Event()
-    refuse_dirty(ws.store)
-    # Issue 15.6–15.7: generated files a merge brought are reconciled first; hand edits are refused.
-    reconciled = reconcile(ws.store, ws.head, ws.baseline)
-    if reconciled is not None:
-        ws = Workspace.open(path, overrides=overrides)
-    # Issue 14, R9: a schema-1 snapshot moves to the sharded layout first, in its own bookkeeping commit.
-    relaid = move_to_shards(ws.store, ws.head, ws.baseline)
-    if relaid is not None:
-        ws = Workspace.open(path, overrides=overrides)
-    parsed_cache: dict[Any, Any] = {}
-    plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
+    # The work tree's status is read while the plan is (issue 14), and answered before anything is
+    # written or sent: local edits to generated files would be lost, so they are refused first.
+    refuse_dirty = start_dirty_check(ws.store)
+    try:
+        # Issue 15.6–15.7: generated files a merge brought are reconciled first; hand edits are refused.
+        reconciled = reconcile(ws.store, ws.head, ws.baseline, refuse_dirty)
+        if reconciled is not None:
+            ws = Workspace.open(path, overrides=overrides)
+        # Issue 14, R9: a schema-1 snapshot moves to the sharded layout first, in its own bookkeeping commit.
+        relaid = move_to_shards(ws.store, ws.head, ws.baseline, refuse_dirty)
+        if relaid is not None:
+            ws = Workspace.open(path, overrides=overrides)
+        parsed_cache: dict[Any, Any] = {}
+        plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
+    except BaseException:
+        with contextlib.suppress(WikigenError):
+            refuse_dirty()  # waits for the status command; the first error is the one reported
+        raise
+    refuse_dirty()
     if plan.invalid:
         raise SourceError(plan.invalid)  # R5: nothing is published
     if not allow_mass_withdrawal:

@@ -14,7 +14,7 @@ import os
 import shlex
 import signal
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -113,7 +113,23 @@ def _stale_index_lock(store: GitStore) -> str:
 
 def refuse_dirty(store: GitStore) -> None:
     """The work tree is updated after publishing, so local edits there would be lost: refuse first."""
-    dirty = store.dirty_paths(GENERATED)
+    start_dirty_check(store)()
+
+
+def start_dirty_check(store: GitStore) -> Callable[[], None]:
+    """``refuse_dirty``, its work-tree status started now and read when the returned function is
+    called — before anything is published or sent to an engine (issue 14: the status of 250,000
+    generated files is read while the plan is). The function raises each time it is called on a
+    dirty tree."""
+    pending = store.start_dirty_paths(GENERATED)
+
+    def refuse() -> None:
+        _refuse(store, pending())
+
+    return refuse
+
+
+def _refuse(store: GitStore, dirty: list[str]) -> None:
     if dirty:
         listing = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
         raise WikigenError(
