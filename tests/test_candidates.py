@@ -697,3 +697,26 @@ def test_issue10_a_note_on_the_side_or_a_history_defines_nothing() -> None:
     assert not concepts("## Hay rakes\n\nEarly on, hay rakes were pulled by one horse.\n")
     named = "{{< note >}}\nA tool that gathers cut grass into rows is called a _hay rake_.\n{{< /note >}}\n"
     assert "Hay rake" in concepts(named + "\nHay rakes are pulled by one horse across the field.\n")
+
+
+def test_r20_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() -> None:
+    """R20: "Note that …", "As we said, …" and an "also" add to what the text said of a term before;
+    of two sentences that describe it alike, the one that stands on its own defines it."""
+    from wikigen.engines.definitions import Found, _best_form
+    from wikigen.engines.readings import DESCRIBES, Reading
+    from wikigen.engines.text import sentences
+
+    text = (
+        "Note that the `:archived` key does not warn when a page is opened. "
+        "The `:archived` key marks a page as kept for the record. "
+        "`:archived` also accepts a reason. "
+        "As we said, `:archived` hides the page from the index."
+    )
+    found = [
+        Found(":archived", sentence, Reading("subject", DESCRIBES), own_section=True, opens=True)
+        for sentence in sentences("knowledge/notes", text)
+    ]
+    assert len(found) == 4
+    assert [f.sentence.text for f in _best_form(found)] == [
+        "The `:archived` key marks a page as kept for the record."
+    ]

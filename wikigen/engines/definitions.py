@@ -199,12 +199,22 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
 _IS = frozenset(["copula", "appositive", "purpose"])  # the forms that say what a term is (for)
 
 
+# A remark on the side: a connective that adds to or refers back to what was said ("Note that …",
+# "Furthermore, …", "As we have seen, …"), or "also"
+_ASIDE_REMARK = re.compile(
+    r"^(?:note that|keep in mind|remember|furthermore|moreover|additionally|in addition|besides|"
+    r"as (?:we (?:have )?(?:seen|said|saw|mentioned)|(?:already |previously )?mentioned|noted|said))\b"
+    r"|\balso\b",
+    re.IGNORECASE,
+)
+
+
 def _best_form(found: list[Found]) -> list[Found]:
     """The readings of the best form, in text order: defines before describes before mentions; no
     forward reference; the term's own section first, and a sentence that stands alone before one that
     leads into an example."""
 
-    def form(f: Found) -> tuple[int, int, int, int, int, int]:
+    def form(f: Found) -> tuple[int, int, int, int, int, int, int]:
         # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
         # a sentence about the term opens with it, one that uses it names it on the way; of the
         # descriptions, what "the" one named is or does first, wherever it stands; of the
@@ -216,7 +226,18 @@ def _best_form(found: list[Found]) -> list[Found]:
         # are applied to pods" after "Tolerations allow the scheduler to …")
         does = 0 if f.reading.pattern in _IS else 2 if f.reading.pattern == "emphasis" else 1
         does = does if f.reading.rank == DEFINES else 0
-        return (f.reading.rank, does, int(other), int(not f.own_section), int(lead_in), int(not f.opens))
+        # a remark on the side ("Note that like the `alias` directive, `require` is also lexically
+        # scoped", "`catch` can also be used within …") adds to what the text said of the term before
+        aside = _ASIDE_REMARK.search(f.sentence.clean.text) is not None
+        return (
+            f.reading.rank,
+            does,
+            int(aside),
+            int(other),
+            int(not f.own_section),
+            int(lead_in),
+            int(not f.opens),
+        )
 
     # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
