@@ -720,3 +720,20 @@ def test_r20_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_for
     assert [f.sentence.text for f in _best_form(found)] == [
         "The `:archived` key marks a page as kept for the record."
     ]
+
+
+def test_r20_the_product_named_before_a_common_noun_leaves_the_noun_as_alias() -> None:
+    """R20/R26: "Gizmo widgets", where Gizmo is the product every source is about, are widgets — the
+    noun alone names the term too; a name of its own ("Gizmo API") keeps its capitals and gets none."""
+    sources = [
+        {"id": "knowledge/a", "title": "Widgets", "body": (
+            "_Gizmo widgets_ are persistent entities in the Gizmo system. "
+            "Gizmo uses widgets to record what you asked for.\n\nEach widget has a name.\n")},
+        {"id": "knowledge/b", "title": "Servers", "body": (
+            "The _Gizmo API_ is the interface that Gizmo serves to its clients.\n\n"
+            "A widget is stored by the Gizmo API.\n")},
+        {"id": "knowledge/c", "title": "Setup", "body": "Gizmo is a portable tool for keeping records.\n\nInstall Gizmo first.\n"},
+    ]
+    found = {c["name"]: c for c in analyzed(sources)["concepts"]}
+    assert found["Gizmo widgets"]["aliases"] == ["widgets"]
+    assert not any(a.casefold() == "api" for a in found["Gizmo API"].get("aliases", []))

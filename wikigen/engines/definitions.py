@@ -113,16 +113,19 @@ def definitions(
     order = {d.source: i for i, d in enumerate(documents)}
     by_source = {d.source: d for d in documents}
     pools: list[tuple[str, Candidate, list[Found]]] = []
+    hubs = {
+        key
+        for key, candidate in candidates.items()
+        if len(documents) >= 3
+        and len(spread.get(key, ())) >= HUB_SHARE * len(documents)
+        and not candidate.code
+        and candidate.term[:1].isupper()
+        and vocabulary.is_proper(candidate.term)
+    }
     for key in sorted(readings):
         candidate = candidates[key]
         best = _best_form(readings[key])
-        hub = (
-            len(documents) >= 3
-            and len(spread[key]) >= HUB_SHARE * len(documents)
-            and not candidate.code
-            and candidate.term[:1].isupper()
-            and vocabulary.is_proper(candidate.term)
-        )
+        hub = key in hubs
         if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
@@ -155,12 +158,26 @@ def definitions(
                 start,
                 quote,
                 pattern,
-                tuple(sorted(candidate.aliases)),
+                tuple(sorted({*candidate.aliases, *_unqualified(candidate, [candidates[h].term for h in hubs])})),
                 candidate.code,
                 whole=quote != chosen.sentence.text,
             )
         )
     return accepted
+
+
+def _unqualified(candidate: Candidate, hubs: Sequence[str]) -> list[str]:
+    """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about, named before a
+    common noun, says only whose objects they are — the noun alone names the term too (an alias,
+    where no other concept or anchor owns it: R26). "Kubernetes API" and "Kubernetes RBAC" are names of
+    their own."""
+    if candidate.code:
+        return []
+    for hub in hubs:
+        head, _, rest = candidate.term.partition(" ")
+        if head.casefold() == hub.casefold() and rest and rest == rest.lower() and term_ok(rest):
+            return [rest]
+    return []
 
 
 # A list entry's label: "**SELinux**: …", "`Ignore` : …"
