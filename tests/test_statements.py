@@ -1249,3 +1249,18 @@ def test_issue10_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     assert ("farmer", "owns", "plough") in relations_of("A farmer owns one or more ploughs.", "farmer", "plough")
     assert ("smith", "repairs", "plough") in relations_of("The smith repairs the new ploughs.", "smith", "plough")
     assert ("farmer", "owns", "cart") in relations_of("Farmers own the built-in carts.", "farmer", "cart")
+
+
+def test_issue10_a_default_a_case_or_a_moment_states_no_relation() -> None:
+    """R23, precision first (issue 10): what holds by default holds until someone configures it
+    otherwise; "In case …" and "For a X to …" say when; a clause that picks a scenario or a point
+    in time ("the point that the miller grinds …") tells which moment, not what is so."""
+    names = ("miller", "grain", "mill")
+    assert relations_of("By default, the miller sends the grain to the mill.", *names) == set()
+    assert relations_of("In case the mill is closed, the miller takes the grain to the mill.", *names) == set()
+    assert relations_of("For a grain to be milled, the miller cleans the mill.", *names) == set()
+    assert relations_of("This avoids the scenario where a miller grinds grain twice.", *names) == set()
+    assert relations_of("There is a gap between the point that the miller grinds grain and noon.", *names) == set()
+    assert ("miller", "sends", "grain") in relations_of("The miller sends the grain to the mill.", *names)
+    # a thing named with such a noun is still a thing
+    assert ("hook", "stores", "grain") in relations_of("A hook is an extension point that stores grain.", "hook", "grain")

@@ -28,7 +28,8 @@ _TRYING = frozenset(["try", "attempt", "seek"])  # "X tries to make the Pod runn
 # "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
 _ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
 _CONDITIONAL_START = re.compile(
-    r"\s*(?:if|unless|suppose|supposing|assuming|in (?:that|this|such a|which) case|"
+    r"\s*(?:if|unless|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
+    r"for (?:an? |the )?\w+ to|"  # "For a Pod to be given a QoS class of `Guaranteed`: …"
     r"in (?:that|this|these|those|such an?|which|most|many|some|either|each|both|all)(?: of (?:these|those|the))? "
     r"(?:cases?|situations?|configurations?|scenarios?|setups?|modes?|circumstances?))\b",
     re.IGNORECASE,
@@ -42,6 +43,9 @@ _FREQUENCY = frozenset(
 _ENSURING = frozenset(["ensure", "guarantee"])
 _GIVING = frozenset(["provide", "supply", "equip", "furnish"])
 _WHEN = frozenset(["when", "whenever", "while", "after", "before", "once", "until"])
+# "the scenario where a Pod gets scheduled onto one node", "the point that the scheduler preempts Pods":
+# a clause that tells which moment or case the sentence speaks of states nothing
+_CIRCUMSTANCE_NOUNS = frozenset(["scenario", "situation", "case", "point", "time", "moment", "instant", "period"])
 _CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
 )
@@ -912,6 +916,14 @@ def _points(parse: Parse, word: Word, named: frozenset[int]) -> bool:
     return any(w.dep == "det" and w.text.casefold() in POINTING and w.i not in named for w in parse.children(word.i))
 
 
+def _moment(parse: Parse, noun: Word) -> bool:
+    """ "the scenario", "the point", "the same time": a moment or case, not a thing that has one
+    ("an extension point that allows …" names a thing)."""
+    return noun.lemma.casefold() in _CIRCUMSTANCE_NOUNS and not any(
+        w.dep in ("compound", "nmod") for w in parse.children(noun.i)
+    )
+
+
 def _unsure(parse: Parse, verb: Word) -> bool:
     """Negated, hedged or conditional: "does not", "may", "if …"; a step of a procedure ("After
     deleting the dependents, the controller deletes …", "… adds finalizers when you use …"); an
@@ -944,6 +956,12 @@ def _unsure(parse: Parse, verb: Word) -> bool:
             return True
         if child.dep in ("advcl", "pcomp", "prep") and _circumstance(parse, child, child.i < verb.i):
             return True
+        if child.dep == "prep" and lemma == "by" and any(
+            w.dep == "pobj" and w.lemma.casefold() == "default" for w in parse.children(child.i)
+        ):
+            return True  # "By default, the kubelet assigns …": what holds until it is configured
+    if verb.dep in ("relcl", "acl") and _moment(parse, parse.words[verb.head]):
+        return True
     if _in_purpose(parse, verb):
         return True
     if verb.dep == "pcomp" and any(  # "Instead of X being implemented by Y, …" (a prepositional clause)
