@@ -1264,3 +1264,12 @@ def test_issue10_a_default_a_case_or_a_moment_states_no_relation() -> None:
     assert ("miller", "sends", "grain") in relations_of("The miller sends the grain to the mill.", *names)
     # a thing named with such a noun is still a thing
     assert ("hook", "stores", "grain") in relations_of("A hook is an extension point that stores grain.", "hook", "grain")
+
+
+def test_issue10_an_instruction_to_the_reader_states_no_relation() -> None:
+    """R23, precision first (issue 10): "Write a note that asks the miller to grind grain" tells the
+    reader what to do; "Use a sieve to sift grain" still says what a sieve is for."""
+    names = ("miller", "grain", "sieve", "ledger")
+    assert relations_of("Write a script inside the mill that uses the ledger to count the grain.", *names) == set()
+    assert relations_of("Take the previous example, and the grain specified in the ledger:", *names) == set()
+    assert ("sieve", "is used to sift", "grain") in relations_of("Use a sieve to sift the grain.", *names)

@@ -323,7 +323,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         marked
         and head.pos in ("NOUN", "PROPN")
         and not manner
-        and not _imperative(parse)
+        and not imperative(parse)
         and not _defines_another(parse, head)
         and not used
     ):
@@ -752,7 +752,7 @@ def _defines_another(parse: Parse, head: Word) -> bool:
     )
 
 
-def _imperative(parse: Parse) -> bool:
+def imperative(parse: Parse) -> bool:
     """ "Consider adding …", "Use X when …": a root of the sentence is a bare verb with no subject
     (a list entry's label before it is parsed as a root of its own: "[Projection] (recommended): In
     v1.20 and later, use …")."""

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import CLASSIFIERS, EXAMPLE_START, ORDINALS, POINTING, SOME
+from wikigen.engines.readings import CLASSIFIERS, EXAMPLE_START, ORDINALS, POINTING, SOME, imperative
 from wikigen.engines.relations import Mention
 
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
@@ -121,6 +121,12 @@ def stated(
     are concepts named as common nouns ("strings"), whose code-named module is another sense."""
     if parse.text.rstrip().endswith("?") or not mentions or _CONDITIONAL_START.match(parse.text):
         return []  # a question, or "If the claim is not allocated, then the kubelet will fail to run …"
+    if imperative(parse) and not any(
+        w.dep == "ROOT" and w.lemma.casefold() in ("use", "let") for w in parse.words
+    ):
+        # "Write code … that uses the API to read a ConfigMap", "Take the example, and the Pods
+        # specified in …": what the reader is to do ("Use X to V Y" still says what X is for)
+        return []
     refs: dict[int, str] = {}
     heads: list[tuple[Word, Mention]] = []
     for mention in mentions:
