@@ -51,7 +51,8 @@ def test_r20_emphasized_first_use_defines_a_term() -> None:
     )
     found = concepts(body)
     assert "Rotation pair" in found
-    assert definition(found["Rotation pair"]) == "We say these neighbouring beds form a _rotation pair_."
+    # "these" beds are the ones the sentence before spoke of: it is quoted too
+    assert definition(found["Rotation pair"]) == "Growers plant in beds. We say these neighbouring beds form a _rotation pair_."
 
 
 def test_r20_a_code_heading_names_the_construct_not_the_english_word() -> None:
@@ -737,3 +738,18 @@ def test_r20_the_product_named_before_a_common_noun_leaves_the_noun_as_alias() -
     found = {c["name"]: c for c in analyzed(sources)["concepts"]}
     assert found["Gizmo widgets"]["aliases"] == ["widgets"]
     assert not any(a.casefold() == "api" for a in found["Gizmo API"].get("aliases", []))
+
+
+def test_r20_a_term_named_of_what_the_sentence_before_spoke_of_is_quoted_with_it() -> None:
+    """R20/R22: "We say these meters perform _structural ranking_" and "We call other losses
+    *gradual losses*" name what the sentence before spoke of: the definition is both sentences,
+    verbatim."""
+    body = (
+        "The meters in the shed can compare any two beds. We say these meters perform _structural ranking_.\n\n"
+        "Structural ranking changes each year. A structural ranking is kept.\n"
+    )
+    assert defined_as(body, "Structural ranking") == (
+        "The meters in the shed can compare any two beds. We say these meters perform _structural ranking_."
+    )
+    body = "Frost and hail destroy a crop at once. We call other losses *gradual losses*.\n\nGradual losses add up over a season.\n"
+    assert defined_as(body, "Gradual losses") == "Frost and hail destroy a crop at once. We call other losses *gradual losses*."

@@ -765,7 +765,10 @@ def test_issue10_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a
     the emphasized grower is named on the way. Emphasis alone still introduces a term."""
     sentence = "A seed drill is a farm machine that lets a specific *grower*, such as a tenant, sow seeds in rows."
     assert reading_of(sentence, "grower").rank == MENTIONS
-    assert reading_of("We say these neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", DEFINES)
+    assert reading_of("We say these neighbouring beds form a _rotation pair_.", "rotation pair") == Reading(
+        "emphasis", DEFINES, anaphoric=True  # "these" beds: quoted with the sentence before
+    )
+    assert reading_of("Neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", DEFINES)
     assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").pattern == "copula"
 
 
@@ -1273,3 +1276,10 @@ def test_issue10_an_instruction_to_the_reader_states_no_relation() -> None:
     assert relations_of("Write a script inside the mill that uses the ledger to count the grain.", *names) == set()
     assert relations_of("Take the previous example, and the grain specified in the ledger:", *names) == set()
     assert ("sieve", "is used to sift", "grain") in relations_of("Use a sieve to sift the grain.", *names)
+
+
+def test_issue10_this_document_names_a_term_of_its_own() -> None:
+    """R20: "This guide uses the term _cold frame_ …" speaks of the text itself, not of what the
+    sentence before said: no sentence before is quoted with it."""
+    assert not reading_of("This guide uses the term _cold frame_ to mean any glass box.", "cold frame").anaphoric
+    assert reading_of("These boxes form a _cold frame_.", "cold frame").anaphoric

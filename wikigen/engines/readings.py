@@ -331,8 +331,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
         # reader what to do with a term, not what it is, and a sentence that defines another term
         # ("SELinux is a module that lets you restrict what a *subject* … may access") names this
-        # one on the way
-        return Reading("emphasis", DEFINES, forward=forward)
+        # one on the way; "We say these operators perform _X_" names what the sentence before
+        # spoke of, and is quoted with it
+        return Reading("emphasis", DEFINES, forward=forward, anaphoric=_pointed_subject(parse, governor))
     if marked and used:
         # "… scale a workload using a _VerticalPodAutoscaler_", "… is to run an *extension API
         # server* in Pods": what the reader does with it, like "You can use X to …"
@@ -539,6 +540,13 @@ def _called(parse: Parse, head: Word) -> bool | None:
     if verb.lemma == "name" and head.code:
         return None  # "a struct named `User`", "Services named `mydb`": an example's instance
     subject = next((w for w in children if w.dep in ("nsubjpass", "nsubj")), None)
+    if subject is not None and subject.lemma.casefold() in ("we", "you", "people"):
+        # "We call other cases *voluntary disruptions*": the cases are what is named
+        subject = next((w for w in children if w.dep == "dobj"), None)
+        if subject is not None and any(
+            w.dep in ("amod", "det") and w.lemma.casefold() in ("other", "such") for w in parse.children(subject.i)
+        ):
+            return True  # the other ones than those the sentence before named
     if subject is None:
         return False
     # "… while the second is referred to as _vertical scaling_", "The first approach is referred to
@@ -550,6 +558,20 @@ def _called(parse: Parse, head: Word) -> bool | None:
     )
     definite = bare and subject.pos == "NOUN" and _determiner(parse, subject) == "the"
     return ordinal or definite or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+
+
+def _pointed_subject(parse: Parse, verb: Word) -> bool:
+    """The subject of ``verb``'s clause points back ("these operators", "this set"; not "this
+    document", the text itself)."""
+    return any(
+        w.dep in ("nsubj", "nsubjpass")
+        and _determiner(parse, w) in POINTING
+        and w.lemma.casefold() not in _TEXT_ITSELF
+        for w in parse.children(verb.i)
+    )
+
+
+_TEXT_ITSELF = frozenset(["document", "page", "section", "chapter", "guide", "tutorial", "article", "book"])
 
 
 def _former_name(parse: Parse, head: Word) -> bool:
