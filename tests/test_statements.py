@@ -1283,3 +1283,13 @@ def test_issue10_this_document_names_a_term_of_its_own() -> None:
     sentence before said: no sentence before is quoted with it."""
     assert not reading_of("This guide uses the term _cold frame_ to mean any glass box.", "cold frame").anaphoric
     assert reading_of("These boxes form a _cold frame_.", "cold frame").anaphoric
+
+
+def test_issue10_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> None:
+    """R23, precision first (issue 10): "Since the gate is open, the miller …" tells what follows
+    in one case (or from one release on); "…, which causes the miller to grind the grain" is a step
+    that follows another."""
+    names = ("miller", "grain", "mill")
+    assert relations_of("Since the gate is open, the miller takes the grain to the mill.", *names) == set()
+    assert relations_of("This rings a bell, which causes the miller to grind the grain.", *names) == set()
+    assert ("miller", "grinds", "grain") in relations_of("The miller grinds the grain, since it is dry.", *names)

@@ -28,7 +28,7 @@ _TRYING = frozenset(["try", "attempt", "seek"])  # "X tries to make the Pod runn
 # "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
 _ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
 _CONDITIONAL_START = re.compile(
-    r"\s*(?:if|unless|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
+    r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
     r"for (?:an? |the )?\w+ to|"  # "For a Pod to be given a QoS class of `Guaranteed`: …"
     r"in (?:that|this|these|those|such an?|which|most|many|some|either|each|both|all)(?: of (?:these|those|the))? "
     r"(?:cases?|situations?|configurations?|scenarios?|setups?|modes?|circumstances?))\b",
@@ -976,6 +976,8 @@ def _unsure(parse: Parse, verb: Word) -> bool:
         return True
     # inside an if-clause, or a clause governed by a hedge
     head = parse.words[verb.head]
+    if verb.dep in ("ccomp", "xcomp") and head.lemma.casefold() == "cause":
+        return True  # "…, which causes the API server to terminate the Pod": a step that follows another
     if verb.dep == "ccomp" and head.lemma.casefold() in _ENSURING:
         return True
     if verb.dep == "ROOT" and any(  # "X ensures that all (or some) Nodes run …", parsed as two roots
