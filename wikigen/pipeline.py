@@ -271,12 +271,12 @@ def compile_repo(
         first = False
         if inc.interrupted:
             break  # Ctrl-C after this increment published: it stays, the batch stops
+        if not batch:
+            break  # one increment took everything: no plan again (0.25 s at 100,000 sources, issue 14)
         ws = Workspace.open(path, overrides=overrides)
         plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
         if not plan.needs_compile:
             break
-        if not batch:
-            break  # cannot happen: one increment takes everything
     if progress is not None:
         progress(total, total, "done", None)
     report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"

@@ -84,17 +84,18 @@ class Workspace:
         # Issue 14: the trees found free of links before are not walked again (a tree never changes),
         # so a plan after one edit walks the few trees that edit made, not the whole knowledge base.
         cache = self.store.cache_path(LINK_FREE_CACHE)
-        known = _read_ids(cache)
+        read = _read_ids(cache)
+        known = read if read is not None else frozenset()
         clean: set[str] = set()
         links = self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR, known_clean=known, clean=clean)
         # Trees never change: what was clean stays clean, so the ids seen before are kept (a walk that
         # stops at a known tree sees none below it, and the next edit's plan needs them), up to a
         # bound past which only this walk's are kept.
         kept = clean | known
-        if len(kept) > LINK_FREE_MAX:
-            kept = clean
-        if kept != known:
-            _write_ids(cache, kept)
+        if read is None or len(kept) > LINK_FREE_MAX:
+            _write_ids(cache, clean)  # none yet, damaged, or past the bound: this walk's alone
+        elif kept != known:
+            _append_ids(cache, clean - known)  # what this walk found new, not the 100,000 known again
         return links
 
     def _read(
@@ -110,11 +111,21 @@ class Workspace:
             links=links,
         )
 
-def _read_ids(path: Path) -> frozenset[str]:
+def _read_ids(path: Path) -> frozenset[str] | None:
     try:
         return frozenset(path.read_text(encoding="ascii").split())
     except (OSError, UnicodeDecodeError):
-        return frozenset()  # no cache yet, or unreadable: walk everything
+        return None  # no cache yet, or unreadable: walk everything
+
+
+def _append_ids(path: Path, ids: set[str]) -> None:
+    """Best effort: a line cut short by a crash names no tree, and costs nothing but its walk."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        with path.open("a", encoding="ascii") as cache:
+            cache.write("".join(f"{i}\n" for i in sorted(ids)))
+    except OSError:
+        pass
 
 
 def _write_ids(path: Path, ids: set[str]) -> None:

@@ -224,12 +224,17 @@ def test_issue_15_1_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo
     # an edit elsewhere makes new trees on its path only (content/, manual/): the trees seen clean
     # before, down to three levels, stay known and are not walked again
     git_repo.commit({"content/manual/other.md": "# Other\n"})
+    before = cache.read_text()
     walked.clear()
     assert not Workspace.open(git_repo.root).plan().invalid
     assert len(walked) < first / 3
+    # the new trees are appended: the ids known before are not written again (issue 14)
+    after = cache.read_text()
+    assert after.startswith(before) and len(after.split()) > len(before.split())
 
     commit_links(git_repo, {"content/manual/deep/er/leak.md": str(secret)})
     plan = Workspace.open(git_repo.root).plan()
     assert [p.path for p in plan.invalid] == ["content/manual/deep/er/leak.md"]
     cache.write_text("not a tree id\n\x00\xff")  # a damaged cache costs a walk, never a wrong answer
     assert [p.path for p in Workspace.open(git_repo.root).plan().invalid] == ["content/manual/deep/er/leak.md"]
+    assert "not a tree id" not in cache.read_text(encoding="ascii")  # and is written anew, not appended to
