@@ -265,8 +265,11 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
         for the last tree asked are kept in this process (a tree's rows never change)."""
         key = (str(self.path), self.tree)
         if self.path is None or _LATEST_ROWS.get("key") != key:
-            # TEXT columns: the rows come as (str, str) tuples already
-            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id").fetchall()
+            # TEXT columns: the rows come as (str, str) tuples already. Read in the table's order and
+            # sorted here: "ORDER BY id" walks the key's index and looks up every row (0.25 s against
+            # 0.13 s at 100,000 sources, issue 14)
+            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest").fetchall()
+            rows.sort()
             _LATEST_ROWS.clear()
             _LATEST_ROWS.update(key=key, rows=tuple(rows))
         rows_kept: tuple[tuple[str, str], ...] = _LATEST_ROWS["rows"]
