@@ -1293,3 +1293,11 @@ def test_issue10_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> N
     assert relations_of("Since the gate is open, the miller takes the grain to the mill.", *names) == set()
     assert relations_of("This rings a bell, which causes the miller to grind the grain.", *names) == set()
     assert ("miller", "grinds", "grain") in relations_of("The miller grinds the grain, since it is dry.", *names)
+
+
+def test_issue10_a_verdict_on_a_term_is_no_definition() -> None:
+    """R20: "A ledger is a good fit for …", "… is a useful alternative" judge what the term is good
+    for; "A ledger is a useful record of …" still says what it is."""
+    assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > DEFINES
+    assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > DEFINES
+    assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == DEFINES

@@ -635,6 +635,11 @@ def _status(parse: Parse, attr: Word) -> bool:
     )
 
 
+# Nouns that judge a thing for a purpose rather than say what it is ("a good fit", "a useful
+# alternative", "the best choice"; "a useful construct" still says what it is)
+_VERDICTS = frozenset(["alternative", "fit", "choice", "idea", "practice"])
+
+
 def _defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
     if attr.pos not in ("NOUN", "PROPN") or attr.lemma.casefold() in _NOT_DEFINING_ATTR:
@@ -647,6 +652,8 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
         return False  # "Processes are the most common answer to …": how it ranks, not what it is
     if _status(parse, attr):
         return False  # "X is an alpha feature and only enabled when …": its status, not what it is
+    if attr.lemma.casefold() in _VERDICTS:
+        return False  # "`if` is a useful alternative", "X is a good fit for …": a verdict on it
     determiner = _determiner(parse, attr)
     if determiner in ("a", "an", "the", "any", "one"):
         return True
