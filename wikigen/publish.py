@@ -111,26 +111,17 @@ def _stale_index_lock(store: GitStore) -> str:
     return f"if no git command is running, first remove the stale lock (`rm {shlex.quote(lock)}`), then "
 
 
-def refuse_dirty(store: GitStore) -> None:
-    """The work tree is updated after publishing, so local edits there would be lost: refuse first."""
-    start_dirty_check(store)()
-
-
 def start_dirty_check(store: GitStore) -> Callable[[], None]:
-    """``refuse_dirty``, its work-tree status started now and read when the returned function is
-    called — before anything is published or sent to an engine (issue 14: the status of 250,000
-    generated files is read while the plan is). The function raises each time it is called on a
-    dirty tree."""
+    """The work tree is updated after publishing, so local edits there would be lost: the returned
+    function refuses them, and is called before anything is published or sent to an engine. The
+    work-tree status is started now and read when it is first called (issue 14: the status of
+    250,000 generated files is read while the plan is); it raises each time on a dirty tree."""
     pending = store.start_dirty_paths(GENERATED)
 
     def refuse() -> None:
-        _refuse(store, pending())
-
-    return refuse
-
-
-def _refuse(store: GitStore, dirty: list[str]) -> None:
-    if dirty:
+        dirty = pending()
+        if not dirty:
+            return
         listing = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
         raise WikigenError(
             f"generated files have local changes against HEAD ({listing}): edits, or a compile stopped "
@@ -138,6 +129,8 @@ def _refuse(store: GitStore, dirty: list[str]) -> None:
             f"{_stale_index_lock(store)}restore them with `{restore_command(dirty)}` (this discards edits "
             "there) and compile again"
         )
+
+    return refuse
 
 
 def publish(
@@ -260,7 +253,7 @@ def explain(exc: BaseException, action: str) -> str:
 
 
 def update_work_tree(store: GitStore, commit: str, paths: list[str]) -> None:
-    """Bring the generated paths of the work tree to the new commit (they were clean: see refuse_dirty)."""
+    """Bring the generated paths of the work tree to the new commit (they were clean: see start_dirty_check)."""
     if os.environ.get(FAULT_ENV, "").endswith("during-worktree"):
         store.checkout_paths(store.commit_tree(commit), paths[: len(paths) // 2])
         _fault("during-worktree")

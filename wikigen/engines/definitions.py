@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from wikigen.engines.candidates import (
@@ -136,6 +137,7 @@ def definitions(
         if len(pool) > 1
         for text in [_query(c), *(f.sentence.text for f in pool)]
     )
+    hub_terms = {candidates[key].term.casefold() for key in hubs}
     accepted = []
     for _, candidate, pool in pools:
         ranked = (
@@ -158,7 +160,7 @@ def definitions(
                 start,
                 quote,
                 pattern,
-                tuple(sorted({*candidate.aliases, *_unqualified(candidate, [candidates[h].term for h in hubs])})),
+                tuple(sorted({*candidate.aliases, *_unqualified(candidate, hub_terms)})),
                 candidate.code,
                 whole=quote != chosen.sentence.text,
             )
@@ -166,18 +168,15 @@ def definitions(
     return accepted
 
 
-def _unqualified(candidate: Candidate, hubs: Sequence[str]) -> list[str]:
-    """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about, named before a
-    common noun, says only whose objects they are — the noun alone names the term too (an alias,
-    where no other concept or anchor owns it: R26). "Kubernetes API" and "Kubernetes RBAC" are names of
-    their own."""
-    if candidate.code:
+def _unqualified(candidate: Candidate, hubs: AbstractSet[str]) -> list[str]:
+    """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about (``hubs``,
+    casefolded), named before a common noun, says only whose objects they are — the noun alone names
+    the term too (an alias, where no other concept or anchor owns it: R26). "Kubernetes API" and
+    "Kubernetes RBAC" are names of their own."""
+    head, _, rest = candidate.term.partition(" ")
+    if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower() or not term_ok(rest):
         return []
-    for hub in hubs:
-        head, _, rest = candidate.term.partition(" ")
-        if head.casefold() == hub.casefold() and rest and rest == rest.lower() and term_ok(rest):
-            return [rest]
-    return []
+    return [rest]
 
 
 # A list entry's label: "**SELinux**: …", "`Ignore` : …"
