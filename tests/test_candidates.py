@@ -753,3 +753,62 @@ def test_r20_a_term_named_of_what_the_sentence_before_spoke_of_is_quoted_with_it
     )
     body = "Frost and hail destroy a crop at once. We call other losses *gradual losses*.\n\nGradual losses add up over a season.\n"
     assert defined_as(body, "Gradual losses") == "Frost and hail destroy a crop at once. We call other losses *gradual losses*."
+
+
+def test_r20_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
+    """R20: "[Grain silos](/docs/storage/grain-silos/) keep …" links the phrase to the page about it,
+    as a glossary does: a term, even where this text names it once; a link to some other page
+    ("[read the guide](/docs/storage/)") makes no term."""
+    from wikigen.engines.candidates import links_its_page
+
+    assert links_its_page("Grain silos", "/docs/storage/grain-silos/")
+    assert links_its_page("grain silo", "../storage/grain-silos.md")  # either number, a file
+    assert links_its_page("Seed drill", "/docs/tools/sowing/#seed-drill")  # a section about it
+    assert links_its_page("tail call", "https://en.wikipedia.org/wiki/Tail_call")
+    assert links_its_page("`sow`", "`sow/2`")  # ExDoc's autolink of a function with its arity
+    assert not links_its_page("read the guide", "/docs/storage/")
+    assert not links_its_page("Grain silos", "https://example.org/")
+    linked = "[Grain silos](/docs/storage/grain-silos/) keep the harvest dry through the winter.\n"
+    assert defined_as(linked, "Grain silos").startswith("[Grain silos](/docs/storage/grain-silos/) keep")
+    assert not concepts("Grain silos keep the harvest dry through the winter.\n")
+
+
+def test_issue10_what_to_use_for_the_thing_just_named_or_a_change_defines_nothing() -> None:
+    """Issue 10 (R20): "Use a _seed drill_ to set this depth …" tells what to do about the thing just
+    named, "Likewise if …" a case, "_Seed drills_ have replaced …" a change: none says what the
+    term is; "Use a _seed drill_ to sow grain in rows" does."""
+    assert "Seed drill" in concepts("Use a _seed drill_ to sow grain in rows.\n\nA seed drill is pulled.\n")
+    for text in (
+        "The depth is set per field. Use a _seed drill_ to set this depth at sowing time.\n\nA seed drill is pulled.\n",
+        "Likewise if the soil is wet, then the _seed drill_ will sow fewer rows.\n\nA seed drill is pulled.\n",
+        "_Seed drills_ have replaced sowing by hand.\n\nA seed drill is pulled.\n",
+    ):
+        assert "Seed drill" not in concepts(text) and "Seed drills" not in concepts(text), text
+
+
+def test_issue10_a_pro_or_a_con_weighed_against_another_defines_nothing() -> None:
+    """Issue 10 (R20): the items of a list that "Advantages compared to …:" (or a "Trade-offs"
+    heading) leads into weigh a term up against another; what they say of it is no definition."""
+    item = "- _Crop rotation_ provides a rest for the soil.\n- Crop rotation needs a plan.\n"
+    assert "Crop rotation" in concepts("Ways of farming:\n\n" + item)
+    assert "Crop rotation" not in concepts("Advantages compared to fallowing:\n\n" + item)
+    assert "Crop rotation" not in concepts("## Trade-offs\n\n" + item)
+
+
+def test_issue10_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
+    """Issue 10 (R20): "In Gizmo we group several widgets into _panels_" says what panels are; one
+    thing divided into kinds, or what you can do once, does not."""
+    body = "# Panels\n\nIn Gizmo we group several widgets into panels.\n\nPanels are saved.\n"
+    assert defined_as(body, "Panels", title="Panels") == "In Gizmo we group several widgets into panels."
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.text import visible
+
+    for text, word in (
+        ("The Gizmo API is organized into different kinds.", "kinds"),
+        ("We grouped the tests into suites yesterday.", "suites"),
+        ("You can organize your widgets into panels.", "panels"),
+    ):
+        (parse,) = parse_sentences([visible(text)])
+        head = next(w for w in parse.words if w.text == word)
+        assert read(parse, head).rank != DEFINES, text

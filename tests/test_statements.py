@@ -654,6 +654,9 @@ def test_r23_a_narrowed_name_is_its_concept_only_as_a_kind() -> None:
     assert relations_of("A plugin that implements the Sorting interface has two methods.", "plugin", "interface") == set()
     assert relations_of("The Sorting interface stores every plugin.", "plugin", "interface") == set()
     assert relations_of("A harrow is a disc tool that breaks the soil.", "harrow", "tool") == {("harrow", "is a", "tool")}
+    # the name's own word qualifying the class ("… is a harrow tool") speaks of no harrow in general
+    named = "Acme Field Harrow is a harrow tool that breaks the soil."
+    assert relations_of(named, "harrow", "tool") == set()
 
 
 def test_r23_what_a_clause_offers_as_an_alternative_is_the_alternative() -> None:

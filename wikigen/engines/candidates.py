@@ -223,6 +223,14 @@ def collect(
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
+            for mark in clean.marks:
+                if mark.kind == "link" and links_its_page(clean.text[mark.start : mark.end], mark.ref):
+                    # "[Ingress](/docs/concepts/services-networking/ingress/)", "[tail
+                    # call](https://en.wikipedia.org/wiki/Tail_call)": the author links the phrase to
+                    # the page about it, as a glossary does
+                    label = clean.text[mark.start : mark.end]
+                    code = any(m.kind == "code" and m.start == mark.start for m in clean.marks)
+                    add(label, code, "linked")
             quotes = _QUOTED.finditer(clean.text) if len(_QUOTED_ANY.findall(clean.text)) < VALUES else ()
             for match in quotes:
                 # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
@@ -263,6 +271,40 @@ def collect(
                     add(term, False, "known")
     _bare_names(found, documents)
     return found
+
+
+_PAGE_SUFFIX = re.compile(r"\.(?:md|markdown|html?|cheatmd)$", re.IGNORECASE)
+
+
+def links_its_page(label: str, url: str) -> bool:
+    """A link whose text names its target: the target page's last path segment, or its fragment,
+    spells the label ("Network policies" → ``…/network-policies/``, "Pod garbage collection" →
+    ``…#pod-garbage-collection``, `` `case` `` → `` `case/2` ``), in either number."""
+    target = url.strip()
+    if target.startswith("`") and target.endswith("`"):  # ExDoc's autolink: `case/2`, `Enum`
+        target = re.sub(r"/\d+$", "", target.strip("`"))
+        slugs = [target]
+    else:
+        path, _, fragment = target.partition("#")
+        path = path.split("?", 1)[0]
+        segments = [s for s in path.split("/") if s]
+        slugs = [_PAGE_SUFFIX.sub("", segments[-1])] if segments and not path.endswith(("://",)) else []
+        slugs += [fragment] if fragment else []
+    name = _spelled(label)
+    if len(name) < 2:
+        return False
+    for slug in map(_spelled, slugs):
+        if slug and any(
+            a == b or a + "s" == b or a + "es" == b or (a.endswith("y") and a[:-1] + "ies" == b)
+            for a, b in ((name, slug), (slug, name))
+        ):
+            return True
+    return False
+
+
+def _spelled(text: str) -> str:
+    """Letters and digits only, casefolded: 'Tail_call' and 'tail call' spell the same."""
+    return re.sub(r"[^0-9a-z]+", "", text.casefold())
 
 
 def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:

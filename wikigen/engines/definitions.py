@@ -33,7 +33,7 @@ from wikigen.engines.terms import Definition, Vocabulary, head_variants, identif
 from wikigen.engines.text import CJK, Sentence, visible
 from wikigen.ids import normalize_name
 
-STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed"})
+STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed", "linked"})
 HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
 
@@ -63,6 +63,7 @@ def definitions(
     for document in documents:
         foreign = not is_english(language(document))
         asides = _asides(document.body)
+        weighed = _evaluations(document.body)
         for sentence in document.sentences:
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
@@ -89,6 +90,12 @@ def definitions(
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
+                if reading.rank == DEFINES and (
+                    _EVALUATION.match(sentence.heading) or any(a <= sentence.start < b for a, b in weighed)
+                ):
+                    # "Advantages compared to imperative commands: - Object configuration provides a
+                    # template …": a pro or a con of the term, weighed against another, not what it is
+                    reading = replace(reading, rank=DESCRIBES, of_the_one=False)
                 label = _LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
@@ -197,6 +204,29 @@ _ASIDE = re.compile(
 def _asides(body: str) -> list[tuple[int, int]]:
     """The spans of the body's admonitions: what a note says on the side describes nothing."""
     return [(m.start(), m.end()) for m in _ASIDE.finditer(body)]
+
+
+# What weighs a thing up: "Advantages compared to …:", "## Trade-offs", "Limitations:"
+_EVALUATION = re.compile(
+    r"^(?:the\s+)?(?:main\s+|key\s+)?(?:advantages?|disadvantages?|pros\b|cons\b|benefits?|drawbacks?|"
+    r"downsides?|limitations?|trade-?offs?|caveats?)",
+    re.IGNORECASE,
+)
+# A line that leads into a list, and the list
+_LEAD_IN_LIST = re.compile(
+    r"^(?P<lead>[^\n]{1,100}):[ \t]*\n(?:[ \t]*\n)?"
+    r"(?P<list>(?:[ \t]*(?:[-*+]|\d+\.)[ \t][^\n]*(?:\n[ \t]+\S[^\n]*)*(?:\n|\Z))+)",
+    re.MULTILINE,
+)
+
+
+def _evaluations(body: str) -> list[tuple[int, int]]:
+    """The spans of the lists that a line weighing something up leads into ("Advantages …:")."""
+    return [
+        (m.start("list"), m.end("list"))
+        for m in _LEAD_IN_LIST.finditer(body)
+        if _EVALUATION.match(m.group("lead").strip())
+    ]
 
 
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:

@@ -171,7 +171,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 
 _CONDITIONAL_START = re.compile(
-    r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again)\s+)?(?:if|when|unless|whenever|once|"
+    r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again|likewise|similarly|conversely|even|only)\s+)?(?:if|when|unless|whenever|once|"
     r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?|"
     r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?|"
@@ -235,6 +235,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _example(parse)
             or _restricted(parse, head)
             or _can(parse, governor)
+            or _perfect(parse, governor)  # "Proxies have replaced redirect capabilities": what happened
             or governor.dep == "conj"
             or _subjects(parse, governor) > 1
             or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
@@ -270,12 +271,18 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
         if _determiner(parse, head) in _DEMONSTRATIVE:
             return Reading("mention", MENTIONS, forward=forward)  # "Use these guidelines to …"
-        weak = _can(parse, governor)
+        # "Use a mutating admission webhook to set this field …": what it does for the thing just
+        # named, not what it is for
+        weak = _can(parse, governor) or _for_this(parse, governor)
         return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "pobj" and governor.text.casefold() == "as" and _members_offered(parse, head):
         return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
+    if head.dep == "pobj" and governor.text.casefold() == "into" and _grouped_into(parse, head):
+        # "In Elixir we group several functions into modules"; "You can organize … into namespaces" one use
+        verb = words[governor.head] if words[governor.head].dep != "dobj" else words[words[governor.head].head]
+        return Reading("function", DESCRIBES if _can(parse, verb) else DEFINES, forward=forward)
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = _status(parse, head)
@@ -385,6 +392,22 @@ def _purpose_of(parse: Parse, head: Word) -> bool:
     return any(w.dep in ("xcomp", "attr", "ccomp", "acomp") for w in parse.children(verb.i))
 
 
+def _perfect(parse: Parse, verb: Word) -> bool:
+    """ "X has replaced Y", "X have become …": the present perfect tells a change, not a function."""
+    return verb.tag == "VBN" and any(w.dep == "aux" and w.lemma == "have" for w in parse.children(verb.i))
+
+
+def _for_this(parse: Parse, verb: Word) -> bool:
+    """The purpose clause of ``verb`` acts on something named before: "… to set this field"."""
+    return any(
+        _determiner(parse, w) in _DEMONSTRATIVE
+        for clause in parse.children(verb.i)
+        if clause.dep in ("advcl", "xcomp")
+        for w in parse.children(clause.i)
+        if w.dep in ("dobj", "nsubjpass")
+    )
+
+
 def _use_for(parse: Parse, verb: Word) -> bool:
     """ "Use the pin operator when you want to …", "You use X to …": what the object is for."""
     if verb.lemma != "use" or _hedged(parse, verb) or _negated(parse, verb):
@@ -420,6 +443,29 @@ def _members_offered(parse: Parse, head: Word) -> bool:
     members = [w for w in parse.children(verb.i) if w.dep == "dobj"]
     members += [w for m in members for w in parse.children(m.i) if w.dep == "conj"]
     return len(members) >= 2 and all(w.code for w in members)
+
+
+_GROUP_LEMMAS = frozenset(["group", "organize", "organise", "bundle", "package", "collect", "gather", "arrange"])
+
+
+def _grouped_into(parse: Parse, head: Word) -> bool:
+    """ "we group several functions into modules", "Containers are bundled into Pods": the kind (a
+    bare plural) that things are gathered into, said in a main clause, not of one case."""
+    verb = parse.words[parse.words[head.head].head]
+    if verb.dep == "dobj":  # "group several widgets into panels", "into" attached to the object
+        verb = parse.words[verb.head]
+    if verb.lemma not in _GROUP_LEMMAS or verb.dep != "ROOT" or head.tag != "NNS" or _determiner(parse, head):
+        return False
+    if _hedged(parse, verb) or _negated(parse, verb) or verb.tag == "VBD" or _perfect(parse, verb):
+        return False
+    children = parse.children(verb.i)
+    subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
+    gathered = next((w for w in children if w.dep in ("dobj", "nsubjpass")), None)
+    # what is gathered is many ("several functions"), not one thing divided ("Gateway API is organized
+    # into different API kinds")
+    return gathered is not None and gathered.tag in ("NNS", "NNPS") and (
+        subject is None or subject.dep == "nsubjpass" or subject.lemma.casefold() in ("we", "you")
+    )
 
 
 def _offered_as(parse: Parse, verb: Word) -> bool:

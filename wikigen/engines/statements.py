@@ -148,7 +148,14 @@ def stated(
     }
     if narrowed:
         general = {i: ref for i, ref in refs.items() if i not in narrowed}
-        only_narrowed = {refs[i] for i in narrowed} - set(general.values())
+        # "Alibaba Cloud MSE Ingress is an ingress controller": "ingress" there only qualifies another
+        # concept's name, and speaks of no Ingress in general
+        spoken = {
+            ref
+            for i, ref in general.items()
+            if not (parse.words[i].dep in ("compound", "amod") and parse.words[i].head in refs)
+        }
+        only_narrowed = {refs[i] for i in narrowed} - spoken
         classes = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
         found = classes | _stated(parse, general, hubs, named, kinds)
     return sorted(
