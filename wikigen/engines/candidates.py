@@ -288,7 +288,7 @@ def links_its_page(label: str, url: str) -> bool:
         path, _, fragment = target.partition("#")
         path = path.split("?", 1)[0]
         segments = [s for s in path.split("/") if s]
-        slugs = [_PAGE_SUFFIX.sub("", segments[-1])] if segments and not path.endswith(("://",)) else []
+        slugs = [_PAGE_SUFFIX.sub("", segments[-1])] if segments else []
         slugs += [fragment] if fragment else []
     name = _spelled(label)
     if len(name) < 2:

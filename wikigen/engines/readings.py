@@ -171,7 +171,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 
 _CONDITIONAL_START = re.compile(
-    r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again|likewise|similarly|conversely|even|only)\s+)?(?:if|when|unless|whenever|once|"
+    r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again|likewise|similarly|conversely|"
+    r"even|only)\s+)?(?:if|when|unless|whenever|once|"
     r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?|"
     r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?|"
@@ -279,10 +280,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "pobj" and governor.text.casefold() == "as" and _members_offered(parse, head):
         return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
-    if head.dep == "pobj" and governor.text.casefold() == "into" and _grouped_into(parse, head):
+    grouping = _grouped_into(parse, head) if head.dep == "pobj" and governor.text.casefold() == "into" else None
+    if grouping is not None:
         # "In Elixir we group several functions into modules"; "You can organize … into namespaces" one use
-        verb = words[governor.head] if words[governor.head].dep != "dobj" else words[words[governor.head].head]
-        return Reading("function", DESCRIBES if _can(parse, verb) else DEFINES, forward=forward)
+        return Reading("function", DESCRIBES if _can(parse, grouping) else DEFINES, forward=forward)
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = _status(parse, head)
@@ -448,24 +449,24 @@ def _members_offered(parse: Parse, head: Word) -> bool:
 _GROUP_LEMMAS = frozenset(["group", "organize", "organise", "bundle", "package", "collect", "gather", "arrange"])
 
 
-def _grouped_into(parse: Parse, head: Word) -> bool:
-    """ "we group several functions into modules", "Containers are bundled into Pods": the kind (a
-    bare plural) that things are gathered into, said in a main clause, not of one case."""
+def _grouped_into(parse: Parse, head: Word) -> Word | None:
+    """ "we group several functions into modules", "Containers are bundled into Pods": the verb that
+    gathers things into the kind ``head`` (a bare plural), said in a main clause, not of one case."""
     verb = parse.words[parse.words[head.head].head]
     if verb.dep == "dobj":  # "group several widgets into panels", "into" attached to the object
         verb = parse.words[verb.head]
     if verb.lemma not in _GROUP_LEMMAS or verb.dep != "ROOT" or head.tag != "NNS" or _determiner(parse, head):
-        return False
+        return None
     if _hedged(parse, verb) or _negated(parse, verb) or verb.tag == "VBD" or _perfect(parse, verb):
-        return False
+        return None
     children = parse.children(verb.i)
     subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
     gathered = next((w for w in children if w.dep in ("dobj", "nsubjpass")), None)
     # what is gathered is many ("several functions"), not one thing divided ("Gateway API is organized
     # into different API kinds")
-    return gathered is not None and gathered.tag in ("NNS", "NNPS") and (
-        subject is None or subject.dep == "nsubjpass" or subject.lemma.casefold() in ("we", "you")
-    )
+    many = gathered is not None and gathered.tag in ("NNS", "NNPS")
+    told = subject is None or subject.dep == "nsubjpass" or subject.lemma.casefold() in ("we", "you")
+    return verb if many and told else None
 
 
 def _offered_as(parse: Parse, verb: Word) -> bool:
