@@ -23,6 +23,7 @@ from wikigen.engines.readings import DEFINES, noun_phrase, read
 from wikigen.engines.terms import (
     STOP_TERMS,
     Vocabulary,
+    head_variants,
     identifier_like,
     term_ok,
 )
@@ -290,16 +291,8 @@ def links_its_page(label: str, url: str) -> bool:
         segments = [s for s in path.split("/") if s]
         slugs = [_PAGE_SUFFIX.sub("", segments[-1])] if segments else []
         slugs += [fragment] if fragment else []
-    name = _spelled(label)
-    if len(name) < 2:
-        return False
-    for slug in map(_spelled, slugs):
-        if slug and any(
-            a == b or a + "s" == b or a + "es" == b or (a.endswith("y") and a[:-1] + "ies" == b)
-            for a, b in ((name, slug), (slug, name))
-        ):
-            return True
-    return False
+    names = {_spelled(form) for form in [label, *head_variants(label)]}
+    return len(_spelled(label)) >= 2 and any(_spelled(slug) in names for slug in slugs)
 
 
 def _spelled(text: str) -> str:

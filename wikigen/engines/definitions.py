@@ -73,6 +73,10 @@ def definitions(
                     )
                     readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
                 continue
+            # a sentence that weighs the term up (a pro or con): nothing there defines it
+            weighing = _EVALUATION.match(sentence.heading) is not None or any(
+                a <= sentence.start < b for a, b in weighed
+            )
             parse = parsed[sentence.text]
             for mention in mentions.find(sentence.clean.text):
                 candidate = candidates[mention.ref]
@@ -90,9 +94,7 @@ def definitions(
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
-                if reading.rank == DEFINES and (
-                    _EVALUATION.match(sentence.heading) or any(a <= sentence.start < b for a, b in weighed)
-                ):
+                if reading.rank == DEFINES and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
                     reading = replace(reading, rank=DESCRIBES, of_the_one=False)
