@@ -457,6 +457,24 @@ def test_overview_pages_home_categories_and_concept_index():
     assert "Pods → <a" in index.html  # an alias points at its concept
 
 
+def test_a_page_listed_before_it_is_written_has_the_place_title_and_meta_it_is_written_with():
+    # Issue 14: the MkDocs plugin stubs every page from its spec and writes it later; the two agree.
+    from wikigen.views.pages import page_specs
+    from wikigen.views.site import Site
+    from wikigen.views.source_pages import source_page_specs
+
+    k, _ = snapshot()
+    site = Site(k, layout_for(k))
+    specs = page_specs(site) + source_page_specs(site)
+    assert {"article", "concept"} <= {str(obj.get("kind")) for obj in k.objects.values()}
+    made = [spec.make() for spec in specs]
+    assert [(s.src_uri, s.title, dict(s.meta)) for s in specs] == [
+        (p.src_uri, p.title, dict(p.meta)) for p in made
+    ]
+    assert [p.html for p in made] == [p.html for p in all_pages(k, layout_for(k))]
+    assert any(s.meta for s in specs)  # the graph page and the raw views carry meta
+
+
 def test_an_empty_snapshot_still_has_all_its_pages():
     k = knowledge([source("knowledge/only", "Just text.\n")], [])
     uris = {p.src_uri for p in all_pages(k, layout_for(k))}

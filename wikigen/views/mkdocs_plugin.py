@@ -2,7 +2,9 @@
 
 A knowledge repo's ``mkdocs.yml`` needs ``docs_dir: content``, ``theme: {name: material}`` and
 ``plugins: [wikigen]``. At build time the plugin reads the snapshot committed at HEAD (never the
-work tree), generates every page in memory, and hands each page's finished HTML to the theme.
+work tree), lists every page it generates (place and title, for the navigation), and writes each one
+only when the theme renders it, dropping its HTML once the page is written: a build holds one
+generated page's HTML at a time, however large the site.
 Nothing under ``content/`` is written, no model is called and no snapshot is made (V5).
 
 Unless ``mkdocs.yml`` says otherwise it also sets what the site needs: ``navigation.prune``, a short
@@ -47,10 +49,10 @@ from wikigen.views.layout import (
     Layout,
     readable_names,
 )
-from wikigen.views.markup import Page
-from wikigen.views.pages import build_pages
+from wikigen.views.markup import PageSpec
+from wikigen.views.pages import page_specs
 from wikigen.views.site import CATEGORY_TITLES, Site
-from wikigen.views.source_pages import source_pages
+from wikigen.views.source_pages import source_page_specs
 
 log = logging.getLogger("mkdocs.plugins.wikigen")
 
@@ -81,7 +83,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
 
     def __init__(self) -> None:
         self.root: Path | None = None
-        self.pages: dict[str, Page] = {}
+        self.pages: dict[str, PageSpec] = {}
         self.knowledge: Knowledge | None = None
 
     # -- configuration -------------------------------------------------------------------------------
@@ -165,7 +167,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
                 ASSET_DIR / "graph.js",
             )
         site = Site(knowledge, layout, graph_bundle=bundle)
-        pages = build_pages(site) + source_pages(site)
+        pages = page_specs(site) + source_page_specs(site)
         if not self.config.graph:
             pages = [p for p in pages if p.src_uri != GRAPH_PAGE]
 
@@ -202,11 +204,29 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         return files
 
     def on_page_content(self, html: str, page: MkPage, config: MkDocsConfig, files: Files) -> str:
-        generated = self.pages.get(page.file.src_uri)
-        if generated is None or page.file.generated_by is None:
-            return html
-        page.toc = get_toc(_toc_tokens(generated.toc))
-        return generated.html
+        # MkDocs keeps every page's content from here until the build ends, so a generated page's
+        # HTML is made only in on_page_context, just before the theme renders it.
+        return "" if self._spec(page) is not None else html
+
+    @event_priority(100)  # before the search plugin indexes the page's content and headings
+    def on_page_context(
+        self, context: dict[str, Any], page: MkPage, config: MkDocsConfig, nav: Any
+    ) -> dict[str, Any]:
+        spec = self._spec(page)
+        if spec is not None:
+            made = spec.make()
+            page.content = made.html
+            page.toc = get_toc(_toc_tokens(made.toc))
+        return context
+
+    @event_priority(-100)  # after every other plugin has seen the written page
+    def on_post_page(self, output: str, page: MkPage, config: MkDocsConfig) -> str:
+        if self._spec(page) is not None:
+            page.content = ""  # written; the next page's HTML need not wait for this one's
+        return output
+
+    def _spec(self, page: MkPage) -> PageSpec | None:
+        return self.pages.get(page.file.src_uri) if page.file.generated_by is not None else None
 
     def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         """Rebuild when a commit moves HEAD: the site shows what is committed, not the work tree."""

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
+from types import MappingProxyType
 from typing import Any
 
 from wikigen.config import CATEGORIES
 from wikigen.ids import kind_of, normalize_name
 from wikigen.views.knowledge import Knowledge
 from wikigen.views.layout import CONCEPT_INDEX, GRAPH_PAGE, TOPIC_INDEX, Layout
-from wikigen.views.markup import Doc, Page, esc
+from wikigen.views.markup import Doc, Page, PageSpec, esc
 from wikigen.views.site import (
     CATEGORY_NOTES,
     CATEGORY_TITLES,
@@ -33,21 +35,34 @@ from wikigen.views.subgraph import subgraph_svg
 BUILD_BUNDLE = "cd wikigen/views/graph_app && npm ci && node build.mjs"
 
 
+GRAPH_META: Mapping[str, Any] = MappingProxyType({"hide": ["navigation", "toc"]})
+
+
 def build_pages(site: Site) -> list[Page]:
     """Every page of the site except the sources' (see ``source_pages.source_pages``)."""
-    k = site.knowledge
-    pages = [home_page(site), concept_index_page(site), topic_index_page(site), graph_page(site)]
+    return [spec.make() for spec in page_specs(site)]
+
+
+def page_specs(site: Site) -> list[PageSpec]:
+    """``build_pages`` before any page is written: each page's place and title, and how to write it."""
+    k, layout = site.knowledge, site.layout
+    specs = [
+        PageSpec(layout.home, "Home", partial(home_page, site)),
+        PageSpec(CONCEPT_INDEX, "Concepts", partial(concept_index_page, site)),
+        PageSpec(TOPIC_INDEX, "Topics", partial(topic_index_page, site)),
+        PageSpec(GRAPH_PAGE, "Graph", partial(graph_page, site), GRAPH_META),
+    ]
     categories = sorted({s.category for s in k.sources.values()} | set(CATEGORIES))
-    pages += [category_page(site, c) for c in categories]
+    specs += [
+        PageSpec(layout.category(c), CATEGORY_TITLES.get(c, c), partial(category_page, site, c))
+        for c in categories
+    ]
+    makers = {"article": article_page, "concept": concept_page, "topic": topic_page}
     for oid, obj in sorted(k.objects.items()):
-        kind = obj.get("kind")
-        if kind == "article":
-            pages.append(article_page(site, oid, obj))
-        elif kind == "concept":
-            pages.append(concept_page(site, oid, obj))
-        elif kind == "topic":
-            pages.append(topic_page(site, oid, obj))
-    return pages
+        maker = makers.get(str(obj.get("kind")))
+        if maker is not None:
+            specs.append(PageSpec(layout.object(oid) or "", label_of(obj), partial(maker, site, oid, obj)))
+    return specs
 
 
 # -- overview pages --------------------------------------------------------------------------------
@@ -270,7 +285,7 @@ def graph_page(site: Site) -> Page:
             f"release, or in a checkout of wikigen run <code>make assets</code> (<code>{esc(BUILD_BUNDLE)}</code>), "
             f'then build the site again. The graph data is here: <a href="{esc(data)}">graph.json</a>.</p></div>'
         )
-    return doc.page("Graph", hide=["navigation", "toc"])
+    return doc.page("Graph", **GRAPH_META)
 
 
 # -- compiled knowledge ----------------------------------------------------------------------------

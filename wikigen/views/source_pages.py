@@ -7,18 +7,35 @@ text and a ``javascript:`` link stays text; images from other hosts become plain
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import partial
+from types import MappingProxyType
+from typing import Any
+
 from wikigen.views.knowledge import SourceView
-from wikigen.views.markup import Doc, Page, esc, raw_view, render_markdown
+from wikigen.views.markup import Doc, Page, PageSpec, esc, raw_view, render_markdown
 from wikigen.views.site import CATEGORY_TITLES, Site, citations_of
 
 
+RAW_META: Mapping[str, Any] = MappingProxyType({"search": {"exclude": True}})
+
+
 def source_pages(site: Site) -> list[Page]:
-    pages = []
+    return [spec.make() for spec in source_page_specs(site)]
+
+
+def source_page_specs(site: Site) -> list[PageSpec]:
+    """Each source's two pages before they are written: place, title, and how to write each."""
+    specs = []
     for sid in sorted(site.sources):
         source = site.sources[sid]
-        pages.append(source_page(site, source))
-        pages.append(raw_page(site, source))
-    return pages
+        specs.append(PageSpec(site.layout.source(sid) or "", source.title, partial(source_page, site, source)))
+        specs.append(PageSpec(site.layout.raw(sid) or "", raw_title(source), partial(raw_page, site, source), RAW_META))
+    return specs
+
+
+def raw_title(source: SourceView) -> str:
+    return f"{source.title} (raw)"
 
 
 def _facts(site: Site, doc: Doc, source: SourceView) -> str:
@@ -107,12 +124,12 @@ def source_page(site: Site, source: SourceView) -> Page:
 def raw_page(site: Site, source: SourceView) -> Page:
     layout = site.layout
     doc = Doc(layout.raw(source.id) or "")
-    title = f"{source.title} (raw)"
+    title = raw_title(source)
     doc.heading(1, title)
     page = site.href(doc.src_uri, layout.source(source.id))
     if source.body is None:
         doc.add(_notices(source))
-        return doc.page(title, search={"exclude": True})
+        return doc.page(title, **RAW_META)
     checked = (
         "its sha256 matches the manifest"
         if source.verified_body
@@ -145,4 +162,4 @@ def raw_page(site: Site, source: SourceView) -> Page:
                 f"<q>{site.inline(doc.src_uri, quote, [source.id])}</q> — cited by {by}</li>"
             )
         doc.add('<ol class="wikigen-spans" data-search-exclude>' + "".join(items) + "</ol>")
-    return doc.page(title, search={"exclude": True})
+    return doc.page(title, **RAW_META)
