@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.engines import extract
 from tests.test_shards import K, corpus
+from wikigen import mirror
 from wikigen import snapshot as snapshot_module
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.gitstore import GitStore
@@ -50,9 +51,18 @@ def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
         "names": {w: sorted(lookup.names_from(w)) for w in sorted(words)},
         "concepts": {n: lookup.concepts_named(n) for n in sorted(names)},
         "relations": {c: lookup.relations_at(c) for c in concepts},
+        # every concept with a relation, then some of them: a hub's relations are not all among them
+        "among": [lookup.relations_among(concepts[:n]) for n in range(len(concepts) + 1)],
+        "among_many": _among_many(lookup, concepts),
         "graph": lookup.graph(),
         "edges": lookup.graph(full=False),
     }
+
+
+def _among_many(lookup: Lookup, concepts: list[str]) -> list[tuple[str, str, str]]:
+    """relations_among past the mirror's pair seeks (a large increment): the same answer."""
+    padded = concepts + [f"concept/absent-{i}" for i in range(mirror.PAIR_SEEKS)]
+    return lookup.relations_among(padded)
 
 
 def test_issue_14_the_mirror_brought_forward_answers_as_the_whole_index(git_repo: GitRepo, tmp_path: Path):

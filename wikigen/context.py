@@ -309,16 +309,8 @@ def build_context(
                 hit_ids.add(dep)
     anchors = sorted(i for i in hit_ids if kind_of(i) == "concept")
     article_hits = sorted(i for i in hit_ids if kind_of(i) == "article")
-    anchor_set = set(anchors)
     # The relations among the anchors: each depends on its two endpoints.
-    relations = sorted(
-        {
-            rid
-            for anchor in anchors
-            for rid, subject, obj in lookup.relations_at(anchor)
-            if live(rid) and subject in anchor_set and obj in anchor_set
-        }
-    )
+    relations = [rid for rid, _, _ in lookup.relations_among(anchors) if live(rid)]
 
     # R13: every citation of a revoked object that a still-valid source holds. R14: for an anchor, the
     # lines its definition cites; an article hit travels as metadata (title, sources, citation ids).

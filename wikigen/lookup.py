@@ -12,7 +12,7 @@ index of an increment is an :class:`wikigen.shards.Overlay` over the baseline's,
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -73,6 +73,11 @@ class Lookup(Protocol):
         """(relation id, subject, object) of every relation with ``concept`` as an endpoint."""
         ...
 
+    def relations_among(self, concepts: Collection[str]) -> list[tuple[str, str, str]]:
+        """(relation id, subject, object) of every relation between two of ``concepts``, by id —
+        without reading every relation of a hub among them."""
+        ...
+
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         """Every concept, relation and topic as its :func:`graph_entry`, by id; not ``full``: only the
         concepts' kind and the relations' kind, subject and object (what the partition reads)."""
@@ -124,6 +129,9 @@ class IndexLookup:
             if entry.get("kind") == "relation":
                 found.append((rid, str(entry.get("subject")), str(entry.get("object"))))
         return found
+
+    def relations_among(self, concepts: Collection[str]) -> list[tuple[str, str, str]]:
+        return among(concepts, self.relations_at)
 
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         kinds = GRAPH_KINDS if full else EDGE_KINDS
@@ -182,3 +190,12 @@ class Dependents:
         index = self.index
         found = {o for o in self.lookup.dependents(key) if o not in index.removed and o not in index.changes}
         return found | self._changed.get(key, set())
+
+
+def among(
+    concepts: Collection[str], relations_at: Callable[[str], list[tuple[str, str, str]]]
+) -> list[tuple[str, str, str]]:
+    """The relations between two of ``concepts``, by id, from each one's ``relations_at``."""
+    wanted = set(concepts)
+    found = {r for c in sorted(wanted) for r in relations_at(c) if r[1] in wanted and r[2] in wanted}
+    return sorted(found)

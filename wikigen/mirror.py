@@ -15,23 +15,25 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from wikigen.errors import SnapshotError, environmental
 from wikigen.gitstore import EMPTY_TREE, GitStore
-from wikigen.lookup import IndexLookup, Lookup, concept_keys, dependency_keys, graph_entry, named_by
+from wikigen.lookup import IndexLookup, Lookup, among, concept_keys, dependency_keys, graph_entry, named_by
 from wikigen.shards import decode_shard
 
 SCHEMA = "2"
 MIRROR_FILE = "lookup.sqlite"  # below the git dir's wikigen/ folder
 MANIFEST_FILE = "manifest.sqlite"
+PAIR_SEEKS = 250  # endpoints up to which relations_among seeks each pair (the default cap is 100 anchors)
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS graph (
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT, object TEXT, entry TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS graph_by_ends ON graph (subject, object);
 CREATE TABLE IF NOT EXISTS deps (dep TEXT NOT NULL, id TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS deps_by_dep ON deps (dep);
 CREATE INDEX IF NOT EXISTS deps_by_id ON deps (id);
@@ -215,6 +217,19 @@ class Mirror(_TreeCache):
             "SELECT g.id, g.subject, g.object FROM deps d JOIN graph g ON g.id = d.id "
             "WHERE d.dep = ? AND g.kind = 'relation' ORDER BY g.id",
             (concept,),
+        )
+        return [(str(rid), str(subject), str(obj)) for rid, subject, obj in rows]
+
+    def relations_among(self, concepts: Collection[str]) -> list[tuple[str, str, str]]:
+        wanted = sorted(set(concepts))
+        if len(wanted) > PAIR_SEEKS:  # a large increment: each endpoint's relations, read once
+            return among(wanted, self.relations_at)
+        # One index seek per (subject, object) pair: a hub's thousands of relations are never read.
+        marks = ", ".join("?" * len(wanted))
+        rows = self.db.execute(
+            f"SELECT id, subject, object FROM graph WHERE subject IN ({marks}) AND object IN ({marks}) "
+            "AND kind = 'relation' ORDER BY id",
+            (*wanted, *wanted),
         )
         return [(str(rid), str(subject), str(obj)) for rid, subject, obj in rows]
 

@@ -30,8 +30,10 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkPage
 from mkdocs.structure.toc import get_toc
+from mkdocs.utils.templates import TemplateContext
 
 from wikigen.errors import WikigenError
 from wikigen.gitstore import GitStore
@@ -210,8 +212,8 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
 
     @event_priority(100)  # before the search plugin indexes the page's content and headings
     def on_page_context(
-        self, context: dict[str, Any], page: MkPage, config: MkDocsConfig, nav: Any
-    ) -> dict[str, Any]:
+        self, context: TemplateContext, /, *, page: MkPage, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
         spec = self._spec(page)
         if spec is not None:
             made = spec.make()
@@ -263,7 +265,7 @@ def _drop_links(files: Files, docs_dir: Path) -> None:
             files.remove(file)
 
 
-def _stub(page: Page) -> str:
+def _stub(page: PageSpec) -> str:
     # Titles are HTML in MkDocs' templates (the nav, <title>): escaped here, once.
     meta: dict[str, Any] = {"title": html.escape(page.title, quote=False), **page.meta}
     return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=True) + "---\n\n" + PLACEHOLDER

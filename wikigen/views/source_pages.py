@@ -16,7 +16,6 @@ from wikigen.views.knowledge import SourceView
 from wikigen.views.markup import Doc, Page, PageSpec, esc, raw_view, render_markdown
 from wikigen.views.site import CATEGORY_TITLES, Site, citations_of
 
-
 RAW_META: Mapping[str, Any] = MappingProxyType({"search": {"exclude": True}})
 
 
