@@ -92,6 +92,13 @@ def test_issue_14_the_mirror_brought_forward_answers_as_the_whole_index(git_repo
     assert expected["dependents"] and expected["names"] and expected["relations"]
     assert answers(forward, whole) == expected
     assert answers(fresh, whole) == expected
+    assert any(expected["among"])
+    # The relations among an increment's anchors: one seek per endpoint pair, never a hub's relations.
+    plan = " ".join(
+        str(row[-1])
+        for row in forward.db.execute("EXPLAIN QUERY PLAN " + mirror.among_query(2), ("a", "b", "a", "b"))
+    )
+    assert "graph_by_ends (subject=? AND object=?)" in plan, plan
     forward.close()
     fresh.close()
 

@@ -224,13 +224,7 @@ class Mirror(_TreeCache):
         wanted = sorted(set(concepts))
         if len(wanted) > PAIR_SEEKS:  # a large increment: each endpoint's relations, read once
             return among(wanted, self.relations_at)
-        # One index seek per (subject, object) pair: a hub's thousands of relations are never read.
-        marks = ", ".join("?" * len(wanted))
-        rows = self.db.execute(
-            f"SELECT id, subject, object FROM graph WHERE subject IN ({marks}) AND object IN ({marks}) "
-            "AND kind = 'relation' ORDER BY id",
-            (*wanted, *wanted),
-        )
+        rows = self.db.execute(among_query(len(wanted)), (*wanted, *wanted))
         return [(str(rid), str(subject), str(obj)) for rid, subject, obj in rows]
 
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
@@ -242,6 +236,16 @@ class Mirror(_TreeCache):
         ):
             graph[oid] = {"kind": kind} if kind == "concept" else {"kind": kind, "subject": subject, "object": obj}
         return graph
+
+
+def among_query(count: int) -> str:
+    """The relations between two of ``count`` concepts (given twice): one index seek per (subject,
+    object) pair, so that a hub's thousands of relations are never read."""
+    marks = ", ".join("?" * count)
+    return (
+        f"SELECT id, subject, object FROM graph WHERE subject IN ({marks}) AND object IN ({marks}) "
+        "AND kind = 'relation' ORDER BY id"
+    )
 
 
 _LATEST_ROWS: dict[str, Any] = {}  # ManifestMirror.latest of the last stored tree asked
