@@ -812,3 +812,73 @@ def test_issue10_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         assert read(parse, head).rank != DEFINES, text
+
+
+def test_issue10_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to() -> None:
+    """Issue 10 (R20): "_Seed banks_ are designed for these cases." says what seed banks are for only
+    with the sentence that names the cases; the definition quotes both, as one contiguous quote."""
+    cases = "Some growers need to keep rare grain for decades."
+    body = f"# Seeds\n\n{cases} _Seed banks_ are designed for these cases.\n\nSeed banks are cold. Seed banks are old.\n"
+    assert defined_as(body, "Seed banks") == f"{cases} _Seed banks_ are designed for these cases."
+    plain = "# Seeds\n\n_Seed banks_ are designed for keeping rare grain.\n\nSeed banks are cold. Seed banks are old.\n"
+    assert defined_as(plain, "Seed banks") == "_Seed banks_ are designed for keeping rare grain."
+    # a quote never crosses a blank line: opening a paragraph, the sentence does not define them
+    apart = body.replace(f"{cases} ", f"{cases}\n\n")
+    assert all(cases not in definition(c) for c in concepts(apart).values())
+
+
+def test_issue10_one_step_of_a_process_defines_nothing() -> None:
+    """Issue 10 (R20): "A sieve then holds the chaff …" tells one step of what the text describes,
+    not what a sieve is; "A sieve holds the chaff …" says what it does. An emphasized term ("The
+    _sorting table_ then passes …") is no more defined by one step."""
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.text import visible
+
+    for text, word, defines in (
+        ("A sieve then holds the chaff back from the flour.", "sieve", False),
+        ("A sieve holds the chaff back from the flour.", "sieve", True),
+        ("The _sorting table_ then passes the grain to the mill.", "table", False),
+        ("A _sorting table_ passes the grain to the mill.", "table", True),
+    ):
+        (parse,) = parse_sentences([visible(text)])
+        head = next(w for w in parse.words if w.text == word)
+        reading = read(parse, head, marked="_" in text)
+        assert (reading.rank == DEFINES) is defines, (text, reading)
+
+
+def test_issue10_what_the_text_says_it_covers_defines_nothing() -> None:
+    """Issue 10 (R20): "This page describes _seed banks_ …" says what the text covers, not what seed
+    banks are; "A _seed bank_ stores …" does."""
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, MENTIONS, read
+    from wikigen.engines.text import visible
+
+    for text, rank in (
+        ("This page describes _seed banks_ in farming.", MENTIONS),
+        ("This document gives an overview of _seed banks_.", MENTIONS),
+        ("A _seed bank_ stores rare grain for decades.", DEFINES),
+        ("This page gives an overview of seed banks: stores that keep rare grain for decades.", DEFINES),
+    ):
+        (parse,) = parse_sentences([visible(text)])
+        head = next(w for w in parse.words if w.text.startswith("bank"))
+        reading = read(parse, head, marked=True)
+        assert reading.rank == rank, (text, reading)
+
+
+def test_issue10_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
+    """Issue 10 (R20): "The remote service is called a *webhook backend*" names the one the text spoke
+    of (quoted with the sentence before it); "the `:=` operator is called *the walrus operator*" says
+    which one itself, so it stands alone, even opening a paragraph."""
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.text import visible
+
+    for text, anaphoric in (
+        ("The remote service is called a *webhook backend*.", True),
+        ("In Gizmo, the `:=` operator is called *the walrus operator*.", False),
+    ):
+        (parse,) = parse_sentences([visible(text)])
+        head = next(w for w in parse.words if w.dep == "oprd")
+        reading = read(parse, head, marked=True)
+        assert (reading.rank, reading.anaphoric) == (DEFINES, anaphoric), (text, reading)

@@ -219,6 +219,7 @@ def test_r20_concepts_from_bold_copula_and_glossary_lists() -> None:
         "kube-proxy\n: Maintains network rules on nodes so that Services reach their Pods.\n\n"
         "- **Sprocket wheel**: a toothed wheel that drives the chain of the assembly line.\n\n"
         "The Sprocket wheel turns twice per cycle of the line.\n\n"
+        "An API server proxies a request to a peer that serves the resource. "
         "This mechanism is called the _Mixed Version Proxy_.\n"
     )
     concepts = concepts_by_name(run(make_request(body)))
@@ -234,6 +235,8 @@ def test_r20_concepts_from_bold_copula_and_glossary_lists() -> None:
     assert concepts["widget"]["definition"]["quotes"][0]["quote"].startswith(
         "A **Widget** is a reusable part"
     )
+    # "This mechanism …" is quoted with the sentence it points to, never across a blank line
+    assert concepts["mixed version proxy"]["definition"]["quotes"][0]["quote"].startswith("An API server proxies")
 
 
 def test_r20_plural_term_gets_singular_name_and_plural_alias() -> None:

@@ -64,7 +64,9 @@ def definitions(
         foreign = not is_english(language(document))
         asides = _asides(document.body)
         weighed = _evaluations(document.body)
+        previous: Sentence | None = None
         for sentence in document.sentences:
+            before, previous = previous, sentence
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
                     counts[ref] = counts.get(ref, 0) + 1
@@ -94,6 +96,10 @@ def definitions(
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
+                if reading.rank == DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
+                    # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
+                    # "these" points to is not in the block, so the sentence cannot be quoted with it
+                    reading = replace(reading, rank=DESCRIBES, anaphoric=False)
                 if reading.rank == DEFINES and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
@@ -398,13 +404,21 @@ def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[s
                 return sentence.start, document.body[sentence.start : following.start + len(following.text)]
     if found.reading.anaphoric and document is not None:
         before = [s for s in document.sentences if s.start < sentence.start]
-        if before:
-            previous = before[-1]
-            gap = document.body[previous.start + len(previous.text) : sentence.start]
-            if not gap.strip():
-                end = sentence.start + len(sentence.text)
-                return previous.start, document.body[previous.start : end]
+        joined = _joined(document, before[-1] if before else None, sentence)
+        if joined is not None:
+            return joined
     return sentence.start, sentence.text
+
+
+def _joined(document: Document, previous: Sentence | None, sentence: Sentence) -> tuple[int, str] | None:
+    """``sentence`` quoted with the one before it, where that one ends just before it in the same
+    block (a quote never crosses a blank line); else None."""
+    if previous is None or previous.start >= sentence.start:
+        return None
+    gap = document.body[previous.start + len(previous.text) : sentence.start]
+    if gap.strip() or gap.count("\n") > 1:
+        return None
+    return previous.start, document.body[previous.start : sentence.start + len(sentence.text)]
 
 
 def _query(candidate: Candidate) -> str:

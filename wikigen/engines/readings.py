@@ -194,6 +194,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     forward = _FORWARD.search(parse.text) is not None
     if parse.text.rstrip().endswith("?") or _negated(parse, head):
         return Reading("mention", MENTIONS, forward=forward)
+    if _the_text_covers(parse, head):
+        return Reading("mention", MENTIONS, forward=True)  # "This page describes _X_": what it covers
     words = parse.words
     governor = words[head.head]
     main = _main(parse, governor)
@@ -211,7 +213,13 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             # is the one thing it names, not one of a kind
             restricted = _restricted(parse, head)
             weak = restricted or (_definite(parse, head) and not marked) or _example(parse)  # "For example, a Set is …"
-            return Reading("copula", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted)
+            return Reading(
+                "copula",
+                DESCRIBES if weak else DEFINES,
+                anaphoric=_points_back(parse, governor),
+                forward=forward,
+                of_the_one=weak and not restricted,
+            )
         if _compares(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
         # "X can either be `A` or `B`", "A policy can be a rule for …": what it may be describes it
@@ -237,13 +245,20 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _restricted(parse, head)
             or _can(parse, governor)
             or _perfect(parse, governor)  # "Proxies have replaced redirect capabilities": what happened
+            or _then(parse, governor)  # "The proxy then forwards the request …": one step of a process
             or governor.dep == "conj"
             or _subjects(parse, governor) > 1
             or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
             or (governor.lemma == "run" and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         )
         weak = incidental or _definite(parse, head)
-        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not incidental)
+        return Reading(
+            "function",
+            DESCRIBES if weak else DEFINES,
+            anaphoric=_points_back(parse, governor),
+            forward=forward,
+            of_the_one=weak and not incidental,
+        )
     if _purpose_of(parse, head):
         # "A ReplicaSet's purpose is to maintain …": what it is for; "the gate's role" of one gate
         restricted = _restricted(parse, head)
@@ -341,7 +356,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # ("SELinux is a module that lets you restrict what a *subject* … may access") names this
         # one on the way; "We say these operators perform _X_" names what the sentence before
         # spoke of, and is quoted with it
-        return Reading("emphasis", DEFINES, forward=forward, anaphoric=_pointed_subject(parse, governor))
+        # "The _handling server_ then proxies …" is one step of what the text before describes
+        rank = DESCRIBES if head.dep in ("nsubj", "nsubjpass") and _then(parse, governor) else DEFINES
+        pointed = _pointed_subject(parse, governor) or _points_back(parse, governor)
+        return Reading("emphasis", rank, forward=forward, anaphoric=pointed)
     if marked and used:
         # "… scale a workload using a _VerticalPodAutoscaler_", "… is to run an *extension API
         # server* in Pods": what the reader does with it, like "You can use X to …"
@@ -603,7 +621,9 @@ def _called(parse: Parse, head: Word) -> bool | None:
     ordinal = subject.lemma.casefold() in ORDINALS or (
         bare and any(w.dep == "amod" and w.lemma.casefold() in ORDINALS for w in parse.children(subject.i))
     )
-    definite = bare and subject.pos == "NOUN" and _determiner(parse, subject) == "the"
+    # "the `=` operator is actually called …" names its subject itself
+    named = any(w.dep == "compound" for w in parse.children(subject.i))
+    definite = bare and not named and subject.pos == "NOUN" and _determiner(parse, subject) == "the"
     return ordinal or definite or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
 
 
@@ -616,6 +636,40 @@ def _pointed_subject(parse: Parse, verb: Word) -> bool:
         and w.lemma.casefold() not in _TEXT_ITSELF
         for w in parse.children(verb.i)
     )
+
+
+def _points_back(parse: Parse, verb: Word) -> bool:
+    """What ``verb`` says, it says of something the sentence before named: "_Ephemeral volumes_ are
+    designed for *these* use cases", "… are syntactic sugar for *such* constructs"."""
+    complements = [w for w in parse.children(verb.i) if w.dep in ("dobj", "attr", "oprd", "prep", "agent")]
+    heads = [w for w in complements if w.dep != "prep" and w.dep != "agent"]
+    for w in complements:
+        attached = [w] if w.dep in ("prep", "agent") else [p for p in parse.children(w.i) if p.dep == "prep"]
+        heads += [o for p in attached for o in parse.children(p.i) if o.dep == "pobj"]
+    return any(
+        _determiner(parse, w) in POINTING and w.lemma.casefold() not in _TEXT_ITSELF for w in heads
+    )
+
+
+def _the_text_covers(parse: Parse, head: Word) -> bool:
+    """ "This document describes _ephemeral volumes_", "This page gives an overview of X": the text
+    says what it covers, which is no definition of what it covers (unless a gloss follows the term:
+    "… an overview of X: a special type of container that …")."""
+    words = parse.words
+    verb = head
+    while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
+        verb = words[verb.head]
+    if verb.i == head.i or verb.lemma.casefold() not in _COVERS | {"give", "provide"} or _glossed(parse, head):
+        return False  # "This document uses the term X to refer to …", "… about X: containers that …"
+    return any(
+        w.dep == "nsubj" and w.lemma.casefold() in _TEXT_ITSELF and _determiner(parse, w) in POINTING
+        for w in parse.children(verb.i)
+    )
+
+
+def _then(parse: Parse, verb: Word) -> bool:
+    """ "The scheduler then notifies …": ``verb`` is one step in a sequence the text tells."""
+    return any(w.dep == "advmod" and w.lemma.casefold() == "then" for w in parse.children(verb.i))
 
 
 _TEXT_ITSELF = frozenset(["document", "page", "section", "chapter", "guide", "tutorial", "article", "book"])
