@@ -882,3 +882,45 @@ def test_issue10_a_name_given_to_a_subject_that_names_itself_points_nowhere() ->
         head = next(w for w in parse.words if w.dep == "oprd")
         reading = read(parse, head, marked=True)
         assert (reading.rank, reading.anaphoric) == (DEFINES, anaphoric), (text, reading)
+
+
+def test_issue10_parts_counted_what_follows_and_a_change_define_nothing() -> None:
+    """Issue 10 (R20): "Seed trays have two sections: a deep well and a lid" lists a tray's parts, not
+    what a section is; "Seed trays have the following form." points at what comes next; "Seed trays
+    have replaced paper cups." tells a change. "Seed trays, a kind of flat box, …" still glosses."""
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.text import visible
+
+    for text, word, defines in (
+        ("Seed trays have two sections: a deep well and a lid, joined by a hinge.", "sections", False),
+        ("Seed trays have the following form.", "trays", False),
+        ("Seed trays have replaced paper cups.", "trays", False),
+        ("Growers start seeds in seed trays: flat boxes that hold soil in cells.", "trays", True),
+        ("A seed tray holds the following row of seeds until they sprout.", "tray", True),
+    ):
+        (parse,) = parse_sentences([visible(text)])
+        head = next(w for w in parse.words if w.text == word)
+        reading = read(parse, head)
+        assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
+        if not defines:
+            assert reading.rank != DEFINES or reading.forward, (text, reading)
+
+
+def test_issue10_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
+    """Issue 10 (R20): "Seed trays became popular because they offer extra benefits, such as:" leads
+    into pros; what an item says of a term there defines nothing."""
+    item = "- _Crop rotation_ provides a rest for the soil.\n- Crop rotation needs a plan.\n"
+    assert "Crop rotation" in concepts("Ways of farming:\n\n" + item)
+    lead = "Farms have changed because rotations offer extra benefits, such as:\n\n"
+    assert "Crop rotation" not in concepts(lead + item)
+
+
+def test_issue10_a_list_entry_among_the_benefits_defines_nothing() -> None:
+    """Issue 10 (R20): "- **Crop rotation**: rests the soil …" under "… offer extra benefits, such as:"
+    is a pro; under "Ways of farming:" it is the entry that defines crop rotation."""
+    item = "- **Crop rotation**: rests the soil every third year.\n- **Fallowing**: leaves a field empty.\n"
+    tail = "\nCrop rotation needs a plan. Crop rotation is old.\n"
+    assert "Crop rotation" in concepts("Ways of farming:\n\n" + item + tail)
+    lead = "Farms have changed because rotations offer extra benefits, such as:\n\n"
+    assert "Crop rotation" not in concepts(lead + item + tail)

@@ -108,9 +108,15 @@ def build_concepts(
     for document in documents:
         guard.check()
         found.extend(_lead_definition(document))
+        weighed = definitions.evaluations(document.body)  # "… extra benefits, such as: - X: …" is a pro
         for passage in document.passages:
             listed = list_definitions(document.source, passage.text, passage.start, vocabulary)
-            found.extend(d for d in listed if d.pattern == "glossary" or _named_again(document, d))
+            found.extend(
+                d
+                for d in listed
+                if (d.pattern == "glossary" or _named_again(document, d))
+                and not any(a <= d.start < b for a, b in weighed)
+            )
     guard.check()
     terms = candidates.collect(documents, parsed, vocabulary)
     found.extend(definitions.definitions(documents, parsed, terms, vocabulary, scorer))

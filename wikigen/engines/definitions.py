@@ -63,7 +63,7 @@ def definitions(
     for document in documents:
         foreign = not is_english(language(document))
         asides = _asides(document.body)
-        weighed = _evaluations(document.body)
+        weighed = evaluations(document.body)
         previous: Sentence | None = None
         for sentence in document.sentences:
             before, previous = previous, sentence
@@ -100,10 +100,10 @@ def definitions(
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
                     # "these" points to is not in the block, so the sentence cannot be quoted with it
                     reading = replace(reading, rank=DESCRIBES, anaphoric=False)
-                if reading.rank == DEFINES and weighing:
+                if reading.rank in (DEFINES, DESCRIBES) and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
-                    reading = replace(reading, rank=DESCRIBES, of_the_one=False)
+                    reading = replace(reading, rank=MENTIONS, of_the_one=False)
                 label = _LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
@@ -228,13 +228,21 @@ _LEAD_IN_LIST = re.compile(
 )
 
 
-def _evaluations(body: str) -> list[tuple[int, int]]:
+def evaluations(body: str) -> list[tuple[int, int]]:
     """The spans of the lists that a line weighing something up leads into ("Advantages …:")."""
     return [
         (m.start("list"), m.end("list"))
         for m in _LEAD_IN_LIST.finditer(body)
-        if _EVALUATION.match(m.group("lead").strip())
+        if _EVALUATION.match(m.group("lead").strip()) or _WEIGHED_LEAD.search(m.group("lead"))
     ]
+
+
+# A lead that names what its list weighs up anywhere ("Containers … provide extra benefits, such as:")
+_WEIGHED_LEAD = re.compile(
+    r"\b(?:advantages|disadvantages|benefits|drawbacks|downsides|limitations|trade-?offs|pros and cons)\b"
+    r"[^.:]{0,40}$",  # the lead, without its colon
+    re.IGNORECASE,
+)
 
 
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:

@@ -101,6 +101,9 @@ _FORWARD = re.compile(
     r"(?:described|explained|covered|discussed|documented) (?:in (?:more|further|greater) detail )?in)\b",
     re.IGNORECASE,
 )
+# "Extension point interfaces have the following form.", "The following information is …:": what
+# comes after the sentence (not "… points to the following element until …")
+_WHAT_FOLLOWS = re.compile(r"^the following\b|\bthe following(?:\s+[\w-]+){0,3}\s*[:.]?\s*$", re.IGNORECASE)
 _HEDGE = frozenset(["may", "might", "could", "would", "should"])
 _NOT_DEFINING_ATTR = frozenset(
     [
@@ -191,7 +194,7 @@ def _conditional(parse: Parse) -> bool:
 
 
 def _read(parse: Parse, head: Word, marked: bool) -> Reading:
-    forward = _FORWARD.search(parse.text) is not None
+    forward = _FORWARD.search(parse.text) is not None or _WHAT_FOLLOWS.search(parse.text.strip()) is not None
     if parse.text.rstrip().endswith("?") or _negated(parse, head):
         return Reading("mention", MENTIONS, forward=forward)
     if _the_text_covers(parse, head):
@@ -321,7 +324,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     called = _called(parse, head)
     if called is not None:
         return Reading("called", DEFINES, anaphoric=called, forward=forward)
-    if _determiner(parse, head) not in _DEMONSTRATIVE and any(
+    counted = any(w.dep == "nummod" for w in parse.children(head.i))  # "two segments: a prefix and …"
+    if not counted and _determiner(parse, head) not in _DEMONSTRATIVE and any(
         w.dep == "appos"
         and w.pos in ("NOUN", "PROPN")
         and _determiner(parse, w) in ("a", "an")
@@ -379,6 +383,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _hedged(parse, governor)  # "Different parameters may be accepted …"
         and not _can(parse, governor)  # "The policy can either be …": what it may be
         and not _also(parse, governor)  # "Function definitions also support …": one more feature
+        and not _perfect(parse, governor)  # "Proxies have replaced redirect capabilities": a change
+        and not _then(parse, governor)  # "The kubelet then restarts …": one step
         and not _example(parse)
     ):
         return Reading("subject", DESCRIBES, forward=forward)
@@ -561,6 +567,8 @@ def _glossed(parse: Parse, head: Word) -> bool:
     words = parse.words
     if head.i + 2 >= len(words) or words[head.i + 1].text != ":":
         return False
+    if any(w.dep == "nummod" for w in parse.children(head.i)):
+        return False  # "Label keys have two segments: an optional prefix and name": its parts
     after = words[head.i + 2 :]
     gloss = next((w for w in after if w.pos in ("NOUN", "PROPN", "VERB", "AUX")), None)
     return (
