@@ -237,3 +237,21 @@ def test_an_edit_that_adds_no_concept_or_relation_reads_no_community_shard(git_r
     assert communities not in folders  # never read, yet the record stands as it was
     assert dict(read_record(store, head).assignment) == dict(before)
     assert communities in folders  # read when asked
+
+
+def test_the_partition_does_not_depend_on_the_order_of_the_index():
+    """Issue 14: the mirror hands the partition the graph in its table's order, not by id."""
+    edges = power_law(400, seed=5)
+    index: dict[str, dict[str, str]] = {}
+    for a, b in edges:
+        index[a] = index[b] = {"kind": "concept"}
+    for i, (a, b) in enumerate(sorted(edges)):
+        index[f"relation/r{i:05}"] = {"kind": "relation", "subject": a, "object": b}
+    first = record_communities(index, Record())
+    parent = load_record(((p, d) for p, d in first.items() if d is not None), None)
+    shuffled = list(index.items())
+    random.Random(6).shuffle(shuffled)
+    assert record_communities(dict(shuffled), Record()) == first
+    changed = dict(shuffled)
+    changed.pop(next(k for k in changed if k.startswith("relation/")))
+    assert record_communities(changed, parent) == record_communities(dict(sorted(changed.items())), parent)

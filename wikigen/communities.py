@@ -88,6 +88,7 @@ def partition(
     linked = sorted({n for pair in edges for n in pair} & set(nodes))
     if not linked:
         return {}
+    previous = dict(previous) if previous else None  # a stored record is read once, not per concept
     position = {n: i for i, n in enumerate(linked)}
     pairs = sorted(edges.items())
     graph = ig.Graph(n=len(linked), edges=[(position[a], position[b]) for (a, b), _ in pairs])

@@ -80,7 +80,8 @@ class Lookup(Protocol):
 
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         """Every concept, relation and topic as its :func:`graph_entry`, by id; not ``full``: only the
-        concepts' kind and the relations' kind, subject and object (what the partition reads)."""
+        concepts' kind and the relations' kind, subject and object (what the partition reads, which
+        does not depend on their order), in no particular order."""
         ...
 
     def close(self) -> None: ...

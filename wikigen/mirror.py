@@ -230,9 +230,11 @@ class Mirror(_TreeCache):
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         if full:
             return {oid: json.loads(entry) for oid, entry in self.db.execute("SELECT id, entry FROM graph ORDER BY id")}
+        # In the table's order: the partition does not depend on it, and "ORDER BY id" walks the key's
+        # index and looks up every row (0.73 s against 0.23 s at 100,000 sources, issue 14)
         graph: dict[str, dict[str, Any]] = {}
         for oid, kind, subject, obj in self.db.execute(
-            "SELECT id, kind, subject, object FROM graph WHERE kind IN ('concept', 'relation') ORDER BY id"
+            "SELECT id, kind, subject, object FROM graph WHERE kind IN ('concept', 'relation')"
         ):
             graph[oid] = {"kind": kind} if kind == "concept" else {"kind": kind, "subject": subject, "object": obj}
         return graph
