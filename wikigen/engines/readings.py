@@ -324,8 +324,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     called = _called(parse, head)
     if called is not None:
         return Reading("called", DEFINES, anaphoric=called, forward=forward)
-    counted = any(w.dep == "nummod" for w in parse.children(head.i))  # "two segments: a prefix and …"
-    if not counted and _determiner(parse, head) not in _DEMONSTRATIVE and any(
+    if not _counted(parse, head) and _determiner(parse, head) not in _DEMONSTRATIVE and any(
         w.dep == "appos"
         and w.pos in ("NOUN", "PROPN")
         and _determiner(parse, w) in ("a", "an")
@@ -567,8 +566,8 @@ def _glossed(parse: Parse, head: Word) -> bool:
     words = parse.words
     if head.i + 2 >= len(words) or words[head.i + 1].text != ":":
         return False
-    if any(w.dep == "nummod" for w in parse.children(head.i)):
-        return False  # "Label keys have two segments: an optional prefix and name": its parts
+    if _counted(parse, head):
+        return False
     after = words[head.i + 2 :]
     gloss = next((w for w in after if w.pos in ("NOUN", "PROPN", "VERB", "AUX")), None)
     return (
@@ -649,14 +648,22 @@ def _pointed_subject(parse: Parse, verb: Word) -> bool:
 def _points_back(parse: Parse, verb: Word) -> bool:
     """What ``verb`` says, it says of something the sentence before named: "_Ephemeral volumes_ are
     designed for *these* use cases", "… are syntactic sugar for *such* constructs"."""
-    complements = [w for w in parse.children(verb.i) if w.dep in ("dobj", "attr", "oprd", "prep", "agent")]
-    heads = [w for w in complements if w.dep != "prep" and w.dep != "agent"]
-    for w in complements:
-        attached = [w] if w.dep in ("prep", "agent") else [p for p in parse.children(w.i) if p.dep == "prep"]
-        heads += [o for p in attached for o in parse.children(p.i) if o.dep == "pobj"]
-    return any(
-        _determiner(parse, w) in POINTING and w.lemma.casefold() not in _TEXT_ITSELF for w in heads
-    )
+    nouns: list[Word] = []
+    for w in parse.children(verb.i):
+        if w.dep in ("dobj", "attr", "oprd"):  # the complement, and what its preposition names
+            nouns.append(w)
+            preps = [p for p in parse.children(w.i) if p.dep == "prep"]
+        elif w.dep in ("prep", "agent"):
+            preps = [w]
+        else:
+            continue
+        nouns += [o for p in preps for o in parse.children(p.i) if o.dep == "pobj"]
+    return any(_determiner(parse, w) in POINTING and w.lemma.casefold() not in _TEXT_ITSELF for w in nouns)
+
+
+def _counted(parse: Parse, head: Word) -> bool:
+    """ "Label keys have two segments: an optional prefix and name": a number of parts, then the parts."""
+    return any(w.dep == "nummod" for w in parse.children(head.i))
 
 
 def _the_text_covers(parse: Parse, head: Word) -> bool:
@@ -667,7 +674,7 @@ def _the_text_covers(parse: Parse, head: Word) -> bool:
     verb = head
     while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
         verb = words[verb.head]
-    if verb.i == head.i or verb.lemma.casefold() not in _COVERS | {"give", "provide"} or _glossed(parse, head):
+    if verb.i == head.i or verb.lemma.casefold() not in _TEXT_COVERS or _glossed(parse, head):
         return False  # "This document uses the term X to refer to …", "… about X: containers that …"
     return any(
         w.dep == "nsubj" and w.lemma.casefold() in _TEXT_ITSELF and _determiner(parse, w) in POINTING
@@ -700,6 +707,7 @@ def _former_name(parse: Parse, head: Word) -> bool:
 
 # "This document describes the concept of X": what the text covers
 _COVERS = frozenset(["describe", "explain", "cover", "discuss", "outline"])
+_TEXT_COVERS = _COVERS | {"give", "provide"}  # "This page gives an overview of X"
 _FORMERLY = frozenset(["formerly", "previously", "originally", "once"])
 _MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
 
