@@ -924,3 +924,34 @@ def test_issue10_a_list_entry_among_the_benefits_defines_nothing() -> None:
     assert "Crop rotation" in concepts("Ways of farming:\n\n" + item + tail)
     lead = "Farms have changed because rotations offer extra benefits, such as:\n\n"
     assert "Crop rotation" not in concepts(lead + item + tail)
+
+
+def test_issue10_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> None:
+    """Issue 10 (R20): "…, let's talk about X", a fragment that an example interrupted ("as, …"),
+    what a thing *typically* does and where it starts ("Rows start from the gate") are no definitions;
+    "Trellises let us train vines" and "A seed drill starts the sowing" say what the term does."""
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.text import visible
+
+    for text, word, defines in (
+        ("Before we plant, let's talk about how growers choose seed trays.", "trays", False),
+        ("Trellises let us train vines along a wall.", "Trellises", True),
+        ("as, in dry weeks, seed trays will hold less water than beds.", "trays", False),
+        ("Seed trays typically provide shelter for young plants.", "trays", False),
+        ("Seed trays provide shelter for young plants.", "trays", True),
+        ("Tilth typically refers to the condition of tilled soil.", "Tilth", True),
+        ("Furrows start from the gate:", "Furrows", False),
+        ("A seed drill starts the sowing of each row.", "drill", True),
+    ):
+        (parse,) = parse_sentences([visible(text)])
+        head = next(w for w in parse.words if w.text == word)
+        reading = read(parse, head)
+        assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
+
+
+def test_issue10_a_scenario_is_no_concept() -> None:
+    """Issue 10 (R20): "A common scenario is …" says where something is used; "scenario" names no
+    concept of the text, however often it recurs."""
+    body = "A common scenario is seed trays in greenhouses. Another scenario is beds.\n\nScenarios vary.\n"
+    assert not {"Scenario", "Scenarios"} & set(concepts(body))

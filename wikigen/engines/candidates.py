@@ -89,6 +89,10 @@ _GENERIC = frozenset(
         "majority",
         "purpose",
         "goal",
+        "scenario",
+        "scenarios",
+        "situation",
+        "situations",
     ]
 )
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")

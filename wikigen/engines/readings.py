@@ -166,6 +166,10 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", MENTIONS)
     reading = _read(parse, head, marked)
+    if _hortative(parse) or _FRAGMENT.match(parse.text):
+        # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
+        # case of an error, …": the rest of a sentence an example interrupted. Neither defines.
+        return replace(reading, forward=True)
     if _conditional(parse) and not (reading.pattern == "copula" and _NEED.match(parse.text)):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
         # says what the term is, and neither is ever its definition
@@ -186,6 +190,23 @@ _CONDITIONAL_START = re.compile(
 
 # "Whenever you need to store key-value pairs, maps are the data structure …" says what maps are for
 _NEED = re.compile(r"^(?:if|when|whenever) you (?:need|want) to\b", re.IGNORECASE)
+
+
+# A sentence that begins with a lower-case connective is the rest of one an example interrupted
+_FRAGMENT = re.compile(r"^(?:as|and|or|but|which|because|since|whereas|while|so|then)\b[\s,]")
+
+
+def _hortative(parse: Parse) -> bool:
+    """ "Let's look at …", "let us now turn to …": the author says what comes next (a "let" with no
+    subject of its own; "Modules let us organize code" says what modules do)."""
+    words = parse.words
+    return any(
+        w.lemma.casefold() == "let"
+        and w.i + 1 < len(words)
+        and words[w.i + 1].text.casefold() in ("'s", "’s", "us")
+        and not any(c.dep in ("nsubj", "nsubjpass") for c in parse.children(w.i))
+        for w in words
+    )
 
 
 def _conditional(parse: Parse) -> bool:
@@ -247,12 +268,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _example(parse)
             or _restricted(parse, head)
             or _can(parse, governor)
+            or _usually(parse, governor)  # "DaemonSets typically provide …": what it is often used for
             or _perfect(parse, governor)  # "Proxies have replaced redirect capabilities": what happened
             or _then(parse, governor)  # "The proxy then forwards the request …": one step of a process
             or governor.dep == "conj"
             or _subjects(parse, governor) > 1
             or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
-            or (governor.lemma == "run" and not any(w.dep == "dobj" for w in parse.children(governor.i)))
+            # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
+            or (governor.lemma in ("run", "start") and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         )
         weak = incidental or _definite(parse, head)
         return Reading(
@@ -912,6 +935,19 @@ def imperative(parse: Parse) -> bool:
 
 def _subjects(parse: Parse, verb: Word) -> int:
     return sum(1 for w in parse.children(verb.i) if w.dep in ("nsubj", "nsubjpass"))
+
+
+_USUALLY = frozenset(
+    ["typically", "usually", "often", "generally", "commonly", "normally", "sometimes", "mostly", "frequently"]
+)
+
+
+def _usually(parse: Parse, verb: Word) -> bool:
+    """ "DaemonSets typically provide node-local services …": what it does in most uses, not what it is
+    for."""
+    return verb.lemma not in ("refer", "mean") and any(  # "… typically refers to …" still names it
+        w.dep == "advmod" and w.lemma.casefold() in _USUALLY for w in parse.children(verb.i)
+    )
 
 
 def _can(parse: Parse, verb: Word) -> bool:
