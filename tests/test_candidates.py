@@ -955,3 +955,16 @@ def test_issue10_a_scenario_is_no_concept() -> None:
     concept of the text, however often it recurs."""
     body = "A common scenario is seed trays in greenhouses. Another scenario is beds.\n\nScenarios vary.\n"
     assert not {"Scenario", "Scenarios"} & set(concepts(body))
+
+
+def test_issue10_a_definition_list_entry_says_nothing_of_the_other_terms_it_names() -> None:
+    """Issue 10 (R20): "Sprinklers" / ": Seed trays are watered from above …" is an entry about
+    sprinklers, one way to water trays; it does not say what a seed tray is."""
+    body = (
+        "## Seed trays\n\nSeed trays can be watered in two ways:\n\n"
+        "Drip lines\n: Seed trays are watered from below by thin pipes.\n\n"
+        "Sprinklers\n: Seed trays are watered from above by spray heads.\n"
+    )
+    found = concepts(body)
+    assert "Drip lines" in found
+    assert "Seed trays" not in found and "Seed tray" not in found

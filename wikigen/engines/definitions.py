@@ -104,7 +104,7 @@ def definitions(
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
                     reading = replace(reading, rank=MENTIONS, of_the_one=False)
-                label = _LABEL.match(sentence.text)
+                label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
                     reading = Reading("labelled", MODIFIES)
@@ -198,6 +198,11 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str]) -> list[str]:
 _LABEL = re.compile(
     r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
 )  # "`Allow` (default): …" too
+
+
+# A definition list's entry: "Static Pods" / ": Control plane components are deployed as …" is about
+# the entry's term; what its body says of other terms is said of them as options of it
+_LISTED_LABEL = re.compile(r"^(?P<label>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
 
 
 # Admonitions: a Hugo note, caution or warning; a GitHub alert ("> [!NOTE]"); an MkDocs "!!! note"
