@@ -968,3 +968,15 @@ def test_issue10_a_definition_list_entry_says_nothing_of_the_other_terms_it_name
     found = concepts(body)
     assert "Drip lines" in found
     assert "Seed trays" not in found and "Seed tray" not in found
+
+
+def test_issue10_a_function_named_with_two_arities_is_an_example_of_the_notation() -> None:
+    """Issue 10 (R20): "`sow/1` identifies the function named `sow` that takes one argument, whereas
+    `sow/2` identifies another one" explains the name/arity notation; it defines neither function."""
+    body = (
+        "## Naming\n\n`sow/1` identifies the function named `sow` that takes one argument, whereas "
+        "`sow/2` identifies another one.\n\nCall `sow/1` with a bed.\n"
+    )
+    assert "sow/1" not in concepts(body)
+    alone = "## Naming\n\n`sow/1` identifies the function named `sow` that takes one argument.\n\nCall `sow/1` with a bed.\n"
+    assert "sow/1" in concepts(alone)

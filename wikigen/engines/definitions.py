@@ -92,6 +92,10 @@ def definitions(
                     sentence.clean.text, mention.start, mention.end
                 )
                 reading = read(parse, head, marked=marked)
+                if candidate.code and _other_arity(candidate.term, sentence.clean.text):
+                    # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
+                    # on how a name and an arity name a function, with one function as its example
+                    reading = Reading("mention", MENTIONS)
                 if reading.rank != DEFINES and any(start <= sentence.start < end for start, end in asides):
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
@@ -198,6 +202,15 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str]) -> list[str]:
 _LABEL = re.compile(
     r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
 )  # "`Allow` (default): …" too
+
+
+def _other_arity(term: str, text: str) -> bool:
+    """The text names the function ``term`` (``name/arity``) with another arity too."""
+    named = re.fullmatch(r"(?P<name>.+)/(?P<arity>\d+)", term)
+    if named is None:
+        return False
+    arities = re.findall(re.escape(named.group("name")) + r"/(\d+)", text)
+    return any(arity != named.group("arity") for arity in arities)
 
 
 # A definition list's entry: "Static Pods" / ": Control plane components are deployed as …" is about
