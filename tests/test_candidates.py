@@ -980,3 +980,19 @@ def test_issue10_a_function_named_with_two_arities_is_an_example_of_the_notation
     assert "sow/1" not in concepts(body)
     alone = "## Naming\n\n`sow/1` identifies the function named `sow` that takes one argument.\n\nCall `sow/1` with a bed.\n"
     assert "sow/1" in concepts(alone)
+
+
+def test_issue10_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
+    """Issue 10 (R20): in "seed tins are the "go to" container for dry seeds" the quoted words qualify
+    "container" (read as one name, as a code span is); the sentence says what seed tins are."""
+    from wikigen.engines.parse import parse_sentences
+    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.text import visible
+
+    (parse,) = parse_sentences([visible('Whenever you need to keep seeds dry, tins are the "go to" container in a shed.')])
+    head = next(w for w in parse.words if w.text == "tins")
+    reading = read(parse, head)
+    assert reading.rank == DEFINES and reading.pattern == "copula" and not reading.forward, reading
+    # a quoted phrase before a connective qualifies nothing: it stays words of their own
+    (parse,) = parse_sentences([visible('We would rather "let it rot" since the soil recovers.')])
+    assert "let it rot" not in [w.text for w in parse.words]

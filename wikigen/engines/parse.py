@@ -190,7 +190,7 @@ class Parser:
         base = self._nlp.make_doc(visible.text)
         merged: dict[int, int] = {}  # first token of a code span → its end token
         taken: set[int] = set()
-        for start, end in _code_spans(visible):
+        for start, end in sorted([*_code_spans(visible), *_quoted_modifiers(visible.text)]):
             span = base.char_span(start, end, alignment_mode="expand")
             if span is None or taken & set(range(span.start, span.end)):
                 continue
@@ -215,6 +215,19 @@ class Parser:
         doc.user_data["offsets"] = offsets
         doc.user_data["masked"] = masked
         return doc
+
+
+# A phrase in quotes before the noun it qualifies: the "go to" data structure, a "let it crash" design
+_QUOTED_MODIFIER = re.compile(
+    r"[\"“](?P<inner>[A-Za-z][\w-]*(?: [\w-]+){1,3})[\"”]"
+    r"(?= (?!(?:since|and|or|but|is|are|was|were|to|in|on|of|for|with|as|when|if|that|which|by|from|at)\b)[a-z])"
+)
+
+
+def _quoted_modifiers(text: str) -> list[tuple[int, int]]:
+    """The words of each quoted phrase that qualifies the noun after it, read as one name like a code
+    span: the parser reads "the "go to" data structure" as a verb and a preposition otherwise."""
+    return [(m.start("inner"), m.end("inner")) for m in _QUOTED_MODIFIER.finditer(text)]
 
 
 def _code_spans(visible: Visible) -> list[tuple[int, int]]:
