@@ -319,6 +319,8 @@ def test_r23_coordinated_verbs_share_their_subject() -> None:
         "The miller might grind the grain.",  # hypothetical
         "If the miller grinds the grain, the baker is happy.",  # conditional
         "Does the miller grind the grain?",  # a question
+        "The miller grinds the grain when:",  # conditions the list after it states
+        "A miller is given a grain of `Burstable` if:",
         "Not every miller is a grain.",  # negated subject
         "Sometimes you may want to have millers working in large barns.",  # hedge over a complement
         "The available grain mills are described in [Millers](/docs/millers/).",  # where the docs say it
@@ -326,7 +328,7 @@ def test_r23_coordinated_verbs_share_their_subject() -> None:
 )
 def test_r23_negated_hypothetical_and_questions_state_nothing(sentence: str) -> None:
     """R23: negated, hypothetical and question sentences are skipped."""
-    assert not {r for r in relations_of(sentence, "miller", "grain") if r[1] in ("grinds", "is a")}
+    assert not {r for r in relations_of(sentence, "miller", "grain") if r[1] in ("grinds", "is a", "is given")}
 
 
 def test_r23_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> None:

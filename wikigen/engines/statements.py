@@ -34,6 +34,8 @@ _CONDITIONAL_START = re.compile(
     r"(?:cases?|situations?|configurations?|scenarios?|setups?|modes?|circumstances?))\b",
     re.IGNORECASE,
 )  # "In either of those situations the Node will return …" (parsed with "In" as the root)
+# "A Pod is given a QoS class of `Burstable` if:" holds only under the conditions the list after it states
+_CONDITIONS_FOLLOW = re.compile(r"\b(?:if|unless|when|whenever|only if)\s*:\s*$", re.IGNORECASE)
 _CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
 # "The operating system usually includes …": what holds most of the time, not always
 _FREQUENCY = frozenset(
@@ -119,7 +121,12 @@ def stated(
 ) -> list[Stated]:
     """The relations ``parse``'s sentence states between the concepts ``mentions`` name; ``kinds``
     are concepts named as common nouns ("strings"), whose code-named module is another sense."""
-    if parse.text.rstrip().endswith("?") or not mentions or _CONDITIONAL_START.match(parse.text):
+    if (
+        parse.text.rstrip().endswith("?")
+        or not mentions
+        or _CONDITIONAL_START.match(parse.text)
+        or _CONDITIONS_FOLLOW.search(parse.text)
+    ):
         return []  # a question, or "If the claim is not allocated, then the kubelet will fail to run …"
     if imperative(parse) and not any(
         w.dep == "ROOT" and w.lemma.casefold() in ("use", "let") for w in parse.words
