@@ -744,7 +744,11 @@ def _put_to_use(parse: Parse, head: Word) -> bool:
     thing, where nothing says what it does ("use _workload resources_ that manage …", "uses
     *capabilities* to divide …" do)."""
     governor = parse.words[head.head]
-    if head.dep != "dobj" or governor.lemma.casefold() not in _USING:
+    if governor.lemma.casefold() not in _USING:
+        return False
+    # "In case you need …, *throws* should be used": the passive of the reader's use, as advice
+    used = head.dep == "nsubjpass" and _hedged(parse, governor)
+    if head.dep != "dobj" and not used:
         return False
     if any(w.dep in ("relcl", "acl") and w.lemma.casefold() not in _PLACED for w in parse.children(head.i)):
         return False  # "… that manage a set of pods" says what they do; "… that run in your cluster" where
