@@ -117,6 +117,8 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", MENTIONS),  # a manner
         ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", MENTIONS),  # advice
         ("If you need to store grain for years, *silos* should be used.", "silos", DESCRIBES),  # advice, passive
+        ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", MENTIONS),  # its values
+        ("A sowing mode can be a plan for the whole season.", "sowing mode", DESCRIBES),  # what it may be
         ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", MENTIONS),
         ("For those, `rake` is a useful alternative:", "rake", DESCRIBES),  # how it compares
         ("Bundles are the most common answer to this question.", "Bundles", DESCRIBES),  # a ranking

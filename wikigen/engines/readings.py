@@ -246,7 +246,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             )
         if _compares(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
-        # "X can either be `A` or `B`", "A policy can be a rule for …": what it may be describes it
+        if _values(parse, governor):
+            return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
+        # "A policy can be a rule for …": what it may be describes it
         return Reading("subject", DESCRIBES, forward=forward)
     if (
         head.dep == "nsubj"
@@ -952,6 +954,16 @@ def _usually(parse: Parse, verb: Word) -> bool:
     return verb.lemma not in ("refer", "mean") and any(  # "… typically refers to …" still names it
         w.dep == "advmod" and w.lemma.casefold() in _USUALLY for w in parse.children(verb.i)
     )
+
+
+def _values(parse: Parse, copula: Word) -> bool:
+    """ "The policy can either be `Retain` or `Delete`", "… is `true` or `false`": the values it
+    takes, each a literal (a code span or a name), which say nothing of what it is."""
+    attr = next((w for w in parse.children(copula.i) if w.dep == "attr"), None)
+    if attr is None:
+        return False
+    values = [attr, *(w for w in parse.subtree(attr.i) if w.dep == "conj" and w.head == attr.i)]
+    return len(values) >= 2 and all(w.code or w.pos == "PROPN" for w in values)
 
 
 def _can(parse: Parse, verb: Word) -> bool:
