@@ -514,6 +514,14 @@ def test_r23_misparses_state_nothing_they_do_not_say() -> None:
         ]
     )
     assert hand_relations(stuck, "loaf", "oven") == set()
+    # "in a valley" right after "from each farm" is which farms, though the parser hangs it on the
+    # verb ("from the farm to the valley" keeps both)
+    assert relations_of("The miller takes grain from each farm in a nearby valley.", "miller", "farm", "valley") == {
+        ("miller", "takes grain from", "farm")
+    }
+    assert ("miller", "moves grain to", "valley") in relations_of(
+        "The miller moves grain from the farm to the valley.", "miller", "farm", "valley"
+    )
 
 
 def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:

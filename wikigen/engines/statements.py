@@ -96,6 +96,10 @@ _RELATING_PREPOSITIONS = frozenset(
     ]
 )
 MAX_PREDICATE_WORDS = 5
+# a place right after a quantified noun ("each container in a Pod") says which ones, whatever the
+# parser hung it on ("run alongside app containers in the same Pod" says where they run)
+_PLACING = frozenset(["in", "on", "inside", "within", "of"])
+_QUANTIFIERS = frozenset(["each", "every", "any", "all", "some"])
 # Adjectives that state a relation between the subject and their prepositional object ("is similar
 # to", "is equivalent to", "is compatible with"); "is available in", "is useful for" say where or
 # how good, not how two things relate
@@ -377,6 +381,12 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
     return False
 
 
+def _quantified(parse: Parse, noun: Word) -> bool:
+    return noun.dep == "pobj" and any(
+        w.dep == "det" and w.lemma.casefold() in _QUANTIFIERS for w in parse.children(noun.i)
+    )
+
+
 def _picks(parse: Parse, clause: Word) -> bool:
     """A relative clause that picks members by what befalls them ("that are deleted"), by what they
     are ("that are specific to …") or by what they do not do ("that don't meet …")."""
@@ -613,6 +623,13 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
         if preposition == "as" and objects and not passive:
             continue  # "provides `==` and `!=` as comparison operators": the kind of the object
+        if preposition in _PLACING and any(
+            w.dep == "prep"
+            and w.i < prep.i
+            and any(_quantified(parse, o) and prep.i - 1 in {x.i for x in parse.subtree(o.i)} for o in parse.children(w.i))
+            for w in children
+        ):
+            continue  # "captures logs from each container in a running Pod": where each container is
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
         # "builds on pattern matching and guards": the parser hung the second noun on the verb
         later = [w.i for w in children if w.dep in ("prep", "agent") and w.i > prep.i]
