@@ -31,7 +31,8 @@ step = st.one_of(
     st.tuples(st.just("add"), st.integers(0, 4), body),
     st.tuples(st.just("withdraw"), st.integers(0, 4), st.none()),
     st.tuples(st.just("rename"), st.integers(0, 4), st.none()),
-    st.tuples(st.just("title"), st.integers(0, 4), st.text("abcdef ", min_size=1, max_size=8)),
+    # a blank title is an invalid source (R5, its own tests): the sequences here are of valid ones
+    st.tuples(st.just("title"), st.integers(0, 4), st.text("abcdef ", min_size=1, max_size=8).filter(str.strip)),
 )
 
 

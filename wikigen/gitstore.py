@@ -107,6 +107,9 @@ class GitStore:
         self.root = Path(self.repo.workdir)
         self.blobs_read = 0
         self.generated_bytes_read = 0  # bytes of snapshot shards read (read_generated, generated_files)
+        # Two trees' diff never changes: a compile asks the sources diff of its plan twice (issue 14:
+        # 0.07 s each at 100,000 sources)
+        self._diffs: dict[tuple[str, str, str, bool], tuple[Change, ...]] = {}
 
     def refuse_shallow(self) -> None:
         """Issue 15.5: a shallow clone lacks the trees and blobs of earlier commits that the baseline
@@ -189,7 +192,18 @@ class GitStore:
         detected unless ``renames`` is False."""
         if old == new:
             return []
+        key = (old, new, prefix, renames)
+        if key not in self._diffs:
+            if len(self._diffs) >= 16:
+                self._diffs.clear()
+            self._diffs[key] = tuple(self._diff(old, new, prefix, renames))
+        return list(self._diffs[key])
+
+    def _diff(self, old: str, new: str, prefix: str, renames: bool) -> list[Change]:
         with _translated("diffing trees"):
+            walked = self._changed_entries(old, new, prefix)
+            if walked is not None:
+                return walked
             diff = self._tree_obj(old).diff_to_tree(self._tree_obj(new))
             if renames:
                 diff.find_similar(
@@ -218,6 +232,44 @@ class GitStore:
                     )
                 )
             return changes
+
+    def _changed_entries(self, old: str, new: str, prefix: str) -> list[Change] | None:
+        """The changes between two trees found by walking only the folders whose ids differ, where
+        no rename can be among them (nothing both added and deleted) and every changed entry is a
+        file: libgit2's diff compares every entry of a changed folder and costs 0.07 s for one edit
+        in a folder of 3,500 sources (issue 14), this walk 0.01 s. None: the caller asks libgit2."""
+        found: list[Change] = []
+        stack: list[tuple[str, Any, Any]] = [("", self._tree_obj(old), self._tree_obj(new))]
+        while stack:
+            base, before, after = stack.pop()
+            olds = {e.name: e for e in before} if before is not None else {}
+            news = {e.name: e for e in after} if after is not None else {}
+            for name in olds.keys() | news.keys():
+                was, now = olds.get(name), news.get(name)
+                if was is not None and now is not None and was.id == now.id and was.filemode == now.filemode:
+                    continue
+                kinds = {e.type_str for e in (was, now) if e is not None}
+                inner = f"{base}/{name}" if base else str(name)
+                if kinds == {"tree"}:
+                    stack.append((inner, self.repo[was.id] if was else None, self.repo[now.id] if now else None))
+                    continue
+                path = f"{prefix}/{inner}"
+                if kinds != {"blob"}:
+                    return None  # a file became a folder, or a submodule: libgit2 says how
+                status = "modified" if was is not None and now is not None else "added" if now else "deleted"
+                found.append(
+                    Change(
+                        status=status,
+                        old_path=path if was is not None else None,
+                        new_path=path if now is not None else None,
+                        old_blob=str(was.id) if was is not None else None,
+                        new_blob=str(now.id) if now is not None else None,
+                    )
+                )
+        statuses = {c.status for c in found}
+        if {"added", "deleted"} <= statuses:
+            return None  # a rename may be among them
+        return sorted(found, key=lambda c: c.new_path or c.old_path or "")
 
     def blobs(self, tree: str, prefix: str) -> Iterator[tuple[str, str]]:
         """(path, blob id) for every file below a tree, without reading any blob. Symbolic links are

@@ -258,11 +258,13 @@ class ManifestMirror(_TreeCache):
     source id lives at a path (the path its latest known blob lives at, as ``Snapshot.by_path``), and
     every (id, latest version) pair the fingerprint hashes."""
 
-    SCHEMA = "1"
+    # Schema 2: the rows are stored in id order (WITHOUT ROWID), so that every pair comes sorted from
+    # one scan of the table (issue 14: the sort of 100,000 pairs cost 0.07 s a compile)
+    SCHEMA = "2"
     FILE = MANIFEST_FILE
     TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS manifest (id TEXT PRIMARY KEY, path TEXT NOT NULL, latest TEXT);
+CREATE TABLE IF NOT EXISTS manifest (id TEXT PRIMARY KEY, path TEXT NOT NULL, latest TEXT) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
 """
     PER_RECORD = ("manifest",)
@@ -286,11 +288,9 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
         for the last tree asked are kept in this process (a tree's rows never change)."""
         key = (str(self.path), self.tree)
         if self.path is None or _LATEST_ROWS.get("key") != key:
-            # TEXT columns: the rows come as (str, str) tuples already. Read in the table's order and
-            # sorted here: "ORDER BY id" walks the key's index and looks up every row (0.25 s against
-            # 0.13 s at 100,000 sources, issue 14)
-            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest").fetchall()
-            rows.sort()
+            # TEXT columns: the rows come as (str, str) tuples already, in the table's own order, the
+            # id's (a scan of the table, no sort: 0.08 s at 100,000 sources, issue 14)
+            rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id").fetchall()
             _LATEST_ROWS.clear()
             _LATEST_ROWS.update(key=key, rows=tuple(rows))
         rows_kept: tuple[tuple[str, str], ...] = _LATEST_ROWS["rows"]
