@@ -962,7 +962,7 @@ def _values(parse: Parse, copula: Word) -> bool:
     attr = next((w for w in parse.children(copula.i) if w.dep == "attr"), None)
     if attr is None:
         return False
-    values = [attr, *(w for w in parse.subtree(attr.i) if w.dep == "conj" and w.head == attr.i)]
+    values = [attr, *(w for w in parse.children(attr.i) if w.dep == "conj")]
     return len(values) >= 2 and all(w.code or w.pos == "PROPN" for w in values)
 
 
