@@ -558,6 +558,10 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
     governor = parse.words[head.head]
     if governor.i != head.i and governor.pos in ("VERB", "AUX") and not _main(parse, governor):
         return None
+    if governor.i != head.i and (_hedged(parse, governor) or _can(parse, governor)):
+        return None  # "you can only have 1 DNS suffix, which is the suffix of …": a limit on some
+    if any(w.dep == "nummod" for w in parse.children(head.i)):
+        return None  # "two processes, which are …": those two
     for clause in parse.children(head.i):
         if clause.dep != "relcl" or _hedged(parse, clause) or _can(parse, clause) or _negated(parse, clause):
             continue
