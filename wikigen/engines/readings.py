@@ -295,8 +295,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not _hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
         # shortcut for …", "X is used to …" what it is for
+        # ("For trace configuration, X can also be used with Y": a fronted "for" frames the sentence)
         purpose = any(
-            w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for"))
+            w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for") and w.i > head.i)
             for w in parse.children(governor.i)
         )
         # "Lists are used when …" tells a circumstance of use, not what a list is for
