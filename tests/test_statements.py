@@ -120,6 +120,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", MENTIONS),  # its values
         ("In winter, you can only keep 1 seed bank, which is the bank of the village.", "seed bank", MENTIONS),  # a limit
         ("For winter storage, seed bags are used with sealed crates.", "seed bags", DESCRIBES),  # a fronted frame
+        ("The grain mill consists of two parts: the millstone and the hopper.", "grain mill", MENTIONS),  # its parts
         ("We planted two orchards, which are the fields that feed the village.", "orchards", MENTIONS),  # those two
         ("A sowing mode can be a plan for the whole season.", "sowing mode", DESCRIBES),  # what it may be
         ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", MENTIONS),

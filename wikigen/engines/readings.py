@@ -250,6 +250,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
         # "A policy can be a rule for …": what it may be describes it
         return Reading("subject", DESCRIBES, forward=forward)
+    if head.dep == "nsubj" and main and _parts_listed(parse, governor):
+        return Reading("mention", MENTIONS, forward=forward)  # "X consists of two parts: …": its structure
     if (
         head.dep == "nsubj"
         and main
@@ -694,6 +696,23 @@ def _points_back(parse: Parse, verb: Word) -> bool:
 def _counted(parse: Parse, head: Word) -> bool:
     """ "Label keys have two segments: an optional prefix and name": a number of parts, then the parts."""
     return any(w.dep == "nummod" for w in parse.children(head.i))
+
+
+_HAVING = frozenset(["consist", "comprise", "have", "contain", "include"])
+
+
+def _parts_listed(parse: Parse, verb: Word) -> bool:
+    """ "The service consists of two parts: the server … and the agents …", "Each context has three
+    parameters: …", "… has two methods, namely …": a number of parts, then the parts — what it is
+    made of, not what it is ("A Pod contains one or more containers" lists none)."""
+    if verb.lemma.casefold() not in _HAVING:
+        return False
+    parts = [w for w in parse.children(verb.i) if w.dep == "dobj"]
+    parts += [o for p in parse.children(verb.i) if p.dep == "prep" and p.text.casefold() == "of" for o in parse.children(p.i) if o.dep == "pobj"]
+    return any(
+        _counted(parse, part) and re.match(r"\s*(?::|,\s*namely\b)", parse.text[part.end :]) is not None
+        for part in parts
+    )
 
 
 def _the_text_covers(parse: Parse, head: Word) -> bool:
