@@ -996,3 +996,13 @@ def test_issue10_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
     # a quoted phrase before a connective qualifies nothing: it stays words of their own
     (parse,) = parse_sentences([visible('We would rather "let it rot" since the soil recovers.')])
     assert "let it rot" not in [w.text for w in parse.words]
+
+
+def test_issue10_a_kind_of_the_term_named_before_it_does_not_define_it() -> None:
+    """Issue 10 (R20): "Barley mills grind …" says what barley mills do, not what a mill is; "the
+    term “sieve” refers to …" names the term itself and defines it."""
+    body = "## Mills\n\nBarley mills grind the grain of the northern farms.\n\nMills stand near rivers. Mills are old.\n"
+    found = concepts(body)
+    assert "Mills" not in found or "Barley" not in definition(found["Mills"])
+    named = "## Sieves\n\nThe term “sieve” refers to a frame with a mesh that parts grain from chaff.\n\nSieves hang in the barn.\n"
+    assert "refers to a frame" in defined_as(named, "Sieve")

@@ -47,6 +47,8 @@ class Found:
     reading: Reading
     own_section: bool
     opens: bool = False  # the sentence opens with the term ("`gather` collects …", "A gizmo is …")
+    # the noun before the term that names a kind of it ("CSI plugins provide …"): unless it is a hub
+    narrowed_by: str = ""
 
 
 def definitions(
@@ -126,7 +128,10 @@ def definitions(
                     sentence.heading, candidate.term
                 )
                 opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
-                readings.setdefault(mention.ref, []).append(Found(mention.ref, sentence, reading, own, opens))
+                narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (DEFINES, DESCRIBES) else ""
+                readings.setdefault(mention.ref, []).append(
+                    Found(mention.ref, sentence, reading, own, opens, narrowed_by)
+                )
     spread: dict[str, set[str]] = {}
     for key, found in readings.items():
         spread[key] = {f.sentence.source for f in found}
@@ -142,8 +147,15 @@ def definitions(
         and candidate.term[:1].isupper()
         and vocabulary.is_proper(candidate.term)
     }
+    hub_words = {candidates[key].term.casefold() for key in hubs}
     for key in sorted(readings):
         candidate = candidates[key]
+        # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
+        # "Kubernetes Pods are …" about Pods (the product's name narrows nothing)
+        readings[key] = [
+            replace(f, reading=Reading("mention", MENTIONS)) if f.narrowed_by and f.narrowed_by not in hub_words else f
+            for f in readings[key]
+        ]
         best = _best_form(readings[key])
         hub = key in hubs
         if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
@@ -202,6 +214,26 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str]) -> list[str]:
 _LABEL = re.compile(
     r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
 )  # "`Allow` (default): …" too
+
+
+_NAMING_NOUNS = frozenset(["term", "word", "name", "concept", "notion", "keyword"])
+
+
+def _kind_of(parse: Parse, head: Word, start: int) -> str:
+    """The noun right before a subject term, outside it, that names a kind of it ("CSI plugins",
+    "Windows nodes"), lower-cased; "" when there is none (or it is code, a name of its own)."""
+    if head.dep not in ("nsubj", "nsubjpass"):
+        return ""
+    for w in parse.children(head.i):
+        if (
+            w.dep in ("compound", "nmod")
+            and w.pos in ("NOUN", "PROPN")
+            and w.end <= start
+            and not w.code
+            and w.lemma.casefold() not in _NAMING_NOUNS  # "the term “webhook” refers to …" names it
+        ):
+            return w.text.casefold()
+    return ""
 
 
 def _other_arity(term: str, text: str) -> bool:
