@@ -147,16 +147,16 @@ def definitions(
         and candidate.term[:1].isupper()
         and vocabulary.is_proper(candidate.term)
     }
-    hub_words = {candidates[key].term.casefold() for key in hubs}
+    hub_terms = {candidates[key].term.casefold() for key in hubs}
     for key in sorted(readings):
         candidate = candidates[key]
         # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
         # "Kubernetes Pods are …" about Pods (the product's name narrows nothing)
-        readings[key] = [
-            replace(f, reading=Reading("mention", MENTIONS)) if f.narrowed_by and f.narrowed_by not in hub_words else f
+        found = [
+            replace(f, reading=Reading("mention", MENTIONS)) if f.narrowed_by not in ("", *hub_terms) else f
             for f in readings[key]
         ]
-        best = _best_form(readings[key])
+        best = _best_form(found)
         hub = key in hubs
         if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
             continue
@@ -168,7 +168,6 @@ def definitions(
         if len(pool) > 1
         for text in [_query(c), *(f.sentence.text for f in pool)]
     )
-    hub_terms = {candidates[key].term.casefold() for key in hubs}
     accepted = []
     for _, candidate, pool in pools:
         ranked = (

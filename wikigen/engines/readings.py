@@ -708,7 +708,9 @@ def _parts_listed(parse: Parse, verb: Word) -> bool:
     if verb.lemma.casefold() not in _HAVING:
         return False
     parts = [w for w in parse.children(verb.i) if w.dep == "dobj"]
-    parts += [o for p in parse.children(verb.i) if p.dep == "prep" and p.text.casefold() == "of" for o in parse.children(p.i) if o.dep == "pobj"]
+    for prep in parse.children(verb.i):
+        if prep.dep == "prep" and prep.text.casefold() == "of":  # "consists of two parts"
+            parts += [w for w in parse.children(prep.i) if w.dep == "pobj"]
     return any(
         _counted(parse, part) and re.match(r"\s*(?::|,\s*namely\b)", parse.text[part.end :]) is not None
         for part in parts

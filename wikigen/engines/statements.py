@@ -381,10 +381,19 @@ def _restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, s
     return False
 
 
-def _quantified(parse: Parse, noun: Word) -> bool:
-    return noun.dep == "pobj" and any(
-        w.dep == "det" and w.lemma.casefold() in _QUANTIFIERS for w in parse.children(noun.i)
-    )
+def _after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> bool:
+    """``prep`` follows right after an earlier prepositional phrase of the same verb whose noun is
+    quantified ("from each container | in a running Pod")."""
+    for earlier in siblings:
+        if earlier.dep != "prep" or earlier.i >= prep.i:
+            continue
+        for noun in parse.children(earlier.i):
+            quantified = noun.dep == "pobj" and any(
+                w.dep == "det" and w.lemma.casefold() in _QUANTIFIERS for w in parse.children(noun.i)
+            )
+            if quantified and any(w.i == prep.i - 1 for w in parse.subtree(noun.i)):
+                return True
+    return False
 
 
 def _picks(parse: Parse, clause: Word) -> bool:
@@ -623,12 +632,7 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
         if preposition == "as" and objects and not passive:
             continue  # "provides `==` and `!=` as comparison operators": the kind of the object
-        if preposition in _PLACING and any(
-            w.dep == "prep"
-            and w.i < prep.i
-            and any(_quantified(parse, o) and prep.i - 1 in {x.i for x in parse.subtree(o.i)} for o in parse.children(w.i))
-            for w in children
-        ):
+        if preposition in _PLACING and _after_quantified(parse, prep, children):
             continue  # "captures logs from each container in a running Pod": where each container is
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
         # "builds on pattern matching and guards": the parser hung the second noun on the verb
