@@ -13,6 +13,8 @@ command in its own child process:
   no-op plan        `wikigen plan --json` with nothing changed
   one-edit compile  `wikigen compile` after one appended paragraph in one source (wall: the
                     median of 5 runs from the same parent)
+  relation edit     then the same source with a line stating a new relation between two of its
+                    concepts instead of that paragraph (the partition runs; median of 5 runs too)
   one withdrawal    `wikigen compile` after one source is deleted
   verify            `wikigen verify --json`
   status            `wikigen status --json`
@@ -258,6 +260,27 @@ def check_out(root: Path) -> None:
     root.joinpath(CHECKED_OUT).touch()
 
 
+def measure_edit(root: Path, repo: pygit2.Repository, change: dict[str, bytes | None]) -> dict[str, Any]:
+    """``compile`` after ``change``, EDIT_RUNS times from the same parent: one sample of a ~1 s command
+    moves by a fifth on a shared machine, so the wall time is their median; what it read and wrote
+    are the first run's (a repeat writes the same blobs and trees again). The repo is left at the
+    first run's snapshot."""
+    parent = str(repo.head.target)
+    commit(repo, change, "edit")
+    row = measure(root, "compile")
+    row["written"] = written(root)
+    compiled = str(repo.head.target)
+    walls = [row["wall_s"]]
+    for _ in range(EDIT_RUNS - 1):
+        subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", parent], check=True)
+        commit(repo, change, "edit again")
+        walls.append(measure(root, "compile")["wall_s"])
+    subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", compiled], check=True)
+    row["wall_runs_s"] = walls
+    row["wall_s"] = statistics.median(walls)
+    return row
+
+
 def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
     import make_corpus
 
@@ -401,30 +424,21 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     results["mirror"] = measure(root, MIRROR)
     results["noop_plan"] = measure(root, "plan", "--json")
     edited = paths[len(paths) // 2]
-    edit = {edited: files[edited] + b"\nOne more paragraph, appended by the benchmark, about nothing in particular.\n"}
-    before_edit = str(repo.head.target)
-    commit(repo, edit, "edit")
-    results["edit_compile"] = measure(root, "compile")
-    results["edit_compile"]["written"] = written(root)
-    # One sample of a ~1 s command moves by a fifth on a shared machine: the same edit is compiled again
-    # from the same parent (EDIT_RUNS in all) and the row's wall time is their median; what it read and
-    # wrote are the first run's (a repeat writes the same blobs and trees again).
-    compiled = str(repo.head.target)
-    walls = [results["edit_compile"]["wall_s"]]
-    for _ in range(EDIT_RUNS - 1):
-        subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", before_edit], check=True)
-        commit(repo, edit, "edit again")
-        walls.append(measure(root, "compile")["wall_s"])
-    subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", compiled], check=True)
-    results["edit_compile"]["wall_runs_s"] = walls
-    results["edit_compile"]["wall_s"] = statistics.median(walls)
+    text = files[edited]
+    paragraph = b"\nOne more paragraph, appended by the benchmark, about nothing in particular.\n"
+    results["edit_compile"] = measure_edit(root, repo, {edited: text + paragraph})
+    # An edit that states a new relation between two of the source's own concepts: the partition of
+    # the semantic graph runs (V3), which an edit that changes no concept or relation skips.
+    a, b = re.findall(rb"^An? \*([^*]+)\* is ", text, re.M)[:2]
+    relation = b"\n*" + a + b"* relies on *" + b + b"*.\n"
+    results["relation_edit_compile"] = measure_edit(root, repo, {edited: text + relation})
     withdrawn = paths[len(paths) // 3]
     commit(repo, {withdrawn: None}, "withdraw")
     results["withdraw_compile"] = measure(root, "compile")
     results["withdraw_compile"]["written"] = written(root)
     results["verify"] = measure(root, "verify", "--json")
     results["status"] = measure(root, "status", "--json")
-    for name in ("mirror", "noop_plan", "edit_compile", "withdraw_compile", "verify", "status"):
+    for name in ("mirror", "noop_plan", "edit_compile", "relation_edit_compile", "withdraw_compile", "verify", "status"):
         r = results[name]
         print(
             f"  {name}: {r['wall_s']:.2f} s, {r['maxrss_kb'] / 1024:.0f} MB, blobs {r['blobs_read']}, "
@@ -471,6 +485,7 @@ ROWS = (
     ("mirror", "lookup caches, first build"),
     ("noop_plan", "no-op plan"),
     ("edit_compile", "one-edit compile"),
+    ("relation_edit_compile", "one edit adding a relation"),
     ("withdraw_compile", "one withdrawal"),
     ("verify", "verify"),
     ("status", "status"),
