@@ -155,16 +155,22 @@ MIRROR = "lookup-cache"  # the child's own command: build the lookup mirror of H
 
 def build_mirror(root: Path) -> int:
     """What a fresh clone's first compile pays once (issue 14): the lookup mirror built from every
-    index shard of HEAD's snapshot and the manifest mirror from every manifest shard
-    (``wikigen.mirror``), with no earlier tree to diff from."""
-    from wikigen.mirror import ManifestMirror, Mirror
+    index shard of HEAD's snapshot, the manifest mirror from every manifest shard and the communities
+    record's cache from every record shard (``wikigen.mirror``), with no earlier tree to diff from."""
+    from wikigen.communities import COMMUNITIES_DIR
+    from wikigen.mirror import CommunityMirror, ManifestMirror, Mirror
     from wikigen.workspace import Workspace
 
     ws = Workspace.open(root)
     stored = ws.baseline.stored
     if stored is None:
         return 1
-    mirrors = [Mirror(ws.store, stored.index_tree), ManifestMirror(ws.store, stored.manifest_tree)]
+    record = ws.store.subtree(ws.store.commit_tree(ws.store.resolve("HEAD")), COMMUNITIES_DIR)
+    mirrors = [
+        Mirror(ws.store, stored.index_tree),
+        ManifestMirror(ws.store, stored.manifest_tree),
+        CommunityMirror(ws.store, record),
+    ]
     for mirror in mirrors:
         mirror.close()
     return 0 if all(mirror.rebuilt for mirror in mirrors) else 1
@@ -419,7 +425,8 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     # mirror (caches under .git/wikigen/); a fresh clone builds them once from every shard — measured
     # on its own, so that the rows below are what each later command costs.
     for stale in [*root.joinpath(".git", "wikigen").glob("lookup.sqlite*"),
-                  *root.joinpath(".git", "wikigen").glob("manifest.sqlite*")]:
+                  *root.joinpath(".git", "wikigen").glob("manifest.sqlite*"),
+                  *root.joinpath(".git", "wikigen").glob("communities.sqlite*")]:
         stale.unlink()
     results["mirror"] = measure(root, MIRROR)
     results["noop_plan"] = measure(root, "plan", "--json")

@@ -176,25 +176,31 @@ def test_issue_14_verify_streams_the_index_and_reads_each_body_once(git_repo: Gi
 def test_r24_an_edit_that_moves_no_concept_or_relation_never_runs_the_partition(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
-    """Issue 14: the partition reads the whole graph, so it runs only when the increment added or
-    removed a concept or a relation; otherwise the parent's record stands, unrewritten."""
+    """Issue 14: the partition runs only when the increment added or removed a concept or a
+    relation; otherwise the parent's record stands, unrewritten. When it runs on a stored record it
+    is the local update (local moves from the changed relations), never a partition of the whole graph."""
     from wikigen import communities
 
     files = corpus()
     git_repo.commit(files)
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
-    runs: list[int] = []
-    partition = communities.partition
+    runs: list[str] = []
+    partition, local_moves = communities.partition, communities.local_moves
 
     def counted(*args: Any, **kwargs: Any) -> dict[str, str]:
-        runs.append(1)
+        runs.append("whole")
         return partition(*args, **kwargs)
 
+    def counted_local(*args: Any, **kwargs: Any) -> dict[str, str | None]:
+        runs.append("local")
+        return local_moves(*args, **kwargs)
+
     monkeypatch.setattr(communities, "partition", counted)
+    monkeypatch.setattr(communities, "local_moves", counted_local)
     git_repo.commit({f"{K}/s30.md": files[f"{K}/s30.md"].replace("intro line", "intro line, edited,")})
     assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published
     assert runs == [] and not any(p.startswith("content/.wikigen/communities/") for p in git_repo.changed_paths())
-    # A new relation changes the graph: the partition runs.
+    # A new relation changes the graph: the local update runs.
     git_repo.commit({f"{K}/s31.md": files[f"{K}/s31.md"] + "\nREL Term31 -depends on-> Term5.\n"})
     assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published
-    assert runs == [1]
+    assert runs == ["local"]

@@ -227,3 +227,54 @@ def test_topic_rule_from_the_index_alone_and_caps() -> None:
 
     empty = TopicPlan("topic/x-1", "concept/x", "X", ("concept/x",), ("concept/x",), "i")
     assert build_topic(empty, {"concept/x": {"definition": {"text": "X.", "citations": []}, "citations": []}}) is None
+
+
+def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile_from_scratch(
+    make_repo, monkeypatch
+):
+    """Issue 14 with R25: an increment plans again only the topics anchored near what it touched,
+    reading that neighbourhood (not the whole graph); after every edit the topics are byte for byte
+    those of one compile of the same sources in a new repo."""
+    import random
+
+    from wikigen import merge
+
+    near: list[bool] = []
+    neighbourhood = merge.topic_neighbourhood
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        found = neighbourhood(*args, **kwargs)
+        near.append(found is not None)
+        return found
+
+    monkeypatch.setattr(merge, "topic_neighbourhood", spied)
+    rng = random.Random(7)
+    names = [f"Part{i}" for i in range(14)]
+
+    def page(name: str, related: list[tuple[str, str]]) -> str:
+        body = f"About {name}.\n\nConcept {name}: {name} is one part of the machine.\n"
+        return source(body + "".join(f"\nREL {name} -{p}-> {o}.\n" for p, o in related), title=name)
+
+    links = {n: [(rng.choice(["uses", "feeds", "holds"]), o) for o in rng.sample(names, 3) if o != n] for n in names}
+    repo = make_repo()
+    repo.commit({f"{K}/{n.lower()}.md": page(n, links[n]) for n in names})
+    compile_repo(repo.root, engine=deriving())
+    for step in range(6):
+        name = rng.choice(names)
+        if step == 3:  # a source withdrawn: its concept and relations go
+            change: dict[str, str | None] = {f"{K}/{name.lower()}.md": None}
+            names.remove(name)
+            for n in names:
+                links[n] = [(p, o) for p, o in links[n] if o != name]
+        else:
+            links[name] = [*links[name][1:], ("powers", rng.choice([n for n in names if n != name]))]
+            change = {f"{K}/{name.lower()}.md": page(name, links[name])}
+        repo.commit(change)
+        near.clear()
+        assert compile_repo(repo.root, engine=deriving()).published
+        assert near == [True]
+        scratch = make_repo()
+        scratch.commit({f"{K}/{n.lower()}.md": page(n, links[n]) for n in names})
+        compile_repo(scratch.root, engine=deriving())
+        assert topics(repo) == topics(scratch), step
+        assert topics(repo)

@@ -12,12 +12,13 @@ index of an increment is an :class:`wikigen.shards.Overlay` over the baseline's,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Protocol
 
-from wikigen.ids import normalize_name
+from wikigen.ids import kind_of, normalize_name
 from wikigen.shards import Overlay
+from wikigen.topics import TOPIC_ROUTE
 
 MAX_NAME_WORDS = 8  # a name of more words never counts as a hit (R14)
 _TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
@@ -78,6 +79,22 @@ class Lookup(Protocol):
         without reading every relation of a hub among them."""
         ...
 
+    def entries(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The :func:`graph_entry` of each of ``ids`` that is a concept, relation or topic."""
+        ...
+
+    def has_engine_topics(self) -> bool:
+        """Whether a topic is an engine's, not the compiler's topic rule's (:mod:`wikigen.topics`)."""
+        ...
+
+    def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
+        """Each concept's relations to another concept (its degree in the semantic graph)."""
+        ...
+
+    def relation_count(self) -> int:
+        """The relations between two different concepts (the semantic graph's total weight)."""
+        ...
+
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         """Every concept, relation and topic as its :func:`graph_entry`, by id; not ``full``: only the
         concepts' kind and the relations' kind, subject and object (what the partition reads, which
@@ -134,6 +151,24 @@ class IndexLookup:
     def relations_among(self, concepts: Collection[str]) -> list[tuple[str, str, str]]:
         return among(concepts, self.relations_at)
 
+    def entries(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        found = {oid: self.index[oid] for oid in sorted(set(ids)) if oid in self.index}
+        return {oid: graph_entry(e) for oid, e in found.items() if e.get("kind") in GRAPH_KINDS}
+
+    def has_engine_topics(self) -> bool:
+        return any(
+            e.get("kind") == "topic" and e.get("provenance", {}).get("route") != TOPIC_ROUTE
+            for e in self.index.values()
+        )
+
+    def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
+        return {c: sum(1 for _, s, o in self.relations_at(c) if s != o and c in (s, o)) for c in sorted(set(concepts))}
+
+    def relation_count(self) -> int:
+        return sum(
+            1 for e in self.index.values() if e.get("kind") == "relation" and e.get("subject") != e.get("object")
+        )
+
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         kinds = GRAPH_KINDS if full else EDGE_KINDS
         return {oid: graph_entry(e, full) for oid, e in self.index.items() if e.get("kind") in kinds}
@@ -175,6 +210,75 @@ def overlay_graph(
         else:
             graph.pop(oid, None)
     return graph
+
+
+TOPIC_REACH = 2000  # concepts whose topic an increment may change, at most, for the topic rule to read only them
+
+
+def topic_neighbourhood(
+    index: Overlay[Mapping[str, Any]], lookup: Lookup, touched: Iterable[str]
+) -> tuple[dict[str, dict[str, Any]], set[str], set[str]] | None:
+    """What the topic rule (:mod:`wikigen.topics`) needs to re-plan the topics an increment may have
+    changed, read from the parent's lookup and the increment's entries (issue 14: not the whole
+    graph). A topic is a function of its anchor's relations and of its anchor's and neighbours'
+    entries, so the anchors to re-plan are the touched concepts, the ends of the touched relations and
+    the touched concepts' neighbours, before and after. Returns (the graph entries of those anchors,
+    their relations and their neighbours; the anchors; the parent's topics anchored on them) — or
+    ``None`` when the increment reaches more than :data:`TOPIC_REACH` concepts (the whole graph is
+    read then)."""
+    touched = set(touched)
+    relations = {oid for oid in touched if kind_of(oid) == "relation"}
+    at: dict[str, list[tuple[str, str, str]]] = {}  # concept → the touched relations at it, merged
+    anchors = {oid for oid in touched if kind_of(oid) == "concept"}
+    for rid in sorted(relations):
+        for entry in (index.base.get(rid), index.get(rid)):
+            if entry is not None:
+                anchors.update((str(entry.get("subject")), str(entry.get("object"))))
+        merged = index.get(rid)
+        if merged is not None:
+            ends = (rid, str(merged.get("subject")), str(merged.get("object")))
+            for n in set(ends[1:]):
+                at.setdefault(n, []).append(ends)
+
+    def relations_at(concept: str) -> list[tuple[str, str, str]]:
+        kept = [r for r in lookup.relations_at(concept) if r[0] not in relations]
+        return sorted(kept + at.get(concept, []))
+
+    for concept in sorted(oid for oid in touched if kind_of(oid) == "concept"):
+        for _, subject, obj in [*lookup.relations_at(concept), *relations_at(concept)]:  # before and after
+            anchors.update((subject, obj))
+        if len(anchors) > TOPIC_REACH:
+            return None
+    if len(anchors) > TOPIC_REACH:
+        return None
+    graph: dict[str, dict[str, Any]] = {}
+    for anchor in sorted(anchors):
+        for rid, subject, obj in relations_at(anchor):
+            graph[rid] = {"kind": "relation", "subject": subject, "object": obj}
+    wanted = anchors | {e[k] for e in graph.values() for k in ("subject", "object")}
+    stored = lookup.entries(oid for oid in wanted if oid not in index.changes and oid not in index.removed)
+    for oid in sorted(wanted):
+        entry = index.changes.get(oid) if oid in index.changes else None
+        if entry is not None:
+            graph[oid] = graph_entry(entry)
+        elif oid in stored and oid not in index.removed:
+            graph[oid] = stored[oid]
+    before: set[str] = set()
+    for anchor in sorted(anchors):
+        for oid in lookup.dependents(anchor):
+            if kind_of(oid) == "topic":
+                before.add(oid)
+    topics = lookup.entries(before)
+    kept_before = set()
+    for tid, entry in topics.items():
+        holders = lookup.concepts_named(normalize_name(str(entry.get("label", ""))))
+        if holders & anchors or not holders:
+            kept_before.add(tid)
+            if tid in index.changes:
+                graph[tid] = graph_entry(index.changes[tid])
+            elif tid not in index.removed:
+                graph[tid] = entry
+    return graph, anchors, kept_before
 
 
 class Dependents:

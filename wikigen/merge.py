@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikigen.communities import Record, record_communities
+from wikigen.communities import Record, record_communities, updated_record
 from wikigen.evidence.citations import Citation
 from wikigen.hashing import sha256_hex
 from wikigen.ids import kind_of, normalize_name
-from wikigen.lookup import Dependents, IndexLookup, Lookup, concept_keys, overlay_graph
+from wikigen.lookup import Dependents, IndexLookup, Lookup, concept_keys, overlay_graph, topic_neighbourhood
 from wikigen.objects import (
     dump_relations,
     label_of,
@@ -237,6 +237,23 @@ def merge(
     # R24: when no concept or relation came or went, the parent's partition stands and nothing is
     # rewritten (a record still in one file, or none yet, is written whatever the change).
     partition = moved or not communities.sharded or communities.whole
+    record: dict[str, bytes | None] | None = None
+    if partition and communities.sharded and not communities.whole:
+        # Issue 14: local moves from the concepts whose relations changed, reading only their part of
+        # the graph and of the record (None: so much came or went that a fresh partition is due).
+        record = updated_record(lookup, _relation_ends(index, touched), communities)
+        partition = record is None
+    if topics and not lookup.has_engine_topics():
+        # Issue 14: only the topics whose anchor's neighbourhood the increment touched are planned
+        # again, from that neighbourhood (None: it reaches too far; the whole graph is read).
+        near = topic_neighbourhood(index, lookup, touched)
+        if near is not None:
+            local, anchors, anchored = near
+            counts["topic"], topic_problems = _derive_topics(
+                index, local, files, anchored, read_file, provenance, anchors
+            )
+            problems.extend(topic_problems)
+            topics = False
     if topics or partition:
         graph = lookup.graph(full=topics)  # read once: the topic rule's view holds the partition's
         topics_before = {k for k, e in graph.items() if e.get("kind") == "topic"}
@@ -248,8 +265,24 @@ def merge(
             problems.extend(topic_problems)
         if partition:
             files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
+    files.update(record or {})
     problems.extend(changed_problems(index, lookup, compiled, recompiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
+
+
+def _relation_ends(
+    index: Overlay[Mapping[str, Any]], touched: Iterable[str]
+) -> dict[str, tuple[tuple[str, str] | None, tuple[str, str] | None]]:
+    """Each relation the increment touched → its (subject, object) in the baseline and in the merged
+    index (``None`` where it is not there)."""
+    def ends(entry: Mapping[str, Any] | None) -> tuple[str, str] | None:
+        return None if entry is None else (str(entry.get("subject")), str(entry.get("object")))
+
+    return {
+        oid: (ends(index.base.get(oid)), ends(index.get(oid)))
+        for oid in sorted(touched)
+        if kind_of(oid) == "relation"
+    }
 
 
 def _derive_topics(
@@ -259,14 +292,18 @@ def _derive_topics(
     before: set[str],
     read_file: Callable[[str], bytes | None],
     provenance: Mapping[str, Any],
+    anchors: set[str] | None = None,
 ) -> tuple[dict[str, int], list[str]]:
     """The topic rule over the merged objects (``graph``: their concepts, relations and topics), in
     place: a topic whose inputs did not change keeps its file and index entry (R24), even if R12's
     cascade revoked it; a topic no longer derived is removed; only a new or changed topic reads the
-    concept files its summary quotes."""
+    concept files its summary quotes. ``anchors``: only these concepts' topics are planned (``graph``
+    is their neighbourhood, :func:`wikigen.lookup.topic_neighbourhood`, and its topics theirs)."""
     problems: list[str] = []
     baseline_index = index.base
     plans = plan_topics(graph, exists=index.__contains__)
+    if anchors is not None:
+        plans = {tid: plan for tid, plan in plans.items() if plan.anchor in anchors}
     for oid in sorted(k for k, e in graph.items() if e.get("kind") == "topic" and k not in plans):
         del index[oid]
         files[object_path(oid)] = None

@@ -21,12 +21,22 @@ from typing import Any
 
 from wikigen.errors import SnapshotError, environmental
 from wikigen.gitstore import EMPTY_TREE, GitStore
-from wikigen.lookup import IndexLookup, Lookup, among, concept_keys, dependency_keys, graph_entry, named_by
+from wikigen.lookup import (
+    IndexLookup,
+    Lookup,
+    among,
+    concept_keys,
+    dependency_keys,
+    graph_entry,
+    named_by,
+)
 from wikigen.shards import decode_shard
+from wikigen.topics import TOPIC_ROUTE
 
 SCHEMA = "2"
 MIRROR_FILE = "lookup.sqlite"  # below the git dir's wikigen/ folder
 MANIFEST_FILE = "manifest.sqlite"
+DEGREE_CHUNK = 500  # concepts per degree query (SQLite's bound parameters)
 PAIR_SEEKS = 250  # endpoints up to which relations_among seeks each pair (the default cap is 100 anchors)
 
 _TABLES = """
@@ -227,6 +237,42 @@ class Mirror(_TreeCache):
         rows = self.db.execute(among_query(len(wanted)), (*wanted, *wanted))
         return [(str(rid), str(subject), str(obj)) for rid, subject, obj in rows]
 
+    def entries(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        found: dict[str, dict[str, Any]] = {}
+        wanted = sorted(set(ids))
+        for at in range(0, len(wanted), DEGREE_CHUNK):
+            chunk = wanted[at : at + DEGREE_CHUNK]
+            rows = self.db.execute(f"SELECT id, entry FROM graph WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            found.update((str(oid), json.loads(entry)) for oid, entry in rows)
+        return dict(sorted(found.items()))
+
+    def has_engine_topics(self) -> bool:
+        # An entry is stored as json.dumps(graph_entry, sort_keys=True): a derived topic's holds its
+        # route as below (a title holding these characters would hold them escaped).
+        derived = "%" + json.dumps({"route": TOPIC_ROUTE})[1:-1] + "%"
+        row = self.db.execute(
+            "SELECT 1 FROM graph WHERE kind = 'topic' AND entry NOT LIKE ? LIMIT 1", (derived,)
+        ).fetchone()
+        return row is not None
+
+    def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        wanted = sorted(set(concepts))
+        for at in range(0, len(wanted), DEGREE_CHUNK):
+            chunk = wanted[at : at + DEGREE_CHUNK]
+            rows = self.db.execute(
+                "SELECT d.dep, COUNT(*) FROM deps d JOIN graph g ON g.id = d.id WHERE d.dep IN "
+                f"({','.join('?' * len(chunk))}) AND g.kind = 'relation' AND g.subject != g.object "
+                "AND (g.subject = d.dep OR g.object = d.dep) GROUP BY d.dep",
+                chunk,
+            )
+            counts.update((str(c), int(n)) for c, n in rows)
+        return {c: counts.get(c, 0) for c in wanted}
+
+    def relation_count(self) -> int:
+        row = self.db.execute("SELECT COUNT(*) FROM graph WHERE kind = 'relation' AND subject != object").fetchone()
+        return int(row[0])
+
     def graph(self, full: bool = True) -> dict[str, dict[str, Any]]:
         if full:
             return {oid: json.loads(entry) for oid, entry in self.db.execute("SELECT id, entry FROM graph ORDER BY id")}
@@ -298,6 +344,63 @@ CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
 
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0])
+
+
+class CommunityMirror(_TreeCache):
+    """The communities record stored in one tree (its folder, ``content/.wikigen/communities``): each
+    concept's community and each community's members, what a local update of the partition asks of
+    the parent record without reading every shard (issue 14; :mod:`wikigen.communities`)."""
+
+    SCHEMA = "1"
+    FILE = "communities.sqlite"
+    TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS assignment (id TEXT PRIMARY KEY, community TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS assignment_by_community ON assignment (community);
+"""
+    PER_RECORD = ("assignment",)
+
+    def _records(self, blob: str | None) -> dict[str, Any]:
+        try:
+            return super()._records(blob)
+        except (ValueError, UnicodeDecodeError):
+            return {}  # an unreadable shard: its concepts start alone, as communities.load_record says
+
+    def _rebuild(self, tree: str) -> None:
+        self.rebuilt = True
+        self.db.execute("DELETE FROM assignment")
+        if tree == EMPTY_TREE:
+            return
+        for _, data in self.store.generated_files(tree):
+            self.shards_read += 1
+            try:
+                self._insert(decode_shard(data))
+            except (ValueError, UnicodeDecodeError):
+                continue
+
+    def _insert(self, records: Mapping[str, Any]) -> None:
+        rows = [(str(cid), str(name)) for cid, name in records.items()]
+        self.db.executemany("INSERT OR REPLACE INTO assignment VALUES (?, ?)", rows)
+
+    def names_of(self, concepts: Iterable[str]) -> dict[str, str]:
+        """Concept → its recorded community, for those of ``concepts`` that have one."""
+        found: dict[str, str] = {}
+        wanted = sorted(set(concepts))
+        for at in range(0, len(wanted), DEGREE_CHUNK):
+            chunk = wanted[at : at + DEGREE_CHUNK]
+            rows = self.db.execute(
+                f"SELECT id, community FROM assignment WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            )
+            found.update((str(c), str(n)) for c, n in rows)
+        return found
+
+    def members(self, name: str) -> list[str]:
+        """The concepts recorded in community ``name``, by id."""
+        rows = self.db.execute("SELECT id FROM assignment WHERE community = ? ORDER BY id", (name,))
+        return [str(r[0]) for r in rows]
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM assignment").fetchone()[0])
 
 
 def lookup_of(store: GitStore, index: Mapping[str, Mapping[str, Any]], index_tree: str | None) -> Lookup:
