@@ -56,6 +56,11 @@ def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
         "among_many": _among_many(lookup, concepts),
         "graph": lookup.graph(),
         "edges": lookup.graph(full=False),
+        # the local updates' questions (the partition's and the topic rule's, issue 14)
+        "degrees": lookup.degrees(concepts),
+        "relation_count": lookup.relation_count(),
+        "entries": lookup.entries([*sorted(index), "concept/absent"]),
+        "topics_derived": lookup.topics_derived(),
     }
 
 

@@ -243,9 +243,10 @@ def merge(
         # the graph and of the record (None: so much came or went that a fresh partition is due).
         record = updated_record(lookup, _relation_ends(index, touched), communities)
         partition = record is None
-    if topics and not lookup.has_engine_topics():
+    if topics and lookup.topics_derived():
         # Issue 14: only the topics whose anchor's neighbourhood the increment touched are planned
-        # again, from that neighbourhood (None: it reaches too far; the whole graph is read).
+        # again, from that neighbourhood (None: it reaches too far; the whole graph is read). Where
+        # the parent holds no topic, or an engine's, every anchor is planned (they may all be due).
         near = topic_neighbourhood(index, lookup, touched)
         if near is not None:
             local, anchors, anchored = near
