@@ -361,8 +361,13 @@ def stability(label: str, nodes: list[str], edges: Edges, changed: Edges) -> Non
         return {n: community_color(c, sizes[c]) for n, c in assignment.items()}
 
     first = full(partition(nodes, edges))
+    # As the compiler updates the record: local moves from the concepts whose relations changed.
+    pairs = {p for p in set(edges) | set(changed) if edges.get(p, 0) != changed.get(p, 0)}
+    seeds = sorted({n for p in pairs for n in p})
+    cut = sorted(p for p in pairs if changed.get(p, 0) < edges.get(p, 0))
+    recorded = partition(nodes, edges)
     t = time.perf_counter()
-    warm = full(partition(nodes, changed, previous=first))
+    warm = full(partition(nodes, changed, previous=recorded, changed=seeds, cut=cut))
     warm_s = time.perf_counter() - t
     cold = full(partition(nodes, changed))
     before_pos, after_pos = layout(nodes, edges, first), layout(nodes, changed, warm)
