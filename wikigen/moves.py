@@ -10,6 +10,10 @@ read through the view one concept at a time). Gains are compared exactly, in int
 of degree ``k`` with ``k_c`` relations into community ``c`` of total degree ``Σ_c`` (without it), the
 gain of joining ``c`` is ``2m·k_c − k·Σ_c`` (``m``: the graph's total weight); a tie keeps the concept
 where it is, else goes to the first community by name. Every move raises modularity, so it ends.
+Communities are weighed most linked first, and no further once ``2m·k_c`` is no more than the best
+gain (none after can beat it): a hub's neighbours are in most communities, whose totals are then
+never read (at 100,000 sources a relation to a concept of 19,000 relations took 1.3 s, against 2.5 s
+weighing every community).
 
 A community that lost a member or an inner relation may have come apart. It is checked by searching
 from each member next to what was cut, all searches at once, one step each in turn: searches that
@@ -88,13 +92,13 @@ class _State:
     def neighbours(self, node: str) -> dict[str, int]:
         if node not in self._neighbours:
             self._neighbours[node] = dict(self.view.neighbours(node))
-            self.know(self._neighbours[node])
+            self.know(self._neighbours[node], degrees=False)  # a hub's neighbours' degrees are rarely asked
         return self._neighbours[node]
 
     def current(self, node: str) -> str | None:
         if node in self.label:
             return self.label[node]
-        self.know((node,))
+        self.know((node,), degrees=False)
         return self.parent[node]
 
     def members_of_parent(self, name: str) -> list[str]:
@@ -171,10 +175,15 @@ def _move(state: _State, queue_from: list[str], m2: int) -> None:
             if c is not None:
                 links[c] = links.get(c, 0) + w
         best, best_gain = here, m2 * links.get(here, 0) - k * (state.total_of(here) - k)
-        for c in sorted(links):
+        # Most linked first: a community's gain is under 2m·k_c (its total degree is at least 1), so
+        # once 2m·k_c is no more than the best gain, no community after it can be chosen, and their
+        # totals (a hub's neighbours are in most communities) are never read.
+        for c in sorted(links, key=lambda c: (-links[c], c)):
+            if m2 * links[c] <= best_gain:
+                break
             if c != here:
                 gain = m2 * links[c] - k * state.total_of(c)
-                if gain > best_gain:
+                if gain > best_gain or (gain == best_gain and best != here and c < best):
                     best, best_gain = c, gain
         if best_gain < 0:  # alone (a gain of 0) is better than anywhere it could go
             best = state.fresh_label(v)
