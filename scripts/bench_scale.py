@@ -7,14 +7,15 @@ repo's wikigen.yml so that the baseline takes tens of increments, not thousands)
 work tree out (as a clone has it: the dirty check then lists nothing) and then runs each measured
 command in its own child process:
 
-  lookup caches     the lookup mirror and the manifest mirror (wikigen.mirror) built from every
-                    index and manifest shard, as a fresh clone's first compile does once (the
-                    caches are removed first)
+  lookup caches     the lookup mirror, the manifest mirror and the community record's cache
+                    (wikigen.mirror) built from every index, manifest and record shard, as a fresh
+                    clone's first compile does once (the caches are removed first)
   no-op plan        `wikigen plan --json` with nothing changed
   one-edit compile  `wikigen compile` after one appended paragraph in one source (wall: the
                     median of 5 runs from the same parent)
   relation edit     then the same source with a line stating a new relation between two of its
-                    concepts instead of that paragraph (the partition runs; median of 5 runs too)
+                    concepts instead of that paragraph (the community record is updated by local
+                    moves; median of 5 runs too)
   one withdrawal    `wikigen compile` after one source is deleted
   verify            `wikigen verify --json`
   status            `wikigen status --json`
@@ -434,8 +435,9 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     text = files[edited]
     paragraph = b"\nOne more paragraph, appended by the benchmark, about nothing in particular.\n"
     results["edit_compile"] = measure_edit(root, repo, {edited: text + paragraph})
-    # An edit that states a new relation between two of the source's own concepts: the partition of
-    # the semantic graph runs (V3), which an edit that changes no concept or relation skips.
+    # An edit that states a new relation between two of the source's own concepts: the community
+    # record is updated (V3: local moves from the two), which an edit that changes no concept or
+    # relation skips.
     a, b = re.findall(rb"^An? \*([^*]+)\* is ", text, re.M)[:2]
     relation = b"\n*" + a + b"* relies on *" + b + b"*.\n"
     results["relation_edit_compile"] = measure_edit(root, repo, {edited: text + relation})

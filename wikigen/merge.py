@@ -230,7 +230,8 @@ def merge(
         if new_bytes != relation_files[path]:
             files[path] = new_bytes if lines else None
     # Concepts and relations (and topics, for the topic rule): what the partition and the rule read.
-    # Issue 14: both read the whole graph, so they run only when the increment changed what they read.
+    # Issue 14: both run only when the increment changed what they read, and both read only the
+    # neighbourhood of the change (the whole graph where there is no record or topic to update yet).
     touched = {oid for oid in index.touched() if kind_of(oid) in ("concept", "relation", "topic")}
     moved = any(kind_of(oid) != "topic" and (oid in index) != (oid in baseline_index) for oid in touched)
     topics = derive_topics and bool(touched)
