@@ -60,7 +60,7 @@ def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
         "degrees": lookup.degrees(concepts),
         "relation_count": lookup.relation_count(),
         "entries": lookup.entries([*sorted(index), "concept/absent"]),
-        "topics_derived": lookup.topics_derived(),
+        "engine_topics": lookup.engine_topics(),
     }
 
 

@@ -278,3 +278,29 @@ def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_com
         compile_repo(scratch.root, engine=deriving())
         assert topics(repo) == topics(scratch), step
         assert topics(repo)
+
+
+def test_r32_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_neighbourhood(
+    git_repo: GitRepo, monkeypatch
+):
+    """Issue 14 with R32: the trace says the topic rule made the parent snapshot, so its topics (here
+    none: no concept has three relations yet) are the rule's whole output; the next increment plans
+    only near its change, and the anchor it completes gets its topic."""
+    from wikigen import merge
+
+    near: list[bool] = []
+    neighbourhood = merge.topic_neighbourhood
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        found = neighbourhood(*args, **kwargs)
+        near.append(found is not None)
+        return found
+
+    monkeypatch.setattr(merge, "topic_neighbourhood", spied)
+    git_repo.commit({k: v for k, v in SOURCES.items() if "gamma" not in k and "delta" not in k})
+    compile_repo(git_repo.root, engine=deriving())
+    assert topics(git_repo) == {} and near == []  # the first snapshot: no parent to plan from
+    git_repo.commit({f"{K}/gamma.md": SOURCES[f"{K}/gamma.md"]})
+    compile_repo(git_repo.root, engine=deriving())
+    assert near == [True]
+    assert [t["title"] for t in topic_objects(git_repo)] == ["Hub"]

@@ -83,10 +83,8 @@ class Lookup(Protocol):
         """The :func:`graph_entry` of each of ``ids`` that is a concept, relation or topic."""
         ...
 
-    def topics_derived(self) -> bool:
-        """Whether there are topics and every one is the compiler's topic rule's (:mod:`wikigen.topics`),
-        none an engine's: then they are the rule's whole output, and an increment may plan again
-        only those it can have changed."""
+    def engine_topics(self) -> bool:
+        """Whether a topic is an engine's, not the compiler's topic rule's (:mod:`wikigen.topics`)."""
         ...
 
     def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
@@ -157,9 +155,11 @@ class IndexLookup:
         found = {oid: self.index[oid] for oid in sorted(set(ids)) if oid in self.index}
         return {oid: graph_entry(e) for oid, e in found.items() if e.get("kind") in GRAPH_KINDS}
 
-    def topics_derived(self) -> bool:
-        routes = [e.get("provenance", {}).get("route") for e in self.index.values() if e.get("kind") == "topic"]
-        return bool(routes) and all(route == TOPIC_ROUTE for route in routes)
+    def engine_topics(self) -> bool:
+        return any(
+            e.get("kind") == "topic" and e.get("provenance", {}).get("route") != TOPIC_ROUTE
+            for e in self.index.values()
+        )
 
     def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
         return {c: sum(1 for _, s, o in self.relations_at(c) if s != o and c in (s, o)) for c in sorted(set(concepts))}

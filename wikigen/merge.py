@@ -99,6 +99,7 @@ def merge(
     provenance: Mapping[str, Any],
     communities: Record,
     derive_topics: bool = False,
+    topics_complete: bool = False,
     lookup: Lookup | None = None,
     recompiled: Iterable[str] = (),
 ) -> Merged:
@@ -108,7 +109,9 @@ def merge(
     withdrawn). ``lookup`` answers who depends on what in the baseline (default: computed from the
     whole ``baseline_index``), so that the cost follows the change.
 
-    With ``derive_topics`` the topics are the compiler's (:mod:`wikigen.topics`), not the delta's.
+    With ``derive_topics`` the topics are the compiler's (:mod:`wikigen.topics`), not the delta's;
+    ``topics_complete``: the baseline's topics are the rule's whole output (the rule made the
+    baseline), so that only those near the change are planned again.
     """
     lookup = lookup if lookup is not None else IndexLookup(baseline_index)
     index: Overlay[Mapping[str, Any]] = Overlay(baseline_index)
@@ -244,10 +247,11 @@ def merge(
         # the graph and of the record (None: so much came or went that a fresh partition is due).
         record = updated_record(lookup, _relation_ends(index, touched), communities)
         partition = record is None
-    if topics and lookup.topics_derived():
+    if topics and topics_complete and not lookup.engine_topics():
         # Issue 14: only the topics whose anchor's neighbourhood the increment touched are planned
         # again, from that neighbourhood (None: it reaches too far; the whole graph is read). Where
-        # the parent holds no topic, or an engine's, every anchor is planned (they may all be due).
+        # the parent's topics are not the rule's whole output (the rule did not make its snapshot, or
+        # an engine's topic is there), every anchor is planned: they may all be due.
         near = topic_neighbourhood(index, lookup, touched)
         if near is not None:
             local, anchors, anchored = near

@@ -246,15 +246,14 @@ class Mirror(_TreeCache):
             found.update((str(oid), json.loads(entry)) for oid, entry in rows)
         return dict(sorted(found.items()))
 
-    def topics_derived(self) -> bool:
+    def engine_topics(self) -> bool:
         # An entry is stored as json.dumps(graph_entry, sort_keys=True): a derived topic's holds its
         # route as below (a title holding these characters would hold them escaped).
         derived = "%" + json.dumps({"route": TOPIC_ROUTE})[1:-1] + "%"
-        engine = self.db.execute(
+        row = self.db.execute(
             "SELECT 1 FROM graph WHERE kind = 'topic' AND entry NOT LIKE ? LIMIT 1", (derived,)
         ).fetchone()
-        some = self.db.execute("SELECT 1 FROM graph WHERE kind = 'topic' LIMIT 1").fetchone()
-        return engine is None and some is not None
+        return row is not None
 
     def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -613,6 +613,8 @@ def _run_increment(
         provenance=provenance,
         communities=read_record(ws.store, head_tree),
         derive_topics=derives_topics(engine),
+        # the baseline's topics are the rule's whole output when the rule made the baseline (R32 traces it)
+        topics_complete=dict(baseline.trace.get("topics") or {}).get("route") == TOPIC_ROUTE,
         lookup=lookup,
         recompiled=[*selected, *withdrawn],
     )
