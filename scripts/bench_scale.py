@@ -19,6 +19,9 @@ command in its own child process:
   one withdrawal    `wikigen compile` after one source is deleted
   verify            `wikigen verify --json`
   status            `wikigen status --json`
+  topic rule        the first compile with the topic rule on (the offline engine's), which plans
+                    every anchor, then an edit adding a relation with it on (median of 5 runs),
+                    which plans only the anchors near the change
 
 and reports per command: wall time (child process, interpreter start-up included), peak RSS (the
 child's own ru_maxrss), source blobs read (GitStore.blobs_read), bytes of snapshot manifest parsed
@@ -137,7 +140,8 @@ def child(argv: list[str]) -> int:
         if module is not None and getattr(module, "load_snapshot", None) is original_load:
             module.load_snapshot = counted_load  # type: ignore[attr-defined]
     if compiling:
-        wikigen.pipeline.make_engine = lambda config: ScriptedEngine(extract)  # type: ignore[assignment]
+        topics = bool(os.environ.get(TOPICS_ENV))  # the topic rule, as the offline engine has it
+        wikigen.pipeline.make_engine = lambda config: ScriptedEngine(extract, derives_topics=topics)  # type: ignore[assignment]
     started = time.perf_counter()
     code = build_mirror(Path(argv[1])) if argv[2:] == [MIRROR] else wikigen.cli.main(argv)
     counters["command_s"] = time.perf_counter() - started
@@ -189,7 +193,10 @@ def loose_objects(root: Path) -> set[str]:
     return found
 
 
-def measure(root: Path, *args: str) -> dict[str, Any]:
+TOPICS_ENV = "BENCH_TOPICS"  # set: the child's scripted engine has the compiler derive the topics
+
+
+def measure(root: Path, *args: str, topics: bool = False) -> dict[str, Any]:
     repo = pygit2.Repository(str(root))
     before = loose_objects(root)
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
@@ -198,7 +205,7 @@ def measure(root: Path, *args: str) -> dict[str, Any]:
             ["nice", "-n", "10", sys.executable, __file__, "--child", "-C", str(root), *args],
             capture_output=True,
             text=True,
-            env={**os.environ, "BENCH_OUT": out.name},
+            env={**os.environ, "BENCH_OUT": out.name, **({TOPICS_ENV: "1"} if topics else {})},
         )
         wall = time.perf_counter() - started
         data = json.loads(Path(out.name).read_text() or "{}")
@@ -267,21 +274,23 @@ def check_out(root: Path) -> None:
     root.joinpath(CHECKED_OUT).touch()
 
 
-def measure_edit(root: Path, repo: pygit2.Repository, change: dict[str, bytes | None]) -> dict[str, Any]:
+def measure_edit(
+    root: Path, repo: pygit2.Repository, change: dict[str, bytes | None], topics: bool = False
+) -> dict[str, Any]:
     """``compile`` after ``change``, EDIT_RUNS times from the same parent: one sample of a ~1 s command
     moves by a fifth on a shared machine, so the wall time is their median; what it read and wrote
     are the first run's (a repeat writes the same blobs and trees again). The repo is left at the
     first run's snapshot."""
     parent = str(repo.head.target)
     commit(repo, change, "edit")
-    row = measure(root, "compile")
+    row = measure(root, "compile", topics=topics)
     row["written"] = written(root)
     compiled = str(repo.head.target)
     walls = [row["wall_s"]]
     for _ in range(EDIT_RUNS - 1):
         subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", parent], check=True)
         commit(repo, change, "edit again")
-        walls.append(measure(root, "compile")["wall_s"])
+        walls.append(measure(root, "compile", topics=topics)["wall_s"])
     subprocess.run(["git", "-C", str(root), "reset", "-q", "--hard", compiled], check=True)
     row["wall_runs_s"] = walls
     row["wall_s"] = statistics.median(walls)
@@ -447,7 +456,24 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     results["withdraw_compile"]["written"] = written(root)
     results["verify"] = measure(root, "verify", "--json")
     results["status"] = measure(root, "status", "--json")
-    for name in ("mirror", "noop_plan", "edit_compile", "relation_edit_compile", "withdraw_compile", "verify", "status"):
+    # The topic rule (the offline engine's; the scripted engine leaves topics to its deltas, which
+    # return none): the first compile that runs it plans every anchor of the graph, an edit after
+    # that only the anchors near it. Both are edits adding a relation, in two other sources.
+    for name, start in (("topics_first_compile", len(paths) // 4), ("topics_edit_compile", len(paths) // 5)):
+        source = next(p for p in paths[start:] if len(re.findall(rb"^An? \*([^*]+)\* is ", files[p], re.M)) >= 2)
+        body = files[source]
+        a, b = re.findall(rb"^An? \*([^*]+)\* is ", body, re.M)[:2]
+        change = {source: body + b"\n*" + a + b"* relies on *" + b + b"*.\n"}
+        if name == "topics_first_compile":
+            commit(repo, change, "topics")
+            results[name] = measure(root, "compile", topics=True)
+            results[name]["written"] = written(root)
+        else:
+            results[name] = measure_edit(root, repo, change, topics=True)
+    for name in (
+        "mirror", "noop_plan", "edit_compile", "relation_edit_compile", "withdraw_compile", "verify", "status",
+        "topics_first_compile", "topics_edit_compile",
+    ):
         r = results[name]
         print(
             f"  {name}: {r['wall_s']:.2f} s, {r['maxrss_kb'] / 1024:.0f} MB, blobs {r['blobs_read']}, "
@@ -498,6 +524,8 @@ ROWS = (
     ("withdraw_compile", "one withdrawal"),
     ("verify", "verify"),
     ("status", "status"),
+    ("topics_first_compile", "topic rule, first compile (every anchor)"),
+    ("topics_edit_compile", "one edit adding a relation, topic rule on"),
 )
 FIGURES = (
     ("wall_s", "wall s", lambda v: f"{v:.2f}"),
