@@ -304,3 +304,31 @@ def test_r32_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_n
     compile_repo(git_repo.root, engine=deriving())
     assert near == [True]
     assert [t["title"] for t in topic_objects(git_repo)] == ["Hub"]
+
+
+def test_r25_a_hub_s_topic_planned_from_labels_of_its_many_neighbours_equals_a_compile_from_scratch(make_repo):
+    """Issue 14: a hub's topic ranks its 30 neighbours by their labels alone and reads only the 24 it
+    keeps; an edit of one neighbour (its definition and a new relation) plans it again, byte for byte
+    as a new repo's one compile of the same sources."""
+    parts = [f"Spoke{chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(30)]
+
+    def hub() -> str:
+        body = "About the hub.\n\nConcept Hub: the Hub is where every spoke meets.\n"
+        return source(body + "".join(f"\nREL Hub -holds-> {p}.\n" for p in parts), title="Hub")
+
+    def spoke(name: str, extra: str = "") -> str:
+        return source(f"About {name}.\n\nConcept {name}: {name} is one spoke of the wheel.\n{extra}", title=name)
+
+    files = {f"{K}/hub.md": hub(), **{f"{K}/{p.lower()}.md": spoke(p) for p in parts}}
+    repo = make_repo()
+    repo.commit(files)
+    compile_repo(repo.root, engine=deriving())
+    edit = {f"{K}/spokeab.md": spoke("SpokeAB", "\nSpokeAB is the first spoke to turn.\n\nREL SpokeAB -turns-> SpokeAC.\n")}
+    repo.commit(edit)
+    compile_repo(repo.root, engine=deriving())
+    scratch = make_repo()
+    scratch.commit({**files, **edit})
+    compile_repo(scratch.root, engine=deriving())
+    assert topics(repo) == topics(scratch)
+    hub_topic = next(t for t in topic_objects(repo) if t["title"] == "Hub")
+    assert len([m for m in hub_topic["members"] if m.startswith("concept/")]) == 25  # the hub and 24 spokes

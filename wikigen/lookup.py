@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from wikigen.ids import kind_of, normalize_name
 from wikigen.shards import Overlay
-from wikigen.topics import TOPIC_ROUTE
+from wikigen.topics import TOPIC_ROUTE, ranked
 
 MAX_NAME_WORDS = 8  # a name of more words never counts as a hit (R14)
 _TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
@@ -81,6 +81,10 @@ class Lookup(Protocol):
 
     def entries(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The :func:`graph_entry` of each of ``ids`` that is a concept, relation or topic."""
+        ...
+
+    def labels(self, ids: Iterable[str]) -> dict[str, str]:
+        """The label of each of ``ids`` that is a concept (its id where it has none)."""
         ...
 
     def engine_topics(self) -> bool:
@@ -154,6 +158,10 @@ class IndexLookup:
     def entries(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         found = {oid: self.index[oid] for oid in sorted(set(ids)) if oid in self.index}
         return {oid: graph_entry(e) for oid, e in found.items() if e.get("kind") in GRAPH_KINDS}
+
+    def labels(self, ids: Iterable[str]) -> dict[str, str]:
+        found = {oid: self.index[oid] for oid in sorted(set(ids)) if oid in self.index}
+        return {oid: str(e.get("label", oid)) for oid, e in found.items() if e.get("kind") == "concept"}
 
     def engine_topics(self) -> bool:
         return any(
@@ -252,17 +260,36 @@ def topic_neighbourhood(
     if len(anchors) > TOPIC_REACH:
         return None
     graph: dict[str, dict[str, Any]] = {}
+    at_anchor: dict[str, list[tuple[str, str, str]]] = {}
     for anchor in sorted(anchors):
-        for rid, subject, obj in relations_at(anchor):
+        at_anchor[anchor] = relations_at(anchor)
+        for rid, subject, obj in at_anchor[anchor]:
             graph[rid] = {"kind": "relation", "subject": subject, "object": obj}
-    wanted = anchors | {e[k] for e in graph.values() for k in ("subject", "object")}
-    stored = lookup.entries(oid for oid in wanted if oid not in index.changes and oid not in index.removed)
-    for oid in sorted(wanted):
+    endpoints = {e[k] for e in graph.values() for k in ("subject", "object")}
+    # A neighbour's label ranks it (a hub has thousands of neighbours); only the anchors and the
+    # neighbours that rank among an anchor's members are read whole (topics.ranked).
+    near = endpoints | anchors
+    labels = lookup.labels(oid for oid in near if oid not in index.changes and oid not in index.removed)
+    labels |= {
+        oid: str(e.get("label", oid)) for oid, e in index.changes.items() if oid in near and e.get("kind") == "concept"
+    }
+    whole = set(anchors)
+    for anchor, found in at_anchor.items():
+        related: dict[str, int] = {}
+        for _, subject, obj in found:
+            if subject != obj and subject in labels and obj in labels:
+                other = obj if subject == anchor else subject
+                related[other] = related.get(other, 0) + 1
+        whole.update(ranked(related, labels.__getitem__))
+    stored = lookup.entries(oid for oid in whole if oid not in index.changes and oid not in index.removed)
+    for oid in sorted(near):
         entry = index.changes.get(oid) if oid in index.changes else None
         if entry is not None:
             graph[oid] = graph_entry(entry)
         elif oid in stored and oid not in index.removed:
             graph[oid] = stored[oid]
+        elif oid in labels and oid not in index.removed:
+            graph[oid] = {"kind": "concept", "label": labels[oid]}  # ranks, is not a member
     before: set[str] = set()
     for anchor in sorted(anchors):
         for oid in lookup.dependents(anchor):

@@ -67,22 +67,20 @@ def plan_topics(
             weights[subject][obj] += 1
             weights[obj][subject] += 1
 
-    def name_key(oid: str) -> tuple[str, str]:
-        return normalize_name(str(concepts[oid].get("label", oid))), oid
-
     plans: dict[str, TopicPlan] = {}
     for anchor in sorted(weights):
         related = weights[anchor]
         if len(related) < TOPIC_MIN_RELATIONS:
             continue
-        ordered = sorted(related, key=lambda n: (-related[n], *name_key(n)))
-        neighbours = ordered[:MAX_NEIGHBOURS]
+        neighbours = ranked(related, lambda n: str(concepts[n].get("label", n)))
         articles: list[str] = []
         for concept in (anchor, *neighbours):
             for article in sorted(concepts[concept].get("deps", [])):
-                if kind_of(article) == "article" and exists(article) and article not in articles:
+                if len(articles) == MAX_ARTICLES:
+                    break  # the rest are not members: a hub's thousands of articles are never looked up
+                if kind_of(article) == "article" and article not in articles and exists(article):
                     articles.append(article)
-        members = tuple(sorted({anchor, *neighbours, *articles[:MAX_ARTICLES]}))
+        members = tuple(sorted({anchor, *neighbours, *articles}))
         defined = [n for n in neighbours if _defined(concepts[n])]
         summary = (anchor, *defined[:SUMMARY_NEIGHBOURS])
         title = str(concepts[anchor].get("label", anchor))
@@ -91,6 +89,13 @@ def plan_topics(
         inputs = json_sha256([tid, anchor, [[c, concepts[c].get("sha")] for c in summary]])[:16]
         plans[tid] = TopicPlan(tid, anchor, title, members, summary, inputs)
     return plans
+
+
+def ranked(related: Mapping[str, int], label_of: Callable[[str], str]) -> list[str]:
+    """An anchor's member neighbours: the :data:`MAX_NEIGHBOURS` most related (``related``: concept →
+    relations with the anchor), then by name (``label_of``) and id. Only their entries, and the
+    anchor's, are read beyond the labels."""
+    return sorted(related, key=lambda n: (-related[n], normalize_name(label_of(n)), n))[:MAX_NEIGHBOURS]
 
 
 def _defined(entry: Mapping[str, Any]) -> bool:
