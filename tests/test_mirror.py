@@ -61,6 +61,9 @@ def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
         "relation_count": lookup.relation_count(),
         "entries": lookup.entries([*sorted(index), "concept/absent"]),
         "engine_topics": lookup.engine_topics(),
+        "labels": lookup.labels([*sorted(index), "concept/absent"]),
+        "linked": lookup.linked_concepts(),
+        "topic_ids": lookup.topic_ids(),
     }
 
 

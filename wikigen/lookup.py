@@ -87,6 +87,14 @@ class Lookup(Protocol):
         """The label of each of ``ids`` that is a concept (its id where it has none)."""
         ...
 
+    def linked_concepts(self) -> list[str]:
+        """Every concept an end of a relation, by id."""
+        ...
+
+    def topic_ids(self) -> list[str]:
+        """Every topic, by id."""
+        ...
+
     def engine_topics(self) -> bool:
         """Whether a topic is an engine's, not the compiler's topic rule's (:mod:`wikigen.topics`)."""
         ...
@@ -163,6 +171,15 @@ class IndexLookup:
         found = {oid: self.index[oid] for oid in sorted(set(ids)) if oid in self.index}
         return {oid: str(e.get("label", oid)) for oid, e in found.items() if e.get("kind") == "concept"}
 
+    def linked_concepts(self) -> list[str]:
+        ends = {
+            str(e.get(k)) for e in self.index.values() if e.get("kind") == "relation" for k in ("subject", "object")
+        }
+        return sorted(ends)
+
+    def topic_ids(self) -> list[str]:
+        return sorted(oid for oid, e in self.index.items() if e.get("kind") == "topic")
+
     def engine_topics(self) -> bool:
         return any(
             e.get("kind") == "topic" and e.get("provenance", {}).get("route") != TOPIC_ROUTE
@@ -230,39 +247,62 @@ def topic_neighbourhood(
     changed, read from the parent's lookup and the increment's entries (issue 14: not the whole
     graph). A topic is a function of its anchor's relations and of its anchor's and neighbours'
     entries, so the anchors to re-plan are the touched concepts, the ends of the touched relations and
-    the touched concepts' neighbours, before and after. Returns (the graph entries of those anchors,
-    their relations and their neighbours; the anchors; the parent's topics anchored on them) — or
-    ``None`` when the increment reaches more than :data:`TOPIC_REACH` concepts (the whole graph is
-    read then)."""
+    the touched concepts' neighbours, before and after. Returns :func:`anchors_neighbourhood` of those
+    anchors — or ``None`` when the increment reaches more than :data:`TOPIC_REACH` concepts (every
+    anchor is planned then, :func:`linked_concepts`)."""
     touched = set(touched)
-    relations = {oid for oid in touched if kind_of(oid) == "relation"}
-    at: dict[str, list[tuple[str, str, str]]] = {}  # concept → the touched relations at it, merged
+    merged = MergedRelations(index, lookup, touched)
     anchors = {oid for oid in touched if kind_of(oid) == "concept"}
-    for rid in sorted(relations):
+    for rid in sorted(merged.relations):
         for entry in (index.base.get(rid), index.get(rid)):
             if entry is not None:
                 anchors.update((str(entry.get("subject")), str(entry.get("object"))))
-        merged = index.get(rid)
-        if merged is not None:
-            ends = (rid, str(merged.get("subject")), str(merged.get("object")))
-            for n in set(ends[1:]):
-                at.setdefault(n, []).append(ends)
-
-    def relations_at(concept: str) -> list[tuple[str, str, str]]:
-        kept = [r for r in lookup.relations_at(concept) if r[0] not in relations]
-        return sorted(kept + at.get(concept, []))
-
     for concept in sorted(oid for oid in touched if kind_of(oid) == "concept"):
-        for _, subject, obj in [*lookup.relations_at(concept), *relations_at(concept)]:  # before and after
+        for _, subject, obj in [*lookup.relations_at(concept), *merged.at(concept)]:  # before and after
             anchors.update((subject, obj))
         if len(anchors) > TOPIC_REACH:
             return None
     if len(anchors) > TOPIC_REACH:
         return None
+    return anchors_neighbourhood(index, lookup, merged, anchors)
+
+
+class MergedRelations:
+    """The relations at a concept in an overlay of the lookup's index: the base's, less those the
+    overlay touched, with the touched ones it holds."""
+
+    def __init__(self, index: Overlay[Mapping[str, Any]], lookup: Lookup, touched: Iterable[str]) -> None:
+        self.lookup = lookup
+        self.relations = {oid for oid in touched if kind_of(oid) == "relation"}
+        self._at: dict[str, list[tuple[str, str, str]]] = {}
+        for rid in sorted(self.relations):
+            entry = index.get(rid)
+            if entry is not None:
+                ends = (rid, str(entry.get("subject")), str(entry.get("object")))
+                for n in set(ends[1:]):
+                    self._at.setdefault(n, []).append(ends)
+
+    def at(self, concept: str) -> list[tuple[str, str, str]]:
+        kept = [r for r in self.lookup.relations_at(concept) if r[0] not in self.relations]
+        return sorted(kept + self._at.get(concept, []))
+
+    def linked(self) -> set[str]:
+        """Every concept with a relation in the overlay (the base's, and the touched relations' ends)."""
+        found = set(self.lookup.linked_concepts())
+        found.update(n for n, ends in self._at.items() if ends)
+        return found
+
+
+def anchors_neighbourhood(
+    index: Overlay[Mapping[str, Any]], lookup: Lookup, merged: MergedRelations, anchors: set[str]
+) -> tuple[dict[str, dict[str, Any]], set[str], set[str]]:
+    """(the graph entries of ``anchors``, their relations and their neighbours — a neighbour by its
+    label only where it ranks among no anchor's members; the anchors; the parent's topics whose title
+    names one of them): what the topic rule plans those anchors' topics from."""
     graph: dict[str, dict[str, Any]] = {}
     at_anchor: dict[str, list[tuple[str, str, str]]] = {}
     for anchor in sorted(anchors):
-        at_anchor[anchor] = relations_at(anchor)
+        at_anchor[anchor] = merged.at(anchor)
         for rid, subject, obj in at_anchor[anchor]:
             graph[rid] = {"kind": "relation", "subject": subject, "object": obj}
     endpoints = {e[k] for e in graph.values() for k in ("subject", "object")}

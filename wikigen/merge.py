@@ -14,7 +14,18 @@ from wikigen.communities import Record, record_communities, updated_record
 from wikigen.evidence.citations import Citation
 from wikigen.hashing import sha256_hex
 from wikigen.ids import kind_of, normalize_name
-from wikigen.lookup import Dependents, IndexLookup, Lookup, concept_keys, overlay_graph, topic_neighbourhood
+from wikigen.lookup import (
+    TOPIC_REACH,
+    Dependents,
+    IndexLookup,
+    Lookup,
+    MergedRelations,
+    anchors_neighbourhood,
+    concept_keys,
+    graph_entry,
+    overlay_graph,
+    topic_neighbourhood,
+)
 from wikigen.objects import (
     dump_relations,
     label_of,
@@ -247,30 +258,24 @@ def merge(
         # the graph and of the record (None: so much came or went that a fresh partition is due).
         record = updated_record(lookup, _relation_ends(index, touched), communities)
         partition = record is None
-    if topics and topics_complete and not lookup.engine_topics():
+    if topics:
         # Issue 14: only the topics whose anchor's neighbourhood the increment touched are planned
-        # again, from that neighbourhood (None: it reaches too far; the whole graph is read). Where
-        # the parent's topics are not the rule's whole output (the rule did not make its snapshot, or
-        # an engine's topic is there), every anchor is planned: they may all be due.
-        near = topic_neighbourhood(index, lookup, touched)
+        # again, from that neighbourhood. Where the parent's topics are not the rule's whole output
+        # (the rule did not make its snapshot, or an engine's topic is there), or the change reaches
+        # too far, every anchor is planned, a few thousand at a time, each from its neighbourhood.
+        near = topic_neighbourhood(index, lookup, touched) if topics_complete and not lookup.engine_topics() else None
         if near is not None:
             local, anchors, anchored = near
             counts["topic"], topic_problems = _derive_topics(
                 index, local, files, anchored, read_file, provenance, anchors
             )
-            problems.extend(topic_problems)
-            topics = False
-    if topics or partition:
-        graph = lookup.graph(full=topics)  # read once: the topic rule's view holds the partition's
-        topics_before = {k for k, e in graph.items() if e.get("kind") == "topic"}
-        overlay_graph(index, graph, full=topics)
-        if topics:
-            counts["topic"], topic_problems = _derive_topics(
-                index, graph, files, topics_before, read_file, provenance
-            )
-            problems.extend(topic_problems)
-        if partition:
-            files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
+        else:
+            counts["topic"], topic_problems = _derive_every_topic(index, lookup, touched, files, read_file, provenance)
+        problems.extend(topic_problems)
+    if partition:
+        graph = lookup.graph(full=False)
+        overlay_graph(index, graph, full=False)
+        files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
     files.update(record or {})
     problems.extend(changed_problems(index, lookup, compiled, recompiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
@@ -289,6 +294,37 @@ def _relation_ends(
         for oid in sorted(touched)
         if kind_of(oid) == "relation"
     }
+
+
+def _derive_every_topic(
+    index: Overlay[Mapping[str, Any]],
+    lookup: Lookup,
+    touched: Iterable[str],
+    files: dict[str, bytes | None],
+    read_file: Callable[[str], bytes | None],
+    provenance: Mapping[str, Any],
+) -> tuple[dict[str, int], list[str]]:
+    """The topic rule over every anchor of the merged objects, :data:`wikigen.lookup.TOPIC_REACH` of
+    them at a time, each group planned from its neighbourhood (issue 14: the whole graph is never held
+    at once); then the parent's topics no group planned or reconsidered are removed."""
+    merged = MergedRelations(index, lookup, touched)
+    linked = sorted(n for n in merged.linked() if n not in index.removed)  # (a gone concept plans nothing)
+    counts = {"added": 0, "updated": 0, "removed": 0}
+    problems: list[str] = []
+    seen: set[str] = set()
+    for at in range(0, len(linked), TOPIC_REACH):
+        graph, anchors, before = anchors_neighbourhood(index, lookup, merged, set(linked[at : at + TOPIC_REACH]))
+        found, more = _derive_topics(index, graph, files, before - seen, read_file, provenance, anchors)
+        seen |= before
+        problems.extend(more)
+        counts = {k: counts[k] + found[k] for k in counts}
+    left = [tid for tid in lookup.topic_ids() if tid not in seen]
+    if left:
+        graph = {tid: graph_entry(index[tid]) for tid in left if tid in index}
+        found, more = _derive_topics(index, graph, files, set(left), read_file, provenance, set())
+        problems.extend(more)
+        counts = {k: counts[k] + found[k] for k in counts}
+    return counts, problems
 
 
 def _derive_topics(

@@ -262,6 +262,15 @@ class Mirror(_TreeCache):
             found.update((str(oid), str(label)) for oid, label in rows)
         return dict(sorted(found.items()))
 
+    def linked_concepts(self) -> list[str]:
+        rows = self.db.execute(
+            "SELECT subject FROM graph WHERE subject IS NOT NULL UNION SELECT object FROM graph WHERE object IS NOT NULL"
+        )
+        return sorted(str(r[0]) for r in rows)
+
+    def topic_ids(self) -> list[str]:
+        return [str(r[0]) for r in self.db.execute("SELECT id FROM graph WHERE kind = 'topic' ORDER BY id")]
+
     def engine_topics(self) -> bool:
         # An entry is stored as json.dumps(graph_entry, sort_keys=True): a derived topic's holds its
         # route as below (a title holding these characters would hold them escaped).
