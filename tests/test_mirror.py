@@ -64,6 +64,7 @@ def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
         "labels": lookup.labels([*sorted(index), "concept/absent"]),
         "linked": lookup.linked_concepts(),
         "topic_ids": lookup.topic_ids(),
+        "present": lookup.present([*sorted(index), "concept/absent", "article/absent"]),
     }
 
 

@@ -91,6 +91,10 @@ class Lookup(Protocol):
         """Every concept an end of a relation, by id."""
         ...
 
+    def present(self, ids: Iterable[str]) -> set[str]:
+        """Those of ``ids`` that are objects of the index."""
+        ...
+
     def topic_ids(self) -> list[str]:
         """Every topic, by id."""
         ...
@@ -170,6 +174,9 @@ class IndexLookup:
     def labels(self, ids: Iterable[str]) -> dict[str, str]:
         found = {oid: self.index[oid] for oid in sorted(set(ids)) if oid in self.index}
         return {oid: str(e.get("label", oid)) for oid, e in found.items() if e.get("kind") == "concept"}
+
+    def present(self, ids: Iterable[str]) -> set[str]:
+        return {oid for oid in ids if oid in self.index}
 
     def linked_concepts(self) -> list[str]:
         ends = {

@@ -262,6 +262,17 @@ class Mirror(_TreeCache):
             found.update((str(oid), str(label)) for oid, label in rows)
         return dict(sorted(found.items()))
 
+    def present(self, ids: Iterable[str]) -> set[str]:
+        # Every object depends on something (a source it cites, its ends, its members), so each is an
+        # ``id`` of the deps table.
+        found: set[str] = set()
+        wanted = sorted(set(ids))
+        for at in range(0, len(wanted), DEGREE_CHUNK):
+            chunk = wanted[at : at + DEGREE_CHUNK]
+            rows = self.db.execute(f"SELECT DISTINCT id FROM deps WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            found.update(str(r[0]) for r in rows)
+        return found
+
     def linked_concepts(self) -> list[str]:
         rows = self.db.execute(
             "SELECT subject FROM graph WHERE subject IS NOT NULL UNION SELECT object FROM graph WHERE object IS NOT NULL"
