@@ -14,7 +14,7 @@ is visited — a 1% change of relations keeps about 99% of assignments where a f
 half. A community the change cut in two is split into its connected parts. In a compile the update
 reads the graph and the record through the parent's lookup mirror and the record's cache
 (:func:`updated_record`; issue 14: an edit that adds a relation cost 3.1 s at 100,000 sources when
-the moves ran over the whole graph, 1.1 s now, as at 1,000). A fresh run is made only for a large
+the moves ran over the whole graph, and 1.0 s now, what an edit that changes no relation costs). A fresh run is made only for a large
 change — at least ``REFRESH_MIN`` concepts, and ``REFRESH_SHARE`` of the linked ones, joined or left
 the graph, as in the increments of a ``--batch`` baseline, which write much anyway — never for an
 ordinary edit: taking a fresh partition moved thousands of concepts in a one-file compile. Local
@@ -34,7 +34,8 @@ holds the whole file (compiled by a wikigen that sharded the snapshot but not th
 as the parent record, and the next compile that merges writes every shard of the new partition and
 removes the file, in the same commit: no crash, no colour lost.
 
-Pure but for :func:`read_record`, the one reader of the stored record (given a store).
+Pure but for :func:`read_record` and :class:`StoredRecord`, the readers of the stored record (given a
+store; the second through its cache, :class:`wikigen.mirror.CommunityMirror`).
 """
 
 from __future__ import annotations
