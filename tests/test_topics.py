@@ -229,14 +229,9 @@ def test_topic_rule_from_the_index_alone_and_caps() -> None:
     assert build_topic(empty, {"concept/x": {"definition": {"text": "X.", "citations": []}, "citations": []}}) is None
 
 
-def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile_from_scratch(
-    make_repo, monkeypatch
-):
-    """Issue 14 with R25: an increment plans again only the topics anchored near what it touched,
-    reading that neighbourhood (not the whole graph); after every edit the topics are byte for byte
-    those of one compile of the same sources in a new repo."""
-    import random
-
+def neighbourhood_calls(monkeypatch: Any) -> list[bool]:
+    """Whether each increment's topics were planned from its neighbourhood (True) or from every
+    anchor (False), as the compile goes."""
     from wikigen import merge
 
     near: list[bool] = []
@@ -248,6 +243,18 @@ def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_com
         return found
 
     monkeypatch.setattr(merge, "topic_neighbourhood", spied)
+    return near
+
+
+def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile_from_scratch(
+    make_repo, monkeypatch
+):
+    """Issue 14 with R25: an increment plans again only the topics anchored near what it touched,
+    reading that neighbourhood (not the whole graph); after every edit the topics are byte for byte
+    those of one compile of the same sources in a new repo."""
+    import random
+
+    near = neighbourhood_calls(monkeypatch)
     rng = random.Random(7)
     names = [f"Part{i}" for i in range(14)]
 
@@ -286,17 +293,7 @@ def test_r32_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_n
     """Issue 14 with R32: the trace says the topic rule made the parent snapshot, so its topics (here
     none: no concept has three relations yet) are the rule's whole output; the next increment plans
     only near its change, and the anchor it completes gets its topic."""
-    from wikigen import merge
-
-    near: list[bool] = []
-    neighbourhood = merge.topic_neighbourhood
-
-    def spied(*args: Any, **kwargs: Any) -> Any:
-        found = neighbourhood(*args, **kwargs)
-        near.append(found is not None)
-        return found
-
-    monkeypatch.setattr(merge, "topic_neighbourhood", spied)
+    near = neighbourhood_calls(monkeypatch)
     git_repo.commit({k: v for k, v in SOURCES.items() if "gamma" not in k and "delta" not in k})
     compile_repo(git_repo.root, engine=deriving())
     assert topics(git_repo) == {} and near == []  # the first snapshot: no parent to plan from

@@ -52,7 +52,7 @@ from typing import Any, Protocol
 
 from wikigen.gitstore import EMPTY_TREE, GitStore
 from wikigen.lookup import Lookup
-from wikigen.moves import GraphView, local_moves
+from wikigen.moves import GraphView, community_names, local_moves
 from wikigen.shards import Levels, changed_shards, decode_shard, encode_shard, shard_of
 
 COMMUNITIES_DIR = "content/.wikigen/communities"
@@ -149,8 +149,7 @@ class MemoryView(GraphView):
                 self.adjacent.setdefault(a, {})[b] = self.adjacent.get(a, {}).get(b, 0) + w
                 self.adjacent.setdefault(b, {})[a] = self.adjacent.get(b, {}).get(a, 0) + w
         self.weight = sum(w for (a, b), w in edges.items() if a != b)
-        self.previous = previous
-        self._members: dict[str, list[str]] | None = None
+        self.record = HeldRecord(previous)
 
     def neighbours(self, node: str) -> Mapping[str, int]:
         return self.adjacent.get(node, {})
@@ -162,40 +161,23 @@ class MemoryView(GraphView):
         return self.weight
 
     def names_of(self, nodes: Collection[str]) -> Mapping[str, str]:
-        return {n: self.previous[n] for n in nodes if n in self.previous}
+        return self.record.names_of(nodes)
 
     def members(self, name: str) -> Sequence[str]:
-        if self._members is None:
-            self._members = {}
-            for n, c in sorted(self.previous.items()):
-                self._members.setdefault(c, []).append(n)
-        return self._members.get(name, [])
+        return self.record.members(name)
 
 
 def _named(members: list[list[str]], edges: Edges, previous: Mapping[str, str]) -> dict[str, str]:
-    """Each community's name: the parent's name of the community it overlaps most (one-to-one,
-    largest overlaps first) when that named concept is still a member; else its most central one."""
+    """Each community's name (:func:`wikigen.moves.community_names`), for every member."""
     community_of = {n: i for i, group in enumerate(members) for n in group}
-    overlap: dict[tuple[int, str], int] = {}
-    for n, old in previous.items():
-        if n in community_of:
-            key = (community_of[n], old)
-            overlap[key] = overlap.get(key, 0) + 1
-    names: dict[int, str] = {}
-    taken: set[str] = set()
-    for (i, old), _ in sorted(overlap.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0])):
-        if i in names or old in taken or community_of.get(old) != i:
-            continue
-        names[i] = old
-        taken.add(old)
-    strength: dict[str, int] = {}
+    strength: dict[int, dict[str, int]] = {}
     for (a, b), w in edges.items():
-        if community_of.get(a) is not None and community_of.get(a) == community_of.get(b):
-            strength[a] = strength.get(a, 0) + w
-            strength[b] = strength.get(b, 0) + w
-    for i, group in enumerate(members):
-        if i not in names:
-            names[i] = min(group, key=lambda n: (-strength.get(n, 0), n))
+        i = community_of.get(a)
+        if i is not None and i == community_of.get(b):
+            inner = strength.setdefault(i, {})
+            inner[a] = inner.get(a, 0) + w
+            inner[b] = inner.get(b, 0) + w
+    names = community_names(members, previous.get, lambda i: strength.get(i, {}))
     return {n: names[i] for i, group in enumerate(members) for n in group}
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from wikigen.topics import TOPIC_ROUTE
 SCHEMA = "3"  # 3: relations indexed by object too (each concept's degree from the indexes alone)
 MIRROR_FILE = "lookup.sqlite"  # below the git dir's wikigen/ folder
 MANIFEST_FILE = "manifest.sqlite"
-DEGREE_CHUNK = 500  # concepts per degree query (SQLite's bound parameters)
+ID_CHUNK = 500  # ids asked in one query (SQLite bounds its parameters)
 PAIR_SEEKS = 250  # endpoints up to which relations_among seeks each pair (the default cap is 100 anchors)
 
 _TABLES = """
@@ -241,37 +241,17 @@ class Mirror(_TreeCache):
         return [(str(rid), str(subject), str(obj)) for rid, subject, obj in rows]
 
     def entries(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-        found: dict[str, dict[str, Any]] = {}
-        wanted = sorted(set(ids))
-        for at in range(0, len(wanted), DEGREE_CHUNK):
-            chunk = wanted[at : at + DEGREE_CHUNK]
-            rows = self.db.execute(f"SELECT id, entry FROM graph WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            found.update((str(oid), json.loads(entry)) for oid, entry in rows)
-        return dict(sorted(found.items()))
+        rows = rows_for(self.db, "SELECT id, entry FROM graph WHERE id IN ({ids})", ids)
+        return dict(sorted((str(oid), json.loads(entry)) for oid, entry in rows))
 
     def labels(self, ids: Iterable[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
-        wanted = sorted(set(ids))
-        for at in range(0, len(wanted), DEGREE_CHUNK):
-            chunk = wanted[at : at + DEGREE_CHUNK]
-            rows = self.db.execute(
-                "SELECT id, COALESCE(json_extract(entry, '$.label'), id) FROM graph WHERE kind = 'concept' "
-                f"AND id IN ({','.join('?' * len(chunk))})",
-                chunk,
-            )
-            found.update((str(oid), str(label)) for oid, label in rows)
-        return dict(sorted(found.items()))
+        query = "SELECT id, COALESCE(json_extract(entry, '$.label'), id) FROM graph WHERE kind = 'concept' AND id IN ({ids})"
+        return dict(sorted((str(oid), str(label)) for oid, label in rows_for(self.db, query, ids)))
 
     def present(self, ids: Iterable[str]) -> set[str]:
         # Every object depends on something (a source it cites, its ends, its members), so each is an
         # ``id`` of the deps table.
-        found: set[str] = set()
-        wanted = sorted(set(ids))
-        for at in range(0, len(wanted), DEGREE_CHUNK):
-            chunk = wanted[at : at + DEGREE_CHUNK]
-            rows = self.db.execute(f"SELECT DISTINCT id FROM deps WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            found.update(str(r[0]) for r in rows)
-        return found
+        return {str(r[0]) for r in rows_for(self.db, "SELECT DISTINCT id FROM deps WHERE id IN ({ids})", ids)}
 
     def linked_concepts(self) -> list[str]:
         rows = self.db.execute(
@@ -294,20 +274,16 @@ class Mirror(_TreeCache):
     def degrees(self, concepts: Iterable[str]) -> dict[str, int]:
         # Each end's relations counted from its index alone (a hub's deps are never walked): only a
         # relation's row has a subject and an object.
-        counts: dict[str, int] = {}
         wanted = sorted(set(concepts))
-        for at in range(0, len(wanted), DEGREE_CHUNK):
-            chunk = wanted[at : at + DEGREE_CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for end, other in (("subject", "object"), ("object", "subject")):
-                rows = self.db.execute(
-                    f"SELECT {end}, COUNT(*) FROM graph WHERE {end} IN ({marks}) AND {other} IS NOT NULL "
-                    f"AND {end} != {other} GROUP BY {end}",
-                    chunk,
-                )
-                for c, n in rows:
-                    counts[str(c)] = counts.get(str(c), 0) + int(n)
-        return {c: counts.get(c, 0) for c in wanted}
+        counts = dict.fromkeys(wanted, 0)
+        for end, other in (("subject", "object"), ("object", "subject")):
+            query = (
+                f"SELECT {end}, COUNT(*) FROM graph WHERE {end} IN ({{ids}}) AND {other} IS NOT NULL "
+                f"AND {end} != {other} GROUP BY {end}"
+            )
+            for c, n in rows_for(self.db, query, wanted):
+                counts[str(c)] += int(n)
+        return counts
 
     def relation_count(self) -> int:
         # Only a relation's row has a subject: counted from the (subject, object) index alone, never
@@ -426,15 +402,8 @@ CREATE INDEX IF NOT EXISTS assignment_by_community ON assignment (community);
 
     def names_of(self, concepts: Iterable[str]) -> dict[str, str]:
         """Concept → its recorded community, for those of ``concepts`` that have one."""
-        found: dict[str, str] = {}
-        wanted = sorted(set(concepts))
-        for at in range(0, len(wanted), DEGREE_CHUNK):
-            chunk = wanted[at : at + DEGREE_CHUNK]
-            rows = self.db.execute(
-                f"SELECT id, community FROM assignment WHERE id IN ({','.join('?' * len(chunk))})", chunk
-            )
-            found.update((str(c), str(n)) for c, n in rows)
-        return found
+        rows = rows_for(self.db, "SELECT id, community FROM assignment WHERE id IN ({ids})", concepts)
+        return {str(c): str(n) for c, n in rows}
 
     def members(self, name: str) -> list[str]:
         """The concepts recorded in community ``name``, by id."""
@@ -443,6 +412,15 @@ CREATE INDEX IF NOT EXISTS assignment_by_community ON assignment (community);
 
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM assignment").fetchone()[0])
+
+
+def rows_for(db: sqlite3.Connection, query: str, ids: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``query`` (its ``{ids}`` a list of parameters) for every one of ``ids``, asked
+    :data:`ID_CHUNK` at a time."""
+    wanted = sorted(set(ids))
+    for at in range(0, len(wanted), ID_CHUNK):
+        chunk = wanted[at : at + ID_CHUNK]
+        yield from db.execute(query.format(ids=",".join("?" * len(chunk))), chunk)
 
 
 def lookup_of(store: GitStore, index: Mapping[str, Mapping[str, Any]], index_tree: str | None) -> Lookup:

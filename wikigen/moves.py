@@ -30,7 +30,7 @@ no other can take it (a name is always a member), so naming only the changed one
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
 NEW = "\0"  # the prefix of a community made during the moves (never a concept id)
@@ -279,19 +279,20 @@ def _split(state: _State, members: set[str], points: list[str]) -> list[set[str]
     return done
 
 
-def _named(state: _State, found: list[tuple[str, list[set[str]], set[str]]]) -> dict[str, str | None]:
-    parts: list[set[str]] = []
-    for _, small, rest in found:
-        parts.extend(small)
-        if rest:
-            parts.append(rest)
-    parts.sort(key=min)
+def community_names(
+    parts: Sequence[Collection[str]],
+    previous: Callable[[str], str | None],
+    strength: Callable[[int], Mapping[str, int]],
+) -> list[str]:
+    """Each part's name: the parent's name (``previous`` of a member) of the community it overlaps
+    most — one to one, largest overlaps first, ties by name then by part — where that named concept
+    is still a member of it; else its most central member (``strength`` of part ``i``: each
+    member's relations inside it), ties by id. Asked only for the parts no old name fits."""
     part_of = {n: i for i, group in enumerate(parts) for n in group}
     overlap: dict[tuple[int, str], int] = {}
     for i, group in enumerate(parts):
-        state.know(group, degrees=False)
         for n in group:
-            old = state.parent.get(n)
+            old = previous(n)
             if old is not None:
                 overlap[(i, old)] = overlap.get((i, old), 0) + 1
     names: dict[int, str] = {}
@@ -303,8 +304,26 @@ def _named(state: _State, found: list[tuple[str, list[set[str]], set[str]]]) -> 
         taken.add(old)
     for i, group in enumerate(parts):
         if i not in names:
-            strength = {n: sum(w for u, w in state.neighbours(n).items() if u in group) for n in group}
-            names[i] = min(group, key=lambda n: (-strength[n], n))
+            inner = strength(i)
+            names[i] = min(group, key=lambda n: (-inner.get(n, 0), n))
+    return [names[i] for i in range(len(parts))]
+
+
+def _named(state: _State, found: list[tuple[str, list[set[str]], set[str]]]) -> dict[str, str | None]:
+    parts: list[set[str]] = []
+    for _, small, rest in found:
+        parts.extend(small)
+        if rest:
+            parts.append(rest)
+    parts.sort(key=min)
+    for group in parts:
+        state.know(group, degrees=False)
+
+    def inner(i: int) -> Mapping[str, int]:
+        group = parts[i]
+        return {n: sum(w for u, w in state.neighbours(n).items() if u in group) for n in group}
+
+    names = community_names(parts, state.parent.get, inner)
     changes: dict[str, str | None] = {n: None for n, to in state.label.items() if to is None and state.parent[n]}
     for i, group in enumerate(parts):
         for n in group:
