@@ -1006,3 +1006,36 @@ def test_issue10_a_kind_of_the_term_named_before_it_does_not_define_it() -> None
     assert "Mills" not in found or "Barley" not in definition(found["Mills"])
     named = "## Sieves\n\nThe term “sieve” refers to a frame with a mesh that parts grain from chaff.\n\nSieves hang in the barn.\n"
     assert "refers to a frame" in defined_as(named, "Sieve")
+
+
+def test_issue10_a_name_both_sources_of_two_keep_mentioning_is_a_hub() -> None:
+    """Issue 10 (R20): in an increment of two sources, a proper name each mentions all through (three
+    sentences or more) is the product they are about, defined only by what it is; "Quillfeather
+    provides ledgers …" is one thing it does. Named once in the second source, it is no hub."""
+    first = (
+        "Quillfeather provides ledgers for every farm in the valley.\n\n"
+        "Farmers in the valley open Quillfeather each morning.\n\n"
+        "The harvest report comes from Quillfeather at noon.\n"
+    )
+    both = (
+        "Traders read the prices in Quillfeather before the market opens.\n\n"
+        "A stall keeper writes each sale into Quillfeather.\n\n"
+        "At night Quillfeather sends the totals to the farm office.\n"
+    )
+    once = (
+        "Traders read the prices before the market opens.\n\n"
+        "A stall keeper writes each sale into Quillfeather.\n\n"
+        "At night the totals go to the farm office.\n"
+    )
+
+    def names(second: str) -> list[str]:
+        delta = analyzed(
+            [
+                {"id": "knowledge/farming", "title": "Farming", "body": first},
+                {"id": "knowledge/selling", "title": "Selling", "body": second},
+            ]
+        )
+        return [c["name"] for c in delta["concepts"]]
+
+    assert "Quillfeather" not in names(both)
+    assert "Quillfeather" in names(once)

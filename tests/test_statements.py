@@ -79,7 +79,7 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
 @pytest.mark.parametrize(
     ("sentence", "term", "rank"),
     [
-        ("Gizmos are prevalent in every workshop.", "Gizmos", DESCRIBES),  # no class: describes
+        ("Gizmos are prevalent in every workshop.", "Gizmos", MENTIONS),  # an adjective: a property
         ("Gizmos are the successors to the old sprocket counters.", "Gizmos", DESCRIBES),  # to another
         ("A gizmo is the counterpart of a sprocket in the workshop.", "gizmo", DESCRIBES),
         ("A gizmo is not a sprocket.", "gizmo", MENTIONS),  # negated: defines nothing
@@ -1321,3 +1321,33 @@ def test_issue10_a_verdict_on_a_term_is_no_definition() -> None:
     assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > DEFINES
     assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > DEFINES
     assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == DEFINES
+
+
+def test_issue10_an_adjective_says_a_property_and_responsible_for_says_what_it_does() -> None:
+    """Issue 10 (R20): "Sheds are small", "Public barns on the farm are open to every visitor" tell a
+    property, not what a shed or a barn is; "… is responsible for feeding …" what the keeper does."""
+    assert reading_of("Sheds are small.", "Sheds").rank == MENTIONS
+    assert reading_of("Public barns on the farm are open to every visitor.", "barns").rank == MENTIONS
+    assert reading_of("Sheds without a lock are private to their owner.", "Sheds").rank == MENTIONS
+    assert reading_of("The barn keeper is responsible for feeding the animals.", "keeper").rank == DESCRIBES
+
+
+def test_issue10_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None:
+    """Issue 10 (R20): in "A sheaf is a constant whose size never changes" the tagger reads "constant"
+    as an adjective; an article and a relative clause make it the noun the sentence defines by."""
+    sentence = "A sheaf is a constant whose size never changes."
+    assert [w.pos for w in parsed(sentence).words if w.dep == "attr"] == ["ADJ"]  # the misread
+    assert reading_of(sentence, "sheaf") == Reading("copula", DEFINES)
+
+
+def test_issue10_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothing() -> None:
+    """Issue 10 (R20): "Sacks filled by the miller are sealed …" speaks of some sacks; "The row a
+    seed, bulb or cutting belongs to." is parsed with a subject under a subject — neither describes
+    sacks or seeds; "Sacks keep the grain dry …" says what sacks do."""
+    assert reading_of("Sacks filled by the miller are sealed with wax.", "Sacks").rank == MENTIONS
+    assert reading_of("Sacks holding grain are stored in the dry barn.", "Sacks").rank == MENTIONS
+    assert reading_of("The row a seed, bulb or cutting belongs to.", "seed").rank == MENTIONS
+    # "Any sack …", "Every sack …": what holds of each one, as for what each one does
+    assert reading_of("Any sack is allowed to hold rye.", "sack").rank == MENTIONS
+    assert reading_of("Every sack is weighed at the mill door.", "sack").rank == MENTIONS
+    assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == DEFINES

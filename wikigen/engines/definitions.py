@@ -35,6 +35,8 @@ from wikigen.ids import normalize_name
 
 STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed", "linked"})
 HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
+HUB_SOURCES = 3  # … where the increment holds at least this many sources; with fewer (two), a hub
+HUB_SENTENCES = 3  # is a name each of them mentions in this many sentences, all through the text
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
 
 
@@ -132,17 +134,13 @@ def definitions(
                 readings.setdefault(mention.ref, []).append(
                     Found(mention.ref, sentence, reading, own, opens, narrowed_by)
                 )
-    spread: dict[str, set[str]] = {}
-    for key, found in readings.items():
-        spread[key] = {f.sentence.source for f in found}
     order = {d.source: i for i, d in enumerate(documents)}
     by_source = {d.source: d for d in documents}
     pools: list[tuple[str, Candidate, list[Found]]] = []
     hubs = {
         key
         for key, candidate in candidates.items()
-        if len(documents) >= 3
-        and len(spread.get(key, ())) >= HUB_SHARE * len(documents)
+        if _everywhere(readings.get(key, ()), documents)
         and not candidate.code
         and candidate.term[:1].isupper()
         and vocabulary.is_proper(candidate.term)
@@ -196,6 +194,19 @@ def definitions(
             )
         )
     return accepted
+
+
+def _everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
+    """A hub's spread: most of the increment's sources mention it (at least HUB_SOURCES of them), or,
+    in an increment of two, both do, each in HUB_SENTENCES sentences ("Elixir" in two chapters of its
+    guide; not "Unicode", named once in the second)."""
+    sources = [f.sentence.source for f in found]
+    if len(documents) >= HUB_SOURCES:
+        return len(set(sources)) >= HUB_SHARE * len(documents)
+    return len(documents) == 2 and all(
+        len({f.sentence.start for f in found if f.sentence.source == d.source}) >= HUB_SENTENCES
+        for d in documents
+    )
 
 
 def _unqualified(candidate: Candidate, hubs: AbstractSet[str]) -> list[str]:

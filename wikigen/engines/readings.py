@@ -248,6 +248,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
         if _values(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
+        if attr is not None and attr.dep == "acomp" and not _responsible(parse, attr):
+            # "Public functions are globally available", "Labels without a prefix are private": a
+            # property; "The node controller is responsible for …" says what it does
+            return Reading("mention", MENTIONS, forward=forward)
         # "A policy can be a rule for …": what it may be describes it
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep == "nsubj" and main and _parts_listed(parse, governor):
@@ -405,7 +409,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and main
         and not participle
         and not _narrowed(parse, head)
-        and _determiner(parse, head) not in _DEMONSTRATIVE  # "This ownership is indicated by …"
+        and _determiner(parse, head) not in _DEMONSTRATIVE | _EACH  # "This ownership is indicated by …"
         and not _compares(parse, governor)
         and not _hedged(parse, governor)  # "Different parameters may be accepted …"
         and not _can(parse, governor)  # "The policy can either be …": what it may be
@@ -413,6 +417,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _perfect(parse, governor)  # "Proxies have replaced redirect capabilities": a change
         and not _then(parse, governor)  # "The kubelet then restarts …": one step
         and not _example(parse)
+        # "The group a function … belongs to": a misparse (two subjects, or a subject's subject)
+        and _subjects(parse, governor) == 1
+        and _subjects(parse, head) == 0
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -814,7 +821,9 @@ _VERDICTS = frozenset(["alternative", "fit", "choice", "idea", "practice"])
 
 def _defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
-    if attr.pos not in ("NOUN", "PROPN") or attr.lemma.casefold() in _NOT_DEFINING_ATTR:
+    if attr.lemma.casefold() in _NOT_DEFINING_ATTR or not (
+        attr.pos in ("NOUN", "PROPN") or _nominal(parse, attr)
+    ):
         return False
     if any(
         w.tag == "JJS" or (w.dep == "advmod" and w.lemma.casefold() == "most")
@@ -832,6 +841,22 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
     if attr.lemma.casefold() == "part":
         return False  # "are part of the winter stock" says where it belongs, "is a part that …" what it is
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
+
+
+def _nominal(parse: Parse, attr: Word) -> bool:
+    """ "An atom is a constant whose value is …": a word the tagger took for an adjective is a noun
+    where an article opens it and a clause or phrase qualifies it."""
+    children = parse.children(attr.i)
+    return attr.pos == "ADJ" and _determiner(parse, attr) in ("a", "an") and any(
+        w.dep in ("relcl", "acl", "prep") and w.i > attr.i for w in children
+    )
+
+
+def _responsible(parse: Parse, complement: Word) -> bool:
+    """ "… is responsible for configuring routes": what a thing does, said with an adjective."""
+    return complement.lemma.casefold() == "responsible" and any(
+        w.dep == "prep" and w.text.casefold() == "for" for w in parse.children(complement.i)
+    )
 
 
 def _definite(parse: Parse, head: Word) -> bool:
@@ -877,6 +902,8 @@ def _narrowed(parse: Parse, head: Word) -> bool:
     if _restricted(parse, head):
         return True
     for clause in parse.children(head.i):
+        if clause.dep == "acl" and clause.tag in ("VBG", "VBN") and clause.i > head.i:
+            return True  # "Functions starting with underscore are …", "Pods created by a Job …"
         if clause.dep == "relcl":
             pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
             if pronoun is not None and pronoun.lemma.casefold() == "that":
