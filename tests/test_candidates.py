@@ -1039,3 +1039,18 @@ def test_issue10_a_name_both_sources_of_two_keep_mentioning_is_a_hub() -> None:
 
     assert "Quillfeather" not in names(both)
     assert "Quillfeather" in names(once)
+
+
+def test_r20_what_is_said_of_an_abbreviation_is_said_of_the_name_it_shortens() -> None:
+    """R20/R26: "The Seed Counting Service (SCS) …" and then "SCS is responsible for counting …": SCS is
+    the long name's alias, and the sentence about SCS defines the Seed Counting Service (were SCS a
+    candidate of its own, the two would share the letters and neither would be found by them)."""
+    body = (
+        "The Seed Counting Service (SCS) and the Row Planning Service (RPS) work together to plan the "
+        "fields.\n\n"
+        "SCS is responsible for counting the seeds of every row, whereas RPS plans the rows.\n"
+    )
+    found = concepts(body)
+    assert definition(found["Seed Counting Service"]).startswith("SCS is responsible for counting")
+    assert "SCS" in found["Seed Counting Service"]["aliases"]
+    assert "SCS" not in found

@@ -1351,3 +1351,31 @@ def test_issue10_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothi
     assert reading_of("Any sack is allowed to hold rye.", "sack").rank == MENTIONS
     assert reading_of("Every sack is weighed at the mill door.", "sack").rank == MENTIONS
     assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == DEFINES
+
+
+def test_issue10_what_a_thing_is_able_or_responsible_for_is_what_it_does() -> None:
+    """Issue 10 (R20): "Seed drills are able to sow …", "A seed drill is responsible for sowing …" say
+    what it does; "… responsible for that" leaves what it does to the sentence before, and "Only
+    winter drills …" speaks of some of them."""
+    assert reading_of("Seed drills are able to sow a whole row at once.", "drills") == Reading("function", DEFINES)
+    assert reading_of("A seed drill is responsible for sowing the rows.", "drill") == Reading("function", DEFINES)
+    assert reading_of("Seed drills are responsible for that.", "drills").rank == MENTIONS
+    assert reading_of("Only winter drills are able to sow frozen soil.", "drills").rank == DESCRIBES
+
+
+def test_issue10_the_one_of_any_of_a_kind_is_a_kind() -> None:
+    """Issue 10 (R20): "The furrow is the first groove of a field" says what the furrow of any field
+    is; "… of the field" speaks of one field."""
+    assert reading_of("The furrow is the first groove of a field.", "furrow").rank == DEFINES
+    assert reading_of("The furrow is the first groove of the field.", "furrow").rank == DESCRIBES
+
+
+def test_issue10_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
+    """Issue 10 (R20): "`Drill`s (machines built for sowing)" glosses the term with its kind; "(even
+    bins with no lid)" is an aside on some bins, and "(the key)" names one thing."""
+    assert reading_of("For example, `Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
+        "appositive", DEFINES
+    )
+    aside = "The farmer keeps bins of the `Oats` or `Rye` kinds (even bins with no lid) in the barn."
+    assert reading_of(aside, "Oats").rank == MENTIONS
+    assert reading_of("Use the first element (the key) to sort.", "element").rank == MENTIONS

@@ -275,7 +275,23 @@ def collect(
                 if vocabulary.knows(term, strong=True) and normalize_name(term) in vocabulary.terms:
                     add(term, False, "known")
     _bare_names(found, documents)
+    _letters_of_names(found)
     return found
+
+
+def _letters_of_names(found: dict[str, Candidate]) -> None:
+    """ "Host Compute Service (HCS)" and then "HCS is responsible for …": the letters are the long
+    name's alias, and what is said of them is said of it (two candidates sharing a form would leave
+    it to neither)."""
+    for key, candidate in list(found.items()):
+        if "abbreviation" not in candidate.signals or key not in found:
+            continue
+        for alias in sorted(candidate.aliases):
+            short = found.get(term_key(alias, False))
+            if short is not None and short is not candidate and not short.code:
+                candidate.signals |= short.signals
+                candidate.sections |= short.sections
+                del found[term_key(alias, False)]
 
 
 _PAGE_SUFFIX = re.compile(r"\.(?:md|markdown|html?|cheatmd)$", re.IGNORECASE)

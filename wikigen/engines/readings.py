@@ -236,7 +236,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             # "The _scheduling framework_ is a …": a term the author marks where it says what it is
             # is the one thing it names, not one of a kind
             restricted = _restricted(parse, head)
-            weak = restricted or (_definite(parse, head) and not marked) or _example(parse)  # "For example, a Set is …"
+            # "The head is the first element of a list": the one of any list, a kind after all
+            definite = _definite(parse, head) and not marked and not _of_any(parse, attr)
+            weak = restricted or definite or _example(parse)  # "For example, a Set is …"
             return Reading(
                 "copula",
                 DESCRIBES if weak else DEFINES,
@@ -248,9 +250,22 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
         if _values(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
-        if attr is not None and attr.dep == "acomp" and not _responsible(parse, attr):
-            # "Public functions are globally available", "Labels without a prefix are private": a
-            # property; "The node controller is responsible for …" says what it does
+        if attr is not None and attr.dep == "acomp" and _capable(parse, attr):
+            # "Associative data structures are able to associate a key …", "The node controller is
+            # responsible for updating …": what it does, said with an adjective
+            restricted = _restricted(parse, head)
+            weak = (
+                restricted
+                or _definite(parse, head)
+                or _example(parse)
+                or _hedged(parse, governor)
+                or _can(parse, governor)
+            )
+            return Reading(
+                "function", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted
+            )
+        if attr is not None and attr.dep == "acomp":
+            # "Public functions are globally available", "Labels without a prefix are private": a property
             return Reading("mention", MENTIONS, forward=forward)
         # "A policy can be a rule for …": what it may be describes it
         return Reading("subject", DESCRIBES, forward=forward)
@@ -364,6 +379,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         for w in parse.children(head.i)
     ):  # "ETS, a cache …"; not "the first element (the key)"
         return Reading("appositive", DEFINES, forward=forward)
+    if _parenthesized_gloss(parse, head):
+        return Reading("appositive", DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
     if _glossed(parse, head):
         return Reading("appositive", DEFINES, forward=forward)
     which = _which_clause(parse, head)
@@ -597,6 +614,26 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
         ):
             return "function"  # "… is the `Chars` protocol, which specifies how to …"
     return None
+
+
+def _parenthesized_gloss(parse: Parse, head: Word) -> bool:
+    """ "`MapSet`s (sets based on maps)", "a probe (a check that the kubelet runs)": a kind named in
+    parentheses right after the term, with what narrows it; not "the first element (the key)", a
+    name or one word ("(default)")."""
+    words = parse.words
+    if head.i + 2 >= len(words) or words[head.i + 1].text != "(":
+        return False
+    gloss = next((w for w in parse.children(head.i) if w.dep == "appos" and w.i > head.i + 1), None)
+    return (
+        gloss is not None
+        and gloss.pos == "NOUN"
+        and not gloss.code
+        # "(even pods with no memory request set)": an aside on some, not a kind that glosses the term
+        and all(w.pos in ("DET", "ADJ", "NOUN") for w in words[head.i + 2 : gloss.i])
+        and (_determiner(parse, gloss) in ("a", "an") or (not _determiner(parse, gloss) and gloss.tag == "NNS"))
+        and any(w.dep in ("acl", "relcl", "prep") for w in parse.children(gloss.i))
+        and ")" in (w.text for w in words[gloss.i :])
+    )
 
 
 def _glossed(parse: Parse, head: Word) -> bool:
@@ -852,10 +889,32 @@ def _nominal(parse: Parse, attr: Word) -> bool:
     )
 
 
-def _responsible(parse: Parse, complement: Word) -> bool:
-    """ "… is responsible for configuring routes": what a thing does, said with an adjective."""
-    return complement.lemma.casefold() == "responsible" and any(
-        w.dep == "prep" and w.text.casefold() == "for" for w in parse.children(complement.i)
+def _capable(parse: Parse, complement: Word) -> bool:
+    """ "… is responsible for configuring routes", "… are able to associate …": what a thing does,
+    said with an adjective."""
+    lemma, children = complement.lemma.casefold(), parse.children(complement.i)
+    if lemma == "responsible":
+        # not "… are responsible for that": what "that" is, the sentence before says
+        return any(
+            w.dep == "prep"
+            and w.text.casefold() == "for"
+            and not any(o.dep == "pobj" and o.pos == "PRON" for o in parse.children(w.i))
+            for w in children
+        )
+    return lemma == "able" and any(w.dep == "xcomp" for w in children)
+
+
+def _of_any(parse: Parse, attr: Word) -> bool:
+    """ "the first element of a list", "the number of arguments of functions": the attribute says
+    what it is of any one of a kind (an indefinite or bare plural object of "of")."""
+    return any(
+        w.dep == "prep"
+        and w.text.casefold() == "of"
+        and any(
+            o.dep == "pobj" and (_determiner(parse, o) in ("a", "an") or (not _determiner(parse, o) and o.tag == "NNS"))
+            for o in parse.children(w.i)
+        )
+        for w in parse.children(attr.i)
     )
 
 
@@ -874,8 +933,11 @@ def _definite(parse: Parse, head: Word) -> bool:
 def _restricted(parse: Parse, head: Word) -> bool:
     """ "Each pod in a DaemonSet …", "64 characters is …", "Some organizations run …": a subject
     narrowed to some of its kind by where they are or how many."""
-    if _determiner(parse, head) in SOME or any(w.dep == "nummod" for w in parse.children(head.i)):
-        return True
+    if _determiner(parse, head) in SOME or any(
+        w.dep == "nummod" or (w.dep == "advmod" and w.lemma.casefold() == "only" and w.i < head.i)
+        for w in parse.children(head.i)
+    ):
+        return True  # "Some organizations …", "64 characters …", "Only Windows pods …"
     if any(
         w.dep == "prep"
         and w.text.casefold() in ("for", "with")
