@@ -687,17 +687,17 @@ def test_issue10_a_note_on_the_side_or_a_history_defines_nothing() -> None:
     "!!! note") says of a term is a side remark, and "Early on, …" tells what was: neither is a
     definition, so a term only they speak of is no concept; the same sentence in the text defines
     it. A note may still name a term ("… is called a _hay rake_")."""
-    plain = "## Hay rakes\n\nHay rakes are pulled by one horse across the field.\n"
-    assert "Hay rakes" in concepts(plain)
+    plain = "## Hay wagons\n\nHay wagons run between the field and the barn every evening.\n"
+    assert "Hay wagons" in concepts(plain)
     for aside in (
-        "{{< note >}}\nHay rakes are pulled by one horse across the field.\n{{< /note >}}\n",
-        "> [!NOTE]\n> Hay rakes are pulled by one horse across the field.\n",
-        '!!! note "Tools"\n    Hay rakes are pulled by one horse across the field.\n',
+        "{{< note >}}\nHay wagons run between the field and the barn every evening.\n{{< /note >}}\n",
+        "> [!NOTE]\n> Hay wagons run between the field and the barn every evening.\n",
+        '!!! note "Tools"\n    Hay wagons run between the field and the barn every evening.\n',
     ):
-        assert not concepts("## Hay rakes\n\n" + aside), aside
-    assert not concepts("## Hay rakes\n\nEarly on, hay rakes were pulled by one horse.\n")
+        assert not concepts("## Hay wagons\n\n" + aside), aside
+    assert not concepts("## Hay wagons\n\nEarly on, hay wagons ran between the field and the barn.\n")
     named = "{{< note >}}\nA tool that gathers cut grass into rows is called a _hay rake_.\n{{< /note >}}\n"
-    assert "Hay rake" in concepts(named + "\nHay rakes are pulled by one horse across the field.\n")
+    assert "Hay rake" in concepts(named + "\nHay wagons run between the field and the barn every evening.\n")
 
 
 def test_r20_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() -> None:

@@ -803,9 +803,9 @@ def test_issue10_a_description_of_the_one_named_outranks_a_circumstance() -> Non
 
 
 def test_issue10_a_subject_that_points_back_describes_nothing_by_itself() -> None:
-    """Issue 10 (R20): "This tenancy is recorded by …" speaks of the tenancy just named."""
-    assert reading_of("This tenancy is recorded by a ledger in the barn.", "tenancy").rank == MENTIONS
-    assert reading_of("Tenancy is recorded by a ledger in the barn.", "Tenancy").rank == DESCRIBES
+    """Issue 10 (R20): "This tenancy lasts …" speaks of the tenancy just named."""
+    assert reading_of("This tenancy lasts one year in the barn.", "tenancy").rank == MENTIONS
+    assert reading_of("Tenancy lasts one year in the barn.", "Tenancy").rank == DESCRIBES
     # "different" qualities of an object are various ones, no comparison
     assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == DEFINES
 
@@ -931,7 +931,9 @@ def test_issue10_a_sentence_about_one_named_instance_defines_no_kind() -> None:
 def test_issue10_what_a_term_may_do_describes_nothing() -> None:
     """Issue 10 (R20): "Different sacks may be accepted …" says what may happen, not what sacks are."""
     assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == MENTIONS
-    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == DESCRIBES
+    # what is done to sacks is not what they are or do either (_done_to)
+    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == MENTIONS
+    assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
 
 
 def test_issue10_what_a_term_can_be_is_no_definition_and_what_it_can_do_no_description() -> None:
@@ -1379,3 +1381,20 @@ def test_issue10_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
     aside = "The farmer keeps bins of the `Oats` or `Rye` kinds (even bins with no lid) in the barn."
     assert reading_of(aside, "Oats").rank == MENTIONS
     assert reading_of("Use the first element (the key) to sort.", "element").rank == MENTIONS
+
+
+def test_issue10_what_is_done_to_a_thing_describes_nothing() -> None:
+    """Issue 10 (R20): "Bales are stored in the loft as …", "Bale priority is specified by setting …" tell
+    what is done to bales; "Bales are stacked in the loft, keep their shape and feed …" goes on with
+    what they do."""
+    assert reading_of("Bales are stored in the loft as tight blocks.", "Bales").rank == MENTIONS
+    assert reading_of("Bale priority is specified by setting a tag on the bale.", "priority").rank == MENTIONS
+    done_and_doing = "Bales are stacked in the loft, keep their shape and feed the cows all winter."
+    assert reading_of(done_and_doing, "Bales").rank == DESCRIBES
+
+
+def test_issue10_in_case_frames_a_circumstance() -> None:
+    """Issue 10 (R20): "In case you need to keep grain for years, *silos* should be used." says what to
+    do then, like "If …": never a definition."""
+    assert reading_of("In case you need to keep grain for years, *silos* should be used.", "silos").forward
+    assert not reading_of("Silos keep grain dry for years.", "Silos").forward

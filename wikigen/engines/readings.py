@@ -179,7 +179,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
 
 _CONDITIONAL_START = re.compile(
     r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again|likewise|similarly|conversely|"
-    r"even|only)\s+)?(?:if|when|unless|whenever|once|"
+    r"even|only)\s+)?(?:if|when|unless|whenever|once|in case|"
     r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
     r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?|"
     r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?|"
@@ -437,6 +437,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "The group a function … belongs to": a misparse (two subjects, or a subject's subject)
         and _subjects(parse, governor) == 1
         and _subjects(parse, head) == 0
+        and not _done_to(parse, head, governor)
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -886,6 +887,18 @@ def _nominal(parse: Parse, attr: Word) -> bool:
     children = parse.children(attr.i)
     return attr.pos == "ADJ" and _determiner(parse, attr) in ("a", "an") and any(
         w.dep in ("relcl", "acl", "prep") and w.i > attr.i for w in children
+    )
+
+
+def _done_to(parse: Parse, head: Word, verb: Word) -> bool:
+    """ "Lists are stored in memory as …", "Pod priority is specified by setting …": what is done to
+    the subject, not what it does ("Processes are isolated from each other, run concurrent … and
+    communicate …" goes on with what they do)."""
+    if head.dep != "nsubjpass":
+        return False
+    return not any(
+        w.dep == "conj" and w.pos == "VERB" and not any(a.dep == "auxpass" for a in parse.children(w.i))
+        for w in parse.children(verb.i)
     )
 
 
