@@ -124,8 +124,8 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ("We planted two orchards, which are the fields that feed the village.", "orchards", MENTIONS),  # those two
         ("A sowing mode can be a plan for the whole season.", "sowing mode", DESCRIBES),  # what it may be
         ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", MENTIONS),
-        ("For those, `rake` is a useful alternative:", "rake", DESCRIBES),  # how it compares
-        ("Bundles are the most common answer to this question.", "Bundles", DESCRIBES),  # a ranking
+        ("For those, `rake` is a useful alternative:", "rake", MENTIONS),  # a verdict, how it compares
+        ("Bundles are the most common answer to this question.", "Bundles", MENTIONS),  # a ranking
         ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", MENTIONS),  # points at an example
         ("Both harrows break the clods of a field.", "harrows", MENTIONS),  # the two just named
         ("Threshers always run to completion.", "Threshers", DESCRIBES),  # where it runs

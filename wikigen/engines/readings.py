@@ -250,6 +250,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading("mention", MENTIONS, forward=forward)  # "X is different from Y", "… is faster than"
         if _values(parse, governor):
             return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
+        if attr is not None and attr.dep == "attr" and _judged(parse, attr):
+            # "`if` is a useful alternative", "Bundles are the most common answer to …": a verdict on
+            # it, or how it ranks
+            return Reading("mention", MENTIONS, forward=forward)
         if attr is not None and attr.dep == "acomp" and _capable(parse, attr):
             # "Associative data structures are able to associate a key …", "The node controller is
             # responsible for updating …": what it does, said with an adjective
@@ -863,16 +867,10 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
         attr.pos in ("NOUN", "PROPN") or _nominal(parse, attr)
     ):
         return False
-    if any(
-        w.tag == "JJS" or (w.dep == "advmod" and w.lemma.casefold() == "most")
-        for m in parse.children(attr.i)
-        for w in [m, *parse.children(m.i)]
-    ):
-        return False  # "Processes are the most common answer to …": how it ranks, not what it is
     if _status(parse, attr):
         return False  # "X is an alpha feature and only enabled when …": its status, not what it is
-    if attr.lemma.casefold() in _VERDICTS:
-        return False  # "`if` is a useful alternative", "X is a good fit for …": a verdict on it
+    if _judged(parse, attr):
+        return False  # "`if` is a useful alternative", "Processes are the most common answer to …"
     determiner = _determiner(parse, attr)
     if determiner in ("a", "an", "the", "any", "one"):
         return True
@@ -928,6 +926,19 @@ def _of_any(parse: Parse, attr: Word) -> bool:
             for o in parse.children(w.i)
         )
         for w in parse.children(attr.i)
+    )
+
+
+def _judged(parse: Parse, attr: Word) -> bool:
+    """The attribute judges the subject rather than say what it is: a verdict ("a useful
+    alternative", "a good fit") or a ranking ("the most common answer")."""
+    lemma, children = attr.lemma.casefold(), parse.children(attr.i)
+    if lemma in _VERDICTS or lemma == "alternative":
+        return True
+    return any(
+        w.tag == "JJS" or (w.dep == "advmod" and w.lemma.casefold() == "most")
+        for m in children
+        for w in [m, *parse.children(m.i)]
     )
 
 
