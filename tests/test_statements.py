@@ -1398,3 +1398,14 @@ def test_issue10_in_case_frames_a_circumstance() -> None:
     do then, like "If …": never a definition."""
     assert reading_of("In case you need to keep grain for years, *silos* should be used.", "silos").forward
     assert not reading_of("Silos keep grain dry for years.", "Silos").forward
+
+
+def test_r23_a_lead_into_what_follows_and_a_requirement_state_no_relation() -> None:
+    """R23: "The miller grades sacks based on the following factors:" and "… in this order:" leave
+    the statement to the list after them; "The miller must weigh the sacks" says what is required,
+    not what is done. "The miller grades sacks by weight." states it."""
+    assert relations_of("The miller grades sacks based on the following factors:", "miller", "sacks") == set()
+    assert relations_of("The miller checks the sacks in this order:", "miller", "sacks") == set()
+    assert relations_of("The miller must weigh the sacks.", "miller", "sacks") == set()
+    assert relations_of("The miller weighs the sacks.", "miller", "sacks") == {("miller", "weighs", "sacks")}
+    assert relations_of("The miller grades sacks by weight.", "miller", "sacks") == {("miller", "grades", "sacks")}

@@ -103,7 +103,11 @@ _FORWARD = re.compile(
 )
 # "Extension point interfaces have the following form.", "The following information is …:": what
 # comes after the sentence (not "… points to the following element until …")
-_WHAT_FOLLOWS = re.compile(r"^the following\b|\bthe following(?:\s+[\w-]+){0,3}\s*[:.]?\s*$", re.IGNORECASE)
+WHAT_FOLLOWS = re.compile(
+    r"^the following\b|\bthe following(?:\s+[\w-]+){0,3}\s*[:.]?\s*$|\bin (?:this|that|the following) order\s*:\s*$|"
+    r"\bas follows\s*:\s*$",
+    re.IGNORECASE,
+)
 _HEDGE = frozenset(["may", "might", "could", "would", "should"])
 _NOT_DEFINING_ATTR = frozenset(
     [
@@ -215,7 +219,7 @@ def _conditional(parse: Parse) -> bool:
 
 
 def _read(parse: Parse, head: Word, marked: bool) -> Reading:
-    forward = _FORWARD.search(parse.text) is not None or _WHAT_FOLLOWS.search(parse.text.strip()) is not None
+    forward = _FORWARD.search(parse.text) is not None or WHAT_FOLLOWS.search(parse.text.strip()) is not None
     if parse.text.rstrip().endswith("?") or _negated(parse, head):
         return Reading("mention", MENTIONS, forward=forward)
     if _the_text_covers(parse, head):

@@ -18,11 +18,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import CLASSIFIERS, EXAMPLE_START, ORDINALS, POINTING, SOME, imperative
+from wikigen.engines.readings import (
+    CLASSIFIERS,
+    EXAMPLE_START,
+    ORDINALS,
+    POINTING,
+    SOME,
+    WHAT_FOLLOWS,
+    imperative,
+)
 from wikigen.engines.relations import Mention
 
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
-_HEDGES = frozenset(["may", "might", "could", "would", "should", "can"])
+_HEDGES = frozenset(["may", "might", "could", "would", "should", "can", "must"])  # "must": a requirement
 _SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
 _TRYING = frozenset(["try", "attempt", "seek"])  # "X tries to make the Pod runnable": only tried
 # "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
@@ -130,8 +138,11 @@ def stated(
         or not mentions
         or _CONDITIONAL_START.match(parse.text)
         or _CONDITIONS_FOLLOW.search(parse.text)
+        or WHAT_FOLLOWS.search(parse.text.strip())
     ):
-        return []  # a question, or "If the claim is not allocated, then the kubelet will fail to run …"
+        # a question, "If the claim is not allocated, then the kubelet will fail to run …", or "The
+        # kubelet ranks pods for eviction based on the following factors:": what follows says it
+        return []
     if imperative(parse) and not any(
         w.dep == "ROOT" and w.lemma.casefold() in ("use", "let") for w in parse.words
     ):
