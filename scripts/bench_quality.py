@@ -22,6 +22,9 @@ them. It writes to the sample dir (default ``tests/data/judged/``):
   concepts and 30 relations with empty ``verdict`` and ``reason`` columns to judge by hand; a file whose
   ``verdict`` column is already filled in is never overwritten unless ``--overwrite-judged`` is given;
 - ``<corpus>-missing.txt``: the gold entries not found;
+- and, printed, the precision over every concept and relation that some judged sample in
+  ``tests/data/judged/`` holds with the same quote (its latest verdict), which one draw of 30 moves
+  by several rows;
 - ``<corpus>-figures.json``: every figure printed.
 
 ``--keep DIR`` keeps each compiled repo as ``DIR/<corpus>`` (it must not exist yet).
@@ -315,6 +318,7 @@ def measure(name: str, result: dict[str, Any], sample_dir: Path, overwrite: bool
     if missing:
         (sample_dir / f"{name}-missing.txt").write_text("\n".join(missing) + "\n", encoding="utf-8")
     figures["samples"] = write_samples(name, concepts, relations, sample_dir, overwrite)
+    figures["judged_anywhere"] = judged_anywhere(name, concepts, relations)
     return figures
 
 
@@ -508,6 +512,42 @@ def write_tsv(path: Path, header: list[str], rows: list[list[str]], overwrite: b
     return f"wrote {len(rows)} rows: {path}"
 
 
+CONCEPT_HEADER = ["id", "name", "aliases", "type", "definition", "quote", "source", "verdict", "reason"]
+RELATION_HEADER = ["id", "subject", "predicate", "object", "quote", "source", "verdict", "reason"]
+
+
+def _cited(obj: Mapping[str, Any], ids: Iterable[str]) -> tuple[str, str]:
+    table = {c.get("citation_id"): c for c in obj.get("citations") or []}
+    quotes = [table[i] for i in ids if i in table]
+    return (" … ".join(c["quote"] for c in quotes), "; ".join(sorted({c["source"] for c in quotes})))
+
+
+def concept_row(cid: str, concept: Mapping[str, Any]) -> list[str]:
+    definition = concept.get("definition") or {}
+    quote, source = _cited(concept, definition.get("citations") or [])
+    return [
+        cid,
+        concept["name"],
+        "; ".join(concept.get("aliases") or []),
+        str(concept.get("type", "")),
+        str(definition.get("text", "")),
+        quote,
+        source,
+    ]
+
+
+def relation_row(rel: Mapping[str, Any], concepts: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    evidence = rel.get("evidence") or []
+    return [
+        rel["id"],
+        concepts.get(rel["subject"], {}).get("name", rel["subject"]),
+        rel["predicate"],
+        concepts.get(rel["object"], {}).get("name", rel["object"]),
+        " … ".join(e["quote"] for e in evidence),
+        "; ".join(sorted({e["source"] for e in evidence})),
+    ]
+
+
 def write_samples(
     name: str,
     concepts: Mapping[str, Mapping[str, Any]],
@@ -515,55 +555,69 @@ def write_samples(
     sample_dir: Path,
     overwrite: bool,
 ) -> list[str]:
-    def cited(obj: Mapping[str, Any], ids: Iterable[str]) -> tuple[str, str]:
-        table = {c.get("citation_id"): c for c in obj.get("citations") or []}
-        quotes = [table[i] for i in ids if i in table]
-        return (" … ".join(c["quote"] for c in quotes), "; ".join(sorted({c["source"] for c in quotes})))
-
-    concept_rows = []
-    for cid in random.Random(JUDGE_SEED).sample(sorted(concepts), min(JUDGE_SIZE, len(concepts))):
-        concept = concepts[cid]
-        definition = concept.get("definition") or {}
-        quote, source = cited(concept, definition.get("citations") or [])
-        concept_rows.append(
-            [
-                cid,
-                concept["name"],
-                "; ".join(concept.get("aliases") or []),
-                str(concept.get("type", "")),
-                str(definition.get("text", "")),
-                quote,
-                source,
-            ]
-        )
-
-    relation_rows = []
-    for rel in random.Random(JUDGE_SEED).sample(relations, min(JUDGE_SIZE, len(relations))):
-        evidence = rel.get("evidence") or []
-        relation_rows.append(
-            [
-                rel["id"],
-                concepts.get(rel["subject"], {}).get("name", rel["subject"]),
-                rel["predicate"],
-                concepts.get(rel["object"], {}).get("name", rel["object"]),
-                " … ".join(e["quote"] for e in evidence),
-                "; ".join(sorted({e["source"] for e in evidence})),
-            ]
-        )
+    drawn = random.Random(JUDGE_SEED).sample(sorted(concepts), min(JUDGE_SIZE, len(concepts)))
+    concept_rows = [concept_row(cid, concepts[cid]) for cid in drawn]
+    chosen = random.Random(JUDGE_SEED).sample(relations, min(JUDGE_SIZE, len(relations)))
+    relation_rows = [relation_row(rel, concepts) for rel in chosen]
     return [
-        write_tsv(
-            sample_dir / f"{name}-concepts.tsv",
-            ["id", "name", "aliases", "type", "definition", "quote", "source", "verdict", "reason"],
-            concept_rows,
-            overwrite,
-        ),
-        write_tsv(
-            sample_dir / f"{name}-relations.tsv",
-            ["id", "subject", "predicate", "object", "quote", "source", "verdict", "reason"],
-            relation_rows,
-            overwrite,
-        ),
+        write_tsv(sample_dir / f"{name}-concepts.tsv", CONCEPT_HEADER, concept_rows, overwrite),
+        write_tsv(sample_dir / f"{name}-relations.tsv", RELATION_HEADER, relation_rows, overwrite),
     ]
+
+
+# "pass17-final" → (17, 3): later passes, and later stages of a pass, judged last
+_PASS = re.compile(r"pass(\d+)-(\w+)")
+_STAGES = {"drawn": 0, "mid": 1, "last": 2, "final": 3, "end": 4}
+
+
+def _judged_order(folder: Path) -> tuple[int, int, int]:
+    """A pass's whole lists (``pass12-end/all/``) just before its samples, which a later reader judged."""
+    whole = folder.name == "all"
+    name = folder.parent.name if whole else folder.name
+    match = _PASS.fullmatch(name)
+    if match is not None:
+        return int(match.group(1)), _STAGES.get(match.group(2), 0), int(not whole)
+    return ((3, 5) if name == "final" else (2, 0)) + (int(not whole),)
+
+
+def _row_key(row: Mapping[str, str]) -> tuple[str, ...]:
+    """A judged row is the same row where its object, quote and definition (or predicate and object)
+    are: the verdict is on what the reader saw."""
+    return (row["id"], row.get("quote", ""), row.get("definition", row.get("predicate", "")), row.get("object", ""))
+
+
+def judged_anywhere(
+    name: str, concepts: Mapping[str, Mapping[str, Any]], relations: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Every concept and relation of the compile that some judged sample under ``tests/data/judged/``
+    holds with the same quote (the latest pass's verdict): the precision over all of them moves less
+    with one seeded draw than a draw of 30 does."""
+    root = REPO_ROOT / "tests" / "data" / "judged"
+    folders = sorted([root, *(d for d in root.rglob("*") if d.is_dir())], key=_judged_order)
+    result: dict[str, Any] = {}
+    for kind, header, rows in (
+        ("concepts", CONCEPT_HEADER, [concept_row(cid, c) for cid, c in sorted(concepts.items())]),
+        ("relations", RELATION_HEADER, [relation_row(r, concepts) for r in relations]),
+    ):
+        verdicts: dict[tuple[str, ...], str] = {}
+        for folder in folders:  # a later pass's verdict replaces an earlier one
+            path = folder / f"{name}-{kind}.tsv"
+            if path.is_file():
+                with path.open(newline="", encoding="utf-8") as handle:
+                    # the judged files are written by csv (quoted where a cell holds a quote mark)
+                    for judged_row in csv.DictReader(handle, delimiter="\t"):
+                        if judged_row.get("verdict"):
+                            verdicts[_row_key(judged_row)] = judged_row["verdict"]
+        cells = [[collapse(c).replace("\t", " ") for c in row] for row in rows]  # as write_tsv writes them
+        found = [verdicts.get(_row_key(dict(zip(header, row, strict=False)))) for row in cells]
+        known = [v for v in found if v]
+        result[kind] = {
+            "rows": len(rows),
+            "judged": len(known),
+            "ok": sum(v == "ok" for v in known),
+            "precision": round(sum(v == "ok" for v in known) / len(known), 3) if known else None,
+        }
+    return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -625,6 +679,12 @@ def print_corpus(f: Mapping[str, Any]) -> None:
     print(f"  stage times: {stage_text}")
     for line in f["samples"]:
         print(f"  sample {line}")
+    for kind, j in (f.get("judged_anywhere") or {}).items():
+        if j["judged"]:
+            print(
+                f"  {kind} judged in some sample (same quote): {j['judged']} of {j['rows']}, "
+                f"ok {j['ok']} = {j['precision']:.2f}"
+            )
 
 
 def print_table(all_figures: list[Mapping[str, Any]]) -> None:
@@ -633,6 +693,10 @@ def print_table(all_figures: list[Mapping[str, Any]]) -> None:
     def recall_cell(f: Mapping[str, Any], key: str) -> str:
         r = f.get("recall") or {}
         return "n/a" if r.get(key) is None else f"{r[key]:.2f}"
+
+    def judged_cell(f: Mapping[str, Any], kind: str) -> str:
+        j = (f.get("judged_anywhere") or {}).get(kind) or {}
+        return f"{j['ok']}/{j['judged']} ({j['precision']:.2f})" if j.get("judged") else "n/a"
 
     rows: list[tuple[str, Cell]] = [
         ("sources", lambda f: str(f["sources"])),
@@ -654,6 +718,8 @@ def print_table(all_figures: list[Mapping[str, Any]]) -> None:
         ("titles = file stem", lambda f: str(f["checks"]["titles_equal_file_stem"])),
         ("topics sharing a title", lambda f: str(f["checks"]["duplicate_topic_titles"])),
         ("topics without summary", lambda f: str(f["checks"]["topics_without_summary"])),
+        ("concepts judged ok (any sample)", lambda f: judged_cell(f, "concepts")),
+        ("relations judged ok (any sample)", lambda f: judged_cell(f, "relations")),
         ("wall (s)", lambda f: f"{f['wall_s']:.1f}"),
         ("peak RSS (MB)", lambda f: str(f["peak_rss_mb"])),
         (
