@@ -1409,3 +1409,14 @@ def test_r23_a_lead_into_what_follows_and_a_requirement_state_no_relation() -> N
     assert relations_of("The miller must weigh the sacks.", "miller", "sacks") == set()
     assert relations_of("The miller weighs the sacks.", "miller", "sacks") == {("miller", "weighs", "sacks")}
     assert relations_of("The miller grades sacks by weight.", "miller", "sacks") == {("miller", "grades", "sacks")}
+
+
+def test_issue10_a_further_feature_a_need_and_what_is_listed_below_define_nothing() -> None:
+    """Issue 10 (R20): "Furthermore, `Sower` provides …" adds one more thing it does, like "also";
+    "Sower logs require a separate barn …" says what they need; "… a machine called `sow` summarized
+    below:" leaves what it is to the list after it."""
+    assert reading_of("Furthermore, `Sower` provides convenience functions.", "Sower").rank == DESCRIBES
+    assert reading_of("`Sower` provides convenience functions.", "Sower").rank == DEFINES
+    assert reading_of("Sower logs require a separate barn to store the records.", "logs").rank == MENTIONS
+    listed = "The farm provides three tools plus a machine called `sow` summarized below:"
+    assert reading_of(listed, "sow").forward

@@ -98,7 +98,8 @@ _FORWARD = re.compile(
     r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
     r"(?:we|you)(?:'ll| will)(?: also| then| now| soon| later| first)? (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
     r"discuss|cover|explain)\w*|coming up|"
-    r"(?:described|explained|covered|discussed|documented) (?:in (?:more|further|greater) detail )?in)\b",
+    r"(?:described|explained|covered|discussed|documented) (?:in (?:more|further|greater) detail )?in|"
+    r"(?:summarized|listed|shown|described|explained|outlined) below)\b",
     re.IGNORECASE,
 )
 # "Extension point interfaces have the following form.", "The following information is …:": what
@@ -296,6 +297,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         incidental = (
             _compares(parse, governor)  # "Comprehensions provide a more concise representation than …"
             or _also(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
+            or _FURTHER.match(parse.text) is not None  # "Furthermore, `Task` provides …": likewise
             or _example(parse)
             or _restricted(parse, head)
             or _can(parse, governor)
@@ -446,6 +448,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and _subjects(parse, governor) == 1
         and _subjects(parse, head) == 0
         and not _done_to(parse, head, governor)
+        # "Cluster-level logging architectures require a separate backend …": what it needs
+        and governor.lemma.casefold() not in ("require", "need")
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
@@ -1007,6 +1011,9 @@ EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNOR
 def _example(parse: Parse) -> bool:
     """ "For example, a bitstring generator can be used with …": what one example does."""
     return EXAMPLE_START.match(parse.text) is not None
+
+
+_FURTHER = re.compile(r"^(?:furthermore|moreover|additionally|in addition|besides)\b", re.IGNORECASE)
 
 
 def _also(parse: Parse, verb: Word) -> bool:
