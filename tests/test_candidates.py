@@ -1054,3 +1054,12 @@ def test_r20_what_is_said_of_an_abbreviation_is_said_of_the_name_it_shortens() -
     assert definition(found["Seed Counting Service"]).startswith("SCS is responsible for counting")
     assert "SCS" in found["Seed Counting Service"]["aliases"]
     assert "SCS" not in found
+
+
+def test_issue10_what_the_reader_can_do_with_a_named_term_does_not_define_it() -> None:
+    """Issue 10 (R20): "You can use Seed Planners to add …" under a heading that names them says what
+    the reader can do with them, not what they are: no concept; "Seed Planners add …" says what they do."""
+    used = "## Seed Planners\n\nYou can use Seed Planners to add new kinds of rows to a field.\n"
+    assert "Seed Planners" not in concepts(used)
+    does = "## Seed Planners\n\nSeed Planners add new kinds of rows to a field.\n"
+    assert "Seed Planners" in concepts(does)

@@ -406,6 +406,10 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
         named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
+        if best.reading.pattern == "use":
+            # "You can use Storage Plugins to add …", "… scale a workload using a _HPA_": what the
+            # reader can do with it says nothing of what it is, however the author named it
+            return False
         return (
             (named_by_author and not _common_noun(candidate))
             or (named and count >= 3 and best.own_section)

@@ -349,8 +349,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading("mention", MENTIONS, forward=forward)  # "Use these guidelines to …"
         # "Use a mutating admission webhook to set this field …": what it does for the thing just
         # named, not what it is for
-        weak = _can(parse, governor) or _for_this(parse, governor)
-        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)
+        if _can(parse, governor) or _for_this(parse, governor):
+            # "You can use X to view …": what the reader can do with it, as "using a _X_" is
+            return Reading("use", DESCRIBES, forward=forward)
+        return Reading("function", DEFINES, forward=forward)
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
         return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "pobj" and governor.text.casefold() == "as" and _members_offered(parse, head):
