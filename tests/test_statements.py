@@ -1420,3 +1420,11 @@ def test_issue10_a_further_feature_a_need_and_what_is_listed_below_define_nothin
     assert reading_of("Sower logs require a separate barn to store the records.", "logs").rank == MENTIONS
     listed = "The farm provides three tools plus a machine called `sow` summarized below:"
     assert reading_of(listed, "sow").forward
+
+
+def test_issue10_only_use_x_if_is_advice_on_when_not_to() -> None:
+    """Issue 10 (R20): "Only use the hay press if …" says when not to use it; "Use the hay press when
+    you need …" says what it is for."""
+    advice = reading_of("Only use the hay press if you have no baler that you can borrow.", "hay press")
+    assert advice == Reading("use", DESCRIBES)
+    assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == DEFINES

@@ -349,8 +349,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading("mention", MENTIONS, forward=forward)  # "Use these guidelines to …"
         # "Use a mutating admission webhook to set this field …": what it does for the thing just
         # named, not what it is for
-        if _can(parse, governor) or _for_this(parse, governor):
-            # "You can use X to view …": what the reader can do with it, as "using a _X_" is
+        only = any(w.dep == "advmod" and w.lemma.casefold() == "only" for w in parse.children(governor.i))
+        if _can(parse, governor) or _for_this(parse, governor) or only:
+            # "You can use X to view …": what the reader can do with it, as "using a _X_" is; "Only
+            # use X if …" when not to use it
             return Reading("use", DESCRIBES, forward=forward)
         return Reading("function", DEFINES, forward=forward)
     if head.dep == "dobj" and main and governor.lemma in _OFFER_LEMMAS and _offered_as(parse, governor):
