@@ -582,8 +582,10 @@ def _judged_order(folder: Path) -> tuple[int, int, int]:
 
 def _row_key(row: Mapping[str, str]) -> tuple[str, ...]:
     """A judged row is the same row where its object, quote and definition (or predicate and object)
-    are: the verdict is on what the reader saw."""
-    return (row["id"], row.get("quote", ""), row.get("definition", row.get("predicate", "")), row.get("object", ""))
+    are: the verdict is on what the reader saw. Quote marks and spaces are dropped from the key: some
+    judged files were written with csv quoting, some without."""
+    cells = (row["id"], row.get("quote", ""), row.get("definition", row.get("predicate", "")), row.get("object", ""))
+    return tuple(re.sub(r'["\s]+', " ", cell or "").strip() for cell in cells)
 
 
 def judged_anywhere(
