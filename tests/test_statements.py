@@ -1428,3 +1428,10 @@ def test_issue10_only_use_x_if_is_advice_on_when_not_to() -> None:
     advice = reading_of("Only use the hay press if you have no baler that you can borrow.", "hay press")
     assert advice == Reading("use", DESCRIBES)
     assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == DEFINES
+
+
+def test_issue10_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
+    """Issue 10 (R20): "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
+    tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""
+    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", DEFINES)
+    assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == MENTIONS

@@ -509,7 +509,14 @@ def _use_for(parse: Parse, verb: Word) -> bool:
     if verb.tag == "VBD" or any(w.dep == "aux" and w.lemma == "have" for w in children):
         return False  # "Here we have used recursion to traverse a list": what an example did
     subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
-    if subject is not None and subject.lemma.casefold() not in ("you", "we"):
+    # "You use X to …", "Elixir developers use the `Mix` build tool to compile code": the people who
+    # use it tell what it is for (not "Most developers …": some of them)
+    if subject is not None and not (
+        subject.lemma.casefold() in _USERS
+        and not any(
+            w.dep in ("det", "amod") and w.lemma.casefold() in SOME | _EACH for w in parse.children(subject.i)
+        )
+    ):
         return False
     objects = [w.i for w in children if w.dep == "dobj"]
     return any(
@@ -521,6 +528,7 @@ def _use_for(parse: Parse, verb: Word) -> bool:
     )
 
 
+_USERS = frozenset(["you", "we", "developer", "user", "people", "programmer", "administrator", "operator"])
 # "We can use `is_binary/1` to demonstrate this": what the example shows, not what the thing is for
 _DEMONSTRATING = frozenset(
     ["demonstrate", "show", "illustrate", "see", "check", "confirm", "try", "explore", "test"]
@@ -1209,6 +1217,10 @@ CLASSIFIERS = frozenset(
         "library",
         "package",
         "command",
+        "tool",  # "the `kubectl` command-line tool", "the `Mix` build tool"
+        "utility",
+        "binary",
+        "daemon",
         "option",
         "field",
         "flag",
