@@ -952,8 +952,8 @@ def _of_any(parse: Parse, attr: Word) -> bool:
 def _judged(parse: Parse, attr: Word) -> bool:
     """The attribute judges the subject rather than say what it is: a verdict ("a useful
     alternative", "a good fit") or a ranking ("the most common answer")."""
-    lemma, children = attr.lemma.casefold(), parse.children(attr.i)
-    if lemma in _VERDICTS or lemma == "alternative":
+    children = parse.children(attr.i)
+    if attr.lemma.casefold() in _VERDICTS:
         return True
     return any(
         w.tag == "JJS" or (w.dep == "advmod" and w.lemma.casefold() == "most")
