@@ -330,7 +330,7 @@ def anchors_neighbourhood(
         whole.update(ranked(related, labels.__getitem__))
     stored = lookup.entries(oid for oid in whole if oid not in index.changes and oid not in index.removed)
     for oid in sorted(near):
-        entry = index.changes.get(oid) if oid in index.changes else None
+        entry = index.changes.get(oid)
         if entry is not None:
             graph[oid] = graph_entry(entry)
         elif oid in stored and oid not in index.removed:
