@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen import gitstore
+from wikigen import gitstore, worktree
 from wikigen.gitstore import GitStore
 
 K = "content/sources/knowledge"
@@ -41,7 +41,7 @@ def test_the_command_line_and_libgit2_read_the_same_status(git_repo: GitRepo, mo
     git_repo.stage({"content/wiki/articles/y.md": None})
     (root / "content/wiki/articles/z.md").write_text("untracked: not a local change to a generated file\n")
 
-    assert GitStore(root)._cli_status(["-uno"]) is not None  # the command line answered, not libgit2
+    assert GitStore(root)._cli_status(["-uno"], ["content"]) is not None  # the command line answered, not libgit2
     cli = answers(root)
     assert cli[0] == ["content/wiki/articles/x.md", "content/wiki/articles/y.md"]
     assert cli[1] == {
@@ -80,3 +80,17 @@ def test_the_command_line_and_libgit2_bring_the_index_to_the_same_tree(
     assert GitStore(root).index_tree() == removal and not (root / "content/wiki/articles/y z.md").exists()
     monkeypatch.setattr(gitstore.shutil, "which", lambda name: None)  # no git installed: libgit2
     assert checked_out() == cli
+
+
+def test_the_status_started_before_the_compiler_loads_answers_for_the_root(git_repo: GitRepo, tmp_path: Path):
+    """`wikigen compile` starts the status in the folder it was given, before it knows the repository
+    (issue 14): from a subfolder it lists the root's paths, as GitStore does; outside a repository it
+    cannot tell, and the compile asks libgit2."""
+    git_repo.commit({f"{K}/a.md": source("Alpha is a letter."), "content/wiki/articles/x.md": "generated\n"})
+    root = git_repo.root
+    (root / "content/wiki/articles/x.md").write_text("edited by hand\n")
+    assert worktree.start_dirty_paths(root / "content/sources")() == ["content/wiki/articles/x.md"]
+    assert GitStore(root).start_dirty_paths(GENERATED, started=worktree.start_dirty_paths(root))() == [
+        "content/wiki/articles/x.md"
+    ]
+    assert worktree.start_dirty_paths(tmp_path)() is None

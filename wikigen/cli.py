@@ -11,7 +11,7 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,7 +24,9 @@ from wikigen.errors import (
     environmental,
     exit_code_for,
 )
-from wikigen.plan import Plan, nothing_to_compile
+
+if TYPE_CHECKING:
+    from wikigen.plan import Plan
 
 
 def _print_json(data: Any) -> None:
@@ -124,6 +126,7 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: str | None, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
     from wikigen.engines.route import route_of
+    from wikigen.plan import nothing_to_compile
 
     overrides: dict[str, Any] = {"engine.name": engine_name}
     ws = _workspace(ctx, **overrides)
@@ -260,11 +263,17 @@ def compile_command(
     quiet: bool,
 ) -> None:
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
+    from wikigen.worktree import start_dirty_paths
+
+    # Started before the compiler is loaded: the stat of every generated file then costs no wait
+    # (issue 14; the compile refuses local changes there before it sends or writes anything).
+    dirty_status = start_dirty_paths(ctx.obj["dir"])
     from wikigen.pipeline import compile_repo
 
     with _progress(enabled=not quiet, bar=not as_json) as progress:
         report = compile_repo(
             ctx.obj["dir"],
+            dirty_status=dirty_status,
             overrides={"engine.name": engine_name},
             batch=batch,
             retry=retry,

@@ -18,6 +18,7 @@ from typing import Any
 
 import pygit2
 
+from wikigen import worktree
 from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, environmental
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -529,21 +530,25 @@ class GitStore:
         """Tracked files under ``prefixes`` that differ from HEAD in the index or the work tree."""
         return self.start_dirty_paths(prefixes, background=False)()
 
-    def start_dirty_paths(self, prefixes: tuple[str, ...], *, background: bool = True) -> Callable[[], list[str]]:
-        """``dirty_paths`` started now and answered when the returned function is called: the command
-        line stats the work tree while the caller reads the plan (0.4 s at 100,000 sources, issue 14),
-        at a lower priority unless ``background`` is False. Each call of the function gives the same
-        list; the command is waited for once."""
-        running = self._start_cli_status(["-uno", "--", *(p.rstrip("/") for p in prefixes)], background=background)
+    def start_dirty_paths(
+        self,
+        prefixes: tuple[str, ...],
+        *,
+        background: bool = True,
+        started: Callable[[], list[str] | None] | None = None,
+    ) -> Callable[[], list[str]]:
+        """``dirty_paths`` started now (or ``started`` earlier, by :func:`wikigen.worktree.start_dirty_paths`
+        in this repository) and answered when the returned function is called: the command line stats
+        the work tree while the caller reads the plan (0.4 s at 100,000 sources, issue 14), at a lower
+        priority unless ``background`` is False. Each call of the function gives the same list; the
+        command is waited for once, and libgit2 answers where the command line cannot."""
+        pending = started or worktree.start_dirty_paths(self.root, prefixes, background=background)
         answer: list[list[str]] = []
 
         def result() -> list[str]:
             if not answer:
-                listed = self._finish_cli_status(running)
-                if listed is not None:
-                    answer.append(sorted({path for _, path in listed if path.startswith(prefixes)}))
-                else:
-                    answer.append(self._libgit2_dirty_paths(prefixes))
+                listed = pending()
+                answer.append(listed if listed is not None else self._libgit2_dirty_paths(prefixes))
             return list(answer[0])
 
         return result
@@ -561,7 +566,7 @@ class GitStore:
         ``changed`` (the work tree differs from the index) and ``untracked`` (not ignored)."""
         folder = prefix.rstrip("/") + "/"
         found: dict[str, list[str]] = {"staged": [], "changed": [], "untracked": []}
-        listed = self._cli_status(["-uall", "--", prefix.rstrip("/")])
+        listed = self._cli_status(["-uall"], [prefix])
         if listed is not None:
             for code, path in listed:
                 if not path.startswith(folder):
@@ -609,45 +614,10 @@ class GitStore:
             return False
         return result.returncode == 0
 
-    def _cli_status(self, args: list[str]) -> list[tuple[str, str]] | None:
-        """(XY code, path) of every entry `git status --porcelain` lists for ``args`` — both paths of
-        a rename. The git command line stats the work tree in parallel, several times faster than
-        libgit2 on a large one (0.8 s against 3.3 s at 430,000 files, issue 14); it is asked with
-        ``--no-optional-locks`` so that it never writes the index. None when no ``git`` is installed
-        or it fails: the caller asks libgit2."""
-        return self._finish_cli_status(self._start_cli_status(args))
-
-    def _start_cli_status(self, args: list[str], *, background: bool = False) -> subprocess.Popen[bytes] | None:
-        """``background``: at a lower priority (``nice``, where installed), so that a status read while
-        the caller works takes the time the caller leaves, not the caller's."""
-        git = shutil.which("git")
-        if git is None:
-            return None
-        nice = shutil.which("nice") if background else None
-        try:
-            return subprocess.Popen(
-                [*([nice, "-n", "10"] if nice else []), git, "--no-optional-locks", "status", "--porcelain=v1",
-                 "-z", "--no-renames", *args],
-                cwd=self.root,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-            )
-        except OSError:
-            return None
-
-    @staticmethod
-    def _finish_cli_status(running: subprocess.Popen[bytes] | None) -> list[tuple[str, str]] | None:
-        if running is None:
-            return None
-        stdout, _ = running.communicate()
-        if running.returncode != 0:
-            return None
-        entries: list[tuple[str, str]] = []
-        for field in stdout.decode("utf-8", "surrogateescape").split("\0"):
-            if len(field) > 3 and field[2] == " ":
-                entries.append((field[:2], field[3:]))
-        return entries
+    def _cli_status(self, args: list[str], paths: list[str]) -> list[tuple[str, str]] | None:
+        """(XY code, path) of every entry `git status --porcelain` with ``args`` lists under ``paths``
+        (:func:`wikigen.worktree.start_status`); None where the command line cannot tell."""
+        return worktree.finish_status(worktree.start_status(self.root, args, paths))
 
     def checkout_paths(self, tree: str, paths: list[str]) -> None:
         """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""

@@ -124,14 +124,23 @@ def compile_repo(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     allow_mass_withdrawal: bool = False,
+    dirty_status: Callable[[], list[str] | None] | None = None,
 ) -> CompileReport:
-    """Compile the sources committed at HEAD into a new snapshot (or several, with ``batch``)."""
-    ws = Workspace.open(path, overrides=overrides)
-    engine = engine or make_engine(ws.config)
+    """Compile the sources committed at HEAD into a new snapshot (or several, with ``batch``).
+
+    ``dirty_status``: the work tree's status of the generated files in ``path``'s repository, started
+    by the caller (:func:`wikigen.worktree.start_dirty_paths`), else it is started here."""
+    try:
+        ws = Workspace.open(path, overrides=overrides)
+        engine = engine or make_engine(ws.config)
+    except BaseException:
+        if dirty_status is not None:
+            dirty_status()  # the command it started is waited for, not left running
+        raise
     cancel = cancel or threading.Event()
     # The work tree's status is read while the plan is (issue 14), and answered before anything is
     # written or sent: local edits to generated files would be lost, so they are refused first.
-    refuse_dirty = start_dirty_check(ws.store)
+    refuse_dirty = start_dirty_check(ws.store, dirty_status)
     try:
         # Issue 15.6–15.7: generated files a merge brought are reconciled first; hand edits are refused.
         reconciled = reconcile(ws.store, ws.head, ws.baseline, refuse_dirty)

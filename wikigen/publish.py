@@ -30,8 +30,8 @@ from wikigen.errors import (
 from wikigen.gitstore import GitStore
 from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, Snapshot, load_snapshot, snapshot_files
 from wikigen.sources import SOURCES_DIR
+from wikigen.worktree import GENERATED
 
-GENERATED = ("content/wiki/", "content/.wikigen/")
 # Test hook: after-objects | after-commit | after-ref | during-worktree raise there; kill-after-ref
 # and kill-during-worktree SIGKILL the process there; sigint-ref-moved sends it SIGINT (Ctrl-C) the
 # moment the ref moved.
@@ -111,12 +111,14 @@ def _stale_index_lock(store: GitStore) -> str:
     return f"if no git command is running, first remove the stale lock (`rm {shlex.quote(lock)}`), then "
 
 
-def start_dirty_check(store: GitStore) -> Callable[[], None]:
+def start_dirty_check(store: GitStore, started: Callable[[], list[str] | None] | None = None) -> Callable[[], None]:
     """The work tree is updated after publishing, so local edits there would be lost: the returned
     function refuses them, and is called before anything is published or sent to an engine. The
-    work-tree status is started now and read when it is first called (issue 14: the status of
-    250,000 generated files is read while the plan is); it raises each time on a dirty tree."""
-    pending = store.start_dirty_paths(GENERATED)
+    work-tree status is started now, or was (``started``: :func:`wikigen.worktree.start_dirty_paths`
+    of GENERATED in this repository, by the command line before it loaded the compiler), and is read
+    when the function is first called (issue 14: the status of 250,000 generated files is read while
+    the plan is); it raises each time on a dirty tree."""
+    pending = store.start_dirty_paths(GENERATED, started=started)
 
     def refuse() -> None:
         dirty = pending()

@@ -1,0 +1,75 @@
+"""The work tree's status through the git command line (issue 14), with nothing but the standard
+library: `wikigen compile` starts it before the compiler's modules are imported, so that the stat of
+every generated file (0.3–0.4 s at 100,000 sources) runs while the process loads and plans.
+
+The command line stats the work tree in parallel, several times faster than libgit2 on a large one
+(0.8 s against 3.3 s at 430,000 files). It is asked with ``--no-optional-locks`` so that it never
+writes the index, and with ``:(top)`` pathspecs, so that it answers for the repository's root from
+any folder in it; its paths are the root's. Where it cannot answer (no ``git`` installed, not a
+repository, an error) the answer is None and the caller asks libgit2 (:mod:`wikigen.gitstore`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+GENERATED = ("content/wiki/", "content/.wikigen/")  # only the compiler writes here
+
+
+def start_status(
+    directory: Path | str, args: Sequence[str], paths: Sequence[str], *, background: bool = False
+) -> subprocess.Popen[bytes] | None:
+    """`git status --porcelain` with ``args`` for ``paths`` (folders of the root) started in
+    ``directory``; ``background``: at a lower priority (``nice``, where installed), so that a status
+    read while the caller works takes the time the caller leaves, not the caller's."""
+    git = shutil.which("git")
+    if git is None:
+        return None
+    nice = shutil.which("nice") if background else None
+    try:
+        return subprocess.Popen(
+            [*([nice, "-n", "10"] if nice else []), git, "--no-optional-locks", "status", "--porcelain=v1",
+             "-z", "--no-renames", *args, "--", *(f":(top){p.rstrip('/')}" for p in paths)],
+            cwd=directory,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except OSError:
+        return None
+
+
+def finish_status(running: subprocess.Popen[bytes] | None) -> list[tuple[str, str]] | None:
+    """(XY code, path) of every entry the started status lists — both paths of a rename — or None."""
+    if running is None:
+        return None
+    stdout, _ = running.communicate()
+    if running.returncode != 0:
+        return None
+    entries: list[tuple[str, str]] = []
+    for field in stdout.decode("utf-8", "surrogateescape").split("\0"):
+        if len(field) > 3 and field[2] == " ":
+            entries.append((field[:2], field[3:]))
+    return entries
+
+
+def start_dirty_paths(
+    directory: Path | str, prefixes: Sequence[str] = GENERATED, *, background: bool = True
+) -> Callable[[], list[str] | None]:
+    """Tracked files under ``prefixes`` that differ from HEAD in the index or the work tree, started
+    now and answered (sorted, or None where the command line could not tell) when the returned
+    function is first called; later calls give the same answer."""
+    running = start_status(directory, ["-uno"], prefixes, background=background)
+    answer: list[list[str] | None] = []
+
+    def result() -> list[str] | None:
+        if not answer:
+            listed = finish_status(running)
+            answer.append(None if listed is None else sorted({p for _, p in listed if p.startswith(tuple(prefixes))}))
+        found = answer[0]
+        return None if found is None else list(found)
+
+    return result
