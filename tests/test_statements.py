@@ -1435,3 +1435,20 @@ def test_issue10_what_developers_use_a_named_tool_for_is_what_it_is_for() -> Non
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""
     assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", DEFINES)
     assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == MENTIONS
+
+
+@pytest.mark.parametrize(
+    "sentence, term",
+    [
+        ("Many granaries store barley through the winter.", "granaries"),
+        ("Several ploughs can also be used to break frozen soil.", "ploughs"),
+        ("Multiple harrows can be pulled by one tractor to cover a wide field.", "harrows"),
+        ("Other sheds provide a dry place for the hay.", "sheds"),
+    ],
+)
+def test_issue10_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sentence: str, term: str) -> None:
+    """Issue 10 (R20), precision first: the tagger reads "many", "several", "multiple" and "other"
+    before a noun as adjectives, not determiners; they pick some of the kind all the same, as
+    "Some granaries …" does, so the sentence only mentions it."""
+    assert reading_of(sentence, term).rank == MENTIONS
+    assert reading_of("A granary stores barley through the winter.", "granary").rank != MENTIONS

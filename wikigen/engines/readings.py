@@ -164,9 +164,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
         return Reading("mention", MENTIONS)
-    if head.dep in ("nsubj", "nsubjpass") and (
-        _determiner(parse, head) in SOME or _consequence(parse, parse.words[head.head])
-    ):
+    if head.dep in ("nsubj", "nsubjpass") and (_some_of(parse, head) or _consequence(parse, parse.words[head.head])):
         # "Some interfaces match …": what some of them do; "As a result, all namespace names must
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", MENTIONS)
@@ -977,7 +975,7 @@ def _definite(parse: Parse, head: Word) -> bool:
 def _restricted(parse: Parse, head: Word) -> bool:
     """ "Each pod in a DaemonSet …", "64 characters is …", "Some organizations run …": a subject
     narrowed to some of its kind by where they are or how many."""
-    if _determiner(parse, head) in SOME or any(
+    if _some_of(parse, head) or any(
         w.dep == "nummod" or (w.dep == "advmod" and w.lemma.casefold() == "only" and w.i < head.i)
         for w in parse.children(head.i)
     ):
@@ -1000,6 +998,15 @@ def _restricted(parse: Parse, head: Word) -> bool:
 # determiners that pick some of a kind (also statements: "many functions …" states nothing of all)
 SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 _EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
+# the tagger reads "many", "several", "multiple" … before a noun as adjectives, not determiners
+_SOME_ADJECTIVES = SOME | {"multiple", "various", "numerous"}
+
+
+def _some_of(parse: Parse, head: Word) -> bool:
+    """ "Some interfaces …", "Many functions …", "Multiple generators …": some of a kind."""
+    return _determiner(parse, head) in SOME or any(
+        w.dep == "amod" and w.i < head.i and w.lemma.casefold() in _SOME_ADJECTIVES for w in parse.children(head.i)
+    )
 
 
 def _narrowed(parse: Parse, head: Word) -> bool:
