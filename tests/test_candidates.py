@@ -830,7 +830,8 @@ def test_issue10_a_definition_that_points_back_is_quoted_with_the_sentence_it_po
 def test_issue10_one_step_of_a_process_defines_nothing() -> None:
     """Issue 10 (R20): "A sieve then holds the chaff …" tells one step of what the text describes,
     not what a sieve is; "A sieve holds the chaff …" says what it does. An emphasized term ("The
-    _sorting table_ then passes …") is no more defined by one step."""
+    _sorting table_ then passes …") is no more defined by one step, nor is a term by a step counted
+    at the start ("First, sieves hold …", "Finally, …")."""
     from wikigen.engines.parse import parse_sentences
     from wikigen.engines.readings import DEFINES, read
     from wikigen.engines.text import visible
@@ -840,6 +841,8 @@ def test_issue10_one_step_of_a_process_defines_nothing() -> None:
         ("A sieve holds the chaff back from the flour.", "sieve", True),
         ("The _sorting table_ then passes the grain to the mill.", "table", False),
         ("A _sorting table_ passes the grain to the mill.", "table", True),
+        ("First, sieves must hold the chaff back, then the mill grinds the grain.", "sieves", False),
+        ("Finally, a sieve holds the chaff back from the flour.", "sieve", False),
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)

@@ -1319,8 +1319,11 @@ def test_issue10_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> N
 
 def test_issue10_a_verdict_on_a_term_is_no_definition() -> None:
     """R20: "A ledger is a good fit for …", "… is a useful alternative" judge what the term is good
-    for; "A ledger is a useful record of …" still says what it is."""
+    for, "the preferred (recommended) way to …" which to choose; "A ledger is a useful record of …"
+    still says what it is."""
     assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > DEFINES
+    assert reading_of("The ledger is the preferred way to keep the grain records.", "ledger").rank > DEFINES
+    assert reading_of("Ledgers are the recommended record for a farm that sells grain.", "Ledgers").rank > DEFINES
     assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > DEFINES
     assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == DEFINES
 
@@ -1452,3 +1455,14 @@ def test_issue10_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sent
     "Some granaries …" does, so the sentence only mentions it."""
     assert reading_of(sentence, term).rank == MENTIONS
     assert reading_of("A granary stores barley through the winter.", "granary").rank != MENTIONS
+
+
+def test_issue10_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduced() -> None:
+    """Issue 10 (R20), precision first: technical prose emphasizes a term where it introduces it,
+    but not where the sentence says what every one of another kind has ("Every farm object also has
+    a _tag_ …") or may do ("Any shed can enable *dry mode* if …"), nor where it counts some of them
+    ("multiple _tines_"); "Linux uses *capabilities* to …" still introduces its term."""
+    assert reading_of("Every farm object also has a _tag_ that is unique across the valley.", "tag").rank == MENTIONS
+    assert reading_of("Any shed on a farm can enable *dry mode* if you set the dry field.", "dry mode").rank == MENTIONS
+    assert reading_of("A harrow can be made of multiple _tines_ which are comma-separated.", "tines").rank == MENTIONS
+    assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == DEFINES

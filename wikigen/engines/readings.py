@@ -413,6 +413,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not imperative(parse)
         and not _defines_another(parse, head)
         and not used
+        and not _some_of(parse, head)  # "… can be made of multiple _requirements_"
+        and not _of_each(parse, governor)  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
@@ -801,8 +803,12 @@ def _the_text_covers(parse: Parse, head: Word) -> bool:
 
 
 def _then(parse: Parse, verb: Word) -> bool:
-    """ "The scheduler then notifies …": ``verb`` is one step in a sequence the text tells."""
-    return any(w.dep == "advmod" and w.lemma.casefold() == "then" for w in parse.children(verb.i))
+    """ "The scheduler then notifies …", "First, plugins register …": ``verb`` is one step in a
+    sequence the text tells."""
+    return any(w.dep == "advmod" and w.lemma.casefold() in _STEPS for w in parse.children(verb.i))
+
+
+_STEPS = frozenset(["then", "first", "next", "finally", "afterwards", "afterward", "lastly", "subsequently"])
 
 
 _TEXT_ITSELF = frozenset(["document", "page", "section", "chapter", "guide", "tutorial", "article", "book"])
@@ -949,15 +955,20 @@ def _of_any(parse: Parse, attr: Word) -> bool:
 
 def _judged(parse: Parse, attr: Word) -> bool:
     """The attribute judges the subject rather than say what it is: a verdict ("a useful
-    alternative", "a good fit") or a ranking ("the most common answer")."""
+    alternative", "a good fit") or a ranking ("the most common answer", "the preferred method")."""
     children = parse.children(attr.i)
     if attr.lemma.casefold() in _VERDICTS:
         return True
     return any(
-        w.tag == "JJS" or (w.dep == "advmod" and w.lemma.casefold() == "most")
+        w.tag == "JJS"
+        or (w.dep == "advmod" and w.lemma.casefold() == "most")
+        or (w.dep == "amod" and w.lemma.casefold() in _RANKING)
         for m in children
         for w in [m, *parse.children(m.i)]
     )
+
+
+_RANKING = frozenset(["prefer", "preferred", "recommend", "recommended", "favored", "favoured"])
 
 
 def _definite(parse: Parse, head: Word) -> bool:
@@ -1000,6 +1011,12 @@ SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 _EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
 # the tagger reads "many", "several", "multiple" … before a noun as adjectives, not determiners
 _SOME_ADJECTIVES = SOME | {"multiple", "various", "numerous"}
+
+
+def _of_each(parse: Parse, verb: Word) -> bool:
+    """ "Every object has …", "Any container can enable …": what ``verb`` says holds of each one of
+    its subject's kind (of what they have or do, not of what the object is)."""
+    return any(w.dep in ("nsubj", "nsubjpass") and _determiner(parse, w) in _EACH for w in parse.children(verb.i))
 
 
 def _some_of(parse: Parse, head: Word) -> bool:
