@@ -1466,3 +1466,18 @@ def test_issue10_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduc
     assert reading_of("Any shed on a farm can enable *dry mode* if you set the dry field.", "dry mode").rank == MENTIONS
     assert reading_of("A harrow can be made of multiple _tines_ which are comma-separated.", "tines").rank == MENTIONS
     assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == DEFINES
+
+
+def test_issue10_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
+    """Issue 10 (R20), precision first: an emphasized term the sentence compares ("the difference
+    between _hayseed_ and _chaff_"), gives as a reason ("because they have *dry floors*"), makes the
+    subject of an elided verb ("whereas _barn extensions_ do") or reaches as the means of something
+    else ("by adding a _tarp_") is used there, not introduced; "_Barn extensions_ do the work of …"
+    says what they do."""
+    assert reading_of("The difference between _hayseed_ and _chaff_ is what the sieve keeps.", "chaff").rank == MENTIONS
+    sheds = "Keep in mind the first three are called sheds because they have *dry floors*, while barns are open."
+    assert reading_of(sheds, "dry floors").rank == MENTIONS
+    whereas = "Adding a shed does not let you change existing barns, whereas _barn extensions_ do."
+    assert reading_of(whereas, "barn extensions").rank == MENTIONS
+    assert reading_of("You can keep the hay dry by adding a _tarp_ over each stack.", "tarp").rank == DESCRIBES
+    assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == DEFINES

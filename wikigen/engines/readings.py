@@ -415,6 +415,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not used
         and not _some_of(parse, head)  # "… can be made of multiple _requirements_"
         and not _of_each(parse, governor)  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"
+        and not _aside(parse, head, governor)
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
@@ -845,11 +846,12 @@ def _put_to_use(parse: Parse, head: Word) -> bool:
     thing, where nothing says what it does ("use _workload resources_ that manage …", "uses
     *capabilities* to divide …" do)."""
     governor = parse.words[head.head]
-    if governor.lemma.casefold() not in _USING:
+    means = _by_means(parse, governor)
+    if governor.lemma.casefold() not in _USING and not means:
         return False
     # "In case you need …, *throws* should be used": the passive of the reader's use, as advice
     used = head.dep == "nsubjpass" and _hedged(parse, governor)
-    if head.dep != "dobj" and not used:
+    if head.dep != "dobj" and not used and not (means and head.dep == "pobj"):  # "by including" read as a preposition
         return False
     if any(w.dep in ("relcl", "acl") and w.lemma.casefold() not in _PLACED for w in parse.children(head.i)):
         return False  # "… that manage a set of pods" says what they do; "… that run in your cluster" where
@@ -864,6 +866,11 @@ def _put_to_use(parse: Parse, head: Word) -> bool:
 
 
 _USING = frozenset(["use", "run", "install", "deploy", "employ"])
+
+
+def _by_means(parse: Parse, verb: Word) -> bool:
+    """ "… by including a _logging agent_ on each node": the means by which the reader does something."""
+    return verb.tag == "VBG" and verb.i > 0 and parse.words[verb.i - 1].text.casefold() == "by"
 _PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, not what it does
 _MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
 
@@ -1011,6 +1018,24 @@ SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
 _EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
 # the tagger reads "many", "several", "multiple" … before a noun as adjectives, not determiners
 _SOME_ADJECTIVES = SOME | {"multiple", "various", "numerous"}
+
+
+def _aside(parse: Parse, head: Word, governor: Word) -> bool:
+    """An emphasized term the sentence uses on its way to something else: compared ("The difference
+    between "iodata" and "chardata" is …"), given as a reason ("… because they have *lexical
+    scope*") or the subject of an elided verb ("…, whereas _API Access Extensions_ do")."""
+    first = head
+    while first.dep == "conj" and first.head != first.i:
+        first = parse.words[first.head]
+    if first.dep == "pobj" and parse.words[first.head].text.casefold() == "between":
+        return True
+    if any(w.dep == "mark" and w.text.casefold() in ("because", "since") for w in parse.children(governor.i)):
+        return True
+    return (
+        head.dep == "nsubj"
+        and governor.lemma.casefold() == "do"
+        and not any(w.dep in ("dobj", "xcomp", "ccomp", "attr", "prep") for w in parse.children(governor.i))
+    )
 
 
 def _of_each(parse: Parse, verb: Word) -> bool:
