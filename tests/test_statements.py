@@ -1481,3 +1481,11 @@ def test_issue10_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
     assert reading_of(whereas, "barn extensions").rank == MENTIONS
     assert reading_of("You can keep the hay dry by adding a _tarp_ over each stack.", "tarp").rank == DESCRIBES
     assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == DEFINES
+
+
+def test_issue10_a_part_of_something_is_where_it_belongs() -> None:
+    """Issue 10 (R20): "is a central part of the barn" says where the hayloft belongs, where "a part
+    that breaks the soil" says what a tine is."""
+    assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > DEFINES
+    assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > DEFINES
+    assert reading_of("A tine is a part that breaks the soil.", "tine").rank == DEFINES

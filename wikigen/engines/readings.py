@@ -903,10 +903,14 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
     if _judged(parse, attr):
         return False  # "`if` is a useful alternative", "Processes are the most common answer to …"
     determiner = _determiner(parse, attr)
+    if attr.lemma.casefold() == "part" and (
+        determiner == "" or any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(attr.i))
+    ):
+        # "are part of the winter stock", "is a central part of the farm" say where it belongs; "is a
+        # part that …" what it is
+        return False
     if determiner in ("a", "an", "the", "any", "one"):
         return True
-    if attr.lemma.casefold() == "part":
-        return False  # "are part of the winter stock" says where it belongs, "is a part that …" what it is
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
 
 
