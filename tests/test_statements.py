@@ -1489,3 +1489,20 @@ def test_issue10_a_part_of_something_is_where_it_belongs() -> None:
     assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > DEFINES
     assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > DEFINES
     assert reading_of("A tine is a part that breaks the soil.", "tine").rank == DEFINES
+
+
+def test_issue10_a_relative_clause_whose_verb_disagrees_in_number_is_another_nouns() -> None:
+    """Issue 10 (R20): in "Leases are kept in the tool shed, which are used for heavy tools" the
+    plural verb makes the leases the subject of the clause, not the shed; "…, which is used for …"
+    says what the shed is for."""
+    assert reading_of("Leases are kept in the tool shed, which are used for heavy tools.", "tool shed").rank == MENTIONS
+    assert reading_of("Tools are kept in the tool shed, which is used for heavy tools.", "tool shed").rank == DEFINES
+    # a name is plural by its ending, whatever the tagger says ("`Barrow`s" reads as NNP)
+    assert reading_of("The farm provides `Barrow`s, which are simple carts with one wheel.", "Barrows").rank == DEFINES
+
+
+def test_issue10_a_benefit_against_something_else_describes_but_does_not_define() -> None:
+    """Issue 10 (R20): "Irrigation allows better use of water" tells a benefit, better than what came
+    before; "Irrigation allows the use of water …" what it does."""
+    assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == DESCRIBES
+    assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == DEFINES

@@ -625,6 +625,8 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
             continue
         if pronoun.lemma.casefold() == "that" and head.dep not in ("nsubj", "nsubjpass", "attr", "appos"):
             continue  # "records are created for named ports that are part of …" narrows the ports
+        if not _agrees(parse, head, clause):
+            continue  # "Leases are kept in the tool shed, which are used for …" speaks of the leases
         if clause.lemma == "be" and any(
             w.dep == "attr" and _defining_attr(parse, w) for w in parse.children(clause.i)
         ):
@@ -640,6 +642,19 @@ def _which_clause(parse: Parse, head: Word) -> str | None:
         ):
             return "function"  # "… is the `Chars` protocol, which specifies how to …"
     return None
+
+
+def _agrees(parse: Parse, head: Word, clause: Word) -> bool:
+    """Whether a relative clause's verb can have ``head`` as its subject by number: "the shed, which
+    are used for …" belongs to another noun (a name written as code keeps any number)."""
+    if head.code or head.tag not in ("NN", "NNS", "NNP", "NNPS"):
+        return True
+    finite = [w for w in [clause, *parse.children(clause.i)] if w.tag in ("VBZ", "VBP") and w.i <= clause.i]
+    if not finite:
+        return True
+    # the tagger calls a name singular whatever its ending ("`Agent`s" is NNP)
+    plural = head.tag in ("NNS", "NNPS") or (head.tag == "NNP" and re.search(r"[^s]s$", head.text) is not None)
+    return all((w.tag == "VBP") == plural for w in finite)
 
 
 def _parenthesized_gloss(parse: Parse, head: Word) -> bool:
@@ -1117,6 +1132,11 @@ def _compares(parse: Parse, verb: Word) -> bool:
         return True  # "Similar to constructs like `if`, function definitions support …"
     if any(w.dep in ("advmod", "acomp") and w.tag in ("RBR", "JJR") for w in parse.children(verb.i)):
         return True  # "`dbg` does it better: …", "Streams are faster": better than something else
+    if any(
+        w.dep == "dobj" and any(a.dep == "amod" and a.tag == "JJR" for a in parse.children(w.i))
+        for w in parse.children(verb.i)
+    ):
+        return True  # "Virtualization allows better utilization of …": a benefit, against what came before
     if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
         w.dep == "amod" and w.lemma.casefold() in _LIKE and parse.words[w.head].dep == "dobj"
         for w in parse.subtree(verb.i)
