@@ -1484,11 +1484,12 @@ def test_issue10_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
 
 
 def test_issue10_a_part_of_something_is_where_it_belongs() -> None:
-    """Issue 10 (R20): "is a central part of the barn" says where the hayloft belongs, where "a part
-    that breaks the soil" says what a tine is."""
+    """Issue 10 (R20): "is a central part of the barn" says how much the hayloft matters there, where
+    "a part that breaks the soil" and "a reusable part of the harrow" say what a tine is."""
     assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > DEFINES
     assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > DEFINES
     assert reading_of("A tine is a part that breaks the soil.", "tine").rank == DEFINES
+    assert reading_of("A tine is a reusable part of the harrow.", "tine").rank == DEFINES
 
 
 def test_issue10_a_relative_clause_whose_verb_disagrees_in_number_is_another_nouns() -> None:

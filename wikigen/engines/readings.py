@@ -919,14 +919,19 @@ def _defining_attr(parse: Parse, attr: Word) -> bool:
         return False  # "`if` is a useful alternative", "Processes are the most common answer to …"
     determiner = _determiner(parse, attr)
     if attr.lemma.casefold() == "part" and (
-        determiner == "" or any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(attr.i))
+        determiner == "" or any(w.dep == "amod" and w.lemma.casefold() in _WEIGHTY for w in parse.children(attr.i))
     ):
-        # "are part of the winter stock", "is a central part of the farm" say where it belongs; "is a
-        # part that …" what it is
+        # "are part of the winter stock" says where it belongs, "is a central part of the farm" how
+        # much it matters there; "is a reusable part of the line", "is a part that …" what it is
         return False
     if determiner in ("a", "an", "the", "any", "one"):
         return True
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
+
+
+_WEIGHTY = frozenset(
+    ["central", "important", "key", "integral", "essential", "vital", "crucial", "fundamental", "major", "core", "critical"]
+)
 
 
 def _nominal(parse: Parse, attr: Word) -> bool:
