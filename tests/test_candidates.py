@@ -1066,3 +1066,14 @@ def test_issue10_what_the_reader_can_do_with_a_named_term_does_not_define_it() -
     assert "Seed Planners" not in concepts(used)
     does = "## Seed Planners\n\nSeed Planners add new kinds of rows to a field.\n"
     assert "Seed Planners" in concepts(does)
+
+
+def test_issue10_a_plural_heading_term_takes_the_singular_its_emphasis_writes() -> None:
+    """Issue 10 (R20): under "## Seed drills" the text names "a _seed drill_" once, in
+    underscores: the concept is "Seed drill" (the underscores are Markdown, not part of the word)."""
+    body = (
+        "## Seed drills\n\n"
+        "Farmers once sowed by hand. The machine that drops seeds in rows is known as a _seed drill_.\n"
+    )
+    found = concepts(body)
+    assert "Seed drill" in found and "Seed drills" not in found, sorted(found)

@@ -198,7 +198,8 @@ def _vocabulary(documents: Sequence[Document], anchors: Anchors) -> Vocabulary:
                 elif mark.kind in ("bold", "italic"):
                     marked.add(text)
             proper.update(normalize_name(w) for w in _MID_CAPITAL.findall(clean.text))
-        words.update(normalize_name(w) for w in _WORD.findall(document.body))
+        # "_map algorithm_": the underscores of emphasis are Markdown, not the word's
+        words.update(normalize_name(w.rstrip("_")) for w in _WORD.findall(document.body))
     return Vocabulary(frozenset(terms), frozenset(marked), frozenset(proper), frozenset(words))
 
 
