@@ -147,6 +147,8 @@ def child(argv: list[str]) -> int:
             return ScriptedEngine(extract, derives_topics=topics)
 
         wikigen.engines.make_engine = scripted  # type: ignore[assignment]
+        if "wikigen.pipeline" in sys.modules:  # loaded already: its own name too
+            sys.modules["wikigen.pipeline"].make_engine = scripted  # type: ignore[attr-defined]
     started = time.perf_counter()
     code = build_mirror(Path(argv[1])) if argv[2:] == [MIRROR] else wikigen.cli.main(argv)
     counters["command_s"] = time.perf_counter() - started

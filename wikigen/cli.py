@@ -265,8 +265,8 @@ def compile_command(
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
     from wikigen.worktree import start_dirty_paths
 
-    # Started before the compiler is loaded: the stat of every generated file then costs no wait
-    # (issue 14; the compile refuses local changes there before it sends or writes anything).
+    # Started before the compiler is loaded: the stat of every generated file runs while it loads
+    # and plans (issue 14); the compile refuses local changes there before it sends or writes anything.
     dirty_status = start_dirty_paths(ctx.obj["dir"])
     from wikigen.pipeline import compile_repo
 

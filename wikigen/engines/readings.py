@@ -881,13 +881,13 @@ def _put_to_use(parse: Parse, head: Word) -> bool:
 
 
 _USING = frozenset(["use", "run", "install", "deploy", "employ"])
+_PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, not what it does
+_MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
 
 
 def _by_means(parse: Parse, verb: Word) -> bool:
     """ "… by including a _logging agent_ on each node": the means by which the reader does something."""
     return verb.tag == "VBG" and verb.i > 0 and parse.words[verb.i - 1].text.casefold() == "by"
-_PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, not what it does
-_MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
 
 
 def _status(parse: Parse, attr: Word) -> bool:
