@@ -14,6 +14,7 @@ from tests.engines import extract
 from wikigen.diffplan import plan_from_diff
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.gitstore import GitStore
+from wikigen.hashing import fingerprint, pairs_text
 from wikigen.mirror import ManifestMirror
 from wikigen.pipeline import compile_repo
 from wikigen.plan import Plan, make_plan
@@ -169,6 +170,12 @@ def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tm
         manifest = git_repo.snapshot().manifest
         latest = {sid: e.pending.version if e.pending else e.version for sid, e in manifest.items()}
         assert forward.latest() == sorted((sid, v or "") for sid, v in latest.items())
+        # the fingerprint's text, spliced forward with the rows, is the one built from scratch
+        assert forward._pairs() == fresh._pairs() == pairs_text(forward.latest())
+        assert forward.fingerprint({}) == fingerprint(forward.latest()) == git_repo.snapshot().fingerprint
+        assert forward.fingerprint({"knowledge/p03": None}) == fingerprint(
+            [p for p in forward.latest() if p[0] != "knowledge/p03"]
+        )
         assert forward.ids_at(f"{K}/p02.md") == ["knowledge/p02"] and forward.ids_at(f"{K}/p01.md") == []
     finally:
         forward.close()

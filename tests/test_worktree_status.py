@@ -94,3 +94,20 @@ def test_the_status_started_before_the_compiler_loads_answers_for_the_root(git_r
         "content/wiki/articles/x.md"
     ]
     assert worktree.start_dirty_paths(tmp_path)() is None
+
+
+def test_a_split_index_is_read_through_the_command_line(git_repo: GitRepo):
+    """`git config core.splitIndex true` (git's setting for large repositories, issue 14) writes an
+    index libgit2 cannot read ("unsupported mandatory extension: 'link'"): --staged then asks `git
+    write-tree`, and `check --staged` (the pre-commit hook) still works."""
+    import subprocess
+
+    git_repo.commit({f"{K}/a.md": source("Alpha is a letter.")})
+    root = git_repo.root
+    subprocess.run(["git", "update-index", "--split-index"], cwd=root, check=True)
+    git_repo.write({f"{K}/b.md": source("Beta is a letter.")})
+    subprocess.run(["git", "add", f"{K}/b.md"], cwd=root, check=True)
+    assert list((root / ".git").glob("sharedindex.*"))
+    expected = subprocess.run(["git", "write-tree"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    assert GitStore(root).index_tree() == expected
+    assert git_repo.wikigen("check", "--staged").code == 0

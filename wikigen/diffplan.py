@@ -72,8 +72,13 @@ def plan_from_diff(
         plan = make_plan(small, current, config)
         manifest = _overlay(baseline.manifest, touched, plan.manifest)
         changed = set(touched) | {s.id for s in sources}
-        pairs = [(sid, v) for sid, v in mirror.latest() if v and sid not in changed]
-        pairs += [(s.id, s.version) for s in sources]
+        # the fingerprint of the valid sources' pairs: the mirror's text with the change spliced in,
+        # else the pairs themselves
+        versions: dict[str, str | None] = {**dict.fromkeys(changed), **{s.id: s.version for s in sources}}
+        found = mirror.fingerprint(versions, versioned=True)
+        if found is None:
+            pairs = [(sid, v) for sid, v in mirror.latest() if v and sid not in changed]
+            found = fingerprint([*pairs, *((s.id, s.version) for s in sources)])
         # The versions still waiting elsewhere stay waiting, as waiting.json lists them (no task
         # among the changed sources, so none of them is compiled or dropped by this change).
         still = {sid: w["reason"] for sid, w in waiting.items() if sid not in changed}
@@ -86,10 +91,28 @@ def plan_from_diff(
             pending=tuple(sorted([*plan.pending, *held])),
             reasons=MappingProxyType({**still, **plan.reasons}),
             unchanged=plan.unchanged + mirror.count() - len(touched) - len(still),
-            fingerprint=fingerprint(pairs),
+            fingerprint=found,
         )
     finally:
         mirror.close()
+
+
+def manifest_fingerprint(store: GitStore, baseline: Snapshot, manifest: Mapping[str, ManifestEntry]) -> str:
+    """A snapshot's fingerprint: of the (id, latest version or "") pair of every entry of
+    ``manifest``; for an overlay of the baseline's stored manifest, the mirror's kept text with the
+    overlay's changes spliced in, or its rows with them (:func:`manifest_pairs`)."""
+    stored = baseline.stored
+    if isinstance(manifest, Overlay) and stored is not None and manifest.base is stored.manifest:
+        mirror = ManifestMirror(store, stored.manifest_tree)
+        try:
+            changes: dict[str, str | None] = dict.fromkeys(manifest.removed)
+            changes.update((sid, _latest(e)) for sid, e in manifest.changes.items())
+            found = mirror.fingerprint(changes)
+        finally:
+            mirror.close()
+        if found is not None:
+            return found
+    return fingerprint(manifest_pairs(store, baseline, manifest))
 
 
 def manifest_pairs(

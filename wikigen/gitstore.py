@@ -150,11 +150,30 @@ class GitStore:
             return str(self.repo[commit].peel(pygit2.Commit).tree.id)
 
     def index_tree(self) -> str:
-        """The tree of the index (what `git commit` would record now), for --staged."""
-        with _translated("reading the index"):
+        """The tree of the index (what `git commit` would record now), for --staged. An index libgit2
+        cannot read (a split index, `core.splitIndex`: "unsupported mandatory extension") is asked of
+        the git command line, `git write-tree`."""
+        try:
             index = self.repo.index
             index.read()
             return str(index.write_tree())
+        except pygit2.GitError as exc:
+            tree = self._cli_write_tree() if "extension" in str(exc) else None
+            if tree is None:
+                with _translated("reading the index"):
+                    raise
+            return tree
+
+    def _cli_write_tree(self) -> str | None:
+        git = shutil.which("git")
+        if git is None:
+            return None
+        try:
+            result = subprocess.run([git, "write-tree"], cwd=self.root, capture_output=True, text=True, check=False)
+        except OSError:
+            return None
+        tree = result.stdout.strip()
+        return tree if result.returncode == 0 and self.has_object(tree) else None
 
     def work_tree(self, prefix: str) -> str:
         """A tree of the work-tree files under ``prefix`` (tracked or not, ignoring .gitignored ones)."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -66,6 +67,45 @@ def fingerprint(pairs: Iterable[tuple[str, str]]) -> str:
 
 
 _LAST_FINGERPRINT: list[tuple[list[tuple[str, str]], str]] = []
+
+
+def pairs_text(pairs: Iterable[tuple[str, str]]) -> str:
+    """The text :func:`fingerprint` hashes: the canonical JSON of the sorted pairs."""
+    return canonical_json(sorted(pairs))
+
+
+def fingerprint_of_text(text: str) -> str:
+    """:func:`fingerprint` of the pairs whose :func:`pairs_text` is ``text``."""
+    return sha256_hex(text)[:16]
+
+
+def spliced(text: str, changes: Mapping[str, str | None]) -> str | None:
+    """``text`` (a :func:`pairs_text`) with each id of ``changes`` paired with its version, or taken
+    out where the version is None — what :func:`pairs_text` gives for the changed pairs, in time that
+    grows with the changes, not with the pairs (issue 14: 100,000 pairs took 0.2 s to encode and
+    hash each compile). None where the text cannot be split safely (an escaped character: a
+    backslash sorts and splits differently from the string it stands for); the caller then hashes
+    the pairs themselves."""
+    if "\\" in text or not (text == "[]" or (text.startswith('[["') and text.endswith('"]]'))):
+        return None
+    parts = [] if text == "[]" else text[3:-3].split('"],["')
+    for sid, version in sorted(changes.items()):
+        if canonical_json(sid)[1:-1] != sid or (version is not None and canonical_json(version)[1:-1] != version):
+            return None
+        at = bisect.bisect_left(parts, sid, key=_pair_id)
+        present = at < len(parts) and _pair_id(parts[at]) == sid
+        if version is None:
+            if present:
+                del parts[at]
+        elif present:
+            parts[at] = f'{sid}","{version}'
+        else:
+            parts.insert(at, f'{sid}","{version}')
+    return '[["' + '"],["'.join(parts) + '"]]' if parts else "[]"
+
+
+def _pair_id(part: str) -> str:
+    return part.split('","', 1)[0]
 
 
 def citation_id(source_id: str, start: int) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from wikigen.errors import SnapshotError, environmental
 from wikigen.gitstore import EMPTY_TREE, GitStore
+from wikigen.hashing import fingerprint_of_text, pairs_text, spliced
 from wikigen.lookup import (
     IndexLookup,
     Lookup,
@@ -324,16 +325,68 @@ class ManifestMirror(_TreeCache):
 
     # Schema 2: the rows are stored in id order (WITHOUT ROWID), so that every pair comes sorted from
     # one scan of the table (issue 14: the sort of 100,000 pairs cost 0.07 s a compile)
-    SCHEMA = "3"  # 3: relations indexed by object too (each concept's degree from the indexes alone)
+    # 3: relations indexed by object too (each concept's degree from the indexes alone)
+    # 4: the text the fingerprint hashes, kept with the rows (``pairs``), spliced as they change
+    SCHEMA = "4"
     FILE = MANIFEST_FILE
     TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS manifest (id TEXT PRIMARY KEY, path TEXT NOT NULL, latest TEXT) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
+CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text TEXT NOT NULL);
 """
     PER_RECORD = ("manifest",)
+    _touched: set[str] | None = None  # the ids a diff deletes or inserts, while it is applied
+
+    def _rebuild(self, tree: str) -> None:
+        super()._rebuild(tree)
+        self._store_pairs(pairs_text(self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest")))
+
+    def _apply_diff(self, old: str, new: str) -> None:
+        self._touched = set()
+        try:
+            super()._apply_diff(old, new)
+            touched = sorted(self._touched)
+        finally:
+            self._touched = None
+        now: dict[str, str | None] = dict.fromkeys(touched)
+        for start in range(0, len(touched), 500):
+            chunk = touched[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            now.update(self.db.execute(f"SELECT id, COALESCE(latest, '') FROM manifest WHERE id IN ({marks})", chunk))
+        held = self._pairs()
+        text = spliced(held, now) if held is not None else None
+        if text is None:
+            text = pairs_text(self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest"))
+        self._store_pairs(text)
+
+    def _delete(self, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        if self._touched is not None:
+            self._touched.update(ids)
+        super()._delete(ids)
+
+    def _store_pairs(self, text: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO pairs VALUES (1, ?)", (text,))
+
+    def _pairs(self) -> str | None:
+        row = self.db.execute("SELECT text FROM pairs WHERE one = 1").fetchone()
+        return None if row is None else str(row[0])
+
+    def fingerprint(self, changes: Mapping[str, str | None], *, versioned: bool = False) -> str | None:
+        """The fingerprint of this tree's (id, latest version or "") pairs with ``changes`` made (a
+        version, or None for an id taken out), from the kept text (:func:`wikigen.hashing.spliced`);
+        ``versioned``: of the pairs that have a version only. None where only the pairs can say (the
+        text cannot be spliced, or ``versioned`` and some pair has none): ask :meth:`latest`."""
+        held = self._pairs()
+        if held is None or (versioned and '",""]' in held):
+            return None
+        text = spliced(held, changes)
+        return None if text is None else fingerprint_of_text(text)
 
     def _insert(self, records: Mapping[str, Mapping[str, Any]]) -> None:
+        if self._touched is not None:
+            self._touched.update(records)
         rows = []
         for sid, entry in records.items():
             pending = entry.get("pending") or None

@@ -22,7 +22,7 @@ from wikigen.baseline import Bodies, Compiled, Titles, baseline_lookup
 from wikigen.communities import read_record
 from wikigen.config import Config
 from wikigen.context import Context, build_context, name_index, names_in, recheck_request
-from wikigen.diffplan import manifest_pairs
+from wikigen.diffplan import manifest_fingerprint
 from wikigen.drift import reconcile
 from wikigen.engines import Delta, Engine, Usage, make_engine
 from wikigen.errors import (
@@ -34,7 +34,7 @@ from wikigen.errors import (
     ValidationError,
     WikigenError,
 )
-from wikigen.hashing import canonical_bytes, fingerprint, json_sha256
+from wikigen.hashing import canonical_bytes, json_sha256
 from wikigen.ids import kind_of
 from wikigen.invalidate import revoke
 from wikigen.lookup import Lookup, name_tokens
@@ -657,11 +657,10 @@ def _run_increment(
     if derives_topics(engine):
         # R32: derived topics are the compiler's topic rule's work, never the engine route's.
         trace["topics"] = {"route": TOPIC_ROUTE, **merged.counts["topic"]}
-    pairs = manifest_pairs(ws.store, baseline, manifest)
     snapshot = Snapshot(
         version=version,
         sources_tree=_increment_tree(ws, plan, selected),
-        fingerprint=fingerprint(pairs),
+        fingerprint=manifest_fingerprint(ws.store, baseline, manifest),
         manifest=manifest if isinstance(manifest, Overlay) else MappingProxyType(manifest),
         objects=merged.index,
         trace=MappingProxyType(trace),
