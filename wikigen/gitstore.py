@@ -165,15 +165,21 @@ class GitStore:
             return tree
 
     def _cli_write_tree(self) -> str | None:
+        result = self._cli(["write-tree"])
+        tree = result.decode("ascii", "replace").strip() if result is not None else ""
+        return tree if tree and self.has_object(tree) else None
+
+    def _cli(self, args: list[str], stdin: bytes | None = None) -> bytes | None:
+        """The output of the git command line with ``args`` in the work tree, or None where no ``git``
+        is installed or it fails (the caller then asks libgit2)."""
         git = shutil.which("git")
         if git is None:
             return None
         try:
-            result = subprocess.run([git, "write-tree"], cwd=self.root, capture_output=True, text=True, check=False)
+            result = subprocess.run([git, *args], cwd=self.root, input=stdin, capture_output=True, check=False)
         except OSError:
             return None
-        tree = result.stdout.strip()
-        return tree if result.returncode == 0 and self.has_object(tree) else None
+        return result.stdout if result.returncode == 0 else None
 
     def work_tree(self, prefix: str) -> str:
         """A tree of the work-tree files under ``prefix`` (tracked or not, ignoring .gitignored ones)."""
@@ -618,20 +624,8 @@ class GitStore:
         reads and writes a large index several times faster than libgit2 (0.15 s against 1.1 s at
         350,000 entries, issue 14). False when no ``git`` is installed or it fails: the caller asks
         libgit2."""
-        git = shutil.which("git")
-        if git is None:
-            return False
-        try:
-            result = subprocess.run(
-                [git, "update-index", "--add", "--remove", "-z", "--stdin"],
-                cwd=self.root,
-                input="".join(f"{path}\0" for path in paths).encode("utf-8", "surrogateescape"),
-                capture_output=True,
-                check=False,
-            )
-        except OSError:
-            return False
-        return result.returncode == 0
+        listed = "".join(f"{path}\0" for path in paths).encode("utf-8", "surrogateescape")
+        return self._cli(["update-index", "--add", "--remove", "-z", "--stdin"], listed) is not None
 
     def _cli_status(self, args: list[str], paths: list[str]) -> list[tuple[str, str]] | None:
         """(XY code, path) of every entry `git status --porcelain` with ``args`` lists under ``paths``

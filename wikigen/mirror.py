@@ -340,25 +340,23 @@ CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text 
 
     def _rebuild(self, tree: str) -> None:
         super()._rebuild(tree)
-        self._store_pairs(pairs_text(self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest")))
+        self._store_pairs(self._text_of_rows())
 
     def _apply_diff(self, old: str, new: str) -> None:
         self._touched = set()
         try:
             super()._apply_diff(old, new)
-            touched = sorted(self._touched)
+            touched = self._touched
         finally:
             self._touched = None
-        now: dict[str, str | None] = dict.fromkeys(touched)
-        for start in range(0, len(touched), 500):
-            chunk = touched[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            now.update(self.db.execute(f"SELECT id, COALESCE(latest, '') FROM manifest WHERE id IN ({marks})", chunk))
+        now: dict[str, str | None] = dict.fromkeys(touched)  # None: the id is gone
+        now.update(rows_for(self.db, "SELECT id, COALESCE(latest, '') FROM manifest WHERE id IN ({ids})", touched))
         held = self._pairs()
         text = spliced(held, now) if held is not None else None
-        if text is None:
-            text = pairs_text(self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest"))
-        self._store_pairs(text)
+        self._store_pairs(text if text is not None else self._text_of_rows())
+
+    def _text_of_rows(self) -> str:
+        return pairs_text(self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest"))
 
     def _delete(self, ids: Iterable[str]) -> None:
         ids = list(ids)

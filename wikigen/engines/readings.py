@@ -1037,11 +1037,10 @@ def _restricted(parse: Parse, head: Word) -> bool:
     )
 
 
-# determiners that pick some of a kind (also statements: "many functions …" states nothing of all)
-SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other"])
+# words that pick some of a kind (also statements: "many functions …" states nothing of all); the
+# tagger reads most of them before a noun as adjectives ("amod"), not determiners
+SOME = frozenset(["some", "many", "several", "few", "most", "certain", "other", "multiple", "various", "numerous"])
 _EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
-# the tagger reads "many", "several", "multiple" … before a noun as adjectives, not determiners
-_SOME_ADJECTIVES = SOME | {"multiple", "various", "numerous"}
 
 
 def _aside(parse: Parse, head: Word, governor: Word) -> bool:
@@ -1071,7 +1070,7 @@ def _of_each(parse: Parse, verb: Word) -> bool:
 def _some_of(parse: Parse, head: Word) -> bool:
     """ "Some interfaces …", "Many functions …", "Multiple generators …": some of a kind."""
     return _determiner(parse, head) in SOME or any(
-        w.dep == "amod" and w.i < head.i and w.lemma.casefold() in _SOME_ADJECTIVES for w in parse.children(head.i)
+        w.dep == "amod" and w.i < head.i and w.lemma.casefold() in SOME for w in parse.children(head.i)
     )
 
 
