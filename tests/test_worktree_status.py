@@ -11,9 +11,9 @@ import pytest
 from tests.conftest import GitRepo, source
 from wikigen import gitstore, worktree
 from wikigen.gitstore import GitStore
+from wikigen.worktree import GENERATED
 
 K = "content/sources/knowledge"
-GENERATED = ("content/wiki/", "content/.wikigen/")
 
 
 def answers(root: Path) -> tuple[list[str], dict[str, list[str]]]:

@@ -25,8 +25,9 @@ from wikigen.objects import FOLDERS, RELATIONS_DIR, WIKI_DIR, object_path
 from wikigen.publish import Published, StartedFrom, commit_message, publish
 from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot, load_snapshot
 from wikigen.sources import SOURCES_DIR
+from wikigen.worktree import GENERATED
 
-GENERATED_DIRS = ("content/wiki", "content/.wikigen")
+GENERATED_DIRS = tuple(folder.rstrip("/") for folder in GENERATED)
 MAX_WALK = 10_000  # commits followed back to the one that published the snapshot
 MAX_OTHERS = 1_000  # compiler commits of merged branches looked at
 

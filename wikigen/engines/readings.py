@@ -513,10 +513,7 @@ def _use_for(parse: Parse, verb: Word) -> bool:
     # "You use X to …", "Elixir developers use the `Mix` build tool to compile code": the people who
     # use it tell what it is for (not "Most developers …": some of them)
     if subject is not None and not (
-        subject.lemma.casefold() in _USERS
-        and not any(
-            w.dep in ("det", "amod") and w.lemma.casefold() in SOME | _EACH for w in parse.children(subject.i)
-        )
+        subject.lemma.casefold() in _USERS and not _some_of(parse, subject) and _determiner(parse, subject) not in _EACH
     ):
         return False
     objects = [w.i for w in children if w.dep == "dobj"]
