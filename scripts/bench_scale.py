@@ -268,8 +268,9 @@ def commit(repo: pygit2.Repository, files: dict[str, bytes | None], message: str
         check_out(Path(repo.workdir))
 
 
-# A user's repo has its files checked out: `git status` (R30's dirty check) then stats them and lists
-# nothing, where a repo of commits alone would list every file as deleted. The measured commands run
+# A user's repo has its files checked out: the compile's check of local changes (the index against
+# HEAD, and the files it writes) then finds none, where a repo of commits alone would have every file
+# deleted. The measured commands run
 # on a checked-out work tree; the baseline's compile (not measured) does not need one.
 CHECKED_OUT = ".git/wikigen-bench-checked-out"
 EDIT_RUNS = 5  # the one-edit compile's wall time is the median of this many runs

@@ -177,6 +177,11 @@ def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tm
             [p for p in forward.latest() if p[0] != "knowledge/p03"]
         )
         assert forward.ids_at(f"{K}/p02.md") == ["knowledge/p02"] and forward.ids_at(f"{K}/p01.md") == []
+        # the count from the kept text is the rows' count; a fingerprint asked again is the same one
+        rows = forward.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0]
+        assert forward.count() == rows == len(manifest)
+        assert forward.fingerprint({"knowledge/p03": None}) == fresh.fingerprint({"knowledge/p03": None})
+        assert forward.fingerprint({"knowledge/p03": "x" * 16}) != forward.fingerprint({"knowledge/p03": None})
     finally:
         forward.close()
         fresh.close()

@@ -11,7 +11,14 @@ from tests.conftest import GitRepo, source
 from tests.engines import extract
 from wikigen.engines.base import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import CapExceeded, ConflictError, PreviousFailure, ValidationError, WikigenError
+from wikigen.errors import (
+    CapExceeded,
+    ConflictError,
+    LocalChangesError,
+    PreviousFailure,
+    ValidationError,
+    WikigenError,
+)
 from wikigen.hashing import canonical_bytes
 from wikigen.objects import RELATIONS_DIR, object_path
 from wikigen.pipeline import compile_repo
@@ -592,14 +599,57 @@ def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
     assert engine.calls == 0 and git_repo.head() == head
 
 
-def test_a_dirty_work_tree_is_reported_before_an_invalid_source(git_repo: GitRepo):
-    """Issue 14: the status runs while the plan is read; the refusal still comes first."""
+def test_a_staged_generated_file_is_reported_before_an_invalid_source(git_repo: GitRepo):
+    """Issue 14: the index is read while the plan is; the refusal still comes first."""
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     compiled(git_repo)
-    (git_repo.root / object_path("article/knowledge--a")).write_text("tampered\n")
     git_repo.commit({f"{K}/b.md": "---\ntitle: [unclosed\n---\nBody.\n"})
+    git_repo.stage({object_path("article/knowledge--a"): "tampered\n"})
     with pytest.raises(WikigenError, match="local changes"):
         compile_repo(git_repo.root, engine=ScriptedEngine(extract))
+
+
+def test_r38_a_local_change_the_compile_would_not_overwrite_is_left_alone(git_repo: GitRepo):
+    """Issue 14, as git's checkout does: only the local changes a compile would overwrite are refused,
+    so that it never stats the whole work tree; a hand edit of a file it does not write stays as it is."""
+    git_repo.commit(
+        {
+            f"{K}/a.md": source("Concept Alpha: the first letter.\n", title="A"),
+            f"{K}/b.md": source("Concept Beta: the second letter.\n", title="B"),
+        }
+    )
+    compiled(git_repo)
+    edited = git_repo.root / object_path("concept/beta")
+    edited.write_text("edited by hand\n")
+    git_repo.commit({f"{K}/a.md": source("Concept Alpha: the first letter, again.\n", title="A")})
+    engine = ScriptedEngine(extract)
+    report = compile_repo(git_repo.root, engine=engine)
+    assert report.published and engine.calls >= 1
+    assert edited.read_text() == "edited by hand\n"  # left alone, and still a local change
+    assert git_repo.git("status", "--porcelain", "--", str(edited)).stdout.startswith(" M")
+
+
+def test_r38_a_local_change_the_compile_would_overwrite_is_refused_before_the_ref_moves(git_repo: GitRepo):
+    """A concept the engine's answer rewrites is known only then: its local change is refused before
+    publishing (nothing published, the edit kept), and once restored the same compile runs without
+    --retry (the refusal judged no source)."""
+    git_repo.commit({f"{K}/a.md": source("Concept Alpha: the first letter.\n", title="A")})
+    compiled(git_repo)
+    edited = git_repo.root / object_path("concept/alpha")
+    edited.write_text("edited by hand\n")
+    git_repo.commit({f"{K}/b.md": source("Concept Alpha: the letter before Beta.\n", title="B")})
+    head = git_repo.head()
+    engine = ScriptedEngine(extract)
+    with pytest.raises(LocalChangesError) as caught:
+        compile_repo(git_repo.root, engine=engine)
+    message = caught.value.message
+    assert engine.calls >= 1 and object_path("concept/alpha") in message and "nothing was published" in message
+    assert "git checkout --no-overlay HEAD -- content/wiki" in message
+    assert git_repo.head() == head and edited.read_text() == "edited by hand\n"
+    git_repo.git("checkout", "--no-overlay", "HEAD", "--", "content/wiki", "content/.wikigen")
+    assert compile_repo(git_repo.root, engine=ScriptedEngine(extract)).published and git_repo.head() != head
+    assert edited.read_text() != "edited by hand\n"
+    assert git_repo.git("status", "--porcelain", "--", "content/wiki", "content/.wikigen").stdout == ""
 
 
 def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_commit(git_repo: GitRepo):

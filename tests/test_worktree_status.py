@@ -111,3 +111,50 @@ def test_a_split_index_is_read_through_the_command_line(git_repo: GitRepo):
     expected = subprocess.run(["git", "write-tree"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
     assert GitStore(root).index_tree() == expected
     assert git_repo.wikigen("check", "--staged").code == 0
+
+
+def test_the_staged_generated_files_read_the_same_through_the_command_line_and_libgit2(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+):
+    """What a compile refuses before it sends anything (issue 14): generated files whose index entry
+    is not HEAD's — asked of `git diff-index --cached`, which stats no file, or of libgit2; a work-tree
+    edit that is not staged is not listed (the compile checks the files it writes itself)."""
+    root = git_repo.root
+    git_repo.stage({"content/wiki/articles/new.md": "staged before any commit\n"})
+    assert worktree.start_staged_paths(root)() is None  # no HEAD yet: the command line cannot tell
+    assert GitStore(root).start_staged_paths(GENERATED)() == ["content/wiki/articles/new.md"]
+    git_repo.commit(
+        {
+            f"{K}/a.md": source("Alpha is a letter."),
+            "content/wiki/articles/x.md": "generated\n",
+            "content/wiki/articles/y é.md": "generated\n",
+            "content/.wikigen/snapshot.json": "{}\n",
+        }
+    )
+    git_repo.stage({"content/wiki/articles/x.md": "edited and staged\n", "content/.wikigen/snapshot.json": None})
+    (root / "content/wiki/articles/y é.md").write_text("edited, not staged\n")
+    git_repo.stage({f"{K}/a.md": source("Alpha is the first letter.")})  # a source: not asked
+    expected = ["content/.wikigen/snapshot.json", "content/wiki/articles/x.md"]
+    assert worktree.start_staged_paths(root / "content/sources")() == expected
+    assert GitStore(root).start_staged_paths(GENERATED, started=worktree.start_staged_paths(root))() == expected
+    monkeypatch.setattr(worktree.shutil, "which", lambda name: None)  # no git installed: libgit2
+    assert GitStore(root).start_staged_paths(GENERATED)() == expected
+
+
+def test_the_work_tree_changes_a_compile_would_overwrite(git_repo: GitRepo):
+    """Of the files a compile writes, those whose bytes are neither HEAD's nor the new ones."""
+    git_repo.commit({"content/wiki/articles/x.md": "old\n", "content/wiki/articles/y.md": "old\n"})
+    root = git_repo.root
+    store = GitStore(root)
+    head = store.commit_tree(store.head_commit())
+    new = store.build_tree(head, {"content/wiki/articles/x.md": b"new\n", "content/wiki/articles/z.md": b"new\n"})
+    paths = ["content/wiki/articles/x.md", "content/wiki/articles/y.md", "content/wiki/articles/z.md"]
+    assert store.work_tree_changes(head, paths, new) == []
+    (root / "content/wiki/articles/x.md").write_text("new\n")  # already the new bytes: nothing lost
+    (root / "content/wiki/articles/z.md").write_text("untracked, other bytes\n")
+    (root / "content/wiki/articles/y.md").unlink()  # deleted: nothing to lose
+    assert store.work_tree_changes(head, paths, new) == ["content/wiki/articles/z.md"]
+    # before the engine's answer only HEAD's bytes can tell: z (not in HEAD) is left to the exact check
+    assert store.work_tree_changes(head, paths) == ["content/wiki/articles/x.md"]
+    (root / "content/wiki/articles/x.md").write_text("edited by hand\n")
+    assert store.work_tree_changes(head, paths, new) == ["content/wiki/articles/x.md", "content/wiki/articles/z.md"]

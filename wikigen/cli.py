@@ -263,11 +263,11 @@ def compile_command(
     quiet: bool,
 ) -> None:
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
-    from wikigen.worktree import start_dirty_paths
+    from wikigen.worktree import start_staged_paths
 
-    # Started before the compiler is loaded: the stat of every generated file runs while it loads
-    # and plans (issue 14); the compile refuses local changes there before it sends or writes anything.
-    dirty_status = start_dirty_paths(ctx.obj["dir"])
+    # Started before the compiler is loaded: the index is read while it loads and plans (issue 14);
+    # the compile refuses local changes to generated files before it sends or writes anything.
+    dirty_status = start_staged_paths(ctx.obj["dir"])
     from wikigen.pipeline import compile_repo
 
     with _progress(enabled=not quiet, bar=not as_json) as progress:

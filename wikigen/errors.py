@@ -136,6 +136,14 @@ class PreviousFailure(WikigenError):
     """The same sources failed before (R33); retried only on a change or with --retry."""
 
 
+class LocalChangesError(WikigenError):
+    """Generated files in the work tree or the index differ from HEAD where a compile would write;
+    the message names them and their restore. It judges no source (R33): restored, the same compile
+    runs again without --retry."""
+
+    retryable = True
+
+
 class HandEditError(WikigenError):
     """A generated file was committed by hand (issue 15.7); the message names it and its restore."""
 

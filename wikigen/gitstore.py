@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -577,6 +577,59 @@ class GitStore:
             return list(answer[0])
 
         return result
+
+    def start_staged_paths(
+        self, prefixes: tuple[str, ...], *, started: Callable[[], list[str] | None] | None = None
+    ) -> Callable[[], list[str]]:
+        """Tracked files under ``prefixes`` whose index entry is not HEAD's, started now (or
+        ``started`` earlier, by :func:`wikigen.worktree.start_staged_paths` in this repository) and
+        answered when the returned function is called — by libgit2 where the command line cannot."""
+        pending = started or worktree.start_staged_paths(self.root, prefixes)
+        answer: list[list[str]] = []
+
+        def result() -> list[str]:
+            if not answer:
+                listed = pending()
+                answer.append(listed if listed is not None else self._libgit2_staged_paths(prefixes))
+            return list(answer[0])
+
+        return result
+
+    def _libgit2_staged_paths(self, prefixes: tuple[str, ...]) -> list[str]:
+        with _translated("reading the index"):
+            head = self.head_commit()
+            index = self.repo.index
+            if head is None:
+                return sorted(entry.path for entry in index if entry.path.startswith(prefixes))
+            diff = index.diff_to_tree(self.repo[head].peel(pygit2.Commit).tree)
+            paths = {p for d in diff.deltas for p in (d.old_file.path, d.new_file.path)}
+        return sorted(p for p in paths if p.startswith(prefixes))
+
+    def work_tree_changes(self, tree: str | None, paths: Iterable[str], new_tree: str | None = None) -> list[str]:
+        """Of ``paths``, those whose file in the work tree would be lost if it were replaced: it holds
+        other bytes than ``tree`` has at that path (a file where ``tree`` has none counts only when
+        ``new_tree`` is given and holds other bytes there too) — git's own rule for a checkout, which
+        refuses only the local changes it would overwrite. It reads the few files asked, never the
+        status of the whole work tree (issue 14: 0.6 s of CPU at 100,000 sources)."""
+        found = []
+        with _translated("reading the work tree"):
+            for path in paths:
+                target = self.root / path
+                try:
+                    if not target.is_file() or target.is_symlink():
+                        if target.exists() or target.is_symlink():
+                            found.append(path)  # a folder or a link where the compiler writes a file
+                        continue
+                    data = target.read_bytes()
+                except FileNotFoundError:
+                    continue
+                held = str(pygit2.hash(data))
+                old = self.blob_in(tree, path) if tree is not None else None
+                if old is None and new_tree is None:
+                    continue  # not in HEAD: only the exact check (with what would be written) can tell
+                if held != old and (new_tree is None or held != self.blob_in(new_tree, path)):
+                    found.append(path)
+        return sorted(found)
 
     def _libgit2_dirty_paths(self, prefixes: tuple[str, ...]) -> list[str]:
         dirty = []

@@ -316,6 +316,7 @@ def among_query(count: int) -> str:
 
 
 _LATEST_ROWS: dict[str, Any] = {}  # ManifestMirror.latest of the last stored tree asked
+_KEPT_PAIRS: dict[str, Any] = {}  # ManifestMirror._kept of the last stored tree asked
 
 
 class ManifestMirror(_TreeCache):
@@ -371,16 +372,32 @@ CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text 
         row = self.db.execute("SELECT text FROM pairs WHERE one = 1").fetchone()
         return None if row is None else str(row[0])
 
+    def _kept(self) -> dict[str, Any]:
+        """What this process knows of the last stored tree asked (a tree's pairs never change): its
+        kept text, whether every pair has a version, and the fingerprints already spliced from it — a
+        compile asks the same one twice (the plan, then the snapshot), 0.03 s each at 100,000 sources."""
+        key = (str(self.path), self.tree)
+        if self.path is None or _KEPT_PAIRS.get("key") != key:
+            held = self._pairs()
+            _KEPT_PAIRS.clear()
+            _KEPT_PAIRS.update(key=key, text=held, unversioned=held is not None and '",""]' in held, found={})
+        return _KEPT_PAIRS
+
     def fingerprint(self, changes: Mapping[str, str | None], *, versioned: bool = False) -> str | None:
         """The fingerprint of this tree's (id, latest version or "") pairs with ``changes`` made (a
         version, or None for an id taken out), from the kept text (:func:`wikigen.hashing.spliced`);
         ``versioned``: of the pairs that have a version only. None where only the pairs can say (the
         text cannot be spliced, or ``versioned`` and some pair has none): ask :meth:`latest`."""
-        held = self._pairs()
-        if held is None or (versioned and '",""]' in held):
+        kept = self._kept()
+        held: str | None = kept["text"]
+        if held is None or (versioned and kept["unversioned"]):
             return None
-        text = spliced(held, changes)
-        return None if text is None else fingerprint_of_text(text)
+        asked = tuple(sorted(changes.items(), key=lambda change: change[0]))
+        if asked not in kept["found"]:
+            text = spliced(held, changes)
+            kept["found"][asked] = None if text is None else fingerprint_of_text(text)
+        found: str | None = kept["found"][asked]
+        return found
 
     def _insert(self, records: Mapping[str, Mapping[str, Any]]) -> None:
         if self._touched is not None:
@@ -412,6 +429,11 @@ CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text 
         return list(rows_kept)
 
     def count(self) -> int:
+        """The number of sources: the pairs of the kept text where it can be split (see
+        :func:`wikigen.hashing.spliced`; 0.02 s less than counting the rows at 100,000 sources)."""
+        held: str | None = self._kept()["text"]
+        if held is not None and "\\" not in held and held.startswith("["):
+            return 0 if held == "[]" else held.count('"],["') + 1
         return int(self.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0])
 
 

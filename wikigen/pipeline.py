@@ -35,11 +35,12 @@ from wikigen.errors import (
     WikigenError,
 )
 from wikigen.hashing import canonical_bytes, json_sha256
-from wikigen.ids import kind_of
+from wikigen.ids import article_id, kind_of
 from wikigen.invalidate import revoke
 from wikigen.lookup import Lookup, name_tokens
 from wikigen.merge import merge
 from wikigen.migration import move_to_shards
+from wikigen.objects import object_path
 from wikigen.plan import Plan, nothing_to_compile, refuse_mass_withdrawal
 from wikigen.publish import (
     StartedFrom,
@@ -128,8 +129,8 @@ def compile_repo(
 ) -> CompileReport:
     """Compile the sources committed at HEAD into a new snapshot (or several, with ``batch``).
 
-    ``dirty_status``: the work tree's status of the generated files in ``path``'s repository, started
-    by the caller (:func:`wikigen.worktree.start_dirty_paths`), else it is started here."""
+    ``dirty_status``: the generated files staged against HEAD in ``path``'s repository, asked by the
+    caller (:func:`wikigen.worktree.start_staged_paths`), else asked here."""
     try:
         ws = Workspace.open(path, overrides=overrides)
         engine = engine or make_engine(ws.config)
@@ -138,8 +139,8 @@ def compile_repo(
             dirty_status()  # the command it started is waited for, not left running
         raise
     cancel = cancel or threading.Event()
-    # The work tree's status is read while the plan is (issue 14), and answered before anything is
-    # written or sent: local edits to generated files would be lost, so they are refused first.
+    # The index is read while the plan is (issue 14), and answered before anything is written or
+    # sent: local edits to generated files the compile writes would be lost, so they are refused first.
     refuse_dirty = start_dirty_check(ws.store, dirty_status)
     try:
         # Issue 15.6–15.7: generated files a merge brought are reconciled first; hand edits are refused.
@@ -154,9 +155,10 @@ def compile_repo(
         plan = ws.plan(include_deferred=include_deferred, parsed_cache=parsed_cache)
     except BaseException:
         with contextlib.suppress(WikigenError):
-            refuse_dirty()  # waits for the status command; the first error is the one reported
+            refuse_dirty()  # waits for the index's answer; the first error is the one reported
         raise
-    refuse_dirty()
+    # the articles of the changed sources are rewritten: a local change there is refused now
+    refuse_dirty(object_path(article_id([sid], "")) for sid in (*plan.added, *plan.updated, *plan.withdrawn))
     if plan.invalid:
         raise SourceError(plan.invalid)  # R5: nothing is published
     if not allow_mass_withdrawal:

@@ -14,7 +14,7 @@ import os
 import shlex
 import signal
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +23,7 @@ from wikigen.errors import (
     ConflictError,
     EnvironmentalError,
     GitStoreError,
+    LocalChangesError,
     PreviousFailure,
     WikigenError,
     environmental,
@@ -111,28 +112,38 @@ def _stale_index_lock(store: GitStore) -> str:
     return f"if no git command is running, first remove the stale lock (`rm {shlex.quote(lock)}`), then "
 
 
-def start_dirty_check(store: GitStore, started: Callable[[], list[str] | None] | None = None) -> Callable[[], None]:
+def start_dirty_check(
+    store: GitStore, started: Callable[[], list[str] | None] | None = None
+) -> Callable[..., None]:
     """The work tree is updated after publishing, so local edits there would be lost: the returned
-    function refuses them, and is called before anything is published or sent to an engine. The
-    work-tree status is started now, or was (``started``: :func:`wikigen.worktree.start_dirty_paths`
-    of GENERATED in this repository, by the command line before it loaded the compiler), and is read
-    when the function is first called (issue 14: the status of 250,000 generated files is read while
-    the plan is); it raises each time on a dirty tree."""
-    pending = store.start_dirty_paths(GENERATED, started=started)
+    function refuses them before anything is sent to an engine or written — every generated file
+    staged against HEAD (the index is read now, or was: ``started`` is
+    :func:`wikigen.worktree.start_staged_paths` of GENERATED in this repository, begun by the
+    command line before it loaded the compiler), and the files of the paths it is given (the
+    articles the plan will rewrite) that differ from HEAD. What else a compile writes is known once
+    the engine has answered: :func:`publish` refuses a local change there before the ref moves. Like
+    git's checkout, a compile leaves alone the local changes it would not overwrite (R38), and so
+    never stats the whole work tree (issue 14). It raises each time on a local change."""
+    pending = store.start_staged_paths(GENERATED, started=started)
 
-    def refuse() -> None:
-        dirty = pending()
-        if not dirty:
-            return
-        listing = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
-        raise WikigenError(
-            f"generated files have local changes against HEAD ({listing}): edits, or a compile stopped "
-            "after it published. Only the compiler writes content/wiki/ and content/.wikigen/ — "
-            f"{_stale_index_lock(store)}restore them with `{restore_command(dirty)}` (this discards edits "
-            "there) and compile again"
-        )
+    def refuse(paths: Iterable[str] = ()) -> None:
+        dirty = sorted({*pending(), *store.work_tree_changes(store.commit_tree(store.head_commit()), paths)})
+        if dirty:
+            raise LocalChangesError(local_changes_message(store, dirty))
 
     return refuse
+
+
+def local_changes_message(store: GitStore, dirty: list[str], overwrite: bool = False) -> str:
+    listing = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
+    return (
+        f"generated files have local changes against HEAD ({listing}): edits, or a compile stopped "
+        "after it published"
+        + (", and this compile would overwrite them; nothing was published" if overwrite else "")
+        + ". Only the compiler writes content/wiki/ and content/.wikigen/ — "
+        f"{_stale_index_lock(store)}restore them with `{restore_command(dirty)}` (this discards edits "
+        "there) and compile again"
+    )
 
 
 def publish(
@@ -200,6 +211,12 @@ def _commit(
         # Issue 14: the root record and the sharded folders, only the shards that changed rewritten.
         changes |= snapshot_files(store, snapshot)
         tree = store.build_tree(store.commit_tree(head), changes)
+        changed = _changed_files(store, store.commit_tree(head), tree, changes)
+        # What the work-tree update would overwrite is known now: a local change there is refused
+        # before the ref moves (see start_dirty_check; the rest of the work tree is left alone).
+        dirty = store.work_tree_changes(store.commit_tree(head), changed, tree)
+        if dirty:
+            raise LocalChangesError(local_changes_message(store, dirty, overwrite=True))
         _fault("after-objects")
         commit = store.create_commit(tree, [head] if head else [], message)
         _fault("after-commit")
@@ -212,7 +229,7 @@ def _commit(
             _fault("ref-moved")
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    return commit, _changed_files(store, store.commit_tree(head), tree, changes)
+    return commit, changed
 
 
 def _changed_files(store: GitStore, old_tree: str, new_tree: str, changes: Mapping[str, object]) -> list[str]:

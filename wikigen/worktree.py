@@ -1,12 +1,13 @@
-"""The work tree's status through the git command line (issue 14), with nothing but the standard
-library: `wikigen compile` starts it before the compiler's modules are imported, so that the stat of
-every generated file (0.3–0.4 s at 100,000 sources) runs while the process loads and plans.
+"""The work tree's and the index's state through the git command line (issue 14), with nothing but
+the standard library: `wikigen compile` starts its question (:func:`start_staged_paths`) before the
+compiler's modules are imported, so that it is answered while the process loads and plans.
 
-The command line stats the work tree in parallel, several times faster than libgit2 on a large one
-(0.8 s against 3.3 s at 430,000 files). It is asked with ``--no-optional-locks`` so that it never
-writes the index, and with ``:(top)`` pathspecs, so that it answers for the repository's root from
-any folder in it; its paths are the root's. Where it cannot answer (no ``git`` installed, not a
-repository, an error) the answer is None and the caller asks libgit2 (:mod:`wikigen.gitstore`).
+The command line stats a work tree in parallel, several times faster than libgit2 on a large one
+(0.8 s against 3.3 s at 430,000 files), and it reads the index's cache tree, so that comparing the
+index with HEAD stats nothing. It is asked with ``--no-optional-locks`` so that it never writes the
+index, and with ``:(top)`` pathspecs, so that it answers for the repository's root from any folder
+in it; its paths are the root's. Where it cannot answer (no ``git`` installed, not a repository, no
+commit yet, an error) the answer is None and the caller asks libgit2 (:mod:`wikigen.gitstore`).
 """
 
 from __future__ import annotations
@@ -25,14 +26,20 @@ def start_status(
     """`git status --porcelain` with ``args`` for ``paths`` (folders of the root) started in
     ``directory``; ``background``: at a lower priority (``nice``, where installed), so that a status
     read while the caller works takes the time the caller leaves, not the caller's."""
+    return _start(directory, ["status", "--porcelain=v1", "-z", "--no-renames", *args], paths, background)
+
+
+def _start(
+    directory: Path | str, command: Sequence[str], paths: Sequence[str], background: bool
+) -> subprocess.Popen[bytes] | None:
     git = shutil.which("git")
     if git is None:
         return None
     nice = shutil.which("nice") if background else None
     try:
         return subprocess.Popen(
-            [*([nice, "-n", "10"] if nice else []), git, "--no-optional-locks", "status", "--porcelain=v1",
-             "-z", "--no-renames", *args, "--", *(f":(top){p.rstrip('/')}" for p in paths)],
+            [*([nice, "-n", "10"] if nice else []), git, "--no-optional-locks", *command,
+             "--", *(f":(top){p.rstrip('/')}" for p in paths)],
             cwd=directory,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -69,6 +76,29 @@ def start_dirty_paths(
         if not answer:
             listed = finish_status(running)
             answer.append(None if listed is None else sorted({p for _, p in listed if p.startswith(tuple(prefixes))}))
+        found = answer[0]
+        return None if found is None else list(found)
+
+    return result
+
+
+def start_staged_paths(directory: Path | str, prefixes: Sequence[str] = GENERATED) -> Callable[[], list[str] | None]:
+    """Files under ``prefixes`` whose index entry is not HEAD's (`git diff-index --cached`), started
+    now and answered (sorted, or None where the command line could not tell: no git, no commit yet)
+    when the returned function is first called; later calls give the same answer. It stats no file
+    of the work tree: the index's cache tree answers for every folder that did not change (0.04 s at
+    100,000 sources, where the status of the work tree costs 0.6 s of CPU)."""
+    running = _start(directory, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD"], prefixes, False)
+    answer: list[list[str] | None] = []
+
+    def result() -> list[str] | None:
+        if not answer:
+            if running is None:
+                answer.append(None)
+            else:
+                stdout, _ = running.communicate()
+                listed = stdout.decode("utf-8", "surrogateescape").split("\0")
+                answer.append(None if running.returncode != 0 else sorted({p for p in listed if p}))
         found = answer[0]
         return None if found is None else list(found)
 
