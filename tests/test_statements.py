@@ -1096,6 +1096,16 @@ def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
 
 
+def test_issue10_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
+    """Issue 10 (R20): "For every harvest, a granary holds grain." says what each case has, as an
+    example tells one; "A ledger is only used for a harvest if …" when it is used, not what for."""
+    assert reading_of("For every harvest, a granary holds grain.", "granary").rank == DESCRIBES
+    assert reading_of("A granary holds grain.", "granary").rank == DEFINES
+    assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == MENTIONS
+    assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == DESCRIBES
+    assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", DEFINES)
+
+
 def test_r23_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
     """R23, precision first: "Finally, …", "… then …", "After the drying phase, …" are steps of a
     procedure, "In this example, …" one example; the plain statement relates."""

@@ -335,6 +335,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             not purpose
             or _restricted(parse, head)
             or _example(parse)
+            or _on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
             # "This address is used as …", "any certificate … can be used to gain …": one, or each
             or _determiner(parse, head) in _DEMONSTRATIVE | _EACH
         )
@@ -1087,11 +1088,23 @@ def _narrowed(parse: Parse, head: Word) -> bool:
 
 
 EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNORECASE)
+# "For each named port, the record has the form …": what holds once per instance of another kind
+_PER_INSTANCE_START = re.compile(r"^for (?:each|every) [^,]{1,80},", re.IGNORECASE)
 
 
 def _example(parse: Parse) -> bool:
-    """ "For example, a bitstring generator can be used with …": what one example does."""
-    return EXAMPLE_START.match(parse.text) is not None
+    """ "For example, a bitstring generator can be used with …": what one example does; "For each
+    named port, the record has …" what each instance of another kind has, one case at a time."""
+    return EXAMPLE_START.match(parse.text) is not None or _PER_INSTANCE_START.match(parse.text) is not None
+
+
+def _on_condition(parse: Parse, verb: Word) -> bool:
+    """ "A claim is only used for a volume if it was created for the Pod": ``verb`` holds on a
+    condition, a circumstance of its use, not what its subject is for."""
+    return any(
+        w.dep == "advcl" and any(m.dep == "mark" and m.lemma.casefold() in ("if", "unless") for m in parse.children(w.i))
+        for w in parse.children(verb.i)
+    )
 
 
 _FURTHER = re.compile(r"^(?:furthermore|moreover|additionally|in addition|besides)\b", re.IGNORECASE)
