@@ -1096,6 +1096,16 @@ def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
 
 
+def test_issue10_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None:
+    """Issue 10 (R20): the tagger reads "the owner object you're deleting …" as "the owner objects"
+    (a singular noun with a plural verb): no sentence about what an owner does."""
+    sentence = "The owner object you're deleting first enters a waiting state."
+    parse = parsed(sentence)
+    assert [(w.text, w.tag) for w in parse.words[1:3]] == [("owner", "NN"), ("object", "VBP")]  # the misparse
+    assert reading_of(sentence, "owner").rank == MENTIONS
+    assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", DESCRIBES)
+
+
 def test_issue10_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     """Issue 10 (R20): "For every harvest, a granary holds grain." says what each case has, as an
     example tells one; "A ledger is only used for a harvest if …" when it is used, not what for."""

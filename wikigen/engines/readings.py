@@ -456,6 +456,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not _done_to(parse, head, governor)
         # "Cluster-level logging architectures require a separate backend …": what it needs
         and governor.lemma.casefold() not in ("require", "need")
+        # "the owner object you're deleting …" read as "the owner objects": a singular noun with a
+        # plural verb is a misparse of a noun phrase
+        and not (head.tag == "NN" and not head.code and governor.tag == "VBP")
     ):
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
