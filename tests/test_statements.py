@@ -1108,12 +1108,16 @@ def test_issue10_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing()
 
 def test_issue10_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     """Issue 10 (R20): "For every harvest, a granary holds grain." says what each case has, as an
-    example tells one; "A ledger is only used for a harvest if …" when it is used, not what for."""
+    example tells one; "A ledger is only used for a harvest if …" when it is used, and "Ledgers are
+    mostly used to …" how it is used most, not what it is for."""
     assert reading_of("For every harvest, a granary holds grain.", "granary").rank == DESCRIBES
     assert reading_of("A granary holds grain.", "granary").rank == DEFINES
     assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == MENTIONS
     assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == DESCRIBES
     assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", DEFINES)
+    # what it is mostly used for, like what it typically does, is one use among others
+    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == DESCRIBES
+    assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == DEFINES
 
 
 def test_r23_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:

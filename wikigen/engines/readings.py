@@ -336,6 +336,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _restricted(parse, head)
             or _example(parse)
             or _on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
+            or _usually(parse, governor)  # "Keywords are mostly used to …": in most uses, not what for
             # "This address is used as …", "any certificate … can be used to gain …": one, or each
             or _determiner(parse, head) in _DEMONSTRATIVE | _EACH
         )
