@@ -1096,6 +1096,14 @@ def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
 
 
+def test_issue10_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None:
+    """Issue 10 (R20): "To see an example, read …" points elsewhere, but "To see an example, look no
+    further than … called `Tally`" presents the thing it points to, in this very sentence."""
+    presented = reading_of("To see an example, look no further than the village's grain ledger called `Tally`.", "Tally")
+    assert presented == Reading("called", DEFINES)
+    assert reading_of("To see an example, read the village's grain ledger called `Tally`.", "Tally").forward
+
+
 def test_issue10_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None:
     """Issue 10 (R20): the tagger reads "the owner object you're deleting …" as "the owner objects"
     (a singular noun with a plural verb): no sentence about what an owner does."""

@@ -173,7 +173,11 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
         # case of an error, …": the rest of a sentence an example interrupted. Neither defines.
         return replace(reading, forward=True)
-    if _conditional(parse) and not (reading.pattern == "copula" and _NEED.match(parse.text)):
+    if (
+        _conditional(parse)
+        and not (reading.pattern == "copula" and _NEED.match(parse.text))
+        and _PRESENTED.search(parse.text) is None
+    ):
         # "If the file is opened …" says what happens, "Read … to learn" points elsewhere: neither
         # says what the term is, and neither is ever its definition
         return replace(reading, forward=True)
@@ -210,6 +214,11 @@ def _hortative(parse: Parse) -> bool:
         and not any(c.dep in ("nsubj", "nsubjpass") for c in parse.children(w.i))
         for w in words
     )
+
+
+# "To see an example, look no further than Elixir's unit test framework called `ExUnit`": the pointer
+# ends in this very sentence, which presents what it points to
+_PRESENTED = re.compile(r"\blook no further than\b", re.IGNORECASE)
 
 
 def _conditional(parse: Parse) -> bool:
