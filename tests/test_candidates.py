@@ -476,6 +476,25 @@ def test_r20_a_heading_names_a_term_only_as_words_of_its_own() -> None:
     assert not _names("HarvestMoon", "Harvest") and not _names("Preharvest checks", "harvest")
 
 
+def test_issue10_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
+    """Issue 10 (R20): "### Modifying a Haywain" tells the steps of a task done to one haywain; what
+    a haywain is said where the text introduces it, not there. "Using `Harvest`" is still the
+    section of `Harvest`."""
+    from wikigen.engines.definitions import _own_section
+    from wikigen.engines.candidates import Candidate
+
+    body = (
+        "A _Haywain_ creates hay bales on a repeating schedule.\n\n"
+        "### Modifying a Haywain\n\n"
+        "By design, a Haywain contains a ledger for _new_ loads.\n\n"
+        "Farmers repaint the Haywain every spring.\n"
+    )
+    assert defined_as(body, "Haywain", title="Farm carts").startswith("A _Haywain_ creates hay bales")
+    haywain = Candidate("Haywain", False)
+    assert not _own_section("Modifying a Haywain", haywain) and _own_section("Haywain", haywain)
+    assert _own_section("Using `Harvest`", Candidate("Harvest", True))
+
+
 def test_issue10_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:
     """Issue 10 (R20): "The compost heap holds kitchen waste until …" says what the heap does; "The
     compost heap runs warm …" (in its own section) only how it runs. What it does wins."""

@@ -74,9 +74,7 @@ def definitions(
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
                     counts[ref] = counts.get(ref, 0) + 1
-                    own = normalize_name(sentence.heading) in candidates[ref].sections or _names(
-                        sentence.heading, candidates[ref].term
-                    )
+                    own = _own_section(sentence.heading, candidates[ref])
                     readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
                 continue
             # a sentence that weighs the term up (a pro or con): nothing there defines it
@@ -126,9 +124,7 @@ def definitions(
                     # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
                     # are ignored": the entry says something of its own subject, not what its label is
                     reading = Reading("label", MENTIONS)
-                own = normalize_name(sentence.heading) in candidate.sections or _names(
-                    sentence.heading, candidate.term
-                )
+                own = _own_section(sentence.heading, candidate)
                 opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
                 narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (DEFINES, DESCRIBES) else ""
                 readings.setdefault(mention.ref, []).append(
@@ -531,6 +527,21 @@ def _read_without_parse(
         else:
             found.append((ref, Reading("mention", MENTIONS)))
     return found
+
+
+# "Modifying a CronJob", "Deleting a ReplicaSet and its Pods": a task done to one of a kind, whose
+# sentences tell its steps (not "Using `Date`", "Using an operator": how the kind is used)
+_TASK_HEADING = re.compile(
+    r"^(?!using |understanding |introducing |defining |choosing )\w+ing (?:a|an|the|your) ", re.IGNORECASE
+)
+
+
+def _own_section(heading: str, candidate: Candidate) -> bool:
+    """Whether ``heading`` names the candidate's own section: one of the headings it was found in,
+    or one that names it as words of its own — never a task done to one of its kind."""
+    if _TASK_HEADING.match(normalize_name(heading)):
+        return False
+    return normalize_name(heading) in candidate.sections or _names(heading, candidate.term)
 
 
 def _names(heading: str, term: str) -> bool:
