@@ -480,8 +480,8 @@ def test_issue10_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     """Issue 10 (R20): "### Modifying a Haywain" tells the steps of a task done to one haywain; what
     a haywain is said where the text introduces it, not there. "Using `Harvest`" is still the
     section of `Harvest`."""
-    from wikigen.engines.definitions import _own_section
     from wikigen.engines.candidates import Candidate
+    from wikigen.engines.definitions import _own_section
 
     body = (
         "A _Haywain_ creates hay bales on a repeating schedule.\n\n"
