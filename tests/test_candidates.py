@@ -891,19 +891,20 @@ def test_issue10_what_the_text_says_it_covers_defines_nothing() -> None:
 def test_issue10_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
     """Issue 10 (R20): "The remote service is called a *webhook backend*" names the one the text spoke
     of (quoted with the sentence before it); "the `:=` operator is called *the walrus operator*" says
-    which one itself, so it stands alone, even opening a paragraph."""
+    which one itself, so it stands alone, even opening a paragraph (and, a symbol's name with nothing
+    it does, describes: test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines)."""
     from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, read
+    from wikigen.engines.readings import DEFINES, DESCRIBES, read
     from wikigen.engines.text import visible
 
-    for text, anaphoric in (
-        ("The remote service is called a *webhook backend*.", True),
-        ("In Gizmo, the `:=` operator is called *the walrus operator*.", False),
+    for text, rank, anaphoric in (
+        ("The remote service is called a *webhook backend*.", DEFINES, True),
+        ("In Gizmo, the `:=` operator is called *the walrus operator*.", DESCRIBES, False),
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.dep == "oprd")
         reading = read(parse, head, marked=True)
-        assert (reading.rank, reading.anaphoric) == (DEFINES, anaphoric), (text, reading)
+        assert (reading.rank, reading.anaphoric) == (rank, anaphoric), (text, reading)
 
 
 def test_issue10_parts_counted_what_follows_and_a_change_define_nothing() -> None:

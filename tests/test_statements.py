@@ -1096,6 +1096,15 @@ def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
 
 
+def test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines() -> None:
+    """Issue 10 (R20): "the `~` operator is called the harvest operator" gives a symbol's name and
+    nothing it does; "A sign that marks the granary is called …" names what it says."""
+    assert reading_of("In the village, the `~` operator is called *the harvest operator*.", "harvest operator") == Reading(
+        "called", DESCRIBES
+    )
+    assert reading_of("A sign that marks the granary is called *the harvest sign*.", "harvest sign").rank == DEFINES
+
+
 def test_issue10_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None:
     """Issue 10 (R20): "To see an example, read …" points elsewhere, but "To see an example, look no
     further than … called `Tally`" presents the thing it points to, in this very sentence."""

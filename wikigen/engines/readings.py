@@ -393,7 +393,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("mention", MENTIONS, forward=True)
     called = _called(parse, head)
     if called is not None:
-        return Reading("called", DEFINES, anaphoric=called, forward=forward)
+        # "the `=` operator is called the match operator": the name of a symbol, not what it does
+        rank = DESCRIBES if _symbol_named(parse, head) else DEFINES
+        return Reading("called", rank, anaphoric=called, forward=forward)
     if not _counted(parse, head) and _determiner(parse, head) not in _DEMONSTRATIVE and any(
         w.dep == "appos"
         and w.pos in ("NOUN", "PROPN")
@@ -705,6 +707,19 @@ def _glossed(parse: Parse, head: Word) -> bool:
         and all(w.pos in ("DET", "ADJ", "ADV", "NOUN") for w in words[head.i + 2 : gloss.i])
         and _determiner(parse, gloss) in ("", "a", "an")
         and any(w.dep in ("relcl", "acl") for w in parse.children(gloss.i))
+    )
+
+
+def _symbol_named(parse: Parse, head: Word) -> bool:
+    """ "In Elixir, the `=` operator is called the match operator": what is named is a symbol of the
+    name's own kind (an operator named an operator), with nothing said of it but the symbol."""
+    verb = parse.words[head.head]
+    subject = next((w for w in parse.children(verb.i) if w.dep == "nsubjpass"), None)
+    if subject is None or subject.lemma.casefold() != head.lemma.casefold():
+        return False
+    modifiers = parse.children(subject.i)
+    return any(w.dep == "compound" and w.code for w in modifiers) and all(
+        w.dep == "det" or (w.dep == "compound" and w.code) for w in modifiers
     )
 
 
