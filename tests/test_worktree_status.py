@@ -1,6 +1,7 @@
-"""The work tree's status (issue 14): read with the git command line where one is installed (it stats
-a large work tree several times faster than libgit2), else with libgit2 — both give the same answer,
-for what `compile` refuses (R38: local changes to generated files) and what `status` reports."""
+"""The work tree's and the index's state (issue 14): read with the git command line where one is
+installed (it stats a large work tree several times faster than libgit2, and compares the index with
+HEAD from its cache tree), else with libgit2 — both give the same answer, for what `compile` refuses
+before it sends anything (generated files staged against HEAD) and what `status` reports."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from wikigen.worktree import GENERATED
 K = "content/sources/knowledge"
 
 
-def answers(root: Path) -> tuple[list[str], dict[str, list[str]]]:
+def answers(root: Path) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     store = GitStore(root)
-    return store.dirty_paths(GENERATED), store.uncommitted("content/sources")
+    return store.uncommitted("content/wiki"), store.uncommitted("content/sources")
 
 
 def test_the_command_line_and_libgit2_read_the_same_status(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
@@ -43,7 +44,11 @@ def test_the_command_line_and_libgit2_read_the_same_status(git_repo: GitRepo, mo
 
     assert GitStore(root)._cli_status(["-uno"], ["content"]) is not None  # the command line answered, not libgit2
     cli = answers(root)
-    assert cli[0] == ["content/wiki/articles/x.md", "content/wiki/articles/y.md"]
+    assert cli[0] == {
+        "staged": ["content/wiki/articles/y.md"],
+        "changed": ["content/wiki/articles/x.md"],
+        "untracked": ["content/wiki/articles/z.md"],
+    }
     assert cli[1] == {
         "staged": [f"{K}/b.md"],
         "changed": [f"{K}/a.md", f"{K}/c d é.md"],
@@ -70,7 +75,7 @@ def test_the_command_line_and_libgit2_bring_the_index_to_the_same_tree(
     def checked_out() -> tuple[str, list[str]]:
         store = GitStore(root)
         store.checkout_paths(target, paths)
-        return store.index_tree(), store.dirty_paths(GENERATED)
+        return store.index_tree(), store.uncommitted("content/wiki")
 
     assert store._cli_update_index([]) is True  # the command line is there and answers
     cli = checked_out()
@@ -80,20 +85,6 @@ def test_the_command_line_and_libgit2_bring_the_index_to_the_same_tree(
     assert GitStore(root).index_tree() == removal and not (root / "content/wiki/articles/y z.md").exists()
     monkeypatch.setattr(gitstore.shutil, "which", lambda name: None)  # no git installed: libgit2
     assert checked_out() == cli
-
-
-def test_the_status_started_before_the_compiler_loads_answers_for_the_root(git_repo: GitRepo, tmp_path: Path):
-    """`wikigen compile` starts the status in the folder it was given, before it knows the repository
-    (issue 14): from a subfolder it lists the root's paths, as GitStore does; outside a repository it
-    cannot tell, and the compile asks libgit2."""
-    git_repo.commit({f"{K}/a.md": source("Alpha is a letter."), "content/wiki/articles/x.md": "generated\n"})
-    root = git_repo.root
-    (root / "content/wiki/articles/x.md").write_text("edited by hand\n")
-    assert worktree.start_dirty_paths(root / "content/sources")() == ["content/wiki/articles/x.md"]
-    assert GitStore(root).start_dirty_paths(GENERATED, started=worktree.start_dirty_paths(root))() == [
-        "content/wiki/articles/x.md"
-    ]
-    assert worktree.start_dirty_paths(tmp_path)() is None
 
 
 def test_a_split_index_is_read_through_the_command_line(git_repo: GitRepo):
@@ -114,14 +105,17 @@ def test_a_split_index_is_read_through_the_command_line(git_repo: GitRepo):
 
 
 def test_the_staged_generated_files_read_the_same_through_the_command_line_and_libgit2(
-    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
     """What a compile refuses before it sends anything (issue 14): generated files whose index entry
     is not HEAD's — asked of `git diff-index --cached`, which stats no file, or of libgit2; a work-tree
-    edit that is not staged is not listed (the compile checks the files it writes itself)."""
+    edit that is not staged is not listed (the compile checks the files it writes itself). `wikigen
+    compile` asks in the folder it was given, before it knows the repository: from a subfolder the
+    paths are the root's, as GitStore's are."""
     root = git_repo.root
     git_repo.stage({"content/wiki/articles/new.md": "staged before any commit\n"})
     assert worktree.start_staged_paths(root)() is None  # no HEAD yet: the command line cannot tell
+    assert worktree.start_staged_paths(tmp_path)() is None  # not a repository: libgit2 answers (or not)
     assert GitStore(root).start_staged_paths(GENERATED)() == ["content/wiki/articles/new.md"]
     git_repo.commit(
         {

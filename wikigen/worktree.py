@@ -63,25 +63,6 @@ def finish_status(running: subprocess.Popen[bytes] | None) -> list[tuple[str, st
     return entries
 
 
-def start_dirty_paths(
-    directory: Path | str, prefixes: Sequence[str] = GENERATED, *, background: bool = True
-) -> Callable[[], list[str] | None]:
-    """Tracked files under ``prefixes`` that differ from HEAD in the index or the work tree, started
-    now and answered (sorted, or None where the command line could not tell) when the returned
-    function is first called; later calls give the same answer."""
-    running = start_status(directory, ["-uno"], prefixes, background=background)
-    answer: list[list[str] | None] = []
-
-    def result() -> list[str] | None:
-        if not answer:
-            listed = finish_status(running)
-            answer.append(None if listed is None else sorted({p for _, p in listed if p.startswith(tuple(prefixes))}))
-        found = answer[0]
-        return None if found is None else list(found)
-
-    return result
-
-
 def start_staged_paths(directory: Path | str, prefixes: Sequence[str] = GENERATED) -> Callable[[], list[str] | None]:
     """Files under ``prefixes`` whose index entry is not HEAD's (`git diff-index --cached`), started
     now and answered (sorted, or None where the command line could not tell: no git, no commit yet)
