@@ -152,3 +152,19 @@ def test_the_work_tree_changes_a_compile_would_overwrite(git_repo: GitRepo):
     assert store.work_tree_changes(head, paths) == ["content/wiki/articles/x.md"]
     (root / "content/wiki/articles/x.md").write_text("edited by hand\n")
     assert store.work_tree_changes(head, paths, new) == ["content/wiki/articles/x.md", "content/wiki/articles/z.md"]
+
+
+def test_a_file_checked_out_through_a_filter_is_no_local_change(git_repo: GitRepo):
+    """A generated file checked out with CRLF line ends (`.gitattributes` eol=crlf) has other bytes
+    than its blob, yet git sees it unchanged: a compile does not refuse it; an edit still is refused."""
+    git_repo.commit({".gitattributes": "*.md text eol=crlf\n", "content/wiki/articles/x.md": "one\ntwo\n"})
+    root = git_repo.root
+    path = root / "content/wiki/articles/x.md"
+    path.unlink()
+    git_repo.git("checkout", "--", "content/wiki/articles/x.md")
+    assert path.read_bytes() == b"one\r\ntwo\r\n"  # what the filter wrote
+    store = GitStore(root)
+    head = store.commit_tree(store.head_commit())
+    assert store.work_tree_changes(head, ["content/wiki/articles/x.md"]) == []
+    path.write_bytes(b"one\r\nedited\r\n")
+    assert store.work_tree_changes(head, ["content/wiki/articles/x.md"]) == ["content/wiki/articles/x.md"]

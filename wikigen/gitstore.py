@@ -601,8 +601,19 @@ class GitStore:
                 if old is None and new_tree is None:
                     continue  # not in HEAD: only the exact check (with what would be written) can tell
                 if held != old and (new_tree is None or held != self.blob_in(new_tree, path)):
+                    if old is not None and self._clean_through_filters(path):
+                        continue  # the same content, checked out through a filter (eol=crlf)
                     found.append(path)
         return sorted(found)
+
+    def _clean_through_filters(self, path: str) -> bool:
+        """Whether git, applying its filters (``core.autocrlf``, ``.gitattributes``), sees the file at
+        ``path`` as its index has it (asked only of a file whose bytes differ from its blob)."""
+        flag = pygit2.enums.FileStatus
+        try:
+            return self.repo.status_file(path) == flag.CURRENT
+        except (KeyError, pygit2.GitError):
+            return False
 
     def uncommitted(self, prefix: str) -> dict[str, list[str]]:
         """Paths under ``prefix`` whose state is not HEAD's: ``staged`` (the index differs from HEAD),
