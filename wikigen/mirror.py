@@ -315,8 +315,9 @@ def among_query(count: int) -> str:
     )
 
 
-_LATEST_ROWS: dict[str, Any] = {}  # ManifestMirror.latest of the last stored tree asked
-_KEPT_PAIRS: dict[str, Any] = {}  # ManifestMirror._kept of the last stored tree asked
+# What this process knows of the last stored manifest tree asked (ManifestMirror._kept): a tree's
+# rows and pairs never change, and a compile asks them of the same tree twice (the plan, the snapshot)
+_KEPT: dict[str, Any] = {}
 
 
 class ManifestMirror(_TreeCache):
@@ -373,22 +374,34 @@ CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text 
         return None if row is None else str(row[0])
 
     def _kept(self) -> dict[str, Any]:
-        """What this process knows of the last stored tree asked (a tree's pairs never change): its
-        kept text, whether every pair has a version, and the fingerprints already spliced from it — a
-        compile asks the same one twice (the plan, then the snapshot), 0.03 s each at 100,000 sources."""
+        """:data:`_KEPT` for this tree (emptied for another one; never kept for a cache in memory)."""
         key = (str(self.path), self.tree)
-        if self.path is None or _KEPT_PAIRS.get("key") != key:
+        if self.path is None or _KEPT.get("key") != key:
+            _KEPT.clear()
+            _KEPT["key"] = key
+        return _KEPT
+
+    def _kept_text(self) -> dict[str, Any]:
+        """The kept text, whether every pair has a version, whether the text can be split (see
+        :func:`wikigen.hashing.spliced`), and the fingerprints already spliced from it (0.03 s each at
+        100,000 sources)."""
+        kept = self._kept()
+        if "text" not in kept:
             held = self._pairs()
-            _KEPT_PAIRS.clear()
-            _KEPT_PAIRS.update(key=key, text=held, unversioned=held is not None and '",""]' in held, found={})
-        return _KEPT_PAIRS
+            kept.update(
+                text=held,
+                unversioned=held is not None and '",""]' in held,
+                splittable=held is not None and "\\" not in held and held.startswith("["),
+                found={},
+            )
+        return kept
 
     def fingerprint(self, changes: Mapping[str, str | None], *, versioned: bool = False) -> str | None:
         """The fingerprint of this tree's (id, latest version or "") pairs with ``changes`` made (a
         version, or None for an id taken out), from the kept text (:func:`wikigen.hashing.spliced`);
         ``versioned``: of the pairs that have a version only. None where only the pairs can say (the
         text cannot be spliced, or ``versioned`` and some pair has none): ask :meth:`latest`."""
-        kept = self._kept()
+        kept = self._kept_text()
         held: str | None = kept["text"]
         if held is None or (versioned and kept["unversioned"]):
             return None
@@ -418,21 +431,21 @@ CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text 
         """(id, latest version, or "" where none) of every source, by id. A compile asks it twice of
         the same stored tree (the plan, then the snapshot's fingerprint): the rows a cache file gave
         for the last tree asked are kept in this process (a tree's rows never change)."""
-        key = (str(self.path), self.tree)
-        if self.path is None or _LATEST_ROWS.get("key") != key:
+        kept = self._kept()
+        if "rows" not in kept:
             # TEXT columns: the rows come as (str, str) tuples already, in the table's own order, the
             # id's (a scan of the table, no sort: 0.08 s at 100,000 sources, issue 14)
             rows = self.db.execute("SELECT id, COALESCE(latest, '') FROM manifest ORDER BY id").fetchall()
-            _LATEST_ROWS.clear()
-            _LATEST_ROWS.update(key=key, rows=tuple(rows))
-        rows_kept: tuple[tuple[str, str], ...] = _LATEST_ROWS["rows"]
+            kept["rows"] = tuple(rows)
+        rows_kept: tuple[tuple[str, str], ...] = kept["rows"]
         return list(rows_kept)
 
     def count(self) -> int:
         """The number of sources: the pairs of the kept text where it can be split (see
         :func:`wikigen.hashing.spliced`; 0.02 s less than counting the rows at 100,000 sources)."""
-        held: str | None = self._kept()["text"]
-        if held is not None and "\\" not in held and held.startswith("["):
+        kept = self._kept_text()
+        if kept["splittable"]:
+            held: str = kept["text"]
             return 0 if held == "[]" else held.count('"],["') + 1
         return int(self.db.execute("SELECT COUNT(*) FROM manifest").fetchone()[0])
 

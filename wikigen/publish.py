@@ -210,11 +210,12 @@ def _commit(
             raise GitStoreError(f"refusing to publish paths outside the generated folders: {outside}")
         # Issue 14: the root record and the sharded folders, only the shards that changed rewritten.
         changes |= snapshot_files(store, snapshot)
-        tree = store.build_tree(store.commit_tree(head), changes)
-        changed = _changed_files(store, store.commit_tree(head), tree, changes)
+        head_tree = store.commit_tree(head)
+        tree = store.build_tree(head_tree, changes)
+        changed = _changed_files(store, head_tree, tree, changes)
         # What the work-tree update would overwrite is known now: a local change there is refused
         # before the ref moves (see start_dirty_check; the rest of the work tree is left alone).
-        dirty = store.work_tree_changes(store.commit_tree(head), changed, tree)
+        dirty = store.work_tree_changes(head_tree, changed, tree)
         if dirty:
             raise LocalChangesError(local_changes_message(store, dirty, overwrite=True))
         _fault("after-objects")

@@ -20,26 +20,18 @@ from pathlib import Path
 GENERATED = ("content/wiki/", "content/.wikigen/")  # only the compiler writes here
 
 
-def start_status(
-    directory: Path | str, args: Sequence[str], paths: Sequence[str], *, background: bool = False
-) -> subprocess.Popen[bytes] | None:
-    """`git status --porcelain` with ``args`` for ``paths`` (folders of the root) started in
-    ``directory``; ``background``: at a lower priority (``nice``, where installed), so that a status
-    read while the caller works takes the time the caller leaves, not the caller's."""
-    return _start(directory, ["status", "--porcelain=v1", "-z", "--no-renames", *args], paths, background)
+def start_status(directory: Path | str, args: Sequence[str], paths: Sequence[str]) -> subprocess.Popen[bytes] | None:
+    """`git status --porcelain` with ``args`` for ``paths`` (folders of the root) started in ``directory``."""
+    return _start(directory, ["status", "--porcelain=v1", "-z", "--no-renames", *args], paths)
 
 
-def _start(
-    directory: Path | str, command: Sequence[str], paths: Sequence[str], background: bool
-) -> subprocess.Popen[bytes] | None:
+def _start(directory: Path | str, command: Sequence[str], paths: Sequence[str]) -> subprocess.Popen[bytes] | None:
     git = shutil.which("git")
     if git is None:
         return None
-    nice = shutil.which("nice") if background else None
     try:
         return subprocess.Popen(
-            [*([nice, "-n", "10"] if nice else []), git, "--no-optional-locks", *command,
-             "--", *(f":(top){p.rstrip('/')}" for p in paths)],
+            [git, "--no-optional-locks", *command, "--", *(f":(top){p.rstrip('/')}" for p in paths)],
             cwd=directory,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -69,7 +61,7 @@ def start_staged_paths(directory: Path | str, prefixes: Sequence[str] = GENERATE
     when the returned function is first called; later calls give the same answer. It stats no file
     of the work tree: the index's cache tree answers for every folder that did not change (0.04 s at
     100,000 sources, where the status of the work tree costs 0.6 s of CPU)."""
-    running = _start(directory, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD"], prefixes, False)
+    running = _start(directory, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD"], prefixes)
     answer: list[list[str] | None] = []
 
     def result() -> list[str] | None:
