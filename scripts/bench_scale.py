@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,23 @@ def loose_objects(root: Path) -> set[str]:
     return found
 
 
+def tree_changes(repo: pygit2.Repository, new: Any, old: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """(path, object) of ``new`` and of every tree and blob in it that ``old`` does not have at its
+    path (a tree's path ends in "/")."""
+    yield prefix + "/", new
+    olds = {e.name: e for e in old} if old is not None else {}
+    for entry in new:
+        before = olds.get(entry.name)
+        if before is not None and before.id == entry.id:
+            continue
+        path = f"{prefix}/{entry.name}" if prefix else str(entry.name)
+        if entry.type_str == "tree":
+            former = repo[before.id] if before is not None and before.type_str == "tree" else None
+            yield from tree_changes(repo, repo[entry.id], former, path)
+        else:
+            yield path, repo[entry.id]
+
+
 def brought(repo: pygit2.Repository, parent: str) -> set[str]:
     """The objects HEAD's commits since ``parent`` hold that ``parent``'s tree does not: each commit,
     and the trees and blobs its tree changed (none when HEAD did not move)."""
@@ -207,20 +225,7 @@ def brought(repo: pygit2.Repository, parent: str) -> set[str]:
     commit = repo.head.peel(pygit2.Commit)
     while str(commit.id) != parent and commit.parents:
         found.add(str(commit.id))
-
-        def walk(new: Any, old: Any) -> None:
-            found.add(str(new.id))
-            olds = {e.name: e for e in old} if old is not None else {}
-            for entry in new:
-                before = olds.get(entry.name)
-                if before is not None and before.id == entry.id:
-                    continue
-                if entry.type_str == "tree":
-                    walk(repo[entry.id], repo[before.id] if before is not None and before.type_str == "tree" else None)
-                else:
-                    found.add(str(entry.id))
-
-        walk(commit.tree, commit.parents[0].tree)
+        found.update(str(obj.id) for _, obj in tree_changes(repo, commit.tree, commit.parents[0].tree))
         commit = commit.parents[0]
     return found
 
@@ -267,26 +272,8 @@ def written(root: Path, top: int = 5) -> list[tuple[str, int]]:
     where a commit's bytes go."""
     repo = pygit2.Repository(str(root))
     head = repo.head.peel(pygit2.Commit)
-    found: list[tuple[str, int]] = []
-
-    def walk(new: Any, old: Any, prefix: str) -> None:
-        found.append((prefix + "/", len(new.read_raw())))
-        olds = {e.name: e for e in old} if old is not None else {}
-        for entry in new:
-            before = olds.get(entry.name)
-            if before is not None and before.id == entry.id:
-                continue
-            path = f"{prefix}/{entry.name}" if prefix else str(entry.name)
-            if entry.type_str == "tree":
-                walk(
-                    repo[entry.id],
-                    repo[before.id] if before is not None and before.type_str == "tree" else None,
-                    path,
-                )
-            else:
-                found.append((path, len(repo[entry.id].read_raw())))
-
-    walk(head.tree, head.parents[0].tree if head.parents else None, "")
+    old = head.parents[0].tree if head.parents else None
+    found = [(path, len(obj.read_raw())) for path, obj in tree_changes(repo, head.tree, old)]
     return sorted(found, key=lambda item: -item[1])[:top]
 
 
