@@ -1097,3 +1097,13 @@ def test_issue10_a_plural_heading_term_takes_the_singular_its_emphasis_writes() 
     )
     found = concepts(body)
     assert "Seed drill" in found and "Seed drills" not in found, sorted(found)
+
+
+def test_issue10_a_code_name_the_author_calls_a_tool_is_described_by_what_that_tool_does() -> None:
+    """Issue 10 (R20): "The `seedctl` command-line tool manages …" says what `seedctl` is (a tool) and
+    does: a concept, though it is written in lower case like a field; "the `depth` field" and "a
+    `seedctl` tool" (one of several) are not."""
+    body = "The `seedctl` command-line tool manages the seeds of every bed in a garden.\n"
+    assert defined_as(body, "seedctl").startswith("The `seedctl` command-line tool manages")
+    assert "depth" not in concepts("The `depth` field sets how deep each seed goes.\n")
+    assert "seedctl" not in concepts("A `seedctl` tool manages the seeds of every bed in a garden.\n")

@@ -1548,3 +1548,12 @@ def test_issue10_a_benefit_against_something_else_describes_but_does_not_define(
     before; "Irrigation allows the use of water …" what it does."""
     assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == DESCRIBES
     assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == DEFINES
+
+
+def test_issue10_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
+    """Issue 10 (R20): "This `seedctl` command selects every bed …" is what one command line does;
+    "The `seedctl` tool selects …" says it of the tool."""
+    assert relations_of("This `seedctl` command selects every Bed in the garden.", "seedctl", "Bed") == set()
+    assert relations_of("The `seedctl` tool selects every Bed in the garden.", "seedctl", "Bed") == {
+        ("seedctl", "selects", "Bed")
+    }

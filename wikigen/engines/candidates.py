@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from wikigen.engines.documents import Document
 from wikigen.engines.language import english, is_english, language
 from wikigen.engines.parse import Parse, parse_sentences
-from wikigen.engines.readings import DEFINES, noun_phrase, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, classified, noun_phrase, read
 from wikigen.engines.terms import (
     STOP_TERMS,
     Vocabulary,
@@ -258,6 +258,14 @@ def collect(
                         reading.rank == DEFINES and reading.pattern != "emphasis"
                     ):
                         add(term, True, "called" if reading.pattern == "called" else "defined")
+                    if (
+                        reading.rank in (DEFINES, DESCRIBES)
+                        and not reading.forward
+                        and reading.pattern in ("subject", "function", "purpose", "copula")
+                        and classified(parse, word)
+                    ):
+                        # "The `kubectl` command-line tool supports …": the author says what it is
+                        add(term, True, "classified")
                     continue
                 if marked and word.dep not in ("compound", "amod", "nmod", "poss", "npadvmod"):
                     add(term, False, "marked")

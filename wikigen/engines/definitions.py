@@ -373,7 +373,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     if (
         candidate.code
         and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term)
-        and not candidate.signals & {"heading", "called", "marked"}
+        and not candidate.signals & {"heading", "called", "marked", "classified"}
     ):
         return False
     if (
@@ -401,7 +401,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     if rank == DESCRIBES:
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
-        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation"})
+        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation", "classified"})
         if best.reading.pattern == "use":
             # "You can use Storage Plugins to add …", "… scale a workload using a _HPA_": what the
             # reader can do with it says nothing of what it is, however the author named it

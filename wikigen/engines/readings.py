@@ -1261,6 +1261,26 @@ def _instance(parse: Parse, head: Word) -> bool:
     )
 
 
+# Classifiers that name a thing of its own kind, not a slot of another ("the `kubectl` tool", "the
+# `Enum` module"; not "the `name` field", "the `--all` flag")
+NAMING_CLASSIFIERS = frozenset(
+    ["module", "protocol", "library", "package", "tool", "utility", "binary", "daemon", "behaviour", "behavior"]
+)
+
+
+def classified(parse: Parse, word: Word) -> bool:
+    """ "The `kubectl` command-line tool supports …": a code name the author calls a thing of a
+    kind (the tool, the module), and that thing is what the sentence is about."""
+    governor = parse.words[word.head]
+    return (
+        word.code
+        and word.dep in ("compound", "nmod", "amod")
+        and governor.lemma.casefold() in NAMING_CLASSIFIERS
+        and governor.dep in ("nsubj", "nsubjpass")
+        and _determiner(parse, governor) == "the"
+    )
+
+
 def _named_classifier(parse: Parse, head: Word) -> bool:
     """ "the `Enum` module", "the `Inspect` protocol": a classifier noun that a code name names."""
     return head.lemma.casefold() in CLASSIFIERS and any(

@@ -474,8 +474,10 @@ def _stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> 
         # "the `IO` module" is IO and "the `etcd` service" is one service, even where "module" or
         # "service" names a concept too: the code name is the thing, a concept or nothing
         coded = [w for w in children if w.dep in ("compound", "nmod") and w.code]
+        pointed = any(w.dep == "det" and w.text.casefold() in POINTING for w in children)
         if coded and word.pos == "NOUN":
-            out.extend(w for w in coded if w.i in refs)
+            # … but "This `kubectl` command selects …" is one command line, not the tool
+            out.extend(w for w in coded if w.i in refs and not pointed)
             continue
         if word.i in refs or any(w.dep == "det" and w.text.casefold() in POINTING for w in children):
             out.append(word)  # "This page …: specialized containers that …" stands for no container
