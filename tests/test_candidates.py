@@ -1107,3 +1107,13 @@ def test_issue10_a_code_name_the_author_calls_a_tool_is_described_by_what_that_t
     assert defined_as(body, "seedctl").startswith("The `seedctl` command-line tool manages")
     assert "depth" not in concepts("The `depth` field sets how deep each seed goes.\n")
     assert "seedctl" not in concepts("A `seedctl` tool manages the seeds of every bed in a garden.\n")
+
+
+def test_issue10_a_common_word_is_a_term_where_its_heading_names_it_and_its_section_opens_defining_it() -> None:
+    """Issue 10 (R20): "extensions" is too common a word to be a term (the stop list), except under
+    "## Extensions" whose section opens with "Extensions are …"; in passing, or opening a section that
+    a heading names otherwise, it is not."""
+    defined = "## Extensions\n\nExtensions are small machines that a gardener bolts onto a seed drill.\n"
+    assert defined_as(defined, "Extensions").startswith("Extensions are small machines")
+    assert "Extensions" not in concepts("## Seed drills\n\nExtensions are small machines that a gardener bolts onto a seed drill.\n")
+    assert "Extensions" not in concepts("Extensions are small machines that a gardener bolts onto a seed drill.\n")

@@ -1557,3 +1557,33 @@ def test_issue10_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
     assert relations_of("The `seedctl` tool selects every Bed in the garden.", "seedctl", "Bed") == {
         ("seedctl", "selects", "Bed")
     }
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # the root read as a plural noun, though a later clause has verbs
+        "Seed rotation tidies up old beds from your garden after their crop has been removed.",
+        # the verb read right, the subject read as its compound, leaving it no subject
+        "Crop rotation tidies up the soil of a field after its harvest has been taken.",
+    ],
+)
+def test_issue10_a_subject_the_model_read_into_the_verb_is_read_again_as_the_subject(sentence: str) -> None:
+    """Issue 10 (R20): two more misreadings of the small model, repaired as a verbless sentence is:
+    the sentence is parsed again with a pronoun for the subject, and the subject is the verb's."""
+    parse = parsed(sentence)
+    words = {w.text: w for w in parse.words}
+    assert words["tidies"].pos == "VERB" and words["tidies"].dep == "ROOT"
+    assert words["rotation"].dep == "nsubj" and words["rotation"].head == words["tidies"].i
+    assert reading_of(sentence, "rotation").rank == DESCRIBES
+
+
+def test_issue10_a_subject_narrowed_or_made_in_an_example_describes_some_not_the_kind() -> None:
+    """Issue 10 (R20): "Any granary that holds the barley above will be able to …" says what some
+    granaries can do, and "The filled granary will hold …" what the one just filled does: neither
+    is what "the" one named does, which outranks a plain description of the kind."""
+    narrowed = reading_of("Any granary that holds the barley above will be able to feed the village.", "granary")
+    assert narrowed.rank == DESCRIBES and not narrowed.of_the_one
+    made = reading_of("The filled granary will hold the new harvest of the farm.", "granary")
+    assert made.rank == DESCRIBES and not made.of_the_one
+    assert reading_of("The granary will hold the new harvest of the farm.", "granary").of_the_one

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from wikigen.engines.documents import Document
 from wikigen.engines.language import english, is_english, language
-from wikigen.engines.parse import Parse, parse_sentences
-from wikigen.engines.readings import DEFINES, DESCRIBES, classified, noun_phrase, read
+from wikigen.engines.parse import Parse, Word, parse_sentences
+from wikigen.engines.readings import DEFINES, DESCRIBES, Reading, classified, noun_phrase, read
 from wikigen.engines.terms import (
     STOP_TERMS,
     Vocabulary,
@@ -177,12 +177,12 @@ def collect(
     """Candidate terms by normalized key, with the signals that make them terms."""
     found: dict[str, Candidate] = {}
 
-    def add(term: str, code: bool, signal: str, section: str = "") -> Candidate | None:
+    def add(term: str, code: bool, signal: str, section: str = "", generic: bool = False) -> Candidate | None:
         term = term.strip()
         words = term.split()
         if len(words) > 1 and words[-1].casefold() in _KIND_WORDS and identifier_like(" ".join(words[:-1])):
             term = " ".join(words[:-1])  # "ConfigMap object" is the ConfigMap
-        if not (code_term_ok(term) if code else _prose_term_ok(term)):
+        if not (code_term_ok(term) if code else _prose_term_ok(term) or (generic and _generic_term_ok(term))):
             return None
         key = term_key(term, code)
         candidate = found.setdefault(key, Candidate(term, code))
@@ -204,7 +204,9 @@ def collect(
                 # "## case" over a section that writes `case`: the heading names the construct
                 add(term, code or term in coded, "heading", heading.text)
         foreign = not is_english(language(document))
+        section: str | None = None
         for sentence in document.sentences:
+            opens_section, section = sentence.heading != section, sentence.heading
             if foreign:  # language-independent rules only: emphasized and definition-list terms
                 for start, end, signal in independent_spans(sentence):
                     add(sentence.clean.text[start:end], False, signal)
@@ -267,6 +269,11 @@ def collect(
                         # "The `kubectl` command-line tool supports …": the author says what it is
                         add(term, True, "classified")
                     continue
+                if opens_section and _opens_its_section(reading, word, term, sentence.heading):
+                    # "## Extensions" / "Extensions are software components that …": a word too
+                    # common to be a term alone ("extension", "object") is one where a heading names
+                    # it and its section opens by saying what it is
+                    add(term, False, "heading", sentence.heading, generic=True)
                 if marked and word.dep not in ("compound", "amod", "nmod", "poss", "npadvmod"):
                     add(term, False, "marked")
                 elif (
@@ -360,6 +367,29 @@ def term_key(term: str, code: bool) -> str:
 
 # "Pod Q", "Node N", "Zone A": one instance of an example, named by a letter
 _LETTERED = re.compile(r"^\S+(?: \S+)* [A-Z]$")
+
+
+def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) -> bool:
+    """The first sentence of a section says what the term its heading names is: "## Extensions" /
+    "Extensions are …"."""
+    return (
+        reading.rank == DEFINES
+        and reading.pattern == "copula"
+        and not (reading.forward or reading.anaphoric)
+        and word.dep == "nsubj"
+        and word.pos == "NOUN"
+        and bool(heading.strip())
+        and term_key(term, False) == term_key(_HEADING_ANCHOR.sub("", heading).strip(), False)
+    )
+
+
+_HEADING_ANCHOR = re.compile(r"\s*\{[#.:][^{}]*\}\s*$")  # "Usage {#usage}"
+
+
+def _generic_term_ok(term: str) -> bool:
+    """A common word (``STOP_TERMS``, ``_GENERIC``) that names something all the same: one or two
+    plain words."""
+    return 1 <= len(term.split()) <= 2 and re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", term) is not None
 
 
 def _prose_term_ok(term: str) -> bool:

@@ -303,13 +303,14 @@ _WEIGHED_LEAD = re.compile(
 
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:
     """Mentions of the candidates by term, alias and (prose) the other number; a form two
-    candidates share names neither. Code names are found as written, stop words included."""
+    candidates share names neither. Code names are found as written, stop words included, and so is
+    a common word its section made a term ("## Extensions" / "Extensions are …")."""
     owners: dict[str, set[str]] = {}
     for key, candidate in candidates.items():
         for form in [candidate.term, *candidate.aliases]:
             variants = [form] if candidate.code else [form, *head_variants(form)]
             for variant in variants:
-                if candidate.code or term_ok(variant) or identifier_like(variant):
+                if candidate.code or form == candidate.term or term_ok(variant) or identifier_like(variant):
                     owners.setdefault(normalize_name(variant), set()).add(key)
     return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
 

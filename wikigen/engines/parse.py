@@ -268,9 +268,28 @@ MAX_SPLIT = 6  # words of a subject before the verb the model missed
 def _verb_splits(parse: Parse) -> list[int]:
     """Where a verb the model read as a noun may follow the subject of a sentence that has no verb:
     a lower-case word of its leading noun phrase that agrees with the noun before it as a verb
-    would ("controller tracks", "Tuples store"); none when the sentence has a verb."""
+    would ("controller tracks", "Tuples store"), where the sentence's root is no verb ("Garbage
+    collection tidies up objects … after … has been removed" has verbs, in a clause); or the verb
+    itself, where the model read the noun phrase before it as the verb's compound, leaving it no
+    subject ("ResourceQuotas limit resource consumption …")."""
     words = parse.words
-    if len(words) < 4 or not parse.text.rstrip().endswith(".") or any(w.pos in ("VERB", "AUX") for w in words):
+    if len(words) < 4 or not parse.text.rstrip().endswith("."):
+        return []
+    root = next((w for w in words if w.dep == "ROOT"), None)
+    if root is None or root.pos in ("VERB", "AUX"):
+        if (
+            root is not None
+            and 1 <= root.i <= MAX_SPLIT
+            and root.pos == "VERB"
+            and root.text.isalpha()
+            and root.text.islower()
+            and all(w.pos in _NOUN_PHRASE for w in words[: root.i])
+            and words[root.i - 1].pos in ("NOUN", "PROPN")
+            and words[root.i - 1].dep == "compound"
+            and words[root.i - 1].head == root.i
+            and not any(c.dep in ("nsubj", "nsubjpass", "csubj", "expl") for c in parse.children(root.i))
+        ):
+            return [root.i]
         return []
     splits = []
     for i in range(1, min(len(words) - 2, MAX_SPLIT + 1)):

@@ -269,7 +269,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         if attr is not None and attr.dep == "acomp" and _capable(parse, attr):
             # "Associative data structures are able to associate a key …", "The node controller is
             # responsible for updating …": what it does, said with an adjective
-            restricted = _restricted(parse, head)
+            # "Any process that knows the `pid` above will be able to …": some processes
+            restricted = _restricted(parse, head) or _narrowed(parse, head)
             weak = (
                 restricted
                 or _definite(parse, head)
@@ -314,6 +315,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or governor.dep == "conj"
             or _subjects(parse, governor) > 1
             or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
+            or _participled(parse, head)  # "The spawned process will execute …": the one just spawned
             # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
             or (governor.lemma in ("run", "start") and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         )
@@ -1098,6 +1100,12 @@ def _some_of(parse: Parse, head: Word) -> bool:
     return _determiner(parse, head) in SOME or any(
         w.dep == "amod" and w.i < head.i and w.lemma.casefold() in SOME for w in parse.children(head.i)
     )
+
+
+def _participled(parse: Parse, head: Word) -> bool:
+    """ "The spawned process", "the created Pod": a participle before the noun picks the one an
+    example made, not the kind."""
+    return any(w.dep == "amod" and w.tag == "VBN" and w.i < head.i for w in parse.children(head.i))
 
 
 def _narrowed(parse: Parse, head: Word) -> bool:
