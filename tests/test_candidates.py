@@ -1117,3 +1117,14 @@ def test_issue10_a_common_word_is_a_term_where_its_heading_names_it_and_its_sect
     assert defined_as(defined, "Extensions").startswith("Extensions are small machines")
     assert "Extensions" not in concepts("## Seed drills\n\nExtensions are small machines that a gardener bolts onto a seed drill.\n")
     assert "Extensions" not in concepts("Extensions are small machines that a gardener bolts onto a seed drill.\n")
+
+
+def test_issue10_what_a_term_linked_to_its_own_page_does_describes_it_where_the_sentence_opens_with_it() -> None:
+    """Issue 10 (R20): "The [seed counter](/docs/garden/seed-counter/) reports …" opens with the term
+    as a link to the page about it and says what it does: a concept, as a glossary entry would be;
+    the same words without the link, or a page the sentence points to ("The [README](…) …"), are not."""
+    linked = "The [seed counter](/docs/garden/seed-counter/) reports weed issues for every bed.\n"
+    assert defined_as(linked, "Seed counter").startswith("The [seed counter]")
+    assert "Seed counter" not in concepts("The seed counter reports weed issues for every bed.\n")
+    page = "The [README](https://example.org/seed-drill#readme) for the seed drill lists the parts it needs.\n"
+    assert "README" not in concepts(page)

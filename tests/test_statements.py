@@ -1587,3 +1587,13 @@ def test_issue10_a_subject_narrowed_or_made_in_an_example_describes_some_not_the
     made = reading_of("The filled granary will hold the new harvest of the farm.", "granary")
     assert made.rank == DESCRIBES and not made.of_the_one
     assert reading_of("The granary will hold the new harvest of the farm.", "granary").of_the_one
+
+
+def test_issue10_one_of_two_alternatives_is_not_stated() -> None:
+    """Issue 10 (R20): "… writes to either the Alert board or the Bed log" says it writes to one or
+    the other: no relation to either; "… writes to the Alert board" is one."""
+    names = ("seed counter", "Alert board", "Bed log")
+    assert relations_of("The seed counter writes to either the Alert board or the Bed log.", *names) == set()
+    assert relations_of("The seed counter writes to the Alert board.", *names) == {
+        ("seed counter", "writes to", "Alert board")
+    }

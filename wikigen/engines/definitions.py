@@ -20,6 +20,7 @@ from wikigen.engines.candidates import (
     Candidate,
     emphasized,
     independent_spans,
+    links_its_page,
     quoted,
     term_key,
     written_as_code,
@@ -411,6 +412,18 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
             (named_by_author and not _common_noun(candidate))
             or (named and count >= 3 and best.own_section)
             or (
+                # "[Garbage collection](…/garbage-collection/) tidies up objects …": what a term does,
+                # said in a sentence that opens with it where the author links it to its own page
+                "linked" in candidate.signals
+                and best.reading.pattern in ("function", "purpose", "subject")
+                and best.opens
+                and _linked_here(best, candidate)
+                and not _common_noun(candidate)
+                # "The [README](…) for the autoscaler lists …", "The [security checklist](…) has …":
+                # a page of documentation the sentence points to
+                and candidate.term.split()[-1].casefold() not in _DOCUMENTS
+            )
+            or (
                 # "The control plane manages the worker nodes …": what a term the author linked or
                 # titled does, said of it as the subject, where the sources use it again and again
                 "known" in candidate.signals
@@ -445,6 +458,23 @@ def _own_subject(parse: Parse, label: Word) -> bool:
 
 # People named by their role are defined by what they are, not by a step they take.
 _PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
+
+
+_DOCUMENTS = frozenset(
+    ["readme", "checklist", "guide", "tutorial", "documentation", "docs", "page", "faq", "blog", "post",
+     "article", "chapter", "book", "manual", "whitepaper", "paper", "cheatsheet", "changelog", "handbook"]
+)
+
+
+def _linked_here(found: Found, candidate: Candidate) -> bool:
+    """The sentence opens with the term as a link to the page about it."""
+    clean = found.sentence.clean
+    return any(
+        mark.kind == "link"
+        and clean.text[: mark.start].strip().casefold() in ("", "the", "a", "an")
+        and links_its_page(clean.text[mark.start : mark.end], mark.ref)
+        for mark in clean.marks
+    )
 
 
 def _common_noun(candidate: Candidate) -> bool:

@@ -648,6 +648,8 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         if preposition in _PLACING and _after_quantified(parse, prep, children):
             continue  # "captures logs from each container in a running Pod": where each container is
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
+        if any(c.dep == "preconj" for p in pobjs for c in parse.children(p.i)):
+            continue  # "… as either Events or Node conditions": one or the other, neither is stated
         # "builds on pattern matching and guards": the parser hung the second noun on the verb
         later = [w.i for w in children if w.dep in ("prep", "agent") and w.i > prep.i]
         coordinated = any(w.dep == "cc" and prep.i < w.i for w in children)
