@@ -1107,6 +1107,8 @@ def test_issue10_a_code_name_the_author_calls_a_tool_is_described_by_what_that_t
     assert defined_as(body, "seedctl").startswith("The `seedctl` command-line tool manages")
     assert "depth" not in concepts("The `depth` field sets how deep each seed goes.\n")
     assert "seedctl" not in concepts("A `seedctl` tool manages the seeds of every bed in a garden.\n")
+    # how it does one thing is no description of the tool
+    assert "seedctl" not in concepts("The `seedctl` tool uses the `--depth` flag to set how deep seeds go.\n")
 
 
 def test_issue10_a_common_word_is_a_term_where_its_heading_names_it_and_its_section_opens_defining_it() -> None:

@@ -1597,3 +1597,11 @@ def test_issue10_one_of_two_alternatives_is_not_stated() -> None:
     assert relations_of("The seed counter writes to the Alert board.", *names) == {
         ("seed counter", "writes to", "Alert board")
     }
+
+
+def test_issue10_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_it() -> None:
+    """Issue 10 (R20): in "Garden machines (e.g. `seeder`, `tiller`, or other tools) which sow beds
+    must …" the clause picks the machines that sow; it says nothing of `seeder` or `tiller`."""
+    text = "Garden machines (e.g. `seeder`, `tiller`, `mower`, or other farm tools) which sow Beds must carry a tag."
+    assert relations_of(text, "seeder", "tiller", "Beds") == set()
+    assert relations_of("The `seeder`, which sows Beds, carries a tag.", "seeder", "Beds") == {("seeder", "sows", "Beds")}

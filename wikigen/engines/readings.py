@@ -1286,6 +1286,8 @@ def classified(parse: Parse, word: Word) -> bool:
         and governor.lemma.casefold() in NAMING_CLASSIFIERS
         and governor.dep in ("nsubj", "nsubjpass")
         and _determiner(parse, governor) == "the"
+        # "The `kubectl` tool uses the `--validate` flag to set …": how it does one thing
+        and parse.words[governor.head].lemma.casefold() != "use"
     )
 
 

@@ -448,7 +448,12 @@ def _resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
         if clause.dep != "relcl":
             continue
         antecedent = parse.words[clause.head]
-        if antecedent.dep != "attr" and "," not in parse.text[antecedent.end : word.start]:
+        between = parse.text[antecedent.end : word.start]
+        if between.count(")") > between.count("("):
+            # "components (e.g. `kube-scheduler`, `kubectl`) which add labels …": the clause follows
+            # the brackets, and qualifies the noun before them, not an example inside
+            continue
+        if antecedent.dep != "attr" and "," not in between:
             continue  # "components which add labels must …" picks some components: it states nothing
         copula = parse.words[antecedent.head]
         of_class = antecedent.dep == "attr" and copula.lemma == "be"
