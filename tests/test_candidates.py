@@ -1130,3 +1130,26 @@ def test_issue10_what_a_term_linked_to_its_own_page_does_describes_it_where_the_
     assert "Seed counter" not in concepts("The seed counter reports weed issues for every bed.\n")
     page = "The [README](https://example.org/seed-drill#readme) for the seed drill lists the parts it needs.\n"
     assert "README" not in concepts(page)
+
+
+def test_issue10_the_product_named_before_the_term_a_section_is_about_names_nothing() -> None:
+    """Issue 10 (R20): where "Acme" is the product most sources name (a hub), "Acme rakes are …"
+    opening the section "## Rakes" says what rakes are; the same sentence under another heading
+    keeps "Acme rakes" a name of its own."""
+
+    def names(heading: str) -> dict[str, str]:
+        sources = [
+            {"id": "knowledge/sheds", "title": "Sheds", "body": "Acme is a company that makes garden tools. Acme sheds keep tools dry.\n"},
+            {"id": "knowledge/hoes", "title": "Hoes", "body": "Acme makes hoes. An Acme hoe cuts weeds.\n"},
+            {
+                "id": "knowledge/rakes",
+                "title": "Tools",
+                "body": f"## {heading}\n\nAcme rakes are long-handled tools that gather leaves into heaps.\n\n"
+                "Acme tests every rake before it ships.\n",
+            },
+        ]
+        delta = analyzed(sources)
+        return {c["name"]: c["definition"]["quotes"][0]["quote"] for c in delta["concepts"]}
+
+    assert names("Rakes").get("Rake", "").startswith("Acme rakes are long-handled tools")
+    assert not {"Rake", "Rakes"} & set(names("Garden work"))

@@ -143,6 +143,7 @@ def definitions(
         and vocabulary.is_proper(candidate.term)
     }
     hub_terms = {candidates[key].term.casefold() for key in hubs}
+    _fold_product_names(readings, counts, candidates, hub_terms)
     for key in sorted(readings):
         candidate = candidates[key]
         # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
@@ -191,6 +192,37 @@ def definitions(
             )
         )
     return accepted
+
+
+def _fold_product_names(
+    readings: dict[str, list[Found]],
+    counts: dict[str, int],
+    candidates: Mapping[str, Candidate],
+    hubs: AbstractSet[str],
+) -> None:
+    """ "Kubernetes UIDs are universally unique identifiers" under "## UIDs": in the section its
+    heading gives a term, the product's name (a hub, casefolded in ``hubs``) before the term says
+    only whose it is, so what the sentence says of "Kubernetes UIDs" it says of the UIDs. Elsewhere
+    ("The ngrok Kubernetes Ingress Controller is …", "CSI ephemeral volumes allow …") the longer
+    name stays a name of its own."""
+    for key in sorted(readings):
+        long = candidates[key]
+        head, _, rest = long.term.partition(" ")
+        if long.code or head.casefold() not in hubs or not rest:
+            continue
+        short_key = term_key(rest, False)
+        short = candidates.get(short_key)
+        if short is None or short_key == key or short.code:
+            continue
+        moved = [f for f in readings[key] if _own_section(f.sentence.heading, short) and f.opens]
+        if not moved:
+            continue
+        readings[key] = [f for f in readings[key] if f not in moved]
+        readings.setdefault(short_key, []).extend(replace(f, key=short_key, own_section=True) for f in moved)
+        counts[short_key] = counts.get(short_key, 0) + len(moved)
+        counts[key] = counts.get(key, 0) - len(moved)
+        if not readings[key]:
+            del readings[key]
 
 
 def _everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
