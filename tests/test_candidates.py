@@ -1153,3 +1153,20 @@ def test_issue10_the_product_named_before_the_term_a_section_is_about_names_noth
 
     assert names("Rakes").get("Rake", "").startswith("Acme rakes are long-handled tools")
     assert not {"Rake", "Rakes"} & set(names("Garden work"))
+
+
+def test_r20_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() -> None:
+    """R20/R26: "Gizmo architecture" is Gizmo's design; the texts never write "architectures", so the
+    noun alone ("a pluggable architecture for …") is any design, not Gizmo's: no alias. "Gizmo
+    cluster", where the texts write "Gizmo clusters", has "cluster"."""
+    sources = [
+        {"id": "knowledge/a", "title": "Design", "body": (
+            "_Gizmo architecture_ is the layout of the parts that make up the Gizmo system.\n\n"
+            "_Gizmo cluster_ is a set of machines that run the Gizmo system.\n\n"
+            "Gizmo clusters grow as you add machines.\n")},
+        {"id": "knowledge/b", "title": "Servers", "body": "Gizmo serves its clients.\n\nA widget is stored by Gizmo.\n"},
+        {"id": "knowledge/c", "title": "Setup", "body": "Gizmo is a portable tool for keeping records.\n\nInstall Gizmo first.\n"},
+    ]
+    found = {c["name"]: c for c in analyzed(sources)["concepts"]}
+    assert "architecture" not in [a.casefold() for a in found["Gizmo architecture"].get("aliases", [])]
+    assert "cluster" in [a.casefold() for a in found["Gizmo cluster"].get("aliases", [])]

@@ -1605,3 +1605,24 @@ def test_issue10_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_
     text = "Garden machines (e.g. `seeder`, `tiller`, `mower`, or other farm tools) which sow Beds must carry a tag."
     assert relations_of(text, "seeder", "tiller", "Beds") == set()
     assert relations_of("The `seeder`, which sows Beds, carries a tag.", "seeder", "Beds") == {("seeder", "sows", "Beds")}
+
+
+def test_issue10_a_term_of_the_one_just_named_or_where_a_term_belongs_does_not_define_it() -> None:
+    """Issue 10 (R20): "Direct access to this barn lets …" says what access to one barn does, and
+    "Acme seed tracking is part of how …" where seed tracking belongs: neither defines the term;
+    "Direct access to the barn lets …" and "… is a record of …" do."""
+    assert reading_of("Direct access to this barn lets farmers take grain.", "access").rank == DESCRIBES
+    assert reading_of("Direct access to the barn lets farmers take grain.", "access").rank == DEFINES
+    assert reading_of("Acme seed tracking is part of how the farm plans its beds.", "seed tracking").rank == MENTIONS
+    assert reading_of("Acme seed tracking is a record of how the farm plans its beds.", "seed tracking").rank == DEFINES
+
+
+def test_issue10_an_object_the_model_read_apart_from_its_noun_only_qualifies_it() -> None:
+    """Issue 10 (R20): "… a pluggable design for the Acme planter", read with "Acme" as the object of
+    "for" and "planter" hung on the verb as a clause (as the small model reads some such phrases),
+    relates nothing to Acme: the noun right after it is what it qualifies."""
+    text = "The seed framework is a pluggable design for the Acme planter."
+    misread = reshaped(text, {"Acme": ("pobj", "for"), "planter": ("advcl", "is")})
+    assert ("seed framework", "is design for", "Acme") not in hand_relations(misread, "seed framework", "Acme")
+    read_right = "The seed framework is a pluggable design for Acme."
+    assert ("seed framework", "is design for", "Acme") in relations_of(read_right, "seed framework", "Acme")

@@ -33,6 +33,7 @@ from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
 from wikigen.engines.text import CJK, Sentence, visible
 from wikigen.ids import normalize_name
+from wikigen.inflection import plural_forms, singular_forms
 
 STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed", "linked"})
 HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
@@ -165,6 +166,7 @@ def definitions(
         for text in [_query(c), *(f.sentence.text for f in pool)]
     )
     accepted = []
+    texts = [d.body for d in documents]
     for _, candidate, pool in pools:
         ranked = (
             scorer.rank(
@@ -186,7 +188,7 @@ def definitions(
                 start,
                 quote,
                 pattern,
-                tuple(sorted({*candidate.aliases, *_unqualified(candidate, hub_terms)})),
+                tuple(sorted({*candidate.aliases, *_unqualified(candidate, hub_terms, texts)})),
                 candidate.code,
                 whole=quote != chosen.sentence.text,
             )
@@ -238,15 +240,22 @@ def _everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
     )
 
 
-def _unqualified(candidate: Candidate, hubs: AbstractSet[str]) -> list[str]:
+def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[str]) -> list[str]:
     """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about (``hubs``,
     casefolded), named before a common noun, says only whose objects they are — the noun alone names
     the term too (an alias, where no other concept or anchor owns it: R26). "Kubernetes API" and
-    "Kubernetes RBAC" are names of their own."""
+    "Kubernetes RBAC" are names of their own, and so is a noun the texts never count ("Kubernetes
+    architecture": "architecture" alone is any design, "a pluggable architecture for …")."""
     head, _, rest = candidate.term.partition(" ")
     if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower() or not term_ok(rest):
         return []
-    return [rest]
+    last = rest.split()[-1]
+    counted = bool(singular_forms(last)) or any(
+        re.search(rf"\b{re.escape(head)}\s+{re.escape(' '.join([*rest.split()[:-1], form]))}\b", text, re.IGNORECASE)
+        for form in plural_forms(last)
+        for text in texts
+    )
+    return [rest] if counted else []
 
 
 # A list entry's label: "**SELinux**: …", "`Ignore` : …"

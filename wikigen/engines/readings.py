@@ -284,6 +284,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         if attr is not None and attr.dep == "acomp":
             # "Public functions are globally available", "Labels without a prefix are private": a property
             return Reading("mention", MENTIONS, forward=forward)
+        if _part_of(parse, governor):
+            # "Kubernetes volume health monitoring is part of how Kubernetes implements …": where it
+            # belongs, not what it is or does
+            return Reading("mention", MENTIONS, forward=forward)
         # "A policy can be a rule for …": what it may be describes it
         return Reading("subject", DESCRIBES, forward=forward)
     if head.dep == "nsubj" and main and _parts_listed(parse, governor):
@@ -316,6 +320,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _subjects(parse, governor) > 1
             or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
             or _participled(parse, head)  # "The spawned process will execute …": the one just spawned
+            or _of_this(parse, head)  # "Direct access to this API allows …"
             # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
             or (governor.lemma in ("run", "start") and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         )
@@ -1102,6 +1107,23 @@ def _some_of(parse: Parse, head: Word) -> bool:
     )
 
 
+def _of_this(parse: Parse, head: Word) -> bool:
+    """ "Direct access to this API allows …": the term of the one just named, not the term."""
+    return any(
+        clause.dep == "prep"
+        and clause.i > head.i
+        and any(w.dep == "pobj" and _determiner(parse, w) in POINTING for w in parse.children(clause.i))
+        for clause in parse.children(head.i)
+    )
+
+
+def _part_of(parse: Parse, verb: Word) -> bool:
+    """ "X is part of Y": where X belongs, not what it is."""
+    return verb.lemma == "be" and any(
+        w.dep == "attr" and w.lemma.casefold() == "part" and not _determiner(parse, w) for w in parse.children(verb.i)
+    )
+
+
 def _participled(parse: Parse, head: Word) -> bool:
     """ "The spawned process", "the created Pod": a participle before the noun picks the one an
     example made, not the kind."""
@@ -1112,6 +1134,8 @@ def _narrowed(parse: Parse, head: Word) -> bool:
     """ "Pods that are removed in this way will be replaced": a subject narrowed by a restrictive
     clause (or by place and number, :func:`_restricted`) says something of some of its kind only."""
     if _restricted(parse, head):
+        return True
+    if _of_this(parse, head):
         return True
     for clause in parse.children(head.i):
         if clause.dep == "acl" and clause.tag in ("VBG", "VBN") and clause.i > head.i:

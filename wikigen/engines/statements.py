@@ -849,6 +849,18 @@ def _named(parse: Parse, word: Word) -> Word:
 _EXAMPLES = frozenset(["like", "unlike", "including", "except", "besides", "than"])
 
 
+def _modifies_next(parse: Parse, word: Word) -> bool:
+    """ "for the Kubernetes scheduler" read with "Kubernetes" as the object and "scheduler" hung on
+    the verb as a clause: the noun right after the word is what it qualifies."""
+    after = parse.words[word.i + 1] if word.i + 1 < len(parse.words) else None
+    return (
+        after is not None
+        and after.pos == "NOUN"
+        and after.dep in ("advcl", "ccomp", "xcomp", "dep", "npadvmod")
+        and not parse.text[word.end : after.start].strip()
+    )
+
+
 def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str, list[str]]]:
     """Concepts reached from ``noun`` through "of"/"on"/"for" phrases or a participle: the words of
     the path ("of"; "built on top of"), two steps at most."""
@@ -861,7 +873,7 @@ def _reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[st
             if child.dep == "prep" and child.text.casefold() not in _EXAMPLES:
                 for pobj in _with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"]):
                     step = [*path, child.text.casefold()]
-                    if pobj.i in refs:
+                    if pobj.i in refs and not _modifies_next(parse, pobj):
                         found.append((refs[pobj.i], step))
                     elif pobj.lemma.casefold() in ("top", "front", "part", "set", "list", "kind", "type"):
                         walk(pobj, [*step, pobj.text.casefold()], depth + 1)
