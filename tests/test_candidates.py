@@ -1170,3 +1170,10 @@ def test_r20_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() ->
     found = {c["name"]: c for c in analyzed(sources)["concepts"]}
     assert "architecture" not in [a.casefold() for a in found["Gizmo architecture"].get("aliases", [])]
     assert "cluster" in [a.casefold() for a in found["Gizmo cluster"].get("aliases", [])]
+
+
+def test_issue10_a_thing_named_in_an_example_is_no_concept() -> None:
+    """Issue 10 (R20): "A custom crop named SeedMax, that you can plant …" sets up an example's
+    instance; "A garden agent called SeedMax …" names a thing of its own."""
+    assert "SeedMax" not in concepts("A custom crop named SeedMax, that you can plant in any bed.\n")
+    assert "SeedMax" in concepts("A garden agent called SeedMax connects to every bed at night.\n")

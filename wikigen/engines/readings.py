@@ -759,8 +759,12 @@ def _called(parse: Parse, head: Word) -> bool | None:
         and not any(w.dep == "nsubj" and w.lemma.casefold() in ("we", "you", "people") for w in children)
     ):
         return None  # "interpolation calls the `to_string` function": a call, not a name
-    if verb.lemma == "name" and head.code:
-        return None  # "a struct named `User`", "Services named `mydb`": an example's instance
+    if verb.lemma == "name" and (
+        head.code or (verb.dep == "acl" and _determiner(parse, words[verb.head]) in ("a", "an"))
+    ):
+        # "a struct named `User`", "Services named `mydb`", "A custom resource named SampleDB": an
+        # example's instance ("an agent called X" names a thing of its own)
+        return None
     subject = next((w for w in children if w.dep in ("nsubjpass", "nsubj")), None)
     if subject is not None and subject.lemma.casefold() in ("we", "you", "people"):
         # "We call other cases *voluntary disruptions*": the cases are what is named
