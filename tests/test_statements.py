@@ -1626,3 +1626,12 @@ def test_issue10_an_object_the_model_read_apart_from_its_noun_only_qualifies_it(
     assert ("seed framework", "is design for", "Acme") not in hand_relations(misread, "seed framework", "Acme")
     read_right = "The seed framework is a pluggable design for Acme."
     assert ("seed framework", "is design for", "Acme") in relations_of(read_right, "seed framework", "Acme")
+
+
+def test_issue10_what_a_term_does_weighed_against_what_it_may_not_do_describes_it() -> None:
+    """Issue 10 (R20): "Seed planners enable bed rotation, but might not satisfy all use-cases"
+    weighs what they do against what they may not: a description, not a definition; "… and
+    satisfy all farms" is what they do."""
+    assert reading_of("Seed planners enable bed rotation, but might not satisfy all use-cases.", "Seed planners").rank == DESCRIBES
+    assert reading_of("Seed planners enable bed rotation, but do not satisfy all farms.", "Seed planners").rank == DESCRIBES
+    assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == DEFINES

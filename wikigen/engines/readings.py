@@ -321,6 +321,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or _determiner(parse, head) in _EACH  # "Each runtime allows only …": what each one does
             or _participled(parse, head)  # "The spawned process will execute …": the one just spawned
             or _of_this(parse, head)  # "Direct access to this API allows …"
+            or _but_not(parse, governor)  # "X enable autoscaling, but might not satisfy …": weighed
             # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
             or (governor.lemma in ("run", "start") and not any(w.dep == "dobj" for w in parse.children(governor.i)))
         )
@@ -1108,6 +1109,15 @@ def _some_of(parse: Parse, head: Word) -> bool:
     """ "Some interfaces …", "Many functions …", "Multiple generators …": some of a kind."""
     return _determiner(parse, head) in SOME or any(
         w.dep == "amod" and w.i < head.i and w.lemma.casefold() in SOME for w in parse.children(head.i)
+    )
+
+
+def _but_not(parse: Parse, verb: Word) -> bool:
+    """ "Structured parameters enable cluster autoscaling, but might not satisfy all use-cases": what
+    the term does, weighed against what it may not do."""
+    children = parse.children(verb.i)
+    return any(w.dep == "cc" and w.lemma.casefold() == "but" for w in children) and any(
+        w.dep == "conj" and w.pos in ("VERB", "AUX") and (_hedged(parse, w) or _negated(parse, w)) for w in children
     )
 
 
