@@ -501,9 +501,12 @@ def _own_subject(parse: Parse, label: Word) -> bool:
 _PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
 
 
+# Pages of documentation a sentence may point to: "The [README](…) for the autoscaler lists …"
 _DOCUMENTS = frozenset(
-    ["readme", "checklist", "guide", "tutorial", "documentation", "docs", "page", "faq", "blog", "post",
-     "article", "chapter", "book", "manual", "whitepaper", "paper", "cheatsheet", "changelog", "handbook"]
+    [
+        "readme", "checklist", "guide", "tutorial", "documentation", "docs", "page", "faq", "blog", "post",
+        "article", "chapter", "book", "manual", "whitepaper", "paper", "cheatsheet", "changelog", "handbook",
+    ]
 )
 
 
@@ -513,6 +516,7 @@ def _linked_here(found: Found, candidate: Candidate) -> bool:
     return any(
         mark.kind == "link"
         and clean.text[: mark.start].strip().casefold() in ("", "the", "a", "an")
+        and term_key(clean.text[mark.start : mark.end].strip("`"), candidate.code) == term_key(candidate.term, candidate.code)
         and links_its_page(clean.text[mark.start : mark.end], mark.ref)
         for mark in clean.marks
     )
