@@ -1177,3 +1177,12 @@ def test_issue10_a_thing_named_in_an_example_is_no_concept() -> None:
     instance; "A garden agent called SeedMax …" names a thing of its own."""
     assert "SeedMax" not in concepts("A custom crop named SeedMax, that you can plant in any bed.\n")
     assert "SeedMax" in concepts("A garden agent called SeedMax connects to every bed at night.\n")
+
+
+def test_issue10_a_subkind_named_by_a_hyphened_word_before_the_term_does_not_describe_it() -> None:
+    """Issue 10 (R20): "Garden-specific seed drills help …" says what one subkind does, not what seed
+    drills do; a later "Seed drills help …" does."""
+    subkind = "## Seed drills\n\nGarden-specific seed drills help farmers sow rows faster.\n"
+    assert "Seed drills" not in concepts(subkind)
+    both = subkind + "\nSeed drills help farmers keep every row straight.\n"
+    assert defined_as(both, "Seed drills").startswith("Seed drills help farmers keep")

@@ -1635,3 +1635,13 @@ def test_issue10_what_a_term_does_weighed_against_what_it_may_not_do_describes_i
     assert reading_of("Seed planners enable bed rotation, but might not satisfy all use-cases.", "Seed planners").rank == DESCRIBES
     assert reading_of("Seed planners enable bed rotation, but do not satisfy all farms.", "Seed planners").rank == DESCRIBES
     assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == DEFINES
+
+
+def test_issue10_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_does() -> None:
+    """Issue 10 (R20): "Silo: Create a silo …", read with the label as the subject of "Create" (as
+    the small model reads some such entries), tells the reader what to do: no definition of the
+    label; "Silos create …" says what silos do."""
+    misread = reshaped("Silo: Create a silo with a wide roof.", {"Silo": ("nsubj", "Create"), "Create": ("ROOT", None)})
+    head = next(w for w in misread.words if w.text == "Silo")
+    assert read(misread, head).rank != DEFINES
+    assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == DEFINES

@@ -28,7 +28,7 @@ from wikigen.engines.candidates import (
 from wikigen.engines.documents import Document, Scorer
 from wikigen.engines.language import is_english, language
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, hyphened, read
 from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
 from wikigen.engines.text import CJK, Sentence, visible
@@ -272,6 +272,10 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
     "Windows nodes"), lower-cased; "" when there is none (or it is code, a name of its own)."""
     if head.dep not in ("nsubj", "nsubjpass"):
         return ""
+    inside = {head.i, *(w.i for w in parse.children(head.i) if w.start >= start)}
+    for w in parse.words:
+        if w.end <= start and w.head in inside and hyphened(parse, w):
+            return w.text.casefold()  # "Container-specific operating systems help …": a subkind
     for w in parse.children(head.i):
         if (
             w.dep in ("compound", "nmod")

@@ -297,6 +297,12 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and main
         and governor.lemma in FUNCTION_LEMMAS
         and governor.tag != "VBN"  # "the Pods specified in the following manifest" is no "Pods specify"
+        # "**Service**: Create a service …": a label before an instruction, read as its subject
+        and not (
+            governor.tag == "VB"
+            and ":" in parse.text[head.end : governor.start]
+            and not any(w.dep in ("aux", "auxpass") for w in parse.children(governor.i))
+        )
         and not _hedged(parse, governor)
         and _determiner(parse, head) not in _DEMONSTRATIVE
     ):
@@ -1135,6 +1141,19 @@ def _part_of(parse: Parse, verb: Word) -> bool:
     """ "X is part of Y": where X belongs, not what it is."""
     return verb.lemma == "be" and any(
         w.dep == "attr" and w.lemma.casefold() == "part" and not _determiner(parse, w) for w in parse.children(verb.i)
+    )
+
+
+def hyphened(parse: Parse, word: Word) -> bool:
+    """ "set-based", "API-initiated", "container-specific": an adjective made of words joined by a
+    hyphen (the parser splits them, the hyphen hangs on the last) that names a subkind of a common
+    noun; "built-in" says where any of them comes from, and a proper name ("Self-healing
+    Kubernetes") is one thing."""
+    return (
+        word.dep == "amod"
+        and parse.words[word.head].pos != "PROPN"
+        and any(w.tag == "HYPH" for w in parse.children(word.i))
+        and not any(w.text.casefold() == "in" for w in parse.children(word.i))  # "built-in", "opt-in"
     )
 
 

@@ -25,6 +25,7 @@ from wikigen.engines.readings import (
     POINTING,
     SOME,
     WHAT_FOLLOWS,
+    hyphened,
     imperative,
 )
 from wikigen.engines.relations import Mention
@@ -287,7 +288,7 @@ def _one_of_a_kind(
         and w.head in inside
         # "the snapshot controller", tagged ADJ; "set-based label selectors", "API-initiated
         # evictions": a hyphened word names a subkind
-        and (w.pos in ("NOUN", "PROPN") or w.i in refs or _hyphened(parse, w) or _noun_as_adjective(parse, w))
+        and (w.pos in ("NOUN", "PROPN") or w.i in refs or hyphened(parse, w) or _noun_as_adjective(parse, w))
         and w.end <= mention.start
         # on an inner word, a lower-case word ("the priority admission controller"), not a name of
         # its own ("Static Pods: Control plane components are …", a definition list's term run in)
@@ -331,19 +332,6 @@ _PLAIN_ADJECTIVES = frozenset(
         "entire", "prime", "native", "extra", "minimum", "maximum",
     ]
 )
-
-
-def _hyphened(parse: Parse, word: Word) -> bool:
-    """ "set-based", "API-initiated", "container-specific": an adjective made of words joined by a
-    hyphen (the parser splits them, the hyphen hangs on the last) that names a subkind of a common
-    noun; "built-in" says where any of them comes from, and a proper name ("Self-healing
-    Kubernetes") is one thing."""
-    return (
-        word.dep == "amod"
-        and parse.words[word.head].pos != "PROPN"
-        and any(w.tag == "HYPH" for w in parse.children(word.i))
-        and not any(w.text.casefold() == "in" for w in parse.children(word.i))  # "built-in", "opt-in"
-    )
 
 
 # "one or more containers", "multiple Pods": any number of the kind
