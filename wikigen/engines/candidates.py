@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from wikigen.engines.documents import Document
+from wikigen.engines.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.language import english, is_english, language
 from wikigen.engines.parse import Parse, Word, parse_sentences
 from wikigen.engines.readings import DEFINES, DESCRIBES, Reading, classified, noun_phrase, read
@@ -379,11 +379,8 @@ def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) ->
         and word.dep == "nsubj"
         and word.pos == "NOUN"
         and bool(heading.strip())
-        and term_key(term, False) == term_key(_HEADING_ANCHOR.sub("", heading).strip(), False)
+        and term_key(term, False) == term_key(HEADING_ATTRIBUTES.sub("", heading).strip(), False)
     )
-
-
-_HEADING_ANCHOR = re.compile(r"\s*\{[#.:][^{}]*\}\s*$")  # "Usage {#usage}"
 
 
 def _generic_term_ok(term: str) -> bool:

@@ -33,7 +33,7 @@ from wikigen.engines.relations import Mentions
 from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
 from wikigen.engines.text import CJK, Sentence, visible
 from wikigen.ids import normalize_name
-from wikigen.inflection import plural_forms, singular_forms
+from wikigen.inflection import singular_forms
 
 STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed", "linked"})
 HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
@@ -249,12 +249,9 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
     head, _, rest = candidate.term.partition(" ")
     if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower() or not term_ok(rest):
         return []
-    last = rest.split()[-1]
-    counted = bool(singular_forms(last)) or any(
-        re.search(rf"\b{re.escape(head)}\s+{re.escape(' '.join([*rest.split()[:-1], form]))}\b", text, re.IGNORECASE)
-        for form in plural_forms(last)
-        for text in texts
-    )
+    # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
+    other = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]
+    counted = bool(singular_forms(rest.split()[-1])) or any(p.search(text) for p in other for text in texts)
     return [rest] if counted else []
 
 

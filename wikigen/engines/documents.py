@@ -77,14 +77,14 @@ def read_document(source: str, title: str, body: str) -> Document:
 
 def _headings(lines: Sequence[HeadingLine]) -> tuple[Heading, ...]:
     """The top-level headings as markdown-it parsed them (none inside code, HTML, lists or quotes)."""
-    found = ((line, _ATTRIBUTES.sub("", line.text)) for line in lines)
+    found = ((line, HEADING_ATTRIBUTES.sub("", line.text)) for line in lines)
     shown = ((line, markdown, visible(markdown).text) for line, markdown in found)
     return tuple(Heading(line.start, line.level, text, markdown) for line, markdown, text in shown if text)
 
 
 # A heading's attribute block ("## Usage {#usage}", "#### Warning {: .warning}") names an anchor or a
 # style for the renderer; the reader never sees it.
-_ATTRIBUTES = re.compile(r"\s*\{[:#.][^{}\n]*\}\s*$")
+HEADING_ATTRIBUTES = re.compile(r"\s*\{[:#.][^{}\n]*\}\s*$")
 
 
 def fragment_documents(request: Mapping[str, Any]) -> list[Document]:
