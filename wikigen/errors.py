@@ -125,6 +125,10 @@ class EnvironmentalError(WikigenError):
     retryable = True
 
 
+class LockHeld(EnvironmentalError):
+    """A git lock file is there: another writer holds it this moment, or a killed one left it."""
+
+
 class Interrupted(WikigenError):
     """Ctrl-C (SIGINT) stopped the compile; the failure note records it."""
 
@@ -192,7 +196,7 @@ def environmental(action: str, error: BaseException, git_dir: str | None = None)
         lock = os.path.join(git_dir or ".git", "index.lock")
     else:
         return None
-    return EnvironmentalError(
+    return LockHeld(
         f"{lock} exists while {action}: another git command holds it, or one was killed and left it. "
         f"If no git or wikigen command is running, remove it (`rm {shlex.quote(lock)}`) and run again."
     )

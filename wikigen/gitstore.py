@@ -6,6 +6,7 @@ pygit2 errors are translated here into GitStoreError with a message a user can a
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import time
@@ -19,11 +20,13 @@ from typing import Any
 import pygit2
 
 from wikigen import worktree
-from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, environmental
+from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, LockHeld, environmental
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NOTES_REF = "refs/notes/wikigen"
 NOTE_ATTEMPTS = 20
+LOCK_WAITS = 12  # tries at a ref another writer has locked; LOCK_PAUSE seconds more each time
+LOCK_PAUSE = 0.01
 LOW_SPACE = 1 << 20  # bytes free under which a failed write is put down to a full disk
 COMPILER_NAME = "wikigen"
 COMPILER_EMAIL = "wikigen@localhost"
@@ -473,7 +476,21 @@ class GitStore:
             return str(self.repo.create_commit(None, signature, signature, message, tree, parents))
 
     def move_ref(self, name: str, new: str, expected: str | None, why: str = "wikigen: publish snapshot") -> None:
-        """Compare-and-swap: move ``name`` to ``new`` only if it still points at ``expected``."""
+        """Compare-and-swap: move ``name`` to ``new`` only if it still points at ``expected``.
+
+        Another writer's lock on the ref is held for a moment (issue 15.4: two compiles write their
+        notes at once); the swap waits and tries again, and only a lock still there after
+        ``LOCK_WAITS`` tries (one a killed process left) is the machine's error.
+        """
+        for attempt in range(LOCK_WAITS):
+            try:
+                return self._swap_ref(name, new, expected, why)
+            except LockHeld:
+                if attempt == LOCK_WAITS - 1:
+                    raise
+                time.sleep(LOCK_PAUSE * (attempt + 1) * random.uniform(0.5, 1.5))
+
+    def _swap_ref(self, name: str, new: str, expected: str | None, why: str) -> None:
         try:
             if expected is None:
                 self.repo.references.create(name, new, force=False)
@@ -490,7 +507,7 @@ class GitStore:
             ) from None
         except pygit2.AlreadyExistsError:
             raise ConflictError(f"{name} was created while compiling; the late result was rejected") from None
-        except OSError as exc:  # libgit2 could not lock or write the ref: the machine's fault
+        except OSError as exc:  # libgit2 could not lock or write the ref: a writer's moment, or the machine
             raise environmental(f"moving {name}", exc) or GitStoreError(f"git failed while moving {name}: {exc}") from None
 
     def commit_info(self, commit: str) -> tuple[str, str, list[str]]:

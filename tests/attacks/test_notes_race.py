@@ -10,11 +10,15 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from pathlib import Path
+
+import pytest
 
 from tests.attacks.test_publish_truth import seeded
 from tests.conftest import GitRepo
 from tests.corpora import REPO_ROOT
-from wikigen.errors import ConflictError, ValidationError
+from wikigen.errors import ConflictError, LockHeld, ValidationError
 from wikigen.gitstore import NOTES_REF, GitStore
 from wikigen.publish import record_failure, record_outcome
 
@@ -68,6 +72,32 @@ def test_issue_15_4_a_failure_rereads_the_note_when_another_writer_moved_the_ref
     assert note(git_repo, commit)["snapshot"] == 3
     log = git_repo.git("log", "--format=%P", NOTES_REF).stdout.split("\n")
     assert len([p for p in log if p]) == 1  # one linear history: each write has the one before as parent
+
+
+def test_issue_15_4_a_lock_another_writer_holds_a_moment_is_waited_for(git_repo: GitRepo):
+    """issue 15.4: the other compile holds refs/notes/wikigen.lock for a moment while it writes its
+    note; this writer waits and writes its own, instead of giving up on a "stale lock" (the CI run
+    where the winner's "ok" was never written)."""
+    commit = git_repo.commit({"a.txt": "a\n"})
+    store = GitStore(git_repo.root)
+    record_outcome(store, commit, {"status": "failed"})
+    lock = Path(store.repo.path) / (NOTES_REF + ".lock")
+    lock.write_text("")
+    threading.Timer(0.05, lock.unlink).start()
+    assert record_outcome(store, commit, OK) is None
+    assert note(git_repo, commit) == OK
+
+
+def test_issue_15_4_a_lock_left_by_a_killed_writer_is_still_the_machines_error(git_repo: GitRepo):
+    """issue 15.3/15.4: a lock nobody releases is named, with its repair, once the waits run out."""
+    commit = git_repo.commit({"a.txt": "a\n"})
+    store = GitStore(git_repo.root)
+    record_outcome(store, commit, {"status": "failed"})
+    lock = Path(store.repo.path) / (NOTES_REF + ".lock")
+    lock.write_text("")
+    with pytest.raises(LockHeld, match=r"wikigen\.lock exists"):
+        store.write_note(commit, "{}\n")
+    assert note(git_repo, commit) == {"status": "failed"}
 
 
 def test_issue_15_4_a_note_in_a_fanned_out_notes_tree_is_replaced_not_doubled(git_repo: GitRepo):
