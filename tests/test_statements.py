@@ -1645,3 +1645,14 @@ def test_issue10_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_do
     head = next(w for w in misread.words if w.text == "Silo")
     assert read(misread, head).rank != DEFINES
     assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == DEFINES
+
+
+def test_issue10_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> None:
+    """Issue 10 (R20): "GrainSilo objects define …" says what a GrainSilo is — an identifier (code
+    or CamelCase) right before "objects" or "resources" names the kind; a plain noun before them
+    ("barn objects") is a modifier still, and a GrainSilo named in another noun's phrase mentions it."""
+    defined = reading_of("GrainSilo objects describe the grain that a farm keeps.", "GrainSilo")
+    assert (defined.pattern, defined.rank) == ("function", DEFINES)
+    assert reading_of("`GrainSilo` resources describe the grain that a farm keeps.", "GrainSilo").rank == DEFINES
+    assert reading_of("Barn objects describe the grain that a farm keeps.", "Barn").rank != DEFINES
+    assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != DEFINES

@@ -158,8 +158,11 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     _test_ namespace") stresses an example; only an emphasized name introduces a term."""
     marked = marked and head.dep not in ("compound", "amod", "nmod", "poss", "npadvmod")
     governor = parse.words[head.head]
-    if head.code and head.dep in ("compound", "nmod", "amod") and _named_classifier(parse, governor):
-        head = governor  # "the `Enum` module provides …" says it of `Enum`
+    if head.dep in ("compound", "nmod", "amod") and (
+        (head.code and _named_classifier(parse, governor)) or _kind_instances(head, governor)
+    ):
+        # "the `Enum` module provides …" says it of `Enum`; "StorageClass objects define …" of StorageClass
+        head = governor
     elif not head.code and (_named_classifier(parse, head) or _instance(parse, head)):
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
@@ -1323,6 +1326,22 @@ def _instance(parse: Parse, head: Word) -> bool:
         and before.head == head.i
         and before.dep in ("compound", "nmod", "amod")
         and re.fullmatch(r"[a-z][a-z0-9_.-]*", before.text.strip("`")) is not None
+    )
+
+
+# Nouns that stand for the instances of a kind the name before them names ("StorageClass objects",
+# "`Job` resources")
+INSTANCE_NOUNS = frozenset(["object", "resource"])
+_IDENTIFIER = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+
+
+def _kind_instances(word: Word, governor: Word) -> bool:
+    """ "StorageClass objects define …": an identifier (code, or a CamelCase word) right before
+    "objects" or "resources" names the kind; what the sentence says of them, it says of the kind."""
+    return (
+        governor.lemma.casefold() in INSTANCE_NOUNS
+        and word.i == governor.i - 1
+        and (word.code or _IDENTIFIER.fullmatch(word.text) is not None)
     )
 
 
