@@ -1172,6 +1172,30 @@ def test_r20_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() ->
     assert "cluster" in [a.casefold() for a in found["Gizmo cluster"].get("aliases", [])]
 
 
+def test_r20_a_common_noun_is_the_alias_of_the_product_s_term_the_author_marks() -> None:
+    """R20/R26: "objects" is on the stop list — no concept, and no alias of "Gizmo objects" written
+    plainly; where the author marks "_Gizmo objects_" as the term, the texts' "objects" are Gizmo's:
+    the noun alone is the term's alias, and "Widgets are objects …" links the two."""
+
+    def analyzed_with(term: str) -> tuple[dict[str, list[str]], set[tuple[str, str]]]:
+        sources = [
+            {"id": "knowledge/a", "title": "Records", "body": (
+                f"{term} are records that the Gizmo system keeps for its users.\n\n"
+                "A _widget_ is a small part that a machine is built from.\n\n"
+                "Widgets are objects that Gizmo stores for a year.\n")},
+            {"id": "knowledge/b", "title": "Servers", "body": "Gizmo serves its clients.\n\nA widget is stored by Gizmo.\n"},
+            {"id": "knowledge/c", "title": "Setup", "body": "Gizmo is a portable tool for keeping records.\n\nInstall Gizmo first.\n"},
+        ]
+        delta = analyzed(sources)
+        found = {c["name"]: [a.casefold() for a in c.get("aliases", [])] for c in delta["concepts"]}
+        return found, {(r["subject"], r["object"]) for r in delta["relations"]}
+
+    found, related = analyzed_with("_Gizmo objects_")
+    assert "objects" in found["Gizmo objects"] and ("Widget", "Gizmo objects") in related
+    found, related = analyzed_with("Gizmo objects")
+    assert not any("objects" in aliases for aliases in found.values()) and not related
+
+
 def test_issue10_a_thing_named_in_an_example_is_no_concept() -> None:
     """Issue 10 (R20): "A custom crop named SeedMax, that you can plant …" sets up an example's
     instance; "A garden agent called SeedMax …" names a thing of its own."""

@@ -68,6 +68,7 @@ class Concept:
     aliases: list[str] = field(default_factory=list)
     anchor: str | None = None  # the anchor's id when this concept is an anchor found again
     candidates: list[str] = field(default_factory=list)  # alias candidates before collision checks
+    vouched: set[str] = field(default_factory=set)  # candidates a definition grants past the stop list
     evidence: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -143,6 +144,7 @@ def build_concepts(
         concept = concepts[existing]
         concept.definitions.append(definition)
         concept.candidates.extend([definition.term, *definition.aliases])
+        concept.vouched.update(definition.vouched)
         if not definition.code:  # Pod/Pods: the other number, where the changed sources use it
             concept.candidates.extend(v for v in head_variants(concept.name) if used(v))
         for form in [normalize_name(concept.name), *forms]:
@@ -335,7 +337,8 @@ def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, spoken: Calla
             if key == concept.key or owner.get(key, me) != me:
                 continue
             code = concept.definitions[0].code and candidates.code_term_ok(candidate)  # `tally` of `tally/2`
-            if not (term_ok(candidate) or identifier_like(candidate) or code) or not (
+            vouched = candidate in concept.vouched
+            if not (term_ok(candidate) or identifier_like(candidate) or code or vouched) or not (
                 rebuilt or spoken(candidate)
             ):
                 continue

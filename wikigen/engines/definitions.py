@@ -181,6 +181,7 @@ def definitions(
         chosen = ranked[0]
         start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
         pattern = "copula" if chosen.reading.rank == DEFINES else "described"
+        unqualified = _unqualified(candidate, hub_terms, texts)
         accepted.append(
             Definition(
                 candidate.term,
@@ -188,9 +189,10 @@ def definitions(
                 start,
                 quote,
                 pattern,
-                tuple(sorted({*candidate.aliases, *_unqualified(candidate, hub_terms, texts)})),
+                tuple(sorted({*candidate.aliases, *unqualified})),
                 candidate.code,
                 whole=quote != chosen.sentence.text,
+                vouched=tuple(alias for alias in unqualified if not term_ok(alias)),
             )
         )
     return accepted
@@ -247,7 +249,11 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
     "Kubernetes RBAC" are names of their own, and so is a noun the texts never count ("Kubernetes
     architecture": "architecture" alone is any design, "a pluggable architecture for …")."""
     head, _, rest = candidate.term.partition(" ")
-    if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower() or not term_ok(rest):
+    if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower():
+        return []
+    if not term_ok(rest) and not ("marked" in candidate.signals and rest.isalpha()):
+        # a common noun ("objects") is the term's other name only where the author marks the
+        # product's phrase as a term ("*Kubernetes objects* are …")
         return []
     # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
     other = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]

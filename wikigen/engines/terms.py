@@ -142,6 +142,7 @@ class Definition:
     aliases: tuple[str, ...] = ()
     code: bool = False
     whole: bool = False  # a naming sentence quoted with the one it refers back to: both are shown
+    vouched: tuple[str, ...] = ()  # aliases a rule grants past the stop list ("objects" of "*Kubernetes objects*")
 
 
 _PAREN = re.compile(
