@@ -1656,3 +1656,11 @@ def test_issue10_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> 
     assert reading_of("`GrainSilo` resources describe the grain that a farm keeps.", "GrainSilo").rank == DEFINES
     assert reading_of("Barn objects describe the grain that a farm keeps.", "Barn").rank != DEFINES
     assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != DEFINES
+
+
+def test_issue10_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicate() -> None:
+    """Issue 10 (R23): "The loader assigns crates to barns" does not assign the loader to barns: the
+    object, a concept of its own, stays in the predicate of the prepositional relation."""
+    found = relations_of("The loader assigns crates to barns.", "loader", "crates", "barns")
+    assert ("loader", "assigns", "crates") in found
+    assert ("loader", "assigns crates to", "barns") in found and ("loader", "assigns to", "barns") not in found

@@ -626,8 +626,11 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
         out.extend(
             (refs[w.i], base, False) for w in _stand_ins(parse, [_named(parse, obj)], refs) if w.i in refs
         )
-    # What the verb did to something else comes along: "applies labels to Pods"
-    plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None)
+    # What the verb did to something else comes along: "applies labels to Pods"; so does an object
+    # that is a concept of its own: "assigns pods to nodes" does not assign the scheduler to nodes
+    plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None) or next(
+        (w for w in objects if w.i in refs and w.pos in ("NOUN", "PROPN")), None
+    )
     first_subject = min((w.i for w in children if w.dep in _SUBJECTS), default=verb.i)
     for prep in (w for w in children if w.dep in ("prep", "agent")):
         if prep.i < first_subject:
