@@ -1664,3 +1664,36 @@ def test_issue10_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicat
     found = relations_of("The loader assigns crates to barns.", "loader", "crates", "barns")
     assert ("loader", "assigns", "crates") in found
     assert ("loader", "assigns crates to", "barns") in found and ("loader", "assigns to", "barns") not in found
+
+
+def test_issue10_quoted_words_given_as_examples_of_words_are_the_words_themselves() -> None:
+    """Issue 10 (R20): "… a label that contains words such as “grain” or “straw”" speaks of the
+    words, not of grain: the quoted examples of words are no definition of them."""
+    text = "A crate is never sent back because its label contains words such as “grain” or “straw”."
+    parse = parsed(text)
+    for term in ("grain", "straw"):
+        head = next(w for w in parse.words if w.text == term)
+        assert read(parse, head, marked=True).rank == MENTIONS
+
+
+def test_issue10_the_same_thing_is_the_one_already_spoken_of() -> None:
+    """Issue 10 (R20): "Two carters can load the same wagon: a farmer …, and a second farmer …"
+    introduces no wagon (and the list after the colon names the carters, not what a wagon is)."""
+    text = "Two carters can load the same wagon: a farmer with a cart, and a second farmer who came later."
+    assert reading_of(text, "wagon").rank == MENTIONS
+
+
+def test_issue10_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
+    """Issue 10 (R20): "The ledger records a crate id, the crate weight, a price, the buyer and the
+    date" lists what it records; "the crate weight" is no gloss of the id, nor "a price" of the weight.
+    "Fennel, a herb with a strong taste, grows …" still glosses its term."""
+    listed = "The ledger records a crate id, the crate weight, a price, the buyer and the date."
+    assert reading_of(listed, "crate weight").rank != DEFINES
+    assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == DEFINES
+
+
+def test_issue10_a_pointed_subject_is_defined_together_with_the_sentence_before() -> None:
+    """Issue 10 (R20): "This fence is a rule of the farm as much as a wall" says it of what the
+    sentence before set up: the reading points back, so the quote takes that sentence too."""
+    assert reading_of("This fence is a rule of the farm as much as a wall.", "fence").anaphoric
+    assert not reading_of("A fence is a wall of posts around a field.", "fence").anaphoric

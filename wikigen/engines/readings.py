@@ -167,6 +167,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
         return Reading("mention", MENTIONS)
+    if _same(parse, head):
+        return Reading("mention", MENTIONS)  # "Three actors can compile the same repository: …"
     if head.dep in ("nsubj", "nsubjpass") and (_some_of(parse, head) or _consequence(parse, parse.words[head.head])):
         # "Some interfaces match …": what some of them do; "As a result, all namespace names must
         # be …", "…, so taints are still required": what follows from something else
@@ -257,7 +259,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             return Reading(
                 "copula",
                 DESCRIBES if weak else DEFINES,
-                anaphoric=_points_back(parse, governor),
+                # "This boundary is an authorization rule …" says it of what the sentence before set up
+                anaphoric=_points_back(parse, governor) or _pointed_subject(parse, governor),
                 forward=forward,
                 of_the_one=weak and not restricted,
             )
@@ -413,13 +416,16 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
         rank = DESCRIBES if _symbol_named(parse, head) else DEFINES
         return Reading("called", rank, anaphoric=called, forward=forward)
-    if not _counted(parse, head) and _determiner(parse, head) not in _DEMONSTRATIVE and any(
+    if not _counted(parse, head) and _determiner(parse, head) not in _DEMONSTRATIVE and head.dep != "appos" and any(
         w.dep == "appos"
         and w.pos in ("NOUN", "PROPN")
         and _determiner(parse, w) in ("a", "an")
         and "(" not in parse.text[head.end : w.start]
+        and not any(c.dep in ("conj", "cc", "appos") for c in parse.children(w.i))
         for w in parse.children(head.i)
-    ):  # "ETS, a cache …"; not "the first element (the key)"
+    ):  # "ETS, a cache …"; not "the first element (the key)", nor one item of a list ("records an
+        # id, the version, a span, …") or a list after a colon ("… the same repository: a person
+        # running …, and a second person …")
         return Reading("appositive", DEFINES, forward=forward)
     if _parenthesized_gloss(parse, head):
         return Reading("appositive", DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
@@ -436,6 +442,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and any(w.dep == "auxpass" for w in parse.children(governor.i))
     )
     used = marked and _put_to_use(parse, head)  # what the reader does with it
+    if marked and _word_example(parse, head):
+        return Reading("mention", MENTIONS, forward=forward)  # "words such as “failure”": the word itself
     if (
         marked
         and head.pos in ("NOUN", "PROPN")
@@ -796,6 +804,28 @@ def _called(parse: Parse, head: Word) -> bool | None:
     named = any(w.dep == "compound" for w in parse.children(subject.i))
     definite = bare and not named and subject.pos == "NOUN" and _determiner(parse, subject) == "the"
     return ordinal or definite or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+
+
+_WORD_NOUNS = frozenset(["word", "term", "name", "phrase", "keyword"])
+
+
+def _word_example(parse: Parse, head: Word) -> bool:
+    """ "… contains words such as “failure” or “preference”": the quoted words are examples of
+    words, the word itself and not the thing it names (use and mention)."""
+    node = head
+    while node.dep == "conj" and node.head != node.i:
+        node = parse.words[node.head]
+    governor = parse.words[node.head]
+    return (
+        node.dep == "pobj"
+        and governor.text.casefold() in ("as", "like")
+        and parse.words[governor.head].lemma.casefold() in _WORD_NOUNS
+    )
+
+
+def _same(parse: Parse, head: Word) -> bool:
+    """ "the same repository", "the same rules": the one already spoken of, never introduced."""
+    return any(w.dep == "amod" and w.lemma.casefold() == "same" for w in parse.children(head.i))
 
 
 def _pointed_subject(parse: Parse, verb: Word) -> bool:
