@@ -1697,3 +1697,31 @@ def test_issue10_a_pointed_subject_is_defined_together_with_the_sentence_before(
     sentence before set up: the reading points back, so the quote takes that sentence too."""
     assert reading_of("This fence is a rule of the farm as much as a wall.", "fence").anaphoric
     assert not reading_of("A fence is a wall of posts around a field.", "fence").anaphoric
+
+
+def test_issue10_what_follows_a_colon_after_the_class_is_what_the_one_thing_holds() -> None:
+    """Issue 10 (R23), on a parse spaCy really gives: "A harvest is one stored version of the crop:
+    the ledger plus every sack, bale and basket, …" read with "ledger" a second complement of "is"
+    makes the harvest a version; the ledger, sacks, bales and baskets after the colon are what it
+    holds, not kinds the harvest is."""
+    text = "A harvest is one stored version of the crop: the ledger plus every sack, bale and basket, kept in one barn."
+    misparsed = reshaped(text, {"ledger": ("attr", "is")})
+    found = hand_relations(misparsed, "harvest", "version", "ledger", "sack", "bale", "basket")
+    assert ("harvest", "is a", "version") in found
+    assert not {r for r in found if r[1] == "is a" and r[2] != "version"}, found
+
+
+def test_issue10_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objects() -> None:
+    """Issue 10 (R23): "Old crates stay in the barn, and the ledger inside the shed notes, for every
+    crate, …" — the parser hangs "ledger" on "stay" as if it were a second place the crates stay;
+    after ", and" it is the subject of a clause the parser did not build. Without the comma the
+    repair for a noun the parser hung on the verb ("hedges" on "builds") still holds."""
+    found = relations_of(
+        "Old crates stay in the barn, and the ledger inside the shed notes, for every crate, the field that grew it.",
+        "crate", "ledger", "barn",
+    )
+    assert found == {("crate", "stays in", "barn")}
+    hung = reshaped("`plough` builds on seed rows and hedges to dig and turn on certain fields.", {"and": ("cc", "builds"), "hedges": ("conj", "builds")})
+    assert {("plough", "builds on", "seed row"), ("plough", "builds on", "hedge")} <= hand_relations(
+        hung, "plough", "seed row", "hedge"
+    )

@@ -530,7 +530,12 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
                 )
         subjects = [w for w in children if w.dep in _SUBJECTS]
         definite = any(_determiner_of(parse, w) == "the" for w in subjects)
-        for attr in (w for w in children if w.dep == "attr"):
+        attrs = [w for w in children if w.dep == "attr"]
+        for attr in attrs:
+            if attr is not attrs[0] and any(w.text == ":" for w in parse.words[attrs[0].i : attr.i]):
+                # "is one version of the knowledge: the manifest plus every article …": after the
+                # colon, what that one thing is made of, not more classes of the subject
+                continue
             for word in _with_conjuncts(parse, [attr]):
                 if word.i not in refs:
                     continue
@@ -648,7 +653,11 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
             continue  # "… as either Events or Node conditions": one or the other, neither is stated
         # "builds on pattern matching and guards": the parser hung the second noun on the verb
         later = [w.i for w in children if w.dep in ("prep", "agent") and w.i > prep.i]
-        coordinated = any(w.dep == "cc" and prep.i < w.i for w in children)
+        # (not after a comma: "stay in history, and the manifest inside the commit notes …" opens
+        # a clause the parser did not build)
+        coordinated = any(
+            w.dep == "cc" and prep.i < w.i and parse.words[w.i - 1].text != "," for w in children
+        )
         pobjs += [
             w
             for w in children
