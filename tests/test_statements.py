@@ -1725,3 +1725,30 @@ def test_issue10_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objec
     assert {("plough", "builds on", "seed row"), ("plough", "builds on", "hedge")} <= hand_relations(
         hung, "plough", "seed row", "hedge"
     )
+
+
+def test_issue10_a_participle_read_as_a_passive_verb_with_an_object_qualifies_the_noun() -> None:
+    """Issue 10 (R23), on a parse spaCy really gives: "… and its edges are evidenced relations only"
+    read as the passive "are evidenced" with the object "relations" says what the edges are (a
+    passive takes no object); "The silos were given names …" keeps its object."""
+    text = "Its fields are meadows only, and its paths are trodden tracks only."
+    misparsed = reshaped(
+        text, {"paths": ("nsubjpass", "trodden"), "trodden": ("conj", "are"), "tracks": ("dobj", "trodden")}
+    )
+    misparsed = Parse(misparsed.text, tuple(
+        replace(w, dep="auxpass", head=w.i + 1) if w.text == "are" and w.i > 6 else
+        replace(w, tag="VBN", pos="VERB", lemma="tread") if w.text == "trodden" else w
+        for w in misparsed.words
+    ))
+    found = hand_relations(misparsed, "field", "meadow", "path", "track")
+    assert ("path", "is a", "track") in found and not any(r[1] == "is trodden" for r in found)
+    assert ("silo", "is given", "name") in relations_of("The silos were given names by the farmer.", "silo", "name", "farmer")
+
+
+def test_issue10_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parser_sees_in_it() -> None:
+    """Issue 10 (R20): "Harvest" / ": A gathered crop or yield with sacks, a date, a weight and a
+    buyer." defines the harvest, however the parser hangs the list inside it; an instruction that
+    opens with a word and lists examples ("Lookup a record (MX, NS, ...) of a host:") does not."""
+    entry = "Harvest\n:   A gathered crop or yield with sacks, a date, a weight and a buyer."
+    assert reading_of(entry, "Harvest").rank == DEFINES
+    assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != DEFINES

@@ -421,7 +421,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and w.pos in ("NOUN", "PROPN")
         and _determiner(parse, w) in ("a", "an")
         and "(" not in parse.text[head.end : w.start]
-        and not any(c.dep in ("conj", "cc", "appos") for c in parse.children(w.i))
+        and (_entry_term(parse, head) or not _comma_list(parse, w))  # "Concept\n: A named …"
         for w in parse.children(head.i)
     ):  # "ETS, a cache …"; not "the first element (the key)", nor one item of a list ("records an
         # id, the version, a span, …") or a list after a colon ("… the same repository: a person
@@ -804,6 +804,20 @@ def _called(parse: Parse, head: Word) -> bool | None:
     named = any(w.dep == "compound" for w in parse.children(subject.i))
     definite = bare and not named and subject.pos == "NOUN" and _determiner(parse, subject) == "the"
     return ordinal or definite or subject.lemma.casefold() in _DEMONSTRATIVE or _determiner(parse, subject) in _DEMONSTRATIVE
+
+
+def _entry_term(parse: Parse, head: Word) -> bool:
+    """``head`` is the term of a definition list's entry ("Concept" / ": A named entity …")."""
+    return head.i == 0 and len(parse.words) > 1 and parse.words[1].text == ":"
+
+
+def _comma_list(parse: Parse, word: Word) -> bool:
+    """``word`` opens a list of several items set off by commas ("a person …, CI …, and a second
+    person …"; not "a named entity or idea", one gloss with two words for it), or names examples
+    in brackets."""
+    items = [c for c in parse.children(word.i) if c.dep in ("conj", "appos")]
+    # (or a bracket of examples: "Lookup a field (CNAME, TXT, ...) of a domain:")
+    return any("," in parse.text[word.end : c.start] or "(" in parse.text[word.end : c.start] for c in items)
 
 
 _WORD_NOUNS = frozenset(["word", "term", "name", "phrase", "keyword"])

@@ -515,6 +515,17 @@ def _objects(parse: Parse, verb: Word, refs: Mapping[int, str], passive: bool) -
     ):
         particle = "into account"
     base = _verb_phrase(verb, particle, passive)
+    if (
+        passive
+        and verb.tag == "VBN"
+        and any(w.dep == "auxpass" for w in children)
+        and verb.lemma.casefold() not in _GIVING_TO | _DOUBLE_OBJECT  # "were given names": a true object
+    ):
+        # "its edges are evidenced relations": a participle right before the noun it qualifies,
+        # read as a passive verb with an object (a passive takes none); the sentence says what they are
+        noun = next((w for w in children if w.dep == "dobj" and w.i == verb.i + 1), None)
+        if noun is not None:
+            return [(refs[w.i], "is a", False) for w in _with_conjuncts(parse, [noun]) if w.i in refs]
     if verb.lemma == "be":
         for quality in (w for w in children if w.dep == "acomp" and w.lemma.casefold() in _RELATIONAL_ADJECTIVES):
             # "`dbg` is similar to `IO.inspect/2`": an adjective that relates the subject to its object
@@ -801,6 +812,10 @@ def _enabled(
 
 
 _GIVING_TO = frozenset(["give", "grant", "offer", "send", "tell", "show", "hand", "lend"])
+# verbs whose passive keeps an object: "was assigned a role", "is charged a fee", "are taught tricks"
+_DOUBLE_OBJECT = frozenset(
+    ["assign", "award", "allow", "deny", "pay", "charge", "teach", "ask", "bring", "cost", "promise", "owe", "issue"]
+)
 _DECIDING = frozenset(["determine", "decide", "choose", "control", "specify", "define"])
 _READERS = frozenset(["you", "us"])  # "lets you …", "allows us to …": the reader
 
