@@ -1752,3 +1752,13 @@ def test_issue10_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parse
     entry = "Harvest\n:   A gathered crop or yield with sacks, a date, a weight and a buyer."
     assert reading_of(entry, "Harvest").rank == DEFINES
     assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != DEFINES
+
+
+def test_issue10_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
+    """Issue 10 (R20): "Millers grind the grain, with the sorting handled by the farm via _seed
+    sieves_ (new this year)." says what the sieves are used for, not what they are; "… a new machine that lets millers sort
+    the seeds via _seed sieving_" names what the machine does."""
+    text = "Millers grind the grain, with the sorting of seeds handled by the farm via _seed sieves_ (introduced this year)."
+    assert reading_of(text, "seed sieves").rank != DEFINES
+    named = "The farm has a new machine that lets millers sort the seeds via _seed sieving_."
+    assert reading_of(named, "seed sieving").rank == DEFINES

@@ -952,6 +952,11 @@ def _put_to_use(parse: Parse, head: Word) -> bool:
     thing, where nothing says what it does ("use _workload resources_ that manage …", "uses
     *capabilities* to divide …" do)."""
     governor = parse.words[head.head]
+    if head.dep == "pobj" and governor.text.casefold() in ("via", "through") and not _in_relative_clause(parse, governor):
+        # "… resources handled by Kubernetes via _structured parameters_": the means of another thing
+        return not any(  # "via a _sieve_ that sorts …" says what it does; "(introduced in 1.30)" is an aside
+            w.dep in ("relcl", "acl") and "(" not in parse.text[head.end : w.start] for w in parse.children(head.i)
+        )
     means = _by_means(parse, governor)
     if governor.lemma.casefold() not in _USING and not means:
         return False
@@ -969,6 +974,18 @@ def _put_to_use(parse: Parse, head: Word) -> bool:
         )
         for w in parse.children(governor.i)
     )
+
+
+def _in_relative_clause(parse: Parse, word: Word) -> bool:
+    """``word`` sits in a relative clause ("an alpha feature that allows … to select a leader via
+    _coordinated leader election_": the clause says what the feature is, by the term's name)."""
+    seen = set()
+    while word.head != word.i and word.i not in seen:
+        seen.add(word.i)
+        if word.dep == "relcl":
+            return True
+        word = parse.words[word.head]
+    return False
 
 
 _USING = frozenset(["use", "run", "install", "deploy", "employ"])
