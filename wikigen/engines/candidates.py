@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from wikigen.engines.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.language import english, is_english, language
 from wikigen.engines.parse import Parse, Word, parse_sentences
-from wikigen.engines.readings import DEFINES, DESCRIBES, Reading, classified, noun_phrase, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, Reading, read
+from wikigen.engines.subjects import classified, noun_phrase
 from wikigen.engines.terms import (
     STOP_TERMS,
     Vocabulary,

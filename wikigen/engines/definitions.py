@@ -28,8 +28,9 @@ from wikigen.engines.candidates import (
 from wikigen.engines.documents import Document, Scorer
 from wikigen.engines.language import is_english, language
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, hyphened, read
+from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
 from wikigen.engines.relations import Mentions
+from wikigen.engines.subjects import hyphened
 from wikigen.engines.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
 from wikigen.engines.text import CJK, Sentence, visible
 from wikigen.ids import normalize_name

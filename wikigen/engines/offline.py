@@ -49,10 +49,10 @@ from wikigen.engines.documents import (
 )
 from wikigen.engines.language import is_english, language, notes, with_language
 from wikigen.engines.parse import Parse, Parser, parse_sentences
-from wikigen.engines.readings import CLASSIFIERS
 from wikigen.engines.relations import Mention, Mentions
 from wikigen.engines.route import OFFLINE_MODEL
 from wikigen.engines.statements import stated
+from wikigen.engines.subjects import CLASSIFIERS
 from wikigen.engines.text import Sentence, visible
 from wikigen.errors import EngineError
 from wikigen.evidence.rerank import Ranker

@@ -17,18 +17,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from wikigen.engines.frames import EXAMPLE_START, WHAT_FOLLOWS, imperative
 from wikigen.engines.parse import Parse, Word
-from wikigen.engines.readings import (
-    CLASSIFIERS,
-    EXAMPLE_START,
-    ORDINALS,
-    POINTING,
-    SOME,
-    WHAT_FOLLOWS,
-    hyphened,
-    imperative,
-)
 from wikigen.engines.relations import Mention
+from wikigen.engines.subjects import CLASSIFIERS, ORDINALS, POINTING, SOME, hyphened
 
 # "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
 _HEDGES = frozenset(["may", "might", "could", "would", "should", "can", "must"])  # "must": a requirement
