@@ -818,7 +818,7 @@ def compiled_in_order(pages: dict[str, tuple[str, str]]) -> list[str]:
     """The source ids (title, body) in the order --batch compiles them (R16)."""
     from types import SimpleNamespace
 
-    from wikigen.pipeline import batch_order
+    from wikigen.increments import batch_order
 
     plan = SimpleNamespace(
         changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}

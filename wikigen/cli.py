@@ -135,7 +135,7 @@ def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: 
     if not result.invalid:
         # Issue 14: a plan with nothing to compile never loads the compile driver (a third of its time).
         if result.needs_compile:
-            from wikigen.pipeline import plan_figures
+            from wikigen.increments import plan_figures
 
             data |= plan_figures(ws, result)
         else:
@@ -182,7 +182,7 @@ def _print_plan(data: dict[str, Any]) -> None:
 def hook(ctx: click.Context) -> None:
     """The pre-commit checkpoint: `check --staged`, then one summary line of `plan --staged`. No model."""
     from wikigen.checks import check_sources
-    from wikigen.pipeline import plan_figures
+    from wikigen.increments import plan_figures
 
     ws = _workspace(ctx)
     problems = check_sources(ws, staged=True)

@@ -342,7 +342,7 @@ def make_plan(
 
 
 def nothing_to_compile() -> dict[str, Any]:
-    """What `plan --json` adds (``wikigen.pipeline.plan_figures``) when there is nothing to compile."""
+    """What `plan --json` adds (``wikigen.increments.plan_figures``) when there is nothing to compile."""
     return {
         "revoked": {k: 0 for k in ("article", "concept", "relation", "topic")},
         "fragments": 0,
