@@ -9,9 +9,10 @@ import pytest
 
 from wikigen.engines.candidates import code_term_ok
 from wikigen.engines.parse import Parse, Word, parse_sentences
+from wikigen.engines.predicates import third_person
 from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
 from wikigen.engines.relations import Mentions
-from wikigen.engines.statements import stated, third_person
+from wikigen.engines.statements import stated
 from wikigen.engines.subjects import noun_phrase
 from wikigen.engines.text import visible
 
