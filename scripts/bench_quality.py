@@ -8,7 +8,8 @@ the real pipeline (``compile_repo(root, engine=OfflineEngine(), batch=True)``), 
 this script so that wall time and peak RSS are per corpus:
 
 - ``k8s``: the 115 Kubernetes concept docs; recall against the glossary terms with ``mentions >= 3``
-  (``../shared/corpora/k8s-concepts/gold/glossary.tsv``, about 110 rows).
+  (``../shared/corpora/k8s-concepts/gold/glossary.tsv``, about 110 rows), and how many of those terms
+  the docs say anything defining about at all (judged in ``tests/data/judged/glossary-ceiling/``).
 - ``elixir``: the 24 chapters of the Elixir "Getting started" guide; concept recall (142 rows) and
   relation recall (77 rows), scored as ``../shared/corpora/elixir-guide/gold/README.md`` says.
 - ``tldr``: a seeded (``random.Random(7)``) sample of 1,000 tldr pages; counts only.
