@@ -183,8 +183,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or frames.then(parse, governor)  # "The proxy then forwards the request …": one step of a process
             or governor.dep == "conj"
             or frames.subject_count(parse, governor) > 1
-            or subjects.determiner(parse, head)
-            in frames.EACH  # "Each runtime allows only …": what each one does
+            # "Each runtime allows only …": what each one does
+            or subjects.determiner(parse, head) in frames.EACH
             or subjects.participled(parse, head)  # "The spawned process will execute …": the one just spawned
             or subjects.of_this(parse, head)  # "Direct access to this API allows …"
             or frames.but_not(parse, governor)  # "X enable autoscaling, but might not satisfy …": weighed
