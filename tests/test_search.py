@@ -92,13 +92,13 @@ def test_empty_query_and_bad_k_are_usage_errors(searcher: Searcher):
         searcher.search("pods", k=0)
 
 
-def test_private_sources_only_with_include_private(repo: GitRepo):
+def test_a_private_source_is_never_searched_or_served(repo: GitRepo):
+    """R39: a source private by the `private` setting is never compiled, searched or served."""
     question = "where is the vault passphrase kept"
-    assert all(e["source"] != "knowledge/secrets" for e in Searcher(repo.root).search(question)["evidence"])
-    shown = Searcher(repo.root, include_private=True).search(question)
-    assert shown["evidence"][0]["source"] == "knowledge/secrets"
-    assert shown["private_included"] is True
-    with pytest.raises(PrivacyError, match="include-private"):
+    found = Searcher(repo.root).search(question)
+    assert all(e["source"] != "knowledge/secrets" for e in found["evidence"])
+    assert "private_included" not in found
+    with pytest.raises(NotFoundError):
         records.get_object(Searcher(repo.root), "concept/vault_key")
 
 

@@ -41,9 +41,9 @@ def _answer(call: Callable[[], T]) -> T:
         raise ToolError(f"internal error: {type(exc).__name__}: {exc}; nothing was changed") from None
 
 
-def make_server(root: Path | str = ".", *, include_private: bool = False) -> MCPServer:
+def make_server(root: Path | str = ".") -> MCPServer:
     """An MCP server over the repo at ``root`` (not started)."""
-    searcher = Searcher(root, include_private=include_private, progress=lambda line: print(line, file=sys.stderr))
+    searcher = Searcher(root, progress=lambda line: print(line, file=sys.stderr))
     server = MCPServer(
         name="wikigen",
         title="wikigen knowledge base",
@@ -87,6 +87,6 @@ def make_server(root: Path | str = ".", *, include_private: bool = False) -> MCP
     return server
 
 
-def serve(root: Path | str = ".", *, include_private: bool = False) -> None:
+def serve(root: Path | str = ".") -> None:
     """Run the server on stdin/stdout until the client closes the connection."""
-    make_server(root, include_private=include_private).run("stdio")
+    make_server(root).run("stdio")

@@ -435,17 +435,15 @@ def verify(ctx: click.Context, as_json: bool) -> None:
 @click.option("--k", "k", default=5, show_default=True, type=click.IntRange(1, 100), help="How many passages.")
 @click.option("--budget", type=click.IntRange(0), help="Most tokens of excerpts (the ranking model's tokenizer); passages past it are counted and cited by source only.")
 @click.option("--at", "at", help="A snapshot version (e.g. 3) or a git revision; default: the snapshot at HEAD.")
-@click.option("--include-private", is_flag=True, help="Also search private sources (the `private` setting).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (evidence and citations).")
 @click.pass_context
 def search(
-    ctx: click.Context, query: tuple[str, ...], k: int, budget: int | None, at: str | None,
-    include_private: bool, as_json: bool,
+    ctx: click.Context, query: tuple[str, ...], k: int, budget: int | None, at: str | None, as_json: bool
 ) -> None:
     """Rank the committed snapshot's passages for a question: evidence with verifiable citations."""
     from wikigen.search import Searcher
 
-    searcher = Searcher(ctx.obj["dir"], include_private=include_private, progress=lambda s: click.echo(f"wikigen: {s}", err=True))
+    searcher = Searcher(ctx.obj["dir"], progress=lambda s: click.echo(f"wikigen: {s}", err=True))
     result = searcher.search(" ".join(query), k=k, budget=budget, at=at)
     if as_json:
         _print_json(result)
@@ -469,13 +467,12 @@ def search(
 
 
 @cli.command()
-@click.option("--include-private", is_flag=True, help="Also serve private sources (MCP clients forward results to hosted models).")
 @click.pass_context
-def mcp(ctx: click.Context, include_private: bool) -> None:
+def mcp(ctx: click.Context) -> None:
     """Serve the committed snapshot to agents over MCP (stdio): search, get, neighbors, excerpt, verify."""
     from wikigen.agents import serve
 
-    serve(ctx.obj["dir"], include_private=include_private)
+    serve(ctx.obj["dir"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,7 +53,7 @@ from wikigen.publish import (
 )
 from wikigen.report import CompileReport, IncrementReport, RunBudget
 from wikigen.shards import Overlay
-from wikigen.snapshot import RULES, Snapshot
+from wikigen.snapshot import RULES, Snapshot, private_globs_of, with_private_globs
 from wikigen.status import uncommitted_note, uncommitted_sources
 from wikigen.topics import TOPIC_ROUTE
 from wikigen.validate import Resolved, resolve
@@ -185,8 +185,8 @@ def compile_repo(
             differs = bool(plan.manifest.touched())  # planned from the diff (issue 14)
         else:
             differs = dict(plan.manifest) != dict(ws.baseline.manifest)
-        manifest_changed = plan.manifest is not ws.baseline.manifest and (
-            differs or plan.backfill
+        manifest_changed = (plan.manifest is not ws.baseline.manifest and (differs or plan.backfill)) or any(
+            sid == "(settings)" for sid, _ in plan.bookkeeping
         )
         if not manifest_changed:
             report.message = (
@@ -208,6 +208,7 @@ def compile_repo(
             manifest=plan.manifest,
             legacy=None,
             exists=True,
+            extra=with_private_globs(ws.baseline.extra, private_globs_of(ws.config)),
         )
         started = StartedFrom(ws.head, ws.baseline.version, plan.sources_tree)
         reasons = sorted({r.split(":")[0] for _, r in plan.bookkeeping}) or ["manifest"]
@@ -478,7 +479,7 @@ def _run_increment(
         objects=merged.index,
         trace=MappingProxyType(trace),
         exists=True,
-        extra=baseline.extra,
+        extra=with_private_globs(baseline.extra, private_globs_of(ws.config)),
         stored=baseline.stored,  # issue 14: only the shards that differ from the baseline's are written
         summary=baseline.summary,  # the root record's counts, brought forward by what changed
     )

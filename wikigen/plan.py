@@ -14,8 +14,8 @@ from typing import Any
 from wikigen.config import Config
 from wikigen.errors import MassWithdrawal, Problem
 from wikigen.hashing import fingerprint
-from wikigen.snapshot import ManifestEntry, Pending, Snapshot
-from wikigen.sources import Source
+from wikigen.snapshot import ManifestEntry, Pending, Snapshot, private_globs, private_globs_of
+from wikigen.sources import Source, matches_private
 from wikigen.sourceset import SourceSet
 
 # Issue 15.7: withdrawing more than this many sources at once, and more than half of them, is
@@ -200,8 +200,13 @@ def make_plan(
     subtasks: list[tuple[Source, ManifestEntry | None]] = []
     withdrawn_rejected: list[str] = []
 
+    withdrawn_private: list[str] = []
     for source in parsed:
         entry = old.get(source.id)
+        if source.private:
+            # R39: a private source is never compiled; one that was compiled is withdrawn (R29).
+            withdrawn_private.append(source.id)
+            continue
         if source.verification == "rejected":
             # R6: a rejected source is not a valid A; it counts as withdrawn.
             withdrawn_rejected.append(source.id)
@@ -288,6 +293,9 @@ def make_plan(
     # Unchanged blobs: the manifest already knows them (R7: never read).
     unchanged = 0
     for known in sorted(current.known.values(), key=lambda e: e.id):
+        if known.private or matches_private(known.path, known.id, config.private):
+            withdrawn_private.append(known.id)  # R39: private now, by its recorded flag or a glob
+            continue
         ready = current.pending_read.get(known.id)
         if known.pending is not None and ready is not None and ready.verification != "rejected":
             reason = known.pending.reason
@@ -311,10 +319,18 @@ def make_plan(
     present = set(manifest)
     withdrawn = sorted(sid for sid, e in old.items() if sid not in present and e.version is not None)
     for sid in withdrawn:
-        reasons[sid] = "rejected (verification: rejected)" if sid in withdrawn_rejected else "removed from the sources"
+        reasons[sid] = (
+            "rejected (verification: rejected)"
+            if sid in withdrawn_rejected
+            else "private (R39: never compiled or published)"
+            if sid in withdrawn_private
+            else "removed from the sources"
+        )
     for sid, e in old.items():
         if sid not in present and e.version is None:
             bookkeeping.append((sid, "a waiting source that never compiled was removed"))
+    if private_globs(baseline) != private_globs_of(config):
+        bookkeeping.append(("(settings)", "private settings recorded"))
     if legacy_cited is not None:
         for sid in sorted(legacy_cited):
             if sid not in present and sid not in withdrawn:

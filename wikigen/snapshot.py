@@ -217,6 +217,24 @@ class Snapshot:
         return replace(self, **changes)
 
 
+PRIVATE_KEY = "privateGlobs"  # the root record's copy of the `private` setting it was compiled under
+
+
+def private_globs(snapshot: Snapshot) -> tuple[str, ...]:
+    """R39: the `private` globs in force when ``snapshot`` was compiled (none recorded: none)."""
+    return tuple(str(g) for g in snapshot.extra.get(PRIVATE_KEY) or ())
+
+
+def private_globs_of(config: Any) -> tuple[str, ...]:
+    return tuple(sorted(set(config.private)))
+
+
+def with_private_globs(extra: Mapping[str, Any], globs: tuple[str, ...]) -> Mapping[str, Any]:
+    """The root record's extra keys recording ``globs`` (no key at all when there are none)."""
+    kept = {k: v for k, v in extra.items() if k != PRIVATE_KEY}
+    return MappingProxyType({**kept, PRIVATE_KEY: list(globs)} if globs else kept)
+
+
 def load_snapshot(data: bytes | None, store: GitStore | None = None) -> Snapshot:
     """Parse a committed snapshot.json; None (no file yet) is the empty baseline, version 0.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -26,6 +26,8 @@ SOURCES_DIR = "content/sources"
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_FRONTMATTER_DEPTH = 20
 VERIFICATION = ("unverified", "verified", "rejected")
+# R39: keys whose spelling decides what happens to the source; another case is refused, not ignored.
+CASE_CHECKED_KEYS = frozenset({"id", "title", "category", "verification", "private"})
 RESERVED = ("id", "title", "category", "verification")
 TASK_FIELDS = ("task", "step", "run", "parent", "status", "attempt", "revision", "acceptance", "invalidated")
 # R35: volatile fields never make a new version.
@@ -194,10 +196,37 @@ def _task_of(metadata: Mapping[str, Any]) -> Task | None:
     )
 
 
+def matches_private(path: str, source_id: str, globs: Iterable[str]) -> bool:
+    """R39: whether a glob of the `private` setting names this source, by its path or its id."""
+    return any(fnmatch.fnmatch(path, g) or fnmatch.fnmatch(source_id, g) for g in globs)
+
+
 def is_private(path: str, source_id: str, metadata: Mapping[str, Any], config: Config) -> bool:
     if metadata.get("private") is True:
         return True
-    return any(fnmatch.fnmatch(path, g) or fnmatch.fnmatch(source_id, g) for g in config.private)
+    return matches_private(path, source_id, config.private)
+
+
+def _reserved_key_problems(path: str, front: Mapping[str, Any], key_line: Callable[[str], int]) -> list[Problem]:
+    """R39: `private` must be a YAML boolean, and a key that differs from a reserved one only by case
+    (`Private:`) is refused rather than read as business metadata."""
+    problems = []
+    if "private" in front and not isinstance(front["private"], bool):
+        problems.append(
+            Problem(
+                path,
+                key_line("private"),
+                f"private must be true or false (a YAML boolean, unquoted), got {front['private']!r}; "
+                "anything else would leave the source public",
+            )
+        )
+    for key in front:
+        wanted = key.casefold()
+        if wanted in CASE_CHECKED_KEYS and key != wanted:
+            problems.append(
+                Problem(path, key_line(key), f"key {key!r} differs from {wanted!r} only by case; write {wanted!r}")
+            )
+    return problems
 
 
 def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | list[Problem]:
@@ -299,6 +328,8 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
                 f"verification must be one of {', '.join(VERIFICATION)}, got {verification!r}",
             )
         )
+
+    problems.extend(_reserved_key_problems(path, front, key_line))
 
     title = front.get("title")
     if title is not None and (not isinstance(title, (str, int, float)) or not str(title).strip()):

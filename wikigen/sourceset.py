@@ -48,11 +48,13 @@ def read_sources(
     include_deferred: bool = False,
     parsed_cache: dict[tuple[str, str], Source | list[Problem]] | None = None,
     links: Sequence[tuple[str, str]] | None = None,
+    every: bool = False,
 ) -> SourceSet:
     """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``.
 
     ``links`` are the (path, target) symbolic links under content/ (``GitStore.links``); by default
     those under content/sources/. Each is a problem (issue 15.1) and none is parsed as a source.
+    ``every`` reads every source, as for a legacy snapshot (R39: the `private` setting changed).
     """
     before = store.blobs_read
     parsed: dict[str, Source] = {}
@@ -79,7 +81,7 @@ def read_sources(
         else:
             problems.extend(result)
 
-    if baseline.legacy is not None or not baseline.exists:
+    if every or baseline.legacy is not None or not baseline.exists:
         # R10: a legacy snapshot has no manifest to trust, so every source is read once.
         known: dict[str, ManifestEntry] = {}
         for path, blob in sorted(store.blobs(tree, SOURCES_DIR)):

@@ -12,7 +12,7 @@ from wikigen.config import CONFIG_FILE, Config, load_config
 from wikigen.diffplan import plan_from_diff
 from wikigen.gitstore import GitStore
 from wikigen.plan import Plan, make_plan, unchanged_plan
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot, read_waiting
+from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot, private_globs, private_globs_of, read_waiting
 from wikigen.sources import CONTENT_DIR, SOURCES_DIR
 from wikigen.sourceset import SourceSet, read_sources
 
@@ -65,6 +65,11 @@ class Workspace:
         root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
         links = self._links(root)
         tree = self.store.subtree(root, SOURCES_DIR)
+        if private_globs(self.baseline) != private_globs_of(self.config):
+            # R39: the `private` setting changed since the snapshot: every source is read again, so
+            # that a source it now names is withdrawn and one it no longer names is compiled.
+            current = self._read(root, links, include_deferred=include_deferred, parsed_cache=parsed_cache, every=True)
+            return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
         if not include_deferred and not links and tree == self.baseline.sources_tree and self.baseline.sharded:
             # R7, issue 14: an unchanged sources tree is planned from the root record alone, once no
             # link under content/ makes the sources invalid (issue 15.1).
@@ -99,7 +104,13 @@ class Workspace:
         return links
 
     def _read(
-        self, root: str, links: list[tuple[str, str]], *, include_deferred: bool, parsed_cache: dict[Any, Any] | None
+        self,
+        root: str,
+        links: list[tuple[str, str]],
+        *,
+        include_deferred: bool,
+        parsed_cache: dict[Any, Any] | None,
+        every: bool = False,
     ) -> SourceSet:
         return read_sources(
             self.store,
@@ -109,6 +120,7 @@ class Workspace:
             include_deferred=include_deferred,
             parsed_cache=parsed_cache,
             links=links,
+            every=every,
         )
 
 def _read_ids(path: Path) -> frozenset[str] | None:

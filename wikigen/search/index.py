@@ -147,6 +147,7 @@ class Index:
         self.store = store
         self.config = config if config is not None else load_config(store.root)
         self.path = path if path is not None else index_path(store)
+        self.hidden: frozenset[str] = frozenset()  # R39: sources private at HEAD, whatever was indexed
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
@@ -362,9 +363,13 @@ class Index:
         }
 
     def sources(self) -> dict[str, dict[str, Any]]:
+        """The indexed sources by id; ``private`` also holds for the ids of :attr:`hidden` (R39)."""
         rows = self.db.execute("SELECT id, version, content_hash, blob, path, title, category, private FROM sources")
         keys = ("id", "version", "content_hash", "blob", "path", "title", "category", "private")
-        return {row[0]: dict(zip(keys, row, strict=True)) for row in rows}
+        found = {row[0]: dict(zip(keys, row, strict=True)) for row in rows}
+        for sid, meta in found.items():
+            meta["private"] = bool(meta["private"]) or sid in self.hidden
+        return found
 
     def objects_by_name(self, name: str) -> list[str]:
         rows = self.db.execute("SELECT DISTINCT id FROM names WHERE name = ? ORDER BY id", (normalize_name(name),))
@@ -388,13 +393,15 @@ class Index:
         for number, (source, version, start, end) in enumerate(spans):
             rows = self.db.execute(
                 "SELECT c.object_id, c.citation_id, o.kind, o.label, EXISTS (SELECT 1 FROM cited p JOIN sources s "
-                "ON s.id = p.source WHERE p.object_id = o.id AND s.private = 1) FROM cited c JOIN objects o "
+                "ON s.id = p.source WHERE p.object_id = o.id AND s.private = 1), (SELECT group_concat(p.source, "
+                "char(31)) FROM cited p WHERE p.object_id = o.id) FROM cited c JOIN objects o "
                 'ON o.id = c.object_id WHERE c.source = ? AND c.version = ? AND c.start < ? AND c."end" > ? '
                 "AND o.kind != 'relation'",
                 (source, version, end, start),
             )
-            for oid, cid, kind, label, private in rows:
-                entry = found.setdefault(str(oid), {"kind": kind, "label": label, "private": bool(private), "hits": []})
+            for oid, cid, kind, label, private, cited in rows:
+                private = bool(private) or bool(self.hidden & set(str(cited or "").split("\x1f")))
+                entry = found.setdefault(str(oid), {"kind": kind, "label": label, "private": private, "hits": []})
                 entry["hits"].append((number, str(cid)))
         return found
 

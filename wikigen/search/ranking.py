@@ -25,6 +25,7 @@ from wikigen.errors import SnapshotError, UsageError
 from wikigen.evidence.rerank import Ranker
 from wikigen.gitstore import GitStore
 from wikigen.hashing import citation_id
+from wikigen.privacy import private_now
 from wikigen.search.index import At, Index, SyncReport, resolve_snapshot
 
 DEFAULT_K = 5
@@ -59,13 +60,11 @@ class Searcher:
         self,
         root: Path | str = ".",
         *,
-        include_private: bool = False,
         progress: Callable[[str], None] | None = None,
         ranker: Ranker | None = None,
     ) -> None:
         self.store = GitStore(root)
         self.index = Index(self.store)
-        self.include_private = include_private
         self.progress = progress
         self._ranker = ranker
         self._matrix: _Matrix | None = None
@@ -93,6 +92,18 @@ class Searcher:
         snapshot = resolve_snapshot(self.store, at)
         with self._lock:
             self.last_sync = self.index.sync(snapshot, self.ranker, self.model_id(), self.progress)
+            # R39: what is private at HEAD stays out, even of a snapshot compiled before it turned private.
+            before, self.index.hidden = self.index.hidden, frozenset()
+            indexed = self.index.sources()
+            hidden = private_now(
+                self.store,
+                self.index.config,
+                ((sid, str(meta["path"]), bool(meta["private"])) for sid, meta in indexed.items()),
+                snapshot.snapshot.sources_tree if snapshot.blob else None,
+            )
+            if hidden != before:
+                self._matrix = None
+            self.index.hidden = hidden
         return snapshot
 
     def _load_matrix(self, blob: str) -> _Matrix:
@@ -104,7 +115,7 @@ class Searcher:
         for sid, body_hash, private, title_vector in db.execute(
             "SELECT id, content_hash, private, title_vector FROM sources ORDER BY id"
         ):
-            if private and not self.include_private:
+            if private or sid in self.index.hidden:
                 continue
             owners.setdefault(body_hash, []).append(sid)
             titles[sid] = np.frombuffer(title_vector, dtype=np.float32)
@@ -198,7 +209,6 @@ class Searcher:
                 "dropped_tokens": sum(d["tokens"] for d in dropped),
                 "tokenizer": "all-MiniLM-L6-v2 WordPiece (the ranking model's own)",
             },
-            "private_included": self.include_private,
             "seconds": round(time.perf_counter() - started, 4),
         }
 
@@ -263,7 +273,7 @@ class Searcher:
                 "SELECT id FROM source_titles WHERE source_titles MATCH ? ORDER BY bm25(source_titles) LIMIT 20",
                 (match,),
             ):
-                if sid in matrix.meta and (self.include_private or not matrix.meta[sid]["private"]):
+                if sid in matrix.meta and not matrix.meta[sid]["private"]:
                     ranked.setdefault(str(sid), len(ranked))
         if matrix.title_ids:
             scores = matrix.title_vectors @ query_vector
@@ -275,7 +285,7 @@ class Searcher:
         found = self.index.objects_citing(spans)
         objects: list[dict[str, Any]] = []
         for oid, entry in found.items():
-            if entry["private"] and not self.include_private:
+            if entry["private"]:
                 continue
             numbers = sorted({number for number, _ in entry["hits"]})
             objects.append({

@@ -2,8 +2,7 @@
 relations with their evidence, a span of a source at a version, one citation re-checked.
 
 Everything is read from the index of the committed snapshot and from git: never the work tree, never
-an engine. Private sources (the ``private`` setting) and the objects that cite them are refused unless
-the searcher was opened with ``include_private``.
+an engine. Sources private at HEAD (R39) and the objects that cite them are refused.
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ def neighbors(searcher: Searcher, concept: str, *, at: str | None = None) -> dic
     private = _private_sources(searcher)
     relations = []
     for relation in searcher.index.relations_of(found["id"]):
-        if not searcher.include_private and cites_private(relation, private):
+        if cites_private(relation, private):
             continue
         outgoing = relation.get("subject") == found["id"]
         other = str(relation.get("object") if outgoing else relation.get("subject"))
@@ -128,7 +127,7 @@ def _passage_citations(searcher: Searcher, cid: str) -> list[dict[str, Any]]:
     sources = searcher.index.sources()
     db = searcher.index.db
     for sid, meta in sorted(sources.items()):
-        if meta["private"] and not searcher.include_private:
+        if meta["private"]:
             continue
         for start, end, line_start, line_end, text in db.execute(
             'SELECT start, "end", line_start, line_end, text FROM passages WHERE content_hash = ?',
@@ -151,9 +150,10 @@ def _body(searcher: Searcher, source: str, version: str | None) -> tuple[Source,
             f"{source!r} is not a compiled source of snapshot {searcher.index.snapshot_version}; "
             "source ids are paths below content/sources/ without .md (or the frontmatter id)"
         )
-    if meta["private"] and not searcher.include_private:
+    if meta["private"]:
         raise PrivacyError(
-            f"{source} is private (the `private` setting); start the server with --include-private to read it"
+            f"{source} is private (`private: true` in its frontmatter or a glob of `private` in wikigen.yml); "
+            "private sources are never served to agents or search"
         )
     entry: tuple[str, str, str | None]
     if version is None or version == meta["version"]:
@@ -195,8 +195,8 @@ def _private_sources(searcher: Searcher) -> set[str]:
 
 
 def _refuse_private(searcher: Searcher, obj: Mapping[str, Any]) -> None:
-    if not searcher.include_private and cites_private(obj, _private_sources(searcher)):
+    if cites_private(obj, _private_sources(searcher)):
         raise PrivacyError(
-            f"{obj.get('id')} cites a private source (the `private` setting); start the server with "
-            "--include-private to read it"
+            f"{obj.get('id')} cites a private source (`private: true` or a glob of `private` in wikigen.yml); "
+            "it is withdrawn at the next `wikigen compile` and never served"
         )

@@ -2,7 +2,7 @@
 MCP tool ``get``), ``objects.json`` listing every object, and ``llms.txt`` at the site root.
 
 Static files made at build time from the committed snapshot (V5: no model, no snapshot, no server).
-Objects that cite a private source are left out unless the plugin's ``include_private`` is on.
+Objects that cite a private source are left out (R39).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def json_uri(page: str) -> str:
 
 
 def agent_files(
-    knowledge: Knowledge, layout: Layout, *, site_name: str, site_url: str | None = None, include_private: bool = False
+    knowledge: Knowledge, layout: Layout, *, site_name: str, site_url: str | None = None
 ) -> dict[str, str]:
     """{site path: text} for every agent file."""
     private = {sid for sid, source in knowledge.sources.items() if source.private}
@@ -38,7 +38,7 @@ def agent_files(
         page = layout.object(object_id)
         if kind not in READABLE or page is None:
             continue
-        if not include_private and cites_private(obj, private):
+        if cites_private(obj, private):
             continue
         record = {**object_record(obj), "snapshot": knowledge.version, "page": layout.url(page)}
         files[json_uri(page)] = _dump(record)

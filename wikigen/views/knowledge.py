@@ -18,6 +18,8 @@ from wikigen.communities import read_record
 from wikigen.config import Config
 from wikigen.gitstore import GitStore
 from wikigen.objects import parse_object, relation_lines
+from wikigen.privacy import private_now
+from wikigen.records import cites_private
 from wikigen.snapshot import ManifestEntry
 from wikigen.sources import SOURCES_DIR, Source, is_source_path, parse_source
 from wikigen.sourceset import read_recorded
@@ -93,8 +95,8 @@ def load_knowledge(root: Path | str) -> Knowledge:
         if not isinstance(parsed, Source):
             problems.extend(str(p) for p in parsed)
             continue
-        if parsed.id in sources:
-            continue
+        if parsed.id in sources or parsed.private:
+            continue  # R39: a private source gets no page
         sources[parsed.id] = _view(
             parsed,
             status="rejected" if parsed.verification == "rejected" else "uncompiled",
@@ -121,6 +123,23 @@ def load_knowledge(root: Path | str) -> Knowledge:
             objects[object_id] = MappingProxyType(parse_object(data))
         except (ValueError, UnicodeDecodeError) as exc:
             problems.append(f"{indexed.get('file')}: cannot be read ({exc})")
+
+    # R39: a source private at HEAD, and every object that cites it, is left out even before the
+    # compile that withdraws them.
+    hidden = private_now(
+        store,
+        config,
+        ((sid, entry.path, entry.private) for sid, entry in snapshot.manifest.items()),
+        snapshot.sources_tree if snapshot.exists and snapshot.legacy is None else None,
+    )
+    if hidden:
+        sources = {sid: view for sid, view in sources.items() if sid not in hidden}
+        objects = {oid: obj for oid, obj in objects.items() if not cites_private(obj, hidden)}
+        objects = {
+            oid: obj
+            for oid, obj in objects.items()
+            if obj.get("kind") != "relation" or (obj.get("subject") in objects and obj.get("object") in objects)
+        }
 
     return Knowledge(
         version=snapshot.version,

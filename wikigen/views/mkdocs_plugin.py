@@ -75,7 +75,6 @@ class WikigenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     graph = c.Type(bool, default=True)  # the graph page and graph.json
     seed = c.Type(int, default=DEFAULT_SEED)  # Louvain's seed (V3)
     agents = c.Type(bool, default=True)  # objects.json, llms.txt and a JSON file beside each object page
-    include_private = c.Type(bool, default=False)  # also publish objects that cite private sources
 
 
 class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -189,8 +188,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
                 files.append(File.generated(config, posixpath.join(folder, name), content=data))
         if self.config.agents:  # issue 12: a static API for agents, no server
             made = agent_files(
-                knowledge, layout, site_name=config.site_name, site_url=config.site_url,
-                include_private=self.config.include_private,
+                knowledge, layout, site_name=config.site_name, site_url=config.site_url
             )
             for uri, text in made.items():
                 if files.get_file_from_path(uri) is None:
