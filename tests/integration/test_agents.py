@@ -93,7 +93,7 @@ def test_mcp_server_over_stdio_with_the_sdk_client(tmp_path: Path):
     assert "concept/no-such-thing" in seen["unknown"] and "search" in seen["unknown"]
     assert "000000000000" in seen["unknown_citation"]
     assert "query is empty" in seen["empty"]
-    assert "private" in seen["private_get"]
+    assert "concept/vault_key" in seen["private_get"] and "passphrase" not in seen["private_get"]  # R39: never compiled
     for text in (seen["unknown"], seen["empty"]):
         assert "Traceback" not in text
     assert seen["after"]["evidence"]
