@@ -334,8 +334,9 @@ def _mkdocs(ctx: click.Context, verb: str, args: list[str]) -> None:
 
     from wikigen.gitstore import GitStore
 
-    root = GitStore(ctx.obj["dir"]).root
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    store = GitStore(ctx.obj["dir"])
+    root = store.root
+    env = {**store.environment, "NO_MKDOCS_2_WARNING": "1"}  # R42: the plugin opens the same repository
     result = subprocess.run([sys.executable, "-m", "mkdocs", verb, "-f", str(root / "mkdocs.yml"), *args], env=env)
     ctx.exit(result.returncode)
 

@@ -21,6 +21,7 @@ import pygit2
 
 from wikigen import worktree
 from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, LockHeld, environmental
+from wikigen.gitenv import GitEnvironment, command_environment
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NOTES_REF = "refs/notes/wikigen"
@@ -91,6 +92,63 @@ def _note_path(tree: Any, commit: str) -> str | None:
         node, rest = node[rest[:2]], rest[2:]
 
 
+def _discover(start: str) -> str | None:
+    """The git folder of the repository ``start`` lies in, found as git finds it without GIT_DIR."""
+    try:
+        found = pygit2.discover_repository(start)
+    except pygit2.GitError:
+        return None
+    return str(found) if found is not None else None
+
+
+def _same_place(a: Path | str, b: Path | str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _open(path: Path | str, environment: GitEnvironment) -> pygit2.Repository:
+    """The repository, with the work tree git's environment names (R42); refuses where the
+    environment points a folder of one repository at another repository or another work tree, since
+    git would then read one and write the other."""
+    start = os.path.abspath(path)
+    own = _discover(start)
+    if environment.git_dir is None:
+        if own is None:
+            raise GitStoreError(f"{path} is not inside a git repository; run `git init` first")
+        repo = pygit2.Repository(own)
+    else:
+        try:
+            repo = pygit2.Repository(str(environment.git_dir))
+        except pygit2.GitError:
+            raise GitStoreError(
+                f"GIT_DIR names {environment.git_dir}, which is not a git repository; "
+                "unset GIT_DIR (`unset GIT_DIR`) or point it at one"
+            ) from None
+        if own is not None and not _same_place(own, repo.path):
+            theirs = pygit2.Repository(own).workdir or own
+            raise GitStoreError(
+                f"GIT_DIR names the repository {environment.git_dir}, but {start} belongs to the repository "
+                f"of {theirs.rstrip('/')}: git would read one and wikigen write the other. Unset GIT_DIR "
+                f"(`unset GIT_DIR`) to work in {theirs.rstrip('/')}, or run wikigen in the work tree of "
+                f"{environment.git_dir}."
+            )
+    # Git's work tree: GIT_WORK_TREE, else with GIT_DIR the configured one (core.worktree) or the
+    # folder git was started in — also for a linked work tree's git folder.
+    meant = environment.work_tree
+    if meant is None and environment.git_dir is not None and not repo.is_bare and "core.worktree" not in repo.config:
+        meant = Path(start)
+    if meant is not None and (repo.workdir is None or not _same_place(meant, repo.workdir)):
+        if own is not None:
+            variable = "GIT_WORK_TREE" if environment.work_tree is not None else "GIT_DIR without GIT_WORK_TREE"
+            top = (repo.workdir or start).rstrip("/")
+            raise GitStoreError(
+                f"{variable} makes {meant} the top of the work tree, but the repository's work tree is {top}: "
+                f"git and wikigen would see different files. Unset GIT_DIR and GIT_WORK_TREE, or set "
+                f"GIT_WORK_TREE={top}."
+            )
+        repo.workdir = str(meant)  # a folder of no repository of its own: git's work tree is honoured
+    return repo
+
+
 class TreeId(str):
     """A tree id given to ``GitStore.build_tree`` as a path's value: that folder becomes this tree."""
 
@@ -99,16 +157,18 @@ class GitStore:
     """A repository opened once; counts the source blobs it reads (``blobs_read``)."""
 
     def __init__(self, path: Path | str) -> None:
-        try:
-            found = pygit2.discover_repository(str(path))
-        except pygit2.GitError:
-            found = None
-        if found is None:
-            raise GitStoreError(f"{path} is not inside a git repository; run `git init` first")
-        self.repo = pygit2.Repository(found)
+        environment = GitEnvironment.read(path)
+        self.repo = _open(path, environment)
         if self.repo.is_bare or self.repo.workdir is None:
-            raise GitStoreError(f"{found} is a bare repository; wikigen needs a work tree")
+            raise GitStoreError(f"{self.repo.path} is a bare repository; wikigen needs a work tree")
         self.root = Path(self.repo.workdir)
+        # R34, R42: the index git names (a hook is handed the one about to be committed); None when it
+        # is the repository's own, which libgit2 opens itself.
+        alternate = environment.index_path(self.root)
+        own_index = Path(self.repo.path) / "index"
+        self.alternate_index = None if alternate is None or _same_place(alternate, own_index) else alternate
+        self.index_file = self.alternate_index or own_index
+        self.environment = command_environment(self.repo.path, self.root, self.alternate_index)
         self.blobs_read = 0
         self.generated_bytes_read = 0  # bytes of snapshot shards read (read_generated, generated_files)
         # Two trees' diff never changes: a compile asks the sources diff of its plan twice (issue 14:
@@ -157,15 +217,22 @@ class GitStore:
         cannot read (a split index, `core.splitIndex`: "unsupported mandatory extension") is asked of
         the git command line, `git write-tree`."""
         try:
-            index = self.repo.index
-            index.read()
-            return str(index.write_tree())
+            return str(self._index().write_tree(self.repo))
         except pygit2.GitError as exc:
             tree = self._cli_write_tree() if "extension" in str(exc) else None
             if tree is None:
                 with _translated("reading the index"):
                     raise
             return tree
+
+    def _index(self) -> pygit2.Index:
+        """The index as it is on disk now: the one git's environment names (R34: a hook's), else the
+        repository's own."""
+        if self.alternate_index is None:
+            index: pygit2.Index = self.repo.index
+            index.read()
+            return index
+        return pygit2.Index(str(self.alternate_index))  # a missing file reads as empty, as git reads it
 
     def _cli_write_tree(self) -> str | None:
         result = self._cli(["write-tree"])
@@ -179,7 +246,9 @@ class GitStore:
         if git is None:
             return None
         try:
-            result = subprocess.run([git, *args], cwd=self.root, input=stdin, capture_output=True, check=False)
+            result = subprocess.run(
+                [git, *args], cwd=self.root, env=self.environment, input=stdin, capture_output=True, check=False
+            )
         except OSError:
             return None
         return result.stdout if result.returncode == 0 else None
@@ -574,7 +643,7 @@ class GitStore:
         """Tracked files under ``prefixes`` whose index entry is not HEAD's, started now (or
         ``started`` earlier, by :func:`wikigen.worktree.start_staged_paths` in this repository) and
         answered when the returned function is called — by libgit2 where the command line cannot."""
-        pending = started or worktree.start_staged_paths(self.root, prefixes)
+        pending = started or worktree.start_staged_paths(self.root, prefixes, self.environment)
         answer: list[list[str]] = []
 
         def result() -> list[str]:
@@ -588,10 +657,10 @@ class GitStore:
     def _libgit2_staged_paths(self, prefixes: tuple[str, ...]) -> list[str]:
         with _translated("reading the index"):
             head = self.head_commit()
-            index = self.repo.index
+            index = self._index()
             if head is None:
                 return sorted(entry.path for entry in index if entry.path.startswith(prefixes))
-            diff = index.diff_to_tree(self.repo[head].peel(pygit2.Commit).tree)
+            diff = self.repo[head].peel(pygit2.Commit).tree.diff_to_index(index)
             paths = {p for d in diff.deltas for p in (d.old_file.path, d.new_file.path)}
         return sorted(p for p in paths if p.startswith(prefixes))
 
@@ -626,6 +695,8 @@ class GitStore:
     def _clean_through_filters(self, path: str) -> bool:
         """Whether git, applying its filters (``core.autocrlf``, ``.gitattributes``), sees the file at
         ``path`` as its index has it (asked only of a file whose bytes differ from its blob)."""
+        if self.alternate_index is not None:
+            return False  # libgit2's status reads the repository's own index, not the one in force (R42)
         flag = pygit2.enums.FileStatus
         try:
             return self.repo.status_file(path) == flag.CURRENT
@@ -650,6 +721,11 @@ class GitStore:
                 if code[1] in "MDT":
                     found["changed"].append(path)
             return {key: sorted(set(paths)) for key, paths in found.items()}
+        if self.alternate_index is not None:
+            raise GitStoreError(  # R42: libgit2's status reads the repository's own index only
+                f"the git command could not list the work tree's changes against the index GIT_INDEX_FILE "
+                f"names ({self.alternate_index}); install git or unset GIT_INDEX_FILE, and run again"
+            )
         flag = pygit2.enums.FileStatus
         staged = flag.INDEX_NEW | flag.INDEX_MODIFIED | flag.INDEX_DELETED | flag.INDEX_RENAMED | flag.INDEX_TYPECHANGE
         changed = flag.WT_MODIFIED | flag.WT_DELETED | flag.WT_RENAMED | flag.WT_TYPECHANGE
@@ -676,7 +752,7 @@ class GitStore:
     def _cli_status(self, args: list[str], paths: list[str]) -> list[tuple[str, str]] | None:
         """(XY code, path) of every entry `git status --porcelain` with ``args`` lists under ``paths``
         (:func:`wikigen.worktree.start_status`); None where the command line cannot tell."""
-        return worktree.finish_status(worktree.start_status(self.root, args, paths))
+        return worktree.finish_status(worktree.start_status(self.root, args, paths, self.environment))
 
     def checkout_paths(self, tree: str, paths: list[str]) -> None:
         """Bring the index and the work tree to ``tree`` for ``paths`` only (others untouched)."""
@@ -704,12 +780,13 @@ class GitStore:
                     tmp.unlink(missing_ok=True)  # a full disk must not leave half a file behind
             # the index from the files just written, so its stat data is fresh
             if paths and not self._cli_update_index(paths):
-                index = self.repo.index
-                index.read()
+                index = self._index()
                 gone = set(removed)
                 for path in paths:
                     if path not in gone:
-                        index.add(path)
+                        # An index of its own (R42) has no work tree to read the file from: its blob
+                        # is named, and git refreshes the missing file times when it next looks.
+                        index.add(path if self.alternate_index is None else pygit2.IndexEntry(path, root[path].id, _BLOB))
                     elif path in index:
                         index.remove(path)
                 index.write()

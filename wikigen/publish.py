@@ -106,7 +106,7 @@ def restore_command(paths: list[str]) -> str:
 
 
 def _stale_index_lock(store: GitStore) -> str:
-    lock = os.path.join(store.repo.path, "index.lock")
+    lock = f"{store.index_file}.lock"  # R42: the index in force may be GIT_INDEX_FILE's
     if not os.path.exists(lock):
         return ""
     return f"if no git command is running, first remove the stale lock (`rm {shlex.quote(lock)}`), then "

@@ -35,8 +35,9 @@ class PushReport:
                 "commit": last.get("commit"), "engine_calls": sum(r.as_json()["engine_calls"] for r in self.reports)}
 
 
-def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(["git", *args], cwd=root, text=True, capture_output=True)
+def _git(store: GitStore, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    # R42: in the repository, work tree and index the store opened, whatever git's environment says
+    result = subprocess.run(["git", *args], cwd=store.root, env=store.environment, text=True, capture_output=True)
     if check and result.returncode != 0:
         raise GitStoreError(f"`git {' '.join(args)}` failed: {result.stderr.strip() or result.stdout.strip()}")
     return result
@@ -49,18 +50,18 @@ def _rejected_because_moved(result: subprocess.CompletedProcess[str]) -> bool:
     )
 
 
-def push_notes(root: Path, remote: str, attempts: int = 3) -> bool:
+def push_notes(store: GitStore, remote: str, attempts: int = 3) -> bool:
     """Push refs/notes/wikigen, merging the remote's notes first when they moved (never forced)."""
-    if _git(root, "rev-parse", "--verify", "-q", NOTES_REF, check=False).returncode != 0:
+    if _git(store, "rev-parse", "--verify", "-q", NOTES_REF, check=False).returncode != 0:
         return False
     for _ in range(attempts):
-        result = _git(root, "push", remote, f"{NOTES_REF}:{NOTES_REF}", check=False)
+        result = _git(store, "push", remote, f"{NOTES_REF}:{NOTES_REF}", check=False)
         if result.returncode == 0:
             return True
         if not _rejected_because_moved(result):
             raise GitStoreError(f"pushing {NOTES_REF} failed: {result.stderr.strip()}")
-        _git(root, "fetch", remote, f"+{NOTES_REF}:{REMOTE_NOTES}")
-        _git(root, "notes", f"--ref={NOTES_REF}", "merge", "-q", "-s", "cat_sort_uniq", REMOTE_NOTES)
+        _git(store, "fetch", remote, f"+{NOTES_REF}:{REMOTE_NOTES}")
+        _git(store, "notes", f"--ref={NOTES_REF}", "merge", "-q", "-s", "cat_sort_uniq", REMOTE_NOTES)
     raise GitStoreError(f"{NOTES_REF} kept moving on {remote}; push it again later")
 
 
@@ -75,7 +76,6 @@ def push(
     """Compile and push, re-compiling against the new baseline when the branch moved meanwhile."""
     store = GitStore(path)
     store.refuse_shallow()  # issue 15.5: before compiling or pushing anything
-    root = store.root
     branch = store.head_ref().removeprefix("refs/heads/")
     report = PushReport()
     options = dict(compile_options or {})
@@ -83,30 +83,30 @@ def push(
         report.attempts = attempt
         started = store.head_commit()
         try:
-            result = compiler(root, **options)
+            result = compiler(path, **options)  # R42: opened from where the store was
         except WikigenError:
             # R33: the failure note travels to the remote too, so the next run sees it.
-            report.notes_pushed = push_notes(root, remote)
+            report.notes_pushed = push_notes(store, remote)
             raise
         report.reports.append(result)
         if not result.published:
-            report.notes_pushed = push_notes(root, remote)
+            report.notes_pushed = push_notes(store, remote)
             return report
-        pushed = _git(root, "push", remote, f"HEAD:refs/heads/{branch}", check=False)
+        pushed = _git(store, "push", remote, f"HEAD:refs/heads/{branch}", check=False)
         if pushed.returncode == 0:
             report.pushed = True
-            report.notes_pushed = push_notes(root, remote)
+            report.notes_pushed = push_notes(store, remote)
             return report
         if not _rejected_because_moved(pushed):
             raise GitStoreError(f"pushing {branch} to {remote} failed: {pushed.stderr.strip()}")
         # The branch moved: drop the local compiler commit(s), take the new remote head, compile again.
-        _git(root, "fetch", remote, branch)
-        fetched = _git(root, "rev-parse", "FETCH_HEAD").stdout.strip()
-        if started and _git(root, "merge-base", "--is-ancestor", started, fetched, check=False).returncode != 0:
+        _git(store, "fetch", remote, branch)
+        fetched = _git(store, "rev-parse", "FETCH_HEAD").stdout.strip()
+        if started and _git(store, "merge-base", "--is-ancestor", started, fetched, check=False).returncode != 0:
             raise GitStoreError(
                 f"local {branch} has commits that {remote} does not have; pull or rebase them first (never force-pushed)"
             )
-        _git(root, "reset", "--hard", "-q", fetched)
-        store = GitStore(root)
+        _git(store, "reset", "--hard", "-q", fetched)
+        store = GitStore(path)
         options["retry"] = True  # a moved baseline is a relevant change
     raise GitStoreError(f"{remote}/{branch} kept moving; gave up after {attempts} attempts without force-pushing")

@@ -8,24 +8,33 @@ index with HEAD stats nothing. It is asked with ``--no-optional-locks`` so that 
 index, and with ``:(top)`` pathspecs, so that it answers for the repository's root from any folder
 in it; its paths are the root's. Where it cannot answer (no ``git`` installed, not a repository, no
 commit yet, an error) the answer is None and the caller asks libgit2 (:mod:`wikigen.gitstore`).
+
+Started before the repository is opened, a question runs in this process's environment, which git
+reads as the store does or the store refuses (R42); the store's own questions name its repository,
+work tree and index (:func:`wikigen.gitenv.command_environment`).
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 GENERATED = ("content/wiki/", "content/.wikigen/")  # only the compiler writes here
 
 
-def start_status(directory: Path | str, args: Sequence[str], paths: Sequence[str]) -> subprocess.Popen[bytes] | None:
-    """`git status --porcelain` with ``args`` for ``paths`` (folders of the root) started in ``directory``."""
-    return _start(directory, ["status", "--porcelain=v1", "-z", "--no-renames", *args], paths)
+def start_status(
+    directory: Path | str, args: Sequence[str], paths: Sequence[str], env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes] | None:
+    """`git status --porcelain` with ``args`` for ``paths`` (folders of the root) started in ``directory``
+    (with ``env``, else this process's environment)."""
+    return _start(directory, ["status", "--porcelain=v1", "-z", "--no-renames", *args], paths, env)
 
 
-def _start(directory: Path | str, command: Sequence[str], paths: Sequence[str]) -> subprocess.Popen[bytes] | None:
+def _start(
+    directory: Path | str, command: Sequence[str], paths: Sequence[str], env: Mapping[str, str] | None
+) -> subprocess.Popen[bytes] | None:
     git = shutil.which("git")
     if git is None:
         return None
@@ -33,6 +42,7 @@ def _start(directory: Path | str, command: Sequence[str], paths: Sequence[str]) 
         return subprocess.Popen(
             [git, "--no-optional-locks", *command, "--", *(f":(top){p.rstrip('/')}" for p in paths)],
             cwd=directory,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -55,13 +65,15 @@ def finish_status(running: subprocess.Popen[bytes] | None) -> list[tuple[str, st
     return entries
 
 
-def start_staged_paths(directory: Path | str, prefixes: Sequence[str] = GENERATED) -> Callable[[], list[str] | None]:
+def start_staged_paths(
+    directory: Path | str, prefixes: Sequence[str] = GENERATED, env: Mapping[str, str] | None = None
+) -> Callable[[], list[str] | None]:
     """Files under ``prefixes`` whose index entry is not HEAD's (`git diff-index --cached`), started
     now and answered (sorted, or None where the command line could not tell: no git, no commit yet)
     when the returned function is first called; later calls give the same answer. It stats no file
     of the work tree: the index's cache tree answers for every folder that did not change (0.04 s at
     100,000 sources, where the status of the work tree costs 0.6 s of CPU)."""
-    running = _start(directory, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD"], prefixes)
+    running = _start(directory, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD"], prefixes, env)
     answer: list[list[str] | None] = []
 
     def result() -> list[str] | None:
