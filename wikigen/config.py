@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from wikigen.errors import ConfigError
-from wikigen.yamlscan import refusal
+from wikigen.yamlscan import refusal, safe_load
 
 CONFIG_FILE = "wikigen.yml"
 CATEGORIES = ("knowledge", "tasks", "retrospectives", "constraints")
@@ -131,11 +131,12 @@ def load_config(
             refused = refusal(text, CONFIG_FILE, first_line=1)
             if refused is not None:
                 raise ConfigError(f"{CONFIG_FILE}:{refused[0]}: {refused[1]}")
-            raw = yaml.safe_load(text) or {}
+            raw = safe_load(text) or {}
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 1 if mark is not None else 1
-            raise ConfigError(f"{CONFIG_FILE}:{line}: not valid YAML ({exc}); fix the syntax") from None
+            reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise ConfigError(f"{CONFIG_FILE}:{line}: not valid YAML: {reason}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{CONFIG_FILE}:1: expected a mapping of settings, got {type(raw).__name__}")
     data: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in raw.items()}
