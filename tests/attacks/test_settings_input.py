@@ -11,6 +11,8 @@ garbage` said "git failed while resolving 'garbage'".
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import GitRepo, source
@@ -104,3 +106,48 @@ def test_a_wikigen_yml_folder_is_an_error_naming_it(git_repo: GitRepo):
         assert_clean(result)
         assert result.code == 1, (args, result)
         assert f"{git_repo.root / 'wikigen.yml'} is a folder; wikigen.yml must be a YAML file" in result.err
+
+
+def test_check_of_a_file_outside_the_repository_says_so(
+    git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    """R5: `wikigen check /elsewhere/x.md` checked nothing and exited 0; it is a usage error now.
+    A relative name is read from the folder of -C (the repository here), as -C promises."""
+    git_repo.commit({f"{K}/pods.md": GOOD, f"{K}/bad.md": "---\ntitle: [\n---\nbody\n"})
+    outside = tmp_path / "elsewhere" / "x.md"
+    outside.parent.mkdir()
+    outside.write_text("---\ntitle: [\n---\nbody\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for name in (str(outside), "../elsewhere/x.md"):
+        result = git_repo.wikigen("check", name)
+        assert_clean(result)
+        assert result.code == 2, result
+        assert "is outside the repository" in result.err and "x.md" in result.err, result.err
+    assert f"{outside} is outside the repository ({git_repo.root})" in git_repo.wikigen("check", str(outside)).err
+    relative = git_repo.wikigen("check", f"{K}/bad.md")
+    assert relative.code == 1 and f"{K}/bad.md:3: " in relative.out, relative
+
+
+@pytest.mark.parametrize("name", ["README.md", "content/manual/index.md", "wikigen.yml"])
+def test_check_of_a_file_that_is_not_a_source_says_where_sources_live(git_repo: GitRepo, name: str):
+    """R5: a file in the repository but outside content/sources/ is no source; check says so."""
+    git_repo.commit({f"{K}/pods.md": GOOD, name: "# Not a source\n"})
+    result = git_repo.wikigen("check", str(git_repo.root / name))
+    assert_clean(result)
+    assert result.code == 2, result
+    assert f"{git_repo.root / name} is not a source: sources are the *.md files under content/sources/" in result.err
+
+
+def test_check_of_a_missing_source_says_it_does_not_exist(git_repo: GitRepo):
+    """R5: a mistyped source path is not a pass."""
+    git_repo.commit({f"{K}/pods.md": GOOD})
+    result = git_repo.wikigen("check", str(git_repo.root / K / "podz.md"))
+    assert result.code == 2 and f"{git_repo.root / K / 'podz.md'} does not exist" in result.err, result
+
+
+def test_check_of_a_folder_checks_the_sources_in_it(git_repo: GitRepo):
+    """R5: `wikigen check content/sources/knowledge` checks every source under it (it checked none)."""
+    git_repo.commit({f"{K}/pods.md": GOOD, f"{K}/bad.md": "---\ntitle: [\n---\nbody\n"})
+    for name in (K, "content/sources", "."):
+        result = git_repo.wikigen("check", str(git_repo.root / name))
+        assert result.code == 1 and f"{K}/bad.md:" in result.out, (name, result)
