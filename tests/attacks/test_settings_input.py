@@ -151,3 +151,17 @@ def test_check_of_a_folder_checks_the_sources_in_it(git_repo: GitRepo):
     for name in (K, "content/sources", "."):
         result = git_repo.wikigen("check", str(git_repo.root / name))
         assert result.code == 1 and f"{K}/bad.md:" in result.out, (name, result)
+
+
+@pytest.mark.parametrize("at", ["garbage", "HEAD~50", "HEAD^{tree}", "a..b"])
+def test_search_at_a_name_that_is_no_commit_says_how_to_list_them(git_repo: GitRepo, at: str):
+    """`--at` takes a snapshot version or a commit; a name that is neither says so and how to find
+    the valid ones, instead of "git failed while resolving"."""
+    git_repo.commit({f"{K}/pods.md": GOOD})
+    assert git_repo.wikigen("compile", "--engine", "offline", "-q").code == 0
+    result = git_repo.wikigen("search", "--at", at, "pods")
+    assert_clean(result)
+    assert result.code == 2, result
+    assert f"no snapshot version or commit {at!r} in this repository" in result.err
+    assert "`wikigen status`" in result.err and "`git log --oneline`" in result.err
+    assert "git failed" not in result.err
