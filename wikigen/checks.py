@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from wikigen.context import size_problem
-from wikigen.errors import Problem
+from wikigen.errors import Problem, UsageError
 from wikigen.gitstore import EMPTY_TREE
 from wikigen.sources import (
     CONTENT_DIR,
@@ -31,9 +31,9 @@ def _link_on_disk(root: Path, rel: str) -> Problem | None:
     return None
 
 
-def _relative(root: Path, path: Path) -> str:
+def _relative(root: Path, path: Path) -> str | None:
     """``path`` relative to the repo root, without following a link on the way: a link is judged as
-    the link it is, not as what it points at."""
+    the link it is, not as what it points at. None when it lies outside the repository."""
     full = Path(os.path.abspath(path if path.is_absolute() else Path.cwd() / path))
     resolved = root.resolve()
     for candidate, base in ((full, root), (full, resolved), (full.parent.resolve() / full.name, resolved)):
@@ -41,7 +41,49 @@ def _relative(root: Path, path: Path) -> str:
             return candidate.relative_to(base).as_posix()
         except ValueError:
             continue
-    return path.as_posix()
+    return None
+
+
+def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[Problem]]:
+    """The sources the files named on the command line are (a folder of sources: each .md in it) and
+    the link problems among them. A name that is no source is a UsageError naming every such name,
+    so that `wikigen check README.md` never passes by checking nothing."""
+    wanted: list[str] = []
+    problems: list[Problem] = []
+    refused: list[str] = []
+    for name in files:
+        rel = _relative(root, Path(name))
+        if rel is None:
+            refused.append(f"{name} is outside the repository ({root})")
+            continue
+        linked = _link_on_disk(root, rel) if rel.startswith(CONTENT_DIR + "/") else None
+        inside = rel == SOURCES_DIR or rel.startswith(SOURCES_DIR + "/")
+        if linked is not None:
+            problems.append(linked)
+        elif is_source_path(rel):
+            if not (root / rel).is_file():
+                refused.append(f"{name} does not exist")
+            wanted.append(rel)
+        elif (root / rel).is_dir() and (inside or rel == "." or SOURCES_DIR.startswith(rel + "/")):
+            wanted.extend(_sources_under(root, rel if inside else SOURCES_DIR))
+        elif not inside:
+            refused.append(f"{name} is not a source: sources are the *.md files under {SOURCES_DIR}/")
+        # else: an asset in the sources folder, which is no source to parse
+    if refused:
+        raise UsageError(
+            "; ".join(refused) + ". Name source files or folders under "
+            f"{SOURCES_DIR}/, or run `wikigen check` alone to check every source."
+        )
+    return wanted, problems
+
+
+def _sources_under(root: Path, rel: str) -> list[str]:
+    """Every .md file under the folder ``rel`` that is not reached through a symbolic link."""
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in (root / rel).rglob("*.md")
+        if p.is_file() and _link_on_disk(root, p.relative_to(root).as_posix()) is None
+    )
 
 
 def disk_links(root: Path) -> list[Problem]:
@@ -64,28 +106,12 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
     if staged:
         return list(ws.read(staged=True).problems)
     root = ws.root
-    wanted: list[str] = []
-    problems: list[Problem] = []
     if files:
-        for name in files:
-            rel = _relative(root, Path(name))
-            linked = _link_on_disk(root, rel) if rel.startswith(CONTENT_DIR + "/") else None
-            if linked is not None:
-                problems.append(linked)
-            elif is_source_path(rel):
-                wanted.append(rel)
+        wanted, problems = _named_sources(root, files)
+        wanted = sorted(set(wanted))
     else:
-        problems.extend(disk_links(root))
-        base = root / SOURCES_DIR
-        wanted = (
-            sorted(
-                p.relative_to(root).as_posix()
-                for p in base.rglob("*.md")
-                if p.is_file() and _link_on_disk(root, p.relative_to(root).as_posix()) is None
-            )
-            if base.is_dir()
-            else []
-        )
+        problems = disk_links(root)
+        wanted = _sources_under(root, SOURCES_DIR) if (root / SOURCES_DIR).is_dir() else []
 
     ids: list[tuple[str, str, int]] = []
     for rel in wanted:

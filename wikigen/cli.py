@@ -109,7 +109,9 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     from wikigen.checks import check_sources
 
     # The work tree alone needs no history (a shallow clone is fine); the index is planned against it.
-    problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=files)
+    # Names are relative to the folder of -C, as everything else is.
+    named = [str(Path(ctx.obj["dir"], name)) for name in files]
+    problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=named)
     for problem in problems:
         click.echo(str(problem))
     if problems:

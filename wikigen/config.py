@@ -6,6 +6,7 @@ Precedence of every setting: command-line flag, then ``WIKIGEN_*`` environment v
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -15,7 +16,7 @@ from typing import Any
 import yaml
 
 from wikigen.errors import ConfigError
-from wikigen.yamlscan import refusal
+from wikigen.yamlscan import refusal, safe_load
 
 CONFIG_FILE = "wikigen.yml"
 CATEGORIES = ("knowledge", "tasks", "retrospectives", "constraints")
@@ -39,6 +40,8 @@ BUILTIN_ALIASES: Mapping[str, str] = {
 }
 STAGES = ("analyze", "recheck")
 ENGINES = ("offline", "http")
+# The longest deadline the waits it bounds can hold (a socket's timeout overflows near 10**10 s).
+MAX_DEADLINE_S = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,34 +123,23 @@ def load_config(
     file's content (used to read the config from a git tree).
     """
     environ = os.environ if environ is None else environ
-    path = root / CONFIG_FILE
-    raw: Any = {}
-    problems: list[str] = []
-    if text is None and path.is_file():
-        text = path.read_text(encoding="utf-8")
-    if text is not None:
-        try:
-            # Issue 15.7: a setting written twice (YAML keeps the last silently), anchors and aliases.
-            refused = refusal(text, CONFIG_FILE, first_line=1)
-            if refused is not None:
-                raise ConfigError(f"{CONFIG_FILE}:{refused[0]}: {refused[1]}")
-            raw = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = mark.line + 1 if mark is not None else 1
-            raise ConfigError(f"{CONFIG_FILE}:{line}: not valid YAML ({exc}); fix the syntax") from None
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{CONFIG_FILE}:1: expected a mapping of settings, got {type(raw).__name__}")
+    raw = _parsed(_read(root / CONFIG_FILE) if text is None else text)
     data: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in raw.items()}
 
-    # WIKIGEN_MODEL names the model for every stage unless a flag says otherwise.
     layers: list[dict[tuple[str, str], Any]] = []
     env_layer: dict[tuple[str, str], Any] = {}
-    for var, key in _ENV_KEYS.items():
-        if environ.get(var):
-            env_layer[key] = environ[var]
-    if environ.get("WIKIGEN_MODEL"):
-        env_layer[("engine", "models")] = {s: environ["WIKIGEN_MODEL"] for s in STAGES}
+    variables: dict[tuple[str, str], str] = {}  # the setting → the environment variable that set it
+    problems = _Problems(variables)
+    # WIKIGEN_MODEL names the model for every stage unless a flag says otherwise.
+    for var, key in (*_ENV_KEYS.items(), ("WIKIGEN_MODEL", ("engine", "models"))):
+        setting = environ.get(var)
+        if not setting:
+            continue
+        if not setting.isascii() and not _is_utf8(setting):
+            problems.found.append((True, f"the environment variable {var} is not valid UTF-8; set it again as UTF-8 text"))
+            continue
+        variables[key] = var
+        env_layer[key] = {s: setting for s in STAGES} if var == "WIKIGEN_MODEL" else setting
     layers.append(env_layer)
     flag_layer: dict[tuple[str, str], Any] = {}
     for dotted, value in (overrides or {}).items():
@@ -164,131 +156,218 @@ def load_config(
             if name == "models" and isinstance(current.get("models"), dict):
                 value = {**current["models"], **value}
             data[section] = {**current, name: value}
+            if layer is flag_layer:
+                variables.pop((section, name), None)  # a flag's value is click's, already checked
 
     config = _build(data, problems)
-    if problems:
-        listing = "\n".join(f"{CONFIG_FILE}: {p}" for p in problems)
-        raise ConfigError(
-            f"{listing}\n{len(problems)} problem(s) in {CONFIG_FILE}; see the manual's config page."
-        )
+    if problems.found:
+        raise ConfigError(problems.report())
     return config
 
 
-def _int(value: Any, where: str, problems: list[str], *, allow_none: bool = False) -> int | None:
+def _is_utf8(value: str) -> bool:
+    """False for text holding bytes that were not UTF-8: Python keeps them in ``os.environ`` as lone
+    surrogates, which no request, file or terminal can take."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _read(path: Path) -> str | None:
+    """The text of wikigen.yml; None when there is none."""
+    if not os.path.lexists(path):
+        return None
+    if not path.is_file():
+        what = "a folder" if path.is_dir() else "not a regular file (a broken link?)"
+        raise ConfigError(
+            f"{path} is {what}; wikigen.yml must be a YAML file of settings — remove it or replace it "
+            "with one (`wikigen init` writes one with every default)"
+        )
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{CONFIG_FILE}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start:,}); "
+            "save the file as UTF-8"
+        ) from None
+
+
+def _parsed(text: str | None) -> dict[Any, Any]:
+    """wikigen.yml's settings as a mapping; ConfigError with the line of what YAML refuses."""
+    if text is None:
+        return {}
+    try:
+        # Issue 15.7: a setting written twice (YAML keeps the last silently), anchors and aliases.
+        refused = refusal(text, CONFIG_FILE, first_line=1)
+        if refused is not None:
+            raise ConfigError(f"{CONFIG_FILE}:{refused[0]}: {refused[1]}")
+        raw = safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{CONFIG_FILE}:{line}: not valid YAML: {reason}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{CONFIG_FILE}:1: expected a mapping of settings, got {type(raw).__name__}")
+    return raw
+
+
+@dataclass(slots=True)
+class _Problems:
+    """Every problem in the settings, each said where it was set: wikigen.yml, or the environment
+    variable that overrides it (``variables``: (section, name) → the variable)."""
+
+    variables: Mapping[tuple[str, str], str]
+    found: list[tuple[bool, str]] = field(default_factory=list)  # (from the environment, message)
+
+    def name(self, section: str, key: str) -> str:
+        var = self.variables.get((section, key))
+        return f"the environment variable {var}" if var else f"{section}.{key}"
+
+    def add(self, message: str, section: str = "", key: str = "") -> None:
+        """``message`` names the setting by :meth:`name` when ``section`` and ``key`` are given."""
+        self.found.append(((section, key) in self.variables, message))
+
+    def report(self) -> str:
+        lines = [message if env else f"{CONFIG_FILE}: {message}" for env, message in self.found]
+        places = [CONFIG_FILE] if any(not env for env, _ in self.found) else []
+        if any(env for env, _ in self.found):
+            places.append("the WIKIGEN_* environment variables")
+        return "\n".join(
+            [*lines, f"{len(lines)} problem(s) in {' and '.join(places)}; see the manual's config page."]
+        )
+
+
+def _int(value: Any, section: str, key: str, problems: _Problems, *, allow_none: bool = False) -> int | None:
+    where = problems.name(section, key)
     if value is None and allow_none:
         return None
     try:
         number = int(value)
     except (TypeError, ValueError):
-        problems.append(f"{where} must be a whole number, got {value!r}")
+        problems.add(f"{where} must be a whole number, got {value!r}", section, key)
         return None
     if isinstance(value, bool) or number <= 0 or str(number) != str(value).strip():
-        problems.append(f"{where} must be a positive whole number, got {value!r}")
+        problems.add(f"{where} must be a positive whole number, got {value!r}", section, key)
         return None
     return number
 
 
-def _build(data: dict[str, Any], problems: list[str]) -> Config:
+def _build(data: dict[str, Any], problems: _Problems) -> Config:
     known = {"categories", "caps", "budget", "engine", "private"}
     for key in sorted(set(data) - known):
-        problems.append(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
+        problems.add(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
 
     defaults = Config()
     aliases = dict(defaults.aliases)
     auto_archive = dict(defaults.auto_archive)
     categories = data.get("categories") or {}
     if not isinstance(categories, dict):
-        problems.append("categories must be a mapping with 'aliases' and 'auto_archive'")
+        problems.add("categories must be a mapping with 'aliases' and 'auto_archive'")
         categories = {}
     for key in sorted(set(categories) - {"aliases", "auto_archive"}):
-        problems.append(f"unknown setting categories.{key}")
+        problems.add(f"unknown setting categories.{key}")
     for alias, target in (categories.get("aliases") or {}).items():
         norm = str(target).casefold()
         if norm not in CATEGORIES:
-            problems.append(f"categories.aliases.{alias}: {target!r} is not one of {', '.join(CATEGORIES)}")
+            problems.add(f"categories.aliases.{alias}: {target!r} is not one of {', '.join(CATEGORIES)}")
         else:
             aliases[" ".join(str(alias).split()).casefold()] = norm
     for category, switch in (categories.get("auto_archive") or {}).items():
         if category == "knowledge":
-            problems.append(
+            problems.add(
                 "categories.auto_archive.knowledge: knowledge is always explicit and has no switch"
             )
         elif category not in SWITCHED_CATEGORIES:
-            problems.append(f"categories.auto_archive.{category}: unknown category")
+            problems.add(f"categories.auto_archive.{category}: unknown category")
         elif not isinstance(switch, bool):
-            problems.append(f"categories.auto_archive.{category} must be true or false, got {switch!r}")
+            problems.add(f"categories.auto_archive.{category} must be true or false, got {switch!r}")
         else:
             auto_archive[category] = switch
 
     caps_raw = data.get("caps") or {}
     caps_values: dict[str, int] = {}
     if not isinstance(caps_raw, dict):
-        problems.append("caps must be a mapping")
+        problems.add("caps must be a mapping")
         caps_raw = {}
     for key, value in caps_raw.items():
         if key not in Caps.__dataclass_fields__:
-            problems.append(f"unknown cap caps.{key} (known: {', '.join(Caps.__dataclass_fields__)})")
+            problems.add(f"unknown cap caps.{key} (known: {', '.join(Caps.__dataclass_fields__)})")
             continue
-        number = _int(value, f"caps.{key}", problems)
+        number = _int(value, "caps", key, problems)
         if number is not None:
             caps_values[key] = number
 
     budget_raw = data.get("budget") or {}
     budget_values: dict[str, int | None] = {}
     if not isinstance(budget_raw, dict):
-        problems.append("budget must be a mapping")
+        problems.add("budget must be a mapping")
         budget_raw = {}
     for key, value in budget_raw.items():
         if key not in Budget.__dataclass_fields__:
-            problems.append(f"unknown setting budget.{key} (known: max_sent_bytes, max_engine_calls)")
+            problems.add(f"unknown setting budget.{key} (known: max_sent_bytes, max_engine_calls)")
             continue
-        budget_values[key] = _int(value, f"budget.{key}", problems, allow_none=True)
+        budget_values[key] = _int(value, "budget", key, problems, allow_none=True)
 
     engine_raw = data.get("engine") or {}
     if isinstance(engine_raw, str):
         engine_raw = {"name": engine_raw}
     if not isinstance(engine_raw, dict):
-        problems.append("engine must be a mapping or an engine name")
+        problems.add("engine must be a mapping or an engine name")
         engine_raw = {}
     engine = EngineSettings()
     for key in sorted(set(engine_raw) - {"name", "base_url", "models", "api_key_env", "deadline_s"}):
-        problems.append(f"unknown setting engine.{key}")
+        problems.add(f"unknown setting engine.{key}")
     name = str(engine_raw.get("name", engine.name))
     if name not in ENGINES:
-        problems.append(f"engine.name: unknown engine {name!r} (known: {', '.join(ENGINES)})")
+        problems.add(
+            f"{problems.name('engine', 'name')}: unknown engine {name!r} (known: {', '.join(ENGINES)})", "engine", "name"
+        )
     models_raw = engine_raw.get("models") or {}
     if isinstance(models_raw, str):
         models_raw = {s: models_raw for s in STAGES}
     models: dict[str, str] = {}
     if not isinstance(models_raw, dict):
-        problems.append("engine.models must map a stage (analyze, recheck) to a model name")
+        problems.add("engine.models must map a stage (analyze, recheck) to a model name")
     else:
         for stage, model in models_raw.items():
             if stage not in STAGES:
-                problems.append(f"engine.models.{stage}: unknown stage (known: {', '.join(STAGES)})")
+                problems.add(f"engine.models.{stage}: unknown stage (known: {', '.join(STAGES)})")
             else:
                 models[stage] = str(model)
     deadline: float = engine.deadline_s
     if "deadline_s" in engine_raw:
         try:
-            deadline = float(engine_raw["deadline_s"])
-            if deadline <= 0:
-                raise ValueError
+            deadline = math.nan if isinstance(engine_raw["deadline_s"], bool) else float(engine_raw["deadline_s"])
         except (TypeError, ValueError):
-            problems.append(
-                f"engine.deadline_s must be a positive number of seconds, got {engine_raw['deadline_s']!r}"
+            deadline = math.nan
+        if not 0 < deadline <= MAX_DEADLINE_S:  # nan and inf too: each would make a wait never end or overflow
+            problems.add(
+                f"{problems.name('engine', 'deadline_s')} must be a number of seconds above 0 and at most "
+                f"{MAX_DEADLINE_S:,} (e.g. 600), got {engine_raw['deadline_s']!r}",
+                "engine",
+                "deadline_s",
             )
+            deadline = engine.deadline_s
     api_key_env = str(engine_raw.get("api_key_env", engine.api_key_env))
     base_url = engine_raw.get("base_url")
     if base_url is not None and not str(base_url).startswith(("http://", "https://")):
         # Issue 15.7: said without the text itself, which may hold a key (`user:KEY@host`).
-        problems.append("engine.base_url must start with http:// or https://, e.g. http://localhost:8000/v1")
+        problems.add(
+            f"{problems.name('engine', 'base_url')} must start with http:// or https://, e.g. http://localhost:8000/v1",
+            "engine",
+            "base_url",
+        )
 
     private_raw = data.get("private") or []
     if isinstance(private_raw, str):
         private_raw = [private_raw]
     if not isinstance(private_raw, list):
-        problems.append("private must be a list of glob patterns")
+        problems.add("private must be a list of glob patterns")
         private_raw = []
 
     return Config(

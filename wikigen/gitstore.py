@@ -206,6 +206,14 @@ class GitStore:
         with _translated(f"resolving {rev!r}"):
             return str(self.repo.revparse_single(rev).peel(pygit2.Commit).id)
 
+    def find_commit(self, rev: str) -> str | None:
+        """The commit ``rev`` names; None when it names none (no such name, or a tree or a blob)."""
+        with _translated(f"resolving {rev!r}"):
+            try:
+                return str(self.repo.revparse_single(rev).peel(pygit2.Commit).id)
+            except (KeyError, ValueError):  # pygit2's NotFoundError and InvalidSpecError
+                return None
+
     def commit_tree(self, commit: str | None) -> str:
         if commit is None:
             return EMPTY_TREE

@@ -1,17 +1,23 @@
-"""YAML that people write (source frontmatter, wikigen.yml), refused before it is composed.
+"""YAML that people write (source frontmatter, wikigen.yml), refused before it is composed, and
+loaded so that every value it holds can be hashed, stored and shown.
 
 PyYAML's event stream shows every anchor, alias, nesting level and mapping key before anything is
 built, so reading stays bounded by the text's size (issue 15.2: a 409-byte alias bomb expands to
 billions of values) and a key written twice is caught (issue 15.7: PyYAML keeps the last silently).
+A value PyYAML cannot build (a 30 February, `!!float abc`, an integer of 5,000 digits, the lone
+surrogate `"\\ud800"`) is a ``yaml.YAMLError`` at its own line, like text that is not YAML (R5).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import Node, ScalarNode
 
 MAX_DEPTH = 20
 # LibYAML's parser where PyYAML has it (every binary wheel): the same events several times faster.
@@ -78,12 +84,108 @@ def _events(text: str) -> Iterator[Any]:
     yield from yaml.parse(text, Loader=yaml.SafeLoader)
 
 
+class _Values:
+    """Mixed into a safe loader: each node is built or refused at its own line, so that what loads
+    can always be hashed and written as UTF-8 JSON."""
+
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
+        try:
+            value = super().construct_object(node, deep)  # type: ignore[misc]
+        except yaml.YAMLError:
+            raise
+        except Exception as exc:  # R5: a value PyYAML cannot build is bad text, never a crash
+            raise _unbuilt(node, exc) from None
+        if isinstance(value, str) and not value.isascii():
+            whole = _whole_characters(node, value)
+            if whole is not value:
+                self.constructed_objects[node] = value = whole  # type: ignore[attr-defined]
+        elif isinstance(value, int) and not isinstance(value, bool) and _too_long(value):
+            raise _unbuilt(node, None)
+        return value
+
+
+class _SafeLoader(_Values, yaml.SafeLoader):
+    pass
+
+
+_FAST_LOADER: Any = type("_FastSafeLoader", (_Values, _FAST), {}) if _FAST is not None else None
+
+
+def _too_long(number: int) -> bool:
+    """Python refuses to write an integer of more digits than ``sys.get_int_max_str_digits()``
+    (4,300), and a hash or a page must write it; ``0x…`` and sexagesimal ``1:2:3`` text escape the
+    check at reading."""
+    try:
+        str(number)
+    except ValueError:
+        return True
+    return False
+
+
+def _whole_characters(node: Node, text: str) -> str:
+    """``text`` with each UTF-16 surrogate pair (``"\\ud83d\\ude00"``, as JSON writes 😀) made the one
+    character it stands for; a surrogate left alone is refused, since UTF-8 cannot hold it."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        lone = next(c for c in text if "\ud800" <= c <= "\udfff")
+        raise ConstructorError(
+            None,
+            None,
+            f"{_shown(node)} holds the lone surrogate \\u{ord(lone):04x}, which is no character and no "
+            "UTF-8 file can hold; write the character itself, or its full code point as \\UXXXXXXXX",
+            node.start_mark,
+        ) from None
+
+
+def _unbuilt(node: Node, error: Exception | None) -> ConstructorError:
+    """The error for a node whose value cannot be built (``error``) or written out (None: too long)."""
+    kind = str(node.tag).rsplit(":", 1)[-1]
+    if error is None or (kind == "int" and isinstance(error, ValueError) and _digits(node) > _max_digits()):
+        problem = (
+            f"{_shown(node)} is a whole number of more than {_max_digits():,} digits, more than can be "
+            "written out; quote it to keep it as text"
+        )
+    else:
+        reason = f" ({error})" if isinstance(error, (ArithmeticError, ValueError)) and str(error) else ""
+        problem = (
+            f"{_shown(node)} is not a valid {kind}{reason}; correct it, or quote it (without a !! tag) "
+            "to keep it as text"
+        )
+    return ConstructorError(None, None, problem, node.start_mark)
+
+
+def _digits(node: Node) -> int:
+    return sum(c.isdigit() for c in str(node.value)) if isinstance(node, ScalarNode) else 0
+
+
+def _max_digits() -> int:
+    return sys.get_int_max_str_digits() or sys.maxsize
+
+
+def _shown(node: Node) -> str:
+    """The node's text as a message quotes it: escaped (repr shows a surrogate as ``\\ud800``, which
+    no terminal could take raw), and cut short when long."""
+    if not isinstance(node, ScalarNode):
+        return f"the {str(node.tag).rsplit(':', 1)[-1]}"
+    text = str(node.value)
+    if len(text) <= 40:
+        return f"the value {text!r}"
+    return f"the value {text[:30]!r}… ({len(text):,} characters)"
+
+
 def safe_load(text: str) -> Any:
     """``yaml.safe_load`` by LibYAML's parser where there is one, the pure-Python parser's error for
-    text it refuses (after :func:`refusal`, which bounds what loading can build)."""
-    if _FAST is not None:
+    text it refuses (after :func:`refusal`, which bounds what loading can build). Every value is one
+    that can be hashed and written: see :class:`_Values`."""
+    if _FAST_LOADER is not None:
         try:
-            return yaml.load(text, Loader=_FAST)  # CSafeLoader: the safe loader in C
+            return yaml.load(text, Loader=_FAST_LOADER)  # CSafeLoader: the safe loader in C
         except yaml.YAMLError:
             pass
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=_SafeLoader)

@@ -68,7 +68,7 @@ def test_issue_15_7_a_bad_base_url_is_refused_without_showing_it(git_repo: GitRe
     """issue 15.7: a base URL without its scheme is a config error that does not repeat the URL."""
     monkeypatch.setenv("WIKIGEN_BASE_URL", f"user:{URL_KEY}@models.example/v1")
     result = git_repo.wikigen("plan", "--engine", "http")
-    assert result.code == 1 and "engine.base_url must start with http://" in result.err
+    assert result.code == 1 and "the environment variable WIKIGEN_BASE_URL must start with http://" in result.err
     assert URL_KEY not in result.out + result.err
 
 

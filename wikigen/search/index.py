@@ -112,7 +112,13 @@ def resolve_snapshot(store: GitStore, at: str | None = None) -> At:
     elif at.isdigit():
         commit = _commit_of_version(store, head, int(at))
     else:
-        commit = store.resolve(at)
+        commit = store.find_commit(at)
+        if commit is None:
+            raise UsageError(
+                f"no snapshot version or commit {at!r} in this repository; give a snapshot version "
+                "(`wikigen status` shows the current one) or a git revision that names a commit "
+                "(`git log --oneline` lists them)"
+            )
     if commit is None:
         return At(store, None, None)
     return At(store, commit, store.blob_at(commit, SNAPSHOT_PATH))
