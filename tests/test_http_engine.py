@@ -26,7 +26,7 @@ from wikigen.engines import make_engine, prompts
 from wikigen.engines.base import empty_delta
 from wikigen.engines.http import DeltaError, HttpEngine, HttpEngineError, _retry_after
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import BudgetExceeded, ConfigError, EngineError, PrivacyError, ValidationError
+from wikigen.errors import BudgetExceeded, ConfigError, EngineError, ValidationError
 from wikigen.objects import object_path
 from wikigen.pipeline import compile_repo
 from wikigen.schemas import load_schema

@@ -11,7 +11,7 @@ import pytest
 
 from tests.agents_repo import K, compiled_repo
 from tests.conftest import GitRepo, source
-from wikigen.errors import NotFoundError, PrivacyError, UsageError
+from wikigen.errors import NotFoundError, UsageError
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.evidence.passages import passages
 from wikigen.hashing import citation_id

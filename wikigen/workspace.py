@@ -12,7 +12,14 @@ from wikigen.config import CONFIG_FILE, Config, load_config
 from wikigen.diffplan import plan_from_diff
 from wikigen.gitstore import GitStore
 from wikigen.plan import Plan, make_plan, unchanged_plan
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot, private_globs, private_globs_of, read_waiting
+from wikigen.snapshot import (
+    SNAPSHOT_PATH,
+    Snapshot,
+    load_snapshot,
+    private_globs,
+    private_globs_of,
+    read_waiting,
+)
 from wikigen.sources import CONTENT_DIR, SOURCES_DIR
 from wikigen.sourceset import SourceSet, read_sources
 

@@ -16,9 +16,9 @@ from tests.fake_openai import FakeOpenAI
 from wikigen.config import EngineSettings
 from wikigen.engines.http import HttpEngine
 from wikigen.engines.scripted import ScriptedEngine
+from wikigen.errors import PrivacyError
 from wikigen.pipeline import compile_repo
 from wikigen.search import Searcher, records
-from wikigen.errors import PrivacyError
 
 K = "content/sources/knowledge"
 SECRET = "The vault passphrase is tangerine-umbrella-42 and lives in the basement safe."
