@@ -21,6 +21,7 @@ import pygit2
 
 from wikigen import worktree
 from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, LockHeld, environmental
+from wikigen.hashing import short_hash
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NOTES_REF = "refs/notes/wikigen"
@@ -76,6 +77,13 @@ def _low_on_space(action: str, error: BaseException, git_dir: str | None) -> Env
         f"the disk is full ({free // 1024:,} KiB free where the repository lives); free space and run again. "
         f"The error came while {action}: {error}."
     )
+
+
+def _temporary_name(name: str) -> str:
+    """The hidden name a file is written under beside ``name`` before it replaces it: within 255
+    bytes however long ``name`` is (R40 lets an object's file name take all 255)."""
+    tmp = f".{name}.wikigen-tmp"
+    return tmp if len(tmp.encode("utf-8")) <= 255 else f".{short_hash(name, 16)}.wikigen-tmp"
 
 
 def _note_path(tree: Any, commit: str) -> str | None:
@@ -696,7 +704,7 @@ class GitStore:
                     continue
                 data = self.repo[entry.id].read_raw()
                 target.parent.mkdir(parents=True, exist_ok=True)
-                tmp = target.with_name(f".{target.name}.wikigen-tmp")
+                tmp = target.with_name(_temporary_name(target.name))
                 try:
                     tmp.write_bytes(data)
                     os.replace(tmp, target)

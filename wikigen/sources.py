@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from wikigen.config import Config
 from wikigen.errors import Problem
 from wikigen.hashing import canonical_json, sha256_hex, source_version
+from wikigen.ids import name_keys
 from wikigen.yamlscan import refusal, safe_load
 
 CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
@@ -354,15 +355,33 @@ def link_problem(path: str, target: str) -> Problem:
 
 
 def duplicate_id_problems(entries: Iterable[tuple[str, str, int]]) -> list[Problem]:
-    """(path, id, line) triples → one problem per file whose id another file also uses (R5)."""
-    by_id: dict[str, list[tuple[str, int]]] = {}
-    for path, source_id, line in entries:
-        by_id.setdefault(source_id, []).append((path, line))
+    """(path, id, line) triples → one problem per file whose id another file also uses, or whose id is
+    one name with another's (R5, R40); each problem names the other files."""
+    places = list(dict.fromkeys(entries))
+    groups: dict[tuple[int, str], list[tuple[str, str, int]]] = {}
+    for place in places:
+        for which, key in enumerate(name_keys(place[1])):
+            groups.setdefault((which, key), []).append(place)
+    others: dict[tuple[str, str, int], set[tuple[str, str, int]]] = {}
+    for members in groups.values():
+        if len(members) > 1:
+            for place in members:
+                others.setdefault(place, set()).update(m for m in members if m[0] != place[0])
     problems = []
-    for source_id, places in sorted(by_id.items()):
-        if len(places) < 2:
-            continue
-        for path, line in sorted(places):
-            others = ", ".join(p for p, _ in sorted(places) if p != path)
-            problems.append(Problem(path, line, f"duplicate id {source_id!r}, also used by {others}"))
+    for (path, source_id, line), clashing in sorted(others.items()):
+        same = sorted(other[0] for other in clashing if other[1] == source_id)
+        alike = sorted((other[1], other[0]) for other in clashing if other[1] != source_id)
+        if same:
+            problems.append(Problem(path, line, f"duplicate id {source_id!r}, also used by {', '.join(same)}"))
+        if alike:
+            named = ", ".join(f"{other_id!r} ({other_path})" for other_id, other_path in alike)
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    f"id {source_id!r} and {named} are one name once letter case and Unicode normalization "
+                    "are set aside and `/` is written `--`, so their compiled articles would share a file; "
+                    "give one of them another `id` in its frontmatter, or rename its file (R40)",
+                )
+            )
     return problems
