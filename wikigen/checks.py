@@ -13,6 +13,7 @@ from wikigen.sources import (
     CONTENT_DIR,
     SOURCES_DIR,
     Source,
+    asset_problem,
     duplicate_id_problems,
     is_source_path,
     link_problem,
@@ -59,6 +60,13 @@ def disk_links(root: Path) -> list[Problem]:
     return problems
 
 
+def _asset_problems(ws: Workspace, paths: Sequence[str]) -> list[Problem]:
+    """R41: the files beside sources that the site would not publish; an ignored file is never
+    committed, so it is left alone."""
+    found = [problem for problem in map(asset_problem, paths) if problem is not None]
+    return [problem for problem in found if not ws.store.repo.path_is_ignored(problem.path)]
+
+
 def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] = ()) -> list[Problem]:
     """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``)."""
     if staged:
@@ -74,18 +82,22 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
                 problems.append(linked)
             elif is_source_path(rel):
                 wanted.append(rel)
+            elif rel.startswith(SOURCES_DIR + "/") and (root / rel).is_file():
+                problems.extend(_asset_problems(ws, [rel]))
     else:
         problems.extend(disk_links(root))
         base = root / SOURCES_DIR
-        wanted = (
+        found = (
             sorted(
                 p.relative_to(root).as_posix()
-                for p in base.rglob("*.md")
+                for p in base.rglob("*")
                 if p.is_file() and _link_on_disk(root, p.relative_to(root).as_posix()) is None
             )
             if base.is_dir()
             else []
         )
+        wanted = [rel for rel in found if is_source_path(rel)]
+        problems.extend(_asset_problems(ws, [rel for rel in found if not is_source_path(rel)]))
 
     ids: list[tuple[str, str, int]] = []
     for rel in wanted:

@@ -308,6 +308,17 @@ class GitStore:
             return None  # a rename may be among them
         return sorted(found, key=lambda c: c.new_path or c.old_path or "")
 
+    def tracked(self, prefix: str) -> frozenset[str]:
+        """The paths below ``prefix`` that git tracks (in the index), asked once: `git ls-files`, or
+        libgit2's index where no ``git`` answers."""
+        listed = self._cli(["ls-files", "-z", "--", prefix])
+        if listed is not None:
+            return frozenset(p for p in listed.decode("utf-8", "surrogateescape").split("\0") if p)
+        with _translated("reading the index", self.repo.path):
+            index = self.repo.index
+            index.read()
+            return frozenset(entry.path for entry in index if entry.path.startswith(f"{prefix}/"))
+
     def blobs(self, tree: str, prefix: str) -> Iterator[tuple[str, str]]:
         """(path, blob id) for every file below a tree, without reading any blob. Symbolic links are
         not files: ``links`` lists them."""

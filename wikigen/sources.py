@@ -39,6 +39,12 @@ _STATUS_ALIASES = {"canceled": "cancelled", "finalized": "final", "re-verify": "
 # R35: the fields checkpoints are deduplicated by — never updated_at, usage or a counter.
 CHECKPOINT_KEY = ("task", "step", "run", "status", "attempt", "revision", "acceptance", "invalidated")
 
+# R41: the assets beside sources that the site publishes — passive media only. Anything else there
+# (HTML, SVG, scripts, other Markdown extensions, which MkDocs would render with their raw HTML) is
+# refused by `check` and never copied: it would run on the site's origin.
+ASSET_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".pdf")
+MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn", ".mdtxt", ".mdtext")
+
 _md = MarkdownIt("commonmark")
 
 
@@ -95,6 +101,34 @@ class Source:
 def is_source_path(path: str) -> bool:
     """Only ``*.md`` files under content/sources/ are sources; anything else there is an asset."""
     return path.startswith(SOURCES_DIR + "/") and path.endswith(".md")
+
+
+def is_published_asset(path: str) -> bool:
+    """R41: a file the site may copy from the sources folder: passive media (any letter case)."""
+    return path.casefold().endswith(ASSET_EXTENSIONS)
+
+
+def asset_problem(path: str) -> Problem | None:
+    """R41: the problem of a file under the sources folder that is neither a source nor an asset the
+    site publishes; None for those, and for hidden files (a `.gitkeep`), which no site publishes."""
+    name = path.rsplit("/", 1)[-1]
+    if is_source_path(path) or is_published_asset(path) or name.startswith("."):
+        return None
+    stem, dot, suffix = name.rpartition(".")
+    if dot and f".{suffix}".casefold() in MARKDOWN_EXTENSIONS:
+        return Problem(
+            path,
+            1,
+            f"only `*.md` files are sources, and the site would render this `.{suffix}` file as a page with "
+            f"its raw HTML; rename it to `{stem}.md` to make it a source, or move it out of {SOURCES_DIR}/ (R41)",
+        )
+    kinds = ", ".join(ext[1:] for ext in ASSET_EXTENSIONS)
+    return Problem(
+        path,
+        1,
+        f"beside sources the site publishes only passive media ({kinds}), because a file such as HTML, SVG "
+        f"or a script would run on the site; convert it (an SVG to PNG) or move it out of {SOURCES_DIR}/ (R41)",
+    )
 
 
 def default_id(path: str) -> str:
