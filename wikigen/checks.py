@@ -13,6 +13,7 @@ from wikigen.sources import (
     CONTENT_DIR,
     SOURCES_DIR,
     Source,
+    asset_problem,
     duplicate_id_problems,
     is_source_path,
     link_problem,
@@ -44,11 +45,12 @@ def _relative(root: Path, path: Path) -> str | None:
     return None
 
 
-def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[Problem]]:
-    """The sources the files named on the command line are (a folder of sources: each .md in it) and
-    the link problems among them. A name that is no source is a UsageError naming every such name,
+def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[str], list[Problem]]:
+    """The sources the files named on the command line are (a folder of sources: each .md in it), the
+    assets among them, and the link problems among them. A name that is no source is a UsageError naming every such name,
     so that `wikigen check README.md` never passes by checking nothing."""
     wanted: list[str] = []
+    assets: list[str] = []
     problems: list[Problem] = []
     refused: list[str] = []
     for name in files:
@@ -65,25 +67,35 @@ def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[Pr
                 refused.append(f"{name} does not exist")
             wanted.append(rel)
         elif (root / rel).is_dir() and (inside or rel == "." or SOURCES_DIR.startswith(rel + "/")):
-            wanted.extend(_sources_under(root, rel if inside else SOURCES_DIR))
+            found = _files_under(root, rel if inside else SOURCES_DIR)
+            wanted.extend(p for p in found if is_source_path(p))
+            assets.extend(p for p in found if not is_source_path(p))
         elif not inside:
             refused.append(f"{name} is not a source: sources are the *.md files under {SOURCES_DIR}/")
-        # else: an asset in the sources folder, which is no source to parse
+        elif (root / rel).is_file():
+            assets.append(rel)  # an asset beside the sources: no source to parse, checked as an asset (R41)
     if refused:
         raise UsageError(
             "; ".join(refused) + ". Name source files or folders under "
             f"{SOURCES_DIR}/, or run `wikigen check` alone to check every source."
         )
-    return wanted, problems
+    return wanted, assets, problems
 
 
-def _sources_under(root: Path, rel: str) -> list[str]:
-    """Every .md file under the folder ``rel`` that is not reached through a symbolic link."""
+def _files_under(root: Path, rel: str) -> list[str]:
+    """Every file under the folder ``rel`` that is not reached through a symbolic link."""
     return sorted(
         p.relative_to(root).as_posix()
-        for p in (root / rel).rglob("*.md")
+        for p in (root / rel).rglob("*")
         if p.is_file() and _link_on_disk(root, p.relative_to(root).as_posix()) is None
     )
+
+
+def _asset_problems(ws: Workspace, paths: Sequence[str]) -> list[Problem]:
+    """R41: the files beside sources that the site would not publish; an ignored file is never
+    committed, so it is left alone."""
+    found = [problem for problem in map(asset_problem, paths) if problem is not None]
+    return [problem for problem in found if not ws.store.repo.path_is_ignored(problem.path)]
 
 
 def disk_links(root: Path) -> list[Problem]:
@@ -107,11 +119,14 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
         return list(ws.read(staged=True).problems)
     root = ws.root
     if files:
-        wanted, problems = _named_sources(root, files)
+        wanted, assets, problems = _named_sources(root, files)
         wanted = sorted(set(wanted))
     else:
         problems = disk_links(root)
-        wanted = _sources_under(root, SOURCES_DIR) if (root / SOURCES_DIR).is_dir() else []
+        found = _files_under(root, SOURCES_DIR) if (root / SOURCES_DIR).is_dir() else []
+        wanted = [rel for rel in found if is_source_path(rel)]
+        assets = [rel for rel in found if not is_source_path(rel)]
+    problems.extend(_asset_problems(ws, sorted(set(assets))))
 
     ids: list[tuple[str, str, int]] = []
     for rel in wanted:

@@ -24,13 +24,20 @@ from wikigen.errors import (
     environmental,
     exit_code_for,
 )
+from wikigen.terminal import visible, visible_json
 
 if TYPE_CHECKING:
     from wikigen.plan import Plan
 
 
+def _echo(text: str, *, err: bool = False, lines: bool = False) -> None:
+    """Every human-readable line goes through here: R41, text from sources (paths, ids, titles,
+    excerpts) never reaches the terminal as control characters or escape sequences."""
+    click.echo(visible(text, lines=lines), err=err)
+
+
 def _print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(visible_json(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)))
 
 
 def plan_json(plan: Plan) -> dict[str, Any]:
@@ -85,18 +92,19 @@ def init(directory: str, install_spec: str | None) -> None:
 
     written = init_repo(Path(directory), install_spec=install_spec)
     for path in written:
-        click.echo(f"created {path}")
+        _echo(f"created {path}")
     if not written:
-        click.echo("nothing to do: every file is already there")
+        _echo("nothing to do: every file is already there")
     # Issue 11, item 3: the first import is a large change; --batch splits it to fit the caps.
     where = "" if directory == "." else f"cd {shlex.quote(directory)} && "
-    click.echo(
+    _echo(
         "\nNext:\n"
         f"  {where}git config core.hooksPath hooks   # check sources before each commit\n"
         "  git add -A && git commit -m 'Adopt wikigen'\n"
         "  wikigen compile --batch               # the first import, in increments that fit the caps\n"
         "  wikigen build                         # the static site in site/\n"
-        "  wikigen serve                         # look at it on http://127.0.0.1:8000"
+        "  wikigen serve                         # look at it on http://127.0.0.1:8000",
+        lines=True,
     )
 
 
@@ -113,9 +121,9 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     named = [str(Path(ctx.obj["dir"], name)) for name in files]
     problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=named)
     for problem in problems:
-        click.echo(str(problem))
+        _echo(str(problem))
     if problems:
-        click.echo(f"{len(problems)} problem(s) in sources", err=True)
+        _echo(f"{len(problems)} problem(s) in sources", err=True)
         ctx.exit(EXIT_FAILURE)
 
 
@@ -152,31 +160,31 @@ def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: 
 
 
 def _print_plan(data: dict[str, Any]) -> None:
-    click.echo(f"baseline: snapshot {data['baseline_version']}, sources tree {data['sources_tree'][:12]}")
+    _echo(f"baseline: snapshot {data['baseline_version']}, sources tree {data['sources_tree'][:12]}")
     for key in ("added", "updated", "withdrawn", "deferred", "pending"):
         ids = data[key]
         if ids:
-            click.echo(f"{key} ({len(ids)}):")
+            _echo(f"{key} ({len(ids)}):")
             for sid in ids:
-                click.echo(f"  {sid}  — {data['reasons'].get(sid, '')}")
-    click.echo(f"unchanged: {data['unchanged']}")
+                _echo(f"  {sid}  — {data['reasons'].get(sid, '')}")
+    _echo(f"unchanged: {data['unchanged']}")
     for item in data["bookkeeping"]:
-        click.echo(f"bookkeeping: {item['source']}: {item['reason']}")
+        _echo(f"bookkeeping: {item['source']}: {item['reason']}")
     for problem in data["invalid"]:
-        click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
-    click.echo(f"blobs read: {data['blobs_read']}")
+        _echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
+    _echo(f"blobs read: {data['blobs_read']}")
     if "engine_calls" in data:
         revoked = ", ".join(f"{v} {k}(s)" for k, v in data["revoked"].items() if v) or "nothing"
-        click.echo(f"revoked: {revoked}; fragments: {data['fragments']}; anchors: {data['anchors']}")
+        _echo(f"revoked: {revoked}; fragments: {data['fragments']}; anchors: {data['anchors']}")
         for name, (used, limit) in data["caps"].items():
             flag = "  OVER — a plain compile will fail; run `wikigen compile --batch`" if used > limit else ""
-            click.echo(f"  caps.{name}: {used:,} / {limit:,}{flag}")
-        click.echo(f"engine calls the next compile would make: {data['engine_calls']}")
+            _echo(f"  caps.{name}: {used:,} / {limit:,}{flag}")
+        _echo(f"engine calls the next compile would make: {data['engine_calls']}")
     route = data["route"]
     fallback = "embedded model" if route["engine"] == "offline" else "no model set: engine.models or WIKIGEN_MODEL"
     models = ", ".join(f"{k}: {v}" for k, v in route["models"].items()) or fallback
     host = f" at {route['host']}" if route.get("host") else ""
-    click.echo(f"route: {route['engine']}{host} ({models})")
+    _echo(f"route: {route['engine']}{host} ({models})")
 
 
 @cli.command()
@@ -189,9 +197,9 @@ def hook(ctx: click.Context) -> None:
     ws = _workspace(ctx)
     problems = check_sources(ws, staged=True)
     for problem in problems:
-        click.echo(str(problem))
+        _echo(str(problem))
     if problems:
-        click.echo(f"wikigen: {len(problems)} problem(s) in staged sources; commit refused", err=True)
+        _echo(f"wikigen: {len(problems)} problem(s) in staged sources; commit refused", err=True)
         ctx.exit(EXIT_FAILURE)
     result = ws.plan(staged=True)
     figures = plan_figures(ws, result)
@@ -200,7 +208,7 @@ def hook(ctx: click.Context) -> None:
         if figures["over_caps"]
         else ""
     )
-    click.echo(
+    _echo(
         f"wikigen: {len(result.added) + len(result.updated) + len(result.withdrawn)} source(s) changed "
         f"({len(result.added)} added, {len(result.updated)} updated, {len(result.withdrawn)} withdrawn); "
         f"the next compile makes {figures['engine_calls']} engine call(s){over}"
@@ -218,25 +226,25 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         _print_json(report)
         return
-    click.echo(f"snapshot version {report['snapshot_version']} ({report['objects']} objects)")
+    _echo(f"snapshot version {report['snapshot_version']} ({report['objects']} objects)")
     for category, count in report["sources_per_category"].items():
         switch = report["auto_archive"].get(category)
         note = "" if switch is None else f"  auto_archive: {'on' if switch else 'off'}"
-        click.echo(f"  {category:<15} {count:>6}{note}")
+        _echo(f"  {category:<15} {count:>6}{note}")
     for key, ids in report["pending_changes"].items():
         if ids:
-            click.echo(f"{key}: {', '.join(ids)}")
+            _echo(f"{key}: {', '.join(ids)}")
     if report["deferred"]:
-        click.echo(f"deferred: {', '.join(report['deferred'])}")
+        _echo(f"deferred: {', '.join(report['deferred'])}")
     for sid, info in report["waiting"].items():
-        click.echo(f"waiting: {sid} ({info['reason']})")
+        _echo(f"waiting: {sid} ({info['reason']})")
     for problem in report["invalid"]:
-        click.echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
+        _echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
     from wikigen.status import uncommitted_note
 
     note = uncommitted_note(report["uncommitted"])
     if note:
-        click.echo(note)
+        _echo(note, lines=True)
 
 
 @cli.command(name="compile")
@@ -287,11 +295,11 @@ def compile_command(
     if as_json:
         _print_json(data)
         return
-    click.echo(data["message"])
+    _echo(data["message"], lines=True)
     for warning in data["warnings"]:
-        click.echo(f"wikigen: warning: {warning}", err=True)
+        _echo(f"wikigen: warning: {warning}", err=True, lines=True)
     if data["published"] and not data["bookkeeping"]:
-        click.echo(
+        _echo(
             f"snapshot {data['version']} ({data['commit'][:12]}): {len(data['added'])} added, "
             f"{len(data['updated'])} updated, {len(data['withdrawn'])} withdrawn; "
             f"{data['engine_calls']} engine call(s), {data['sent_bytes']['total']:,} bytes sent"
@@ -323,12 +331,12 @@ def push_command(
     data = report.as_json()
     for compiled in report.reports:
         for warning in compiled.warnings:  # issue 15.3: published, but something after it failed
-            click.echo(f"wikigen: warning: {warning}", err=True)
+            _echo(f"wikigen: warning: {warning}", err=True, lines=True)
     if as_json:
         _print_json(data)
     else:
         state = "pushed" if data["pushed"] else "nothing to push"
-        click.echo(f"{state} after {data['attempts']} attempt(s); snapshot {data['version']}")
+        _echo(f"{state} after {data['attempts']} attempt(s); snapshot {data['version']}")
 
 
 def _mkdocs(ctx: click.Context, verb: str, args: list[str]) -> None:
@@ -392,13 +400,13 @@ class _progress:
     def line(self, done: int, total: int, what: str, increment: Any) -> None:
         if increment is None:
             if done == 0 and self.calls == 0 and what != "done":
-                click.echo(f"wikigen: compiling {total} changed source(s)…", err=True)
+                _echo(f"wikigen: compiling {total} changed source(s)…", err=True)
             return
         self.calls += increment.engine_calls
         self.sent += increment.sent_bytes["total"]
         elapsed = int(time.monotonic() - self.started)
         left = total - done
-        click.echo(
+        _echo(
             f"wikigen: snapshot {increment.version}: {len(increment.sources)} source(s) compiled"
             + (f", {len(increment.withdrawn)} withdrawn" if increment.withdrawn else "")
             + f"; {increment.engine_calls} engine call(s), {increment.sent_bytes['total']:,} bytes sent "
@@ -424,8 +432,8 @@ def verify(ctx: click.Context, as_json: bool) -> None:
         _print_json({**result, "ok": not result["problems"]})
     else:
         for problem in result["problems"]:
-            click.echo(problem)
-        click.echo(
+            _echo(problem)
+        _echo(
             f"{result['citations']} citation(s) in {result['objects']} object(s): "
             f"{'ok' if not result['problems'] else str(len(result['problems'])) + ' problem(s)'}"
         )
@@ -446,25 +454,28 @@ def search(
     """Rank the committed snapshot's passages for a question: evidence with verifiable citations."""
     from wikigen.search import Searcher
 
-    searcher = Searcher(ctx.obj["dir"], progress=lambda s: click.echo(f"wikigen: {s}", err=True))
+    searcher = Searcher(ctx.obj["dir"], progress=lambda s: _echo(f"wikigen: {s}", err=True))
     result = searcher.search(" ".join(query), k=k, budget=budget, at=at)
     if as_json:
         _print_json(result)
         return
-    click.echo(f"snapshot {result['snapshot']['version']}: {len(result['evidence'])} passage(s)")
+    _echo(f"snapshot {result['snapshot']['version']}: {len(result['evidence'])} passage(s)")
     for number, item in enumerate(result["evidence"], 1):
         lines = item["lines"]
-        click.echo(
-            f"\n{number}. {item['title']} — {item['source']} @ {item['version']}, lines {lines['start']}–{lines['end']} "
+        _echo("")
+        _echo(
+            f"{number}. {item['title']} — {item['source']} @ {item['version']}, lines {lines['start']}–{lines['end']} "
             f"[{item['citation_id']}] score {item['score']}"
         )
-        click.echo("   " + " ".join(item["excerpt"].split())[:400])
+        _echo("   " + " ".join(item["excerpt"].split())[:400])
     if result["objects"]:
-        click.echo("\nsupported: " + ", ".join(o["id"] for o in result["objects"][:10]))
+        _echo("")
+        _echo("supported: " + ", ".join(o["id"] for o in result["objects"][:10]))
     budget_report = result["budget"]
     if budget_report and budget_report["dropped"]:
-        click.echo(
-            f"\nbudget: {budget_report['used']}/{budget_report['tokens']} tokens; {budget_report['dropped']} passage(s) "
+        _echo("")
+        _echo(
+            f"budget: {budget_report['used']}/{budget_report['tokens']} tokens; {budget_report['dropped']} passage(s) "
             f"({budget_report['dropped_tokens']} tokens) dropped, cited by source only"
         )
 
@@ -488,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def interrupted() -> int:
     """Ctrl-C outside the compile's own handling (start-up, printing): say how to find out what happened."""
-    click.echo(
+    _echo(
         "wikigen: interrupted (Ctrl-C). `wikigen status` shows whether anything was published; "
         "compile again to continue.",
         err=True,
@@ -507,10 +518,10 @@ def run(command: Callable[..., Any], argv: list[str] | None) -> int:
     except click.Abort as exc:
         if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
             return interrupted()
-        click.echo("aborted", err=True)
+        _echo("aborted", err=True)
         return EXIT_FAILURE
     except WikigenError as exc:
-        click.echo(f"wikigen: {exc.message}", err=True)
+        _echo(f"wikigen: {exc.message}", err=True, lines=True)
         return exit_code_for(exc)
     except KeyboardInterrupt:
         return interrupted()
@@ -519,12 +530,13 @@ def run(command: Callable[..., Any], argv: list[str] | None) -> int:
             traceback.print_exc()
         machine = environmental("running", exc)  # a full disk or a read-only repo is no bug (issue 15.7)
         if machine is not None:
-            click.echo(f"wikigen: {machine.message}", err=True)
+            _echo(f"wikigen: {machine.message}", err=True, lines=True)
             return exit_code_for(machine)
-        click.echo(
+        _echo(
             f"wikigen: internal error: {type(exc).__name__}: {exc}\n"
             "Nothing was published. Re-run with WIKIGEN_DEBUG=1 for a traceback and report it.",
             err=True,
+            lines=True,
         )
         return EXIT_FAILURE
     # standalone_mode=False hands back ctx.exit()'s code as the return value.

@@ -24,6 +24,7 @@ from typing import Any
 from wikigen.config import Config
 from wikigen.gitstore import GitStore
 from wikigen.hashing import fingerprint
+from wikigen.ids import name_keys
 from wikigen.mirror import ManifestMirror
 from wikigen.plan import Plan, make_plan
 from wikigen.shards import Overlay
@@ -69,6 +70,8 @@ def plan_from_diff(
             return None
         if any(s.id not in touched and s.id in baseline.manifest for s in sources):
             return None  # an unchanged source holds this id: the whole plan reports the duplicate
+        if any(mirror.ids_named(name_keys(s.id)) - touched.keys() - {s.id} for s in sources):
+            return None  # R40: one name with an unchanged source's id; the whole plan names both
         plan = make_plan(small, current, config)
         manifest = _overlay(baseline.manifest, touched, plan.manifest)
         changed = set(touched) | {s.id for s in sources}

@@ -9,6 +9,8 @@ import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from wikigen.terminal import visible
+
 EXIT_OK = 0
 EXIT_FAILURE = 1  # a user-facing failure: bad source, cap exceeded, validation, conflict
 EXIT_USAGE = 2
@@ -24,7 +26,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
+        # R41: a file name or an id quoted in the message may hold escape sequences.
+        return visible(f"{self.path}:{self.line}: {self.message}")
 
     def as_dict(self) -> dict[str, object]:
         return {"path": self.path, "line": self.line, "message": self.message}

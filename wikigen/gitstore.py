@@ -22,6 +22,7 @@ import pygit2
 from wikigen import worktree
 from wikigen.errors import ConflictError, EnvironmentalError, GitStoreError, LockHeld, environmental
 from wikigen.gitenv import GitEnvironment, command_environment
+from wikigen.hashing import short_hash
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NOTES_REF = "refs/notes/wikigen"
@@ -77,6 +78,13 @@ def _low_on_space(action: str, error: BaseException, git_dir: str | None) -> Env
         f"the disk is full ({free // 1024:,} KiB free where the repository lives); free space and run again. "
         f"The error came while {action}: {error}."
     )
+
+
+def _temporary_name(name: str) -> str:
+    """The hidden name a file is written under beside ``name`` before it replaces it: within 255
+    bytes however long ``name`` is (R40 lets an object's file name take all 255)."""
+    tmp = f".{name}.wikigen-tmp"
+    return tmp if len(tmp.encode("utf-8")) <= 255 else f".{short_hash(name, 16)}.wikigen-tmp"
 
 
 def _note_path(tree: Any, commit: str) -> str | None:
@@ -376,6 +384,17 @@ class GitStore:
         if {"added", "deleted"} <= statuses:
             return None  # a rename may be among them
         return sorted(found, key=lambda c: c.new_path or c.old_path or "")
+
+    def tracked(self, prefix: str) -> frozenset[str]:
+        """The paths below ``prefix`` that git tracks (in the index), asked once: `git ls-files`, or
+        libgit2's index where no ``git`` answers."""
+        listed = self._cli(["ls-files", "-z", "--", prefix])
+        if listed is not None:
+            return frozenset(p for p in listed.decode("utf-8", "surrogateescape").split("\0") if p)
+        with _translated("reading the index", self.repo.path):
+            index = self.repo.index
+            index.read()
+            return frozenset(entry.path for entry in index if entry.path.startswith(f"{prefix}/"))
 
     def blobs(self, tree: str, prefix: str) -> Iterator[tuple[str, str]]:
         """(path, blob id) for every file below a tree, without reading any blob. Symbolic links are
@@ -780,7 +799,7 @@ class GitStore:
                     continue
                 data = self.repo[entry.id].read_raw()
                 target.parent.mkdir(parents=True, exist_ok=True)
-                tmp = target.with_name(f".{target.name}.wikigen-tmp")
+                tmp = target.with_name(_temporary_name(target.name))
                 try:
                     tmp.write_bytes(data)
                     os.replace(tmp, target)

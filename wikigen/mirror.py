@@ -22,6 +22,7 @@ from typing import Any
 from wikigen.errors import SnapshotError, environmental
 from wikigen.gitstore import EMPTY_TREE, GitStore
 from wikigen.hashing import fingerprint_of_text, pairs_text, spliced
+from wikigen.ids import name_keys
 from wikigen.lookup import (
     IndexLookup,
     Lookup,
@@ -329,15 +330,19 @@ class ManifestMirror(_TreeCache):
     # one scan of the table (issue 14: the sort of 100,000 pairs cost 0.07 s a compile)
     # 3: relations indexed by object too (each concept's degree from the indexes alone)
     # 4: the text the fingerprint hashes, kept with the rows (``pairs``), spliced as they change
-    SCHEMA = "4"
+    # 5: each id's R40 name keys (``names``), so that a new id meeting an unchanged one is found
+    SCHEMA = "5"
     FILE = MANIFEST_FILE
     TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS manifest (id TEXT PRIMARY KEY, path TEXT NOT NULL, latest TEXT) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS manifest_by_path ON manifest (path);
 CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS names (key TEXT NOT NULL, id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS names_by_key ON names (key);
+CREATE INDEX IF NOT EXISTS names_by_id ON names (id);
 """
-    PER_RECORD = ("manifest",)
+    PER_RECORD = ("manifest", "names")
     _touched: set[str] | None = None  # the ids a diff deletes or inserts, while it is applied
 
     def _rebuild(self, tree: str) -> None:
@@ -422,6 +427,11 @@ CREATE TABLE IF NOT EXISTS pairs (one INTEGER PRIMARY KEY CHECK (one = 1), text 
             latest = pending.get("version") if pending else entry.get("version")
             rows.append((sid, path, latest))
         self.db.executemany("INSERT OR REPLACE INTO manifest VALUES (?, ?, ?)", rows)
+        self.db.executemany("INSERT INTO names VALUES (?, ?)", ((k, sid) for sid in records for k in name_keys(sid)))
+
+    def ids_named(self, keys: Iterable[str]) -> set[str]:
+        """The ids that have one of the R40 name ``keys`` (:func:`wikigen.ids.name_keys`)."""
+        return {r[0] for r in rows_for(self.db, "SELECT id FROM names WHERE key IN ({ids})", keys)}
 
     def ids_at(self, path: str) -> list[str]:
         """The ids whose latest known blob lives at ``path`` (one, unless the manifest is damaged)."""

@@ -4,13 +4,16 @@ category — without ever overwriting a file, in a new or an existing repo."""
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 from pathlib import Path
 
 from wikigen.config import CATEGORIES, CONFIG_FILE
+from wikigen.errors import WikigenError
 from wikigen.installation import checked_spec, this_install_spec
 
 WORKFLOW = ".github/workflows/wikigen.yml"
+HOOK = "hooks/pre-commit"
 
 EXAMPLES = {
     "knowledge": (
@@ -58,46 +61,67 @@ def init_repo(root: Path, install_spec: str | None = None) -> list[str]:
 
     ``install_spec`` is what the workflow's install step asks pip for; by default, read off how this
     copy of wikigen was installed (a local or editable install raises before anything is written).
+    Raises before anything is written when a path it would write leads out of the repository
+    through a symbolic link.
     """
-    written: list[str] = []
     spec = checked_spec(install_spec) if install_spec else None
     if spec is None and not (root / WORKFLOW).exists():
         spec = this_install_spec()
-
-    def write(rel: str, text: str) -> bool:
-        path = root / rel
-        if path.exists():
-            return False
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(rel)
-        return True
 
     def template(name: str) -> str:
         return resources.files("wikigen").joinpath(f"templates/{name}").read_text(encoding="utf-8")
 
     root.mkdir(parents=True, exist_ok=True)
-    write(CONFIG_FILE, template("wikigen.yml"))
-    write("mkdocs.yml", template("mkdocs.yml"))
+    files = {CONFIG_FILE: template("wikigen.yml"), "mkdocs.yml": template("mkdocs.yml")}
     if spec is not None:
         # A JSON string is a YAML double-quoted scalar: '@', '#' and ':' in a URL stay literal.
-        write(WORKFLOW, template("workflow.yml").replace("__INSTALL_SPEC__", json.dumps(spec)))
-    write(".pre-commit-config.yaml", template("pre-commit-config.yaml"))
-    if write("hooks/pre-commit", template("pre-commit")):
-        (root / "hooks/pre-commit").chmod(0o755)
+        files[WORKFLOW] = template("workflow.yml").replace("__INSTALL_SPEC__", json.dumps(spec))
+    files[".pre-commit-config.yaml"] = template("pre-commit-config.yaml")
+    files[HOOK] = template("pre-commit")
     for category in CATEGORIES:
         slug, title, text = EXAMPLES[category]
         folder = root / "content" / "sources" / category
         if folder.is_dir() and any(folder.glob("*.md")):
             continue  # an existing knowledge base needs no example here
-        write(f"content/sources/{category}/{slug}.md", _example(category, slug, title, text))
+        files[f"content/sources/{category}/{slug}.md"] = _example(category, slug, title, text)
+    missing = {rel: text for rel, text in files.items() if not (root / rel).exists()}
 
     ignore = root / ".gitignore"
     lines = ignore.read_text(encoding="utf-8").splitlines() if ignore.exists() else []
-    if not any(line.strip() in ("site/", "site", "/site/", "/site") for line in lines):
+    ignores_site = any(line.strip() in ("site/", "site", "/site/", "/site") for line in lines)
+    for rel in [*missing, *([] if ignores_site else [".gitignore"])]:
+        _refuse_link_out(root, rel)
+
+    for rel, text in missing.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if rel == HOOK:
+            path.chmod(0o755)
+    written = list(missing)
+    if not ignores_site:
         with ignore.open("a", encoding="utf-8") as handle:
             if lines and not ignore.read_text(encoding="utf-8").endswith("\n"):
                 handle.write("\n")
             handle.write("# the built site (mkdocs build)\nsite/\n")
         written.append(".gitignore")
     return written
+
+
+def _refuse_link_out(root: Path, rel: str) -> None:
+    """init writes inside the repository only: a file it would write, or a folder on the way to
+    it, that is a symbolic link leading out of ``root`` is refused, naming the link and its target."""
+    inside = Path(os.path.realpath(root))
+    if Path(os.path.realpath(root / rel)).is_relative_to(inside):
+        return
+    parts = rel.split("/")
+    link = next(
+        ("/".join(parts[:end]) for end in range(1, len(parts) + 1) if root.joinpath(*parts[:end]).is_symlink()),
+        rel,
+    )
+    target = os.readlink(root / link) if (root / link).is_symlink() else os.path.realpath(root / link)
+    raise WikigenError(
+        f"{link} is a symbolic link to {target}, outside the repository, so writing {rel} would write "
+        f"there; wikigen init wrote nothing. Remove the link (or point it inside the repository) and run "
+        "`wikigen init` again"
+    )

@@ -19,6 +19,7 @@ from wikigen.snapshot import ManifestEntry, Snapshot
 from wikigen.sources import (
     SOURCES_DIR,
     Source,
+    asset_problem,
     duplicate_id_problems,
     is_source_path,
     link_problem,
@@ -67,6 +68,11 @@ def read_sources(
     def read(path: str, blob: str) -> None:
         if path in linked:
             return  # its blob is the link's target text, not a source
+        if not is_source_path(path):
+            refused = asset_problem(path)  # R41: an asset the site would not publish
+            if refused is not None:
+                problems.append(refused)
+            return
         # A --batch run plans again after every increment: a blob already parsed is not read twice.
         result = parsed_cache.get((path, blob)) if parsed_cache is not None else None
         if result is None:
@@ -85,8 +91,7 @@ def read_sources(
         # R10: a legacy snapshot has no manifest to trust, so every source is read once.
         known: dict[str, ManifestEntry] = {}
         for path, blob in sorted(store.blobs(tree, SOURCES_DIR)):
-            if is_source_path(path):
-                read(path, blob)
+            read(path, blob)
     else:
         known = dict(baseline.by_path)
         for change in store.diff(baseline.sources_tree, tree, SOURCES_DIR):
@@ -94,11 +99,7 @@ def read_sources(
                 known.pop(change.old_path, None)
             if change.status == "renamed" and change.old_path and change.new_path:
                 renames.append((change.old_path, change.new_path))
-            if (
-                change.new_path is not None
-                and change.new_blob is not None
-                and is_source_path(change.new_path)
-            ):
+            if change.new_path is not None and change.new_blob is not None:
                 known.pop(change.new_path, None)
                 read(change.new_path, change.new_blob)
 

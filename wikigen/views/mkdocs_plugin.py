@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import posixpath
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,8 @@ from mkdocs.utils.templates import TemplateContext
 from wikigen.errors import WikigenError
 from wikigen.gitstore import GitStore
 from wikigen.objects import object_path
+from wikigen.sources import CONTENT_DIR, is_published_asset
+from wikigen.terminal import visible
 from wikigen.views.agent_files import agent_files
 from wikigen.views.communities import DEFAULT_SEED
 from wikigen.views.graph import graph_files, site_graph
@@ -136,11 +139,13 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         assert self.root is not None
         _drop_links(files, Path(config.docs_dir))
         try:
+            _drop_untracked(files, Path(config.docs_dir), GitStore(self.root).tracked(CONTENT_DIR))
             knowledge = load_knowledge(self.root)
         except WikigenError as exc:
             raise PluginError(f"wikigen: {exc.message}") from None
+        _drop_active_assets(files)
         for problem in knowledge.problems:
-            log.warning("wikigen: %s", problem)
+            log.warning("wikigen: %s", visible(problem))
         self.knowledge = knowledge
 
         # Sources and compiled files are rendered from git by this plugin, never as raw Markdown.
@@ -176,7 +181,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         for page in pages:
             if page.src_uri in user_pages:
                 log.info(
-                    "wikigen: %s exists in docs_dir; it is kept instead of the generated page", page.src_uri
+                    "wikigen: %s exists in docs_dir; it is kept instead of the generated page", visible(page.src_uri)
                 )
                 continue
             self.pages[page.src_uri] = page
@@ -258,8 +263,53 @@ def _drop_links(files: Files, docs_dir: Path) -> None:
                 "wikigen: %s/%s is a symbolic link (or lies in a linked folder), so it is not copied into "
                 "the site; replace the link with a plain file (`wikigen check` lists every link)",
                 docs_dir.name,
-                file.src_uri,
+                visible(file.src_uri),
             )
+            files.remove(file)
+
+
+def _docs_files(files: Files, docs_dir: Path) -> list[File]:
+    """The files MkDocs found in ``docs_dir`` (not the theme's, not generated ones)."""
+    docs = Path(os.path.realpath(docs_dir))
+    return [
+        file
+        for file in files
+        if file.generated_by is None and file.src_dir is not None and Path(os.path.realpath(file.src_dir)) == docs
+    ]
+
+
+def _drop_untracked(files: Files, docs_dir: Path, tracked: frozenset[str]) -> None:
+    """R41: the site publishes what git tracks under content/ (committed, or added for a preview),
+    never an untracked or ignored file that happens to lie there (a key, private notes)."""
+    known = {unicodedata.normalize("NFC", path) for path in tracked}
+    left_out = []
+    for file in _docs_files(files, docs_dir):
+        if unicodedata.normalize("NFC", f"{CONTENT_DIR}/{file.src_uri}") not in known:
+            files.remove(file)
+            left_out.append(file.src_uri)
+    if left_out:
+        shown = visible(", ".join(f"{CONTENT_DIR}/{uri}" for uri in sorted(left_out)[:5]))
+        more = f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""
+        log.info(
+            "wikigen: %d file(s) that git does not track are left out of the site: %s%s (`git add` a file "
+            "to publish it)", len(left_out), shown, more,
+        )
+
+
+def _drop_active_assets(files: Files) -> None:
+    """R41: beside sources only passive media is copied (``wikigen.sources.ASSET_EXTENSIONS``); an
+    HTML, SVG, script or other Markdown file there would run on the site, whatever `check` said.
+    Sources themselves (``*.md``) are rendered from git by this plugin."""
+    for file in list(files):
+        uri = file.src_uri
+        if file.generated_by is not None or not uri.startswith("sources/") or uri.endswith(".md"):
+            continue
+        if not is_published_asset(uri) and not uri.rsplit("/", 1)[-1].startswith("."):
+            log.warning(
+                "wikigen: %s/%s is not copied into the site: beside sources only passive media is published "
+                "(`wikigen check` says why)", CONTENT_DIR, visible(uri),
+            )
+        if not is_published_asset(uri):
             files.remove(file)
 
 
