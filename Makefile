@@ -1,6 +1,6 @@
 # The two commands of the README:
 #   make site   set up, compile the repo's own content/ on the offline engine, build the site
-#   make test   set up and run every test (what .ci/run runs)
+#   make test   set up, check the layer contracts (.importlinter) and run every test (what .ci/run runs)
 #   make live   opt-in, never in CI: compile two chapters on a real model server (llama-cpp-python)
 PY ?= python3
 VENV := .venv
@@ -37,11 +37,13 @@ site: setup
 	@echo "  $(BIN)/wikigen serve     # then open http://127.0.0.1:8000"
 
 test: setup browser
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
 
 lint: setup
 	$(BIN)/ruff check wikigen tests scripts
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: setup
 	$(BIN)/python scripts/bench_plan.py

@@ -33,8 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.attacks.test_publish_truth import K, seeded  # noqa: E402
 from tests.conftest import GIT_ENV, GitRepo, source  # noqa: E402
-from wikigen.gitstore import GitStore  # noqa: E402
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot  # noqa: E402
+from wikigen.model.snapshot import SNAPSHOT_PATH  # noqa: E402
+from wikigen.store.git import GitStore  # noqa: E402
+from wikigen.store.snapshot import load_snapshot  # noqa: E402
 
 
 @dataclass

@@ -40,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from wikigen.communities import kept_share
+from wikigen.compiler.communities import kept_share
 from wikigen.views.graph import graph_files, semantic_graph
 
 ASSETS = Path(__file__).resolve().parents[1] / "wikigen" / "views" / "assets"
@@ -349,8 +349,8 @@ def one_percent(edges: Edges, nodes: list[str], seed: int) -> Edges:
 
 
 def stability(label: str, nodes: list[str], edges: Edges, changed: Edges) -> None:
-    from wikigen.communities import community_color, partition
-    from wikigen.views.communities import communities
+    from wikigen.compiler.communities import community_color, partition
+    from wikigen.views.groups import communities
     from wikigen.views.positions import layout
 
     def full(assignment: dict[str, str]) -> dict[str, str]:
@@ -438,8 +438,8 @@ def compile_k8s(root: Path) -> None:
     import pygit2
     from bench_quality import commit_files, corpus_files
 
-    from wikigen.engines.offline import OfflineEngine
-    from wikigen.pipeline import compile_repo
+    from wikigen.compiler.driver import compile_repo
+    from wikigen.engines.offline.engine import OfflineEngine
 
     repo = pygit2.init_repository(str(root), initial_head="main")
     commit_files(repo, dict(corpus_files("k8s")))

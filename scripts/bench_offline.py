@@ -21,12 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pygit2
 
 from tests.corpora import commit_files, corpus_files
-from wikigen.engines.offline import OfflineEngine
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.offline.engine import OfflineEngine
 from wikigen.evidence.rerank import Ranker
-from wikigen.gitstore import GitStore
-from wikigen.objects import relation_lines
-from wikigen.pipeline import compile_repo
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
+from wikigen.model.objects import relation_lines
+from wikigen.model.snapshot import SNAPSHOT_PATH
+from wikigen.store.git import GitStore
+from wikigen.store.snapshot import load_snapshot
 
 
 def rss_mb() -> float:

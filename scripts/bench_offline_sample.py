@@ -23,9 +23,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wikigen.engines.offline import OfflineEngine
+from wikigen.engines.offline.engine import OfflineEngine
 from wikigen.evidence.rerank import Ranker
-from wikigen.ids import concept_id, normalize_name, normalize_predicate
+from wikigen.model.ids import concept_id, normalize_name, normalize_predicate
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 CORPORA = {

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pygit2
 
 from tests.corpora import baseline_files, commit_files, corpus_files
-from wikigen.workspace import Workspace
+from wikigen.store.workspace import Workspace
 
 
 def cli(root: Path, *args: str) -> tuple[float, dict]:  # type: ignore[type-arg]

@@ -185,8 +185,8 @@ def read_objects(repo: pygit2.Repository) -> tuple[dict[str, dict[str, Any]], li
 
 def source_paths(repo: pygit2.Repository) -> dict[str, str]:
     """Source id → path, from the snapshot manifest."""
-    from wikigen.gitstore import GitStore
-    from wikigen.snapshot import load_snapshot
+    from wikigen.store.git import GitStore
+    from wikigen.store.snapshot import load_snapshot
 
     try:
         blob: Any = repo.revparse_single(f"HEAD:{SNAPSHOT_PATH}")
@@ -244,8 +244,8 @@ def stage_seconds(stages: Any) -> dict[str, Any] | None:
 
 
 def compile_corpus(name: str, root: Path) -> dict[str, Any]:
-    from wikigen.engines.offline import OfflineEngine
-    from wikigen.pipeline import compile_repo
+    from wikigen.compiler.driver import compile_repo
+    from wikigen.engines.offline.engine import OfflineEngine
 
     files = corpus_files(name)
     repo = pygit2.init_repository(str(root), initial_head="main")

@@ -8,7 +8,7 @@ work tree out (as a clone has it: the dirty check then lists nothing) and then r
 command in its own child process:
 
   lookup caches     the lookup mirror, the manifest mirror and the community record's cache
-                    (wikigen.mirror) built from every index, manifest and record shard, as a fresh
+                    (wikigen.store.mirror) built from every index, manifest and record shard, as a fresh
                     clone's first compile does once (the caches are removed first)
   no-op plan        `wikigen plan --json` with nothing changed
   one-edit compile  `wikigen compile` after one appended paragraph in one source (wall: the
@@ -103,7 +103,8 @@ def child(argv: list[str]) -> int:
     """Run ``wikigen -C ROOT ARGS…`` with the scripted engine and counters; write them to $BENCH_OUT."""
     import wikigen.cli
     import wikigen.engines
-    from wikigen import gitstore, snapshot
+    from wikigen.store import git as gitstore
+    from wikigen.store import snapshot
 
     # The counters and the engine are bound before the modules that use them are loaded: the command
     # loads those itself, in its own order, as the command line does (a compile starts the work
@@ -135,7 +136,7 @@ def child(argv: list[str]) -> int:
 
     gitstore.GitStore.__init__ = tracked_init  # type: ignore[method-assign]
     gitstore.GitStore.read_file = counted_read_file  # type: ignore[method-assign]
-    # wikigen.snapshot's own name too: the modules loaded later bind the counted one
+    # wikigen.store.snapshot's own name too: the modules loaded later bind the counted one
     for module in list(sys.modules.values()):
         if module is not None and getattr(module, "load_snapshot", None) is original_load:
             module.load_snapshot = counted_load  # type: ignore[attr-defined]
@@ -148,8 +149,8 @@ def child(argv: list[str]) -> int:
             return ScriptedEngine(extract, derives_topics=topics)
 
         wikigen.engines.make_engine = scripted  # type: ignore[assignment]
-        if "wikigen.pipeline" in sys.modules:  # loaded already: its own name too
-            sys.modules["wikigen.pipeline"].make_engine = scripted  # type: ignore[attr-defined]
+        if "wikigen.compiler.driver" in sys.modules:  # loaded already: its own name too
+            sys.modules["wikigen.compiler.driver"].make_engine = scripted  # type: ignore[attr-defined]
     started = time.perf_counter()
     code = build_mirror(Path(argv[1])) if argv[2:] == [MIRROR] else wikigen.cli.main(argv)
     counters["command_s"] = time.perf_counter() - started
@@ -169,10 +170,10 @@ MIRROR = "lookup-cache"  # the child's own command: build the lookup mirror of H
 def build_mirror(root: Path) -> int:
     """What a fresh clone's first compile pays once (issue 14): the lookup mirror built from every
     index shard of HEAD's snapshot, the manifest mirror from every manifest shard and the communities
-    record's cache from every record shard (``wikigen.mirror``), with no earlier tree to diff from."""
-    from wikigen.communities import COMMUNITIES_DIR
-    from wikigen.mirror import CommunityMirror, ManifestMirror, Mirror
-    from wikigen.workspace import Workspace
+    record's cache from every record shard (``wikigen.store.mirror``), with no earlier tree to diff from."""
+    from wikigen.compiler.communities import COMMUNITIES_DIR
+    from wikigen.store.mirror import CommunityMirror, ManifestMirror, Mirror
+    from wikigen.store.workspace import Workspace
 
     ws = Workspace.open(root)
     stored = ws.baseline.stored
@@ -337,12 +338,12 @@ def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
 def finish_baseline(root: Path, n: int, files: dict[str, bytes], generated: float | None) -> dict[str, Any]:
     """Compile what is left to compile (all of it, or the rest of a baseline an earlier run did not
     finish: ``generated`` None), tag it, repack, and measure what it stores."""
-    import wikigen.pipeline
+    import wikigen.compiler.driver
+    from wikigen.compiler.driver import compile_repo
     from wikigen.engines.scripted import ScriptedEngine
-    from wikigen.pipeline import compile_repo
 
     repo = pygit2.Repository(str(root))
-    wikigen.pipeline.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES * max(1, n // 10_000)  # type: ignore[misc]
+    wikigen.compiler.driver.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES * max(1, n // 10_000)  # type: ignore[misc]
     started = time.perf_counter()
     report = compile_repo(root, engine=ScriptedEngine(extract), batch=True)
     compiled = time.perf_counter() - started
@@ -356,9 +357,10 @@ def finish_baseline(root: Path, n: int, files: dict[str, bytes], generated: floa
     subprocess.run(["git", "-C", str(root), "prune-packed"], check=True)
     subprocess.run(["git", "-C", str(root), "update-index", "--refresh", "-q"], capture_output=True)
     packed = time.perf_counter() - started
-    from wikigen.gitstore import GitStore
-    from wikigen.objects import RELATIONS_DIR
-    from wikigen.snapshot import INDEX_DIR, MANIFEST_DIR, SNAPSHOT_PATH, read_snapshot
+    from wikigen.model.objects import RELATIONS_DIR
+    from wikigen.model.snapshot import INDEX_DIR, MANIFEST_DIR, SNAPSHOT_PATH
+    from wikigen.store.git import GitStore
+    from wikigen.store.snapshot import read_snapshot
 
     head = repo.head.peel(pygit2.Commit).tree
     store = GitStore(root)

@@ -30,7 +30,7 @@ import pygit2
 from tests.corpora import REPO_ROOT, baseline_files, commit_files, shared_dir
 from wikigen.evidence.rerank import Ranker
 from wikigen.search import Searcher
-from wikigen.workspace import Workspace
+from wikigen.store.workspace import Workspace
 
 CORPORA = {
     # name: (folder in shared/, where its files go below content/sources/, the questions)

@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pygit2
 
 from tests.corpora import commit_files, corpus_files
-from wikigen.engines.base import Delta
-from wikigen.engines.offline import OfflineEngine
-from wikigen.hashing import canonical_bytes
-from wikigen.pipeline import compile_repo
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.contract import Delta
+from wikigen.engines.offline.engine import OfflineEngine
+from wikigen.model.hashing import canonical_bytes
 
 EDITED = "content/sources/knowledge/k8s/workloads/controllers/replicaset.md"
 # One paragraph of 311 characters, in the corpus's own voice, naming concepts the library knows.

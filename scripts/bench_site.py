@@ -84,8 +84,8 @@ def site_figures(site: Path) -> dict[str, float]:
 
 
 def compile_corpus(root: Path, engine_name: str) -> tuple[float, str]:
+    from wikigen.compiler.driver import compile_repo
     from wikigen.engines.scripted import ScriptedEngine
-    from wikigen.pipeline import compile_repo
 
     if engine_name == "none":
         return 0.0, "not compiled (sources pages only)"

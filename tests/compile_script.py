@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import WikigenError
-from wikigen.pipeline import compile_repo
+from wikigen.model.errors import WikigenError
 
 
 def main() -> int:
@@ -34,10 +34,10 @@ def main() -> int:
         return extract(stage, request)
 
     if os.environ.get("WIKIGEN_TEST_CLI"):
-        import wikigen.pipeline
+        import wikigen.compiler.driver
         from wikigen.cli import main as cli
 
-        wikigen.pipeline.make_engine = lambda config: ScriptedEngine(slow)  # type: ignore[assignment]
+        wikigen.compiler.driver.make_engine = lambda config: ScriptedEngine(slow)  # type: ignore[assignment]
         if os.environ.get("WIKIGEN_TEST_STARTED"):  # imports done: a signal now reaches wikigen's handlers
             Path(os.environ["WIKIGEN_TEST_STARTED"]).touch()
         code = cli(["-C", repo, "compile"])

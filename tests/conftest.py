@@ -15,8 +15,9 @@ import pygit2
 import pytest
 
 from wikigen.cli import main
-from wikigen.gitstore import GitStore
-from wikigen.snapshot import ManifestEntry, Snapshot, read_snapshot, snapshot_files
+from wikigen.model.snapshot import ManifestEntry, Snapshot
+from wikigen.store.git import GitStore
+from wikigen.store.snapshot import read_snapshot, snapshot_files
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",
@@ -118,7 +119,7 @@ class GitRepo:
 
     def publish_baseline(self, version: int = 1) -> Snapshot:
         """Record the current plan as a snapshot with the snapshot module's own writer (no compile)."""
-        from wikigen.workspace import Workspace
+        from wikigen.store.workspace import Workspace
 
         ws = Workspace.open(self.root)
         plan = ws.plan()
@@ -141,7 +142,7 @@ class GitRepo:
 
     def relations(self, rev: str = "HEAD") -> list[str]:
         """Every relation line of the snapshot at ``rev`` (from its shards), sorted by relation id."""
-        from wikigen.objects import relation_lines
+        from wikigen.model.objects import relation_lines
 
         store = GitStore(self.root)
         tree = store.commit_tree(store.resolve(rev))

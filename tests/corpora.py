@@ -36,7 +36,8 @@ def corpus_files(name: str) -> dict[str, bytes]:
 def commit_files(repo: pygit2.Repository, files: Mapping[str, bytes | str | None], message: str = "import") -> str:
     """Commit files (bytes, or ids of blobs already written) straight into the object store (no
     work-tree writes): fast for thousands of files."""
-    from wikigen.gitstore import EMPTY_TREE, GitStore
+    from wikigen.model.snapshot import EMPTY_TREE
+    from wikigen.store.git import GitStore
 
     store = GitStore(repo.workdir)
     base = EMPTY_TREE if repo.head_is_unborn else str(repo.head.peel(pygit2.Commit).tree.id)
@@ -52,8 +53,9 @@ def commit_files(repo: pygit2.Repository, files: Mapping[str, bytes | str | None
 def baseline_files(repo: pygit2.Repository, plan: Any, version: int = 1) -> dict[str, bytes | None]:
     """A snapshot recording ``plan`` as compiled, every file of it, written by the snapshot module's
     own writer (the sharded layout: root record and shards)."""
-    from wikigen.gitstore import GitStore
-    from wikigen.snapshot import Snapshot, snapshot_files
+    from wikigen.model.snapshot import Snapshot
+    from wikigen.store.git import GitStore
+    from wikigen.store.snapshot import snapshot_files
 
     snapshot = Snapshot(version=version, sources_tree=plan.sources_tree, fingerprint=plan.fingerprint,
                         manifest=plan.manifest, exists=True)

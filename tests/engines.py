@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wikigen.engines.base import empty_delta
-from wikigen.ids import concept_id, normalize_name
+from wikigen.engines.contract import empty_delta
+from wikigen.model.ids import concept_id, normalize_name
 
 CONCEPT = re.compile(
     r"^Concept (?P<name>[^:\[]+?)(?: \[type=(?P<type>\w+)\])?(?: \[aka=(?P<aka>[^\]]+)\])?: .+$"

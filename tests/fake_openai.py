@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from wikigen.engines import prompts
+from wikigen.engines.http import prompts
 
 PATH = "/v1/chat/completions"
 MODEL = "fake-model-2025"
@@ -89,7 +89,7 @@ def completion(
 
 def offline_answer(stage: str, request: Mapping[str, Any]) -> Mapping[str, Any]:
     """Answer as the embedded offline engine would (imported late: it loads an ONNX model)."""
-    from wikigen.engines.offline import OfflineEngine
+    from wikigen.engines.offline.engine import OfflineEngine
 
     return OfflineEngine().run(stage, request, time.monotonic() + 120, threading.Event()).data
 

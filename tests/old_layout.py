@@ -10,9 +10,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from wikigen.communities import ALGORITHM, SEED, WHOLE_RECORD_PATH
-from wikigen.shards import plain
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot
+from wikigen.compiler.communities import ALGORITHM, SEED, WHOLE_RECORD_PATH
+from wikigen.model.shards import plain
+from wikigen.model.snapshot import SNAPSHOT_PATH, Snapshot
 
 RELATIONS_PATH = "content/wiki/relations.jsonl"
 FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from wikigen.engines.candidates import _heading_terms
-from wikigen.engines.documents import Guard
-from wikigen.engines.offline import analyze
+from wikigen.engines.offline.candidates import _heading_terms
+from wikigen.engines.offline.documents import Guard
+from wikigen.engines.offline.engine import analyze
 
 
 def analyzed(sources: list[dict[str, Any]], anchors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def defined_as(body: str, name: str, title: str = "Notes") -> str:
     return definition(found[name])
 
 
-def test_r20_emphasized_first_use_defines_a_term() -> None:
+def test_emphasized_first_use_defines_a_term() -> None:
     """R20: technical prose emphasizes a term where it introduces it."""
     body = (
         "Growers plant in beds. We say these neighbouring beds form a _rotation pair_.\n\n"
@@ -55,7 +55,7 @@ def test_r20_emphasized_first_use_defines_a_term() -> None:
     assert definition(found["Rotation pair"]) == "Growers plant in beds. We say these neighbouring beds form a _rotation pair_."
 
 
-def test_r20_a_code_heading_names_the_construct_not_the_english_word() -> None:
+def test_a_code_heading_names_the_construct_not_the_english_word() -> None:
     """R20: "## `gather`" names the construct; "in this case" is not a mention of `case`."""
     body = (
         "## `gather`\n\n"
@@ -67,7 +67,7 @@ def test_r20_a_code_heading_names_the_construct_not_the_english_word() -> None:
     assert definition(found["gather"]).startswith("`gather` collects")
 
 
-def test_r20_abbreviation_gives_an_alias() -> None:
+def test_abbreviation_gives_an_alias() -> None:
     """R20: "The Seed Exchange Protocol (SEP) is …" names the concept and its abbreviation."""
     body = (
         "The Seed Exchange Protocol (SEP) is the agreement by which two farms trade seed lots.\n\n"
@@ -78,7 +78,7 @@ def test_r20_abbreviation_gives_an_alias() -> None:
     assert "SEP" in found["Seed Exchange Protocol"]["aliases"]
 
 
-def test_r20_letters_spelled_out_after_them_name_the_concept() -> None:
+def test_letters_spelled_out_after_them_name_the_concept() -> None:
     """R20: "returns a BTU (barn tally unit)" spells the letters out: the words name the concept and
     the letters are its alias; the spelling alone defines nothing, a sentence that says what it is
     does. Words that do not spell the letters ("YAML (you could also use JSON)") are a remark."""
@@ -93,7 +93,7 @@ def test_r20_letters_spelled_out_after_them_name_the_concept() -> None:
     assert not any("could" in name.casefold() or "first-in" in name.casefold() for name in found)
 
 
-def test_r20_one_word_whose_capitals_spell_the_letters_gets_them_as_alias() -> None:
+def test_one_word_whose_capitals_spell_the_letters_gets_them_as_alias() -> None:
     """R20: "a _SeedTrayRotator_ (STR)" names one camel-case word by its capitals; "Barns (BNS)"
     does not spell them."""
     body = (
@@ -106,7 +106,7 @@ def test_r20_one_word_whose_capitals_spell_the_letters_gets_them_as_alias() -> N
     assert "BNS" not in {alias for c in found.values() for alias in c["aliases"]}
 
 
-def test_r20_a_former_name_is_no_definition() -> None:
+def test_a_former_name_is_no_definition() -> None:
     """R20, precision first: "Before 2019 this method was known as _dry sowing_" gives the name
     the method had, not what it is; "is known as" in the present names."""
     former = "Before 2019 this method was known as _dry sowing_.\n\nSome farms still use dry sowing.\n"
@@ -115,7 +115,7 @@ def test_r20_a_former_name_is_no_definition() -> None:
     assert "Dry sowing" in concepts(present)
 
 
-def test_r20_an_entry_whose_clause_has_its_own_subject_does_not_define_its_label() -> None:
+def test_an_entry_whose_clause_has_its_own_subject_does_not_define_its_label() -> None:
     """R20: in "**Drivers:** tractors with an exempt driver are ignored …" the clause says what
     happens to its own subject, not what a driver is; "**Crate keeper:** Counts the crates …" has
     no subject of its own and says what a crate keeper does."""
@@ -130,7 +130,7 @@ def test_r20_an_entry_whose_clause_has_its_own_subject_does_not_define_its_label
     assert definition(found["Crate keeper"]).startswith("**Crate keeper:** Counts the crates")
 
 
-def test_r20_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_it() -> None:
+def test_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_it() -> None:
     """R20: the author's emphasis marks where a term is introduced ("_Trellises_ are placed in the
     beds."), but a sentence of a defining form says more: "Trellises let climbing beans grow …"."""
     body = (
@@ -141,7 +141,7 @@ def test_r20_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_
     assert defined_as(body, "Trellises").startswith("Trellises let climbing beans grow")
 
 
-def test_issue10_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with_it() -> None:
+def test_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with_it() -> None:
     """Issue 10 (R20): "… also provides a notion of furrows." only introduces the term; the sentence
     right after it that opens with it says what furrows are, and the quote holds both. "This page
     describes the concept of crop rotation" is about the page and defines nothing."""
@@ -161,7 +161,7 @@ def test_issue10_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with
     assert "Crop rotation" not in found or not definition(found["Crop rotation"]).startswith("This page")
 
 
-def test_r20_quotes_that_hedge_a_word_name_no_term() -> None:
+def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""
     body = (
@@ -172,7 +172,7 @@ def test_r20_quotes_that_hedge_a_word_name_no_term() -> None:
     assert "Bin" not in concepts(body)
 
 
-def test_r20_a_maturity_is_no_definition_and_no_term() -> None:
+def test_a_maturity_is_no_definition_and_no_term() -> None:
     """R20: "Crop rotation is an *alpha feature* and only enabled when …" says how far the feature
     is, even in the term's own section; the lead says what it is, and "alpha feature" is no term."""
     body = (
@@ -194,7 +194,7 @@ def test_r20_a_maturity_is_no_definition_and_no_term() -> None:
     assert harrowbot is None or not definition(harrowbot).startswith("Harrowbot is a [Farm")
 
 
-def test_r20_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> None:
+def test_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> None:
     """R20: "… sort the crates automatically using a _CrateSorter_" and "The usual way … is to run a
     *grain dryer* in the barn that stands …" tell what the reader does with a thing; with a purpose
     ("uses *sieves* to split …") or a clause that says what it does ("use _seed trays_ that hold
@@ -212,7 +212,7 @@ def test_r20_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> N
     assert definition(found["Seed tray"]).startswith("Instead, you can use _seed trays_ that hold")
 
 
-def test_r20_a_name_given_partly_in_quotes_is_not_its_last_word() -> None:
+def test_a_name_given_partly_in_quotes_is_not_its_last_word() -> None:
     """R20: 'This is called the "number-per-crate" model.' names the number-per-crate model, not
     "model"; 'This is called "prying".' names prying."""
     body = (
@@ -224,7 +224,7 @@ def test_r20_a_name_given_partly_in_quotes_is_not_its_last_word() -> None:
     assert "Prying" in concepts(whole)  # the whole name in quotes
 
 
-def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
+def test_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_code() -> None:
     """R20: "The farm supports `oats` and `rye` as grains" says what grains are; the heading
     "Grains and `chaff`" names both the prose kind and the code name; "The `Mill` module" names
     only `Mill`."""
@@ -241,7 +241,7 @@ def test_r20_members_offered_as_a_kind_define_it_and_a_heading_names_prose_besid
     assert _heading_terms("The `Mill` module") == [("Mill", True)]
 
 
-def test_issue10_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
+def test_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
     """Issue 10: "This set is called the _prelude_" is quoted together with what "this set" is."""
     body = (
         "Every farm keeps a few tools within reach of the gate at all times. "
@@ -258,7 +258,7 @@ def test_issue10_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
     )
 
 
-def test_issue10_a_forward_reference_never_defines() -> None:
+def test_a_forward_reference_never_defines() -> None:
     """Issue 10: "… is known as a _trellis frame_, and Chapter 18 shows …" points elsewhere."""
     body = (
         "A support for climbing beans is known as a _trellis frame_, and Chapter 18 shows how to build one.\n\n"
@@ -269,7 +269,7 @@ def test_issue10_a_forward_reference_never_defines() -> None:
     assert definition(found["Trellis frame"]).startswith("A trellis frame is a lattice")
 
 
-def test_r20_people_and_placeholders_are_not_concepts() -> None:
+def test_people_and_placeholders_are_not_concepts() -> None:
     """R20, precision first: "developers" do things in many sentences; `foo` is an example's name."""
     body = (
         "Developers can extend the planner with plugins. Developers write a plugin in an afternoon.\n\n"
@@ -280,7 +280,7 @@ def test_r20_people_and_placeholders_are_not_concepts() -> None:
     assert "foo" not in found
 
 
-def test_r20_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None:
+def test_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None:
     """R20: a live construct `gather` … `case` is not mentioned by the English word: "in this case"."""
     delta = analyzed(
         [
@@ -305,7 +305,7 @@ def test_r20_an_anchor_named_by_a_short_word_is_mentioned_only_as_code() -> None
     assert quotes == set()  # the English word "case" is never the construct
 
 
-def test_r20_an_instance_named_by_a_letter_is_no_concept() -> None:
+def test_an_instance_named_by_a_letter_is_no_concept() -> None:
     """R20, precision first: "Bed Q" and "Row N" are one example's instances, not kinds of things."""
     body = (
         "## Beds\n\n"
@@ -317,7 +317,7 @@ def test_r20_an_instance_named_by_a_letter_is_no_concept() -> None:
     assert not {"Bed Q", "Row N"} & set(found)
 
 
-def test_r20_a_function_named_with_its_arity_is_found_without_it() -> None:
+def test_a_function_named_with_its_arity_is_found_without_it() -> None:
     """R20: "## `tally/2`" then "`tally` is …": the bare name is the same function (an alias)."""
     body = (
         "## `tally/2`\n\n"
@@ -330,7 +330,7 @@ def test_r20_a_function_named_with_its_arity_is_found_without_it() -> None:
     assert definition(found["tally/2"]).startswith("`tally` is similar")
 
 
-def test_r23_a_page_that_names_itself_this_command() -> None:
+def test_a_page_that_names_itself_this_command() -> None:
     """R23: on a command's page, "This command is an alias of `plough`." relates the page's own
     concept, even in a lead line shorter than a passage (E1 keeps it out of the article, not out of
     the evidence: the quote is verbatim at its span)."""
@@ -353,7 +353,7 @@ def test_r23_a_page_that_names_itself_this_command() -> None:
     assert quote == "This command is an alias of `plough`." and quote in sources[0]["body"]
 
 
-def test_r23_this_page_is_the_text_not_its_subject() -> None:
+def test_this_page_is_the_text_not_its_subject() -> None:
     """R23: "This page introduces the Harrow object …" says what the text does; it relates the page's
     concept to nothing."""
     body = (
@@ -366,7 +366,7 @@ def test_r23_this_page_is_the_text_not_its_subject() -> None:
     assert not [r for r in delta["relations"] if "introduces" in r["predicate"]], delta["relations"]
 
 
-def test_r20_a_labelled_list_entry_is_about_its_label() -> None:
+def test_a_labelled_list_entry_is_about_its_label() -> None:
     """R20, precision first: "**Rye**: Seed drills run slower." is an entry about rye; it says
     nothing that defines seed drills, even under the heading that names them."""
     body = (
@@ -377,7 +377,7 @@ def test_r20_a_labelled_list_entry_is_about_its_label() -> None:
     assert "Seed drill" not in concepts(body)
 
 
-def test_r20_two_emphasized_phrases_stress_a_contrast() -> None:
+def test_two_emphasized_phrases_stress_a_contrast() -> None:
     """R20, precision first: "preferred over *hand saws* and *pit saws*" stresses two things
     against each other; it introduces neither."""
     body = (
@@ -389,7 +389,7 @@ def test_r20_two_emphasized_phrases_stress_a_contrast() -> None:
     assert not {"Hand saw", "Pit saw", "Hand saws", "Pit saws"} & set(found)
 
 
-def test_issue10_a_lead_in_to_an_example_is_the_definition_only_when_nothing_else_is() -> None:
+def test_a_lead_in_to_an_example_is_the_definition_only_when_nothing_else_is() -> None:
     """Issue 10: "Trellises also support climbing beans:" leads into an example; a sentence of the same
     form that stands alone is the better definition."""
     body = (
@@ -404,7 +404,7 @@ def test_issue10_a_lead_in_to_an_example_is_the_definition_only_when_nothing_els
     assert definition(found["Trellis"]) == "A trellis holds climbing plants upright against a wall of the garden."
 
 
-def test_issue10_what_a_titled_term_does_defines_it_where_the_source_uses_it_again() -> None:
+def test_what_a_titled_term_does_defines_it_where_the_source_uses_it_again() -> None:
     """Issue 10 (R20): the source's title names "the sprinkler hub"; "The sprinkler hub stores …" says
     what it does. One such sentence in passing is no concept; a term the source is about is."""
     body = (
@@ -416,7 +416,7 @@ def test_issue10_what_a_titled_term_does_defines_it_where_the_source_uses_it_aga
     assert "Sprinkler hub" not in concepts(body.split("\n\n")[0] + "\n", title="Sprinkler hub")
 
 
-def test_r20_strings_quoted_as_an_example_s_values_are_no_terms() -> None:
+def test_strings_quoted_as_an_example_s_values_are_no_terms() -> None:
     """R20: 'a bed "bed-a" with a row "carrots" and a bed "bed" with a row "a-carrots"' quotes values;
     a phrase quoted on its own introduces a term ("crop rotation")."""
     body = (
@@ -430,7 +430,7 @@ def test_r20_strings_quoted_as_an_example_s_values_are_no_terms() -> None:
     assert "Crop rotation" in found
 
 
-def test_r20_a_bold_label_of_an_instruction_is_no_definition() -> None:
+def test_a_bold_label_of_an_instruction_is_no_definition() -> None:
     """R20: "- **Mulch**: Spread a layer of straw …" tells what to do; the label is named again below,
     but nothing says what mulch is."""
     body = (
@@ -443,7 +443,7 @@ def test_r20_a_bold_label_of_an_instruction_is_no_definition() -> None:
     assert "Mulch" not in found and "Shade" not in found
 
 
-def test_r20_a_definition_list_term_linked_to_its_page_is_a_term() -> None:
+def test_a_definition_list_term_linked_to_its_page_is_a_term() -> None:
     """R20 (glossaries and definition lists): a one-word lower-case entry is a term where the author
     links it to its own page; unlinked, such a word needs the texts to name it a term elsewhere."""
     body = (
@@ -456,7 +456,7 @@ def test_r20_a_definition_list_term_linked_to_its_page_is_a_term() -> None:
     assert "Hopper" not in found and "hopper" not in found
 
 
-def test_r20_a_value_labelled_with_its_default_is_no_concept() -> None:
+def test_a_value_labelled_with_its_default_is_no_concept() -> None:
     """R20: "`Weekly` (default): …" is a list entry about a setting's value, as "`Weekly`: …" is."""
     body = (
         "# Schedules\n\n"
@@ -467,21 +467,21 @@ def test_r20_a_value_labelled_with_its_default_is_no_concept() -> None:
     assert not {"Weekly", "Daily"} & set(concepts(body))
 
 
-def test_r20_a_heading_names_a_term_only_as_words_of_its_own() -> None:
+def test_a_heading_names_a_term_only_as_words_of_its_own() -> None:
     """R20: "### Harvest" is the section of `Harvest`; "### HarvestMoon" is not, although it contains
     the word: a mention there is no definition of `Harvest` in its own section."""
-    from wikigen.engines.definitions import _names
+    from wikigen.engines.offline.definitions import _names
 
     assert _names("Using `Harvest`", "Harvest") and _names("Harvests", "harvest")
     assert not _names("HarvestMoon", "Harvest") and not _names("Preharvest checks", "harvest")
 
 
-def test_issue10_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
+def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     """Issue 10 (R20): "### Modifying a Haywain" tells the steps of a task done to one haywain; what
     a haywain is said where the text introduces it, not there. "Using `Harvest`" is still the
     section of `Harvest`."""
-    from wikigen.engines.candidates import Candidate
-    from wikigen.engines.definitions import _own_section
+    from wikigen.engines.offline.candidates import Candidate
+    from wikigen.engines.offline.definitions import _own_section
 
     body = (
         "A _Haywain_ creates hay bales on a repeating schedule.\n\n"
@@ -495,7 +495,7 @@ def test_issue10_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     assert _own_section("Using `Harvest`", Candidate("Harvest", True))
 
 
-def test_issue10_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:
+def test_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:
     """Issue 10 (R20): "The compost heap holds kitchen waste until …" says what the heap does; "The
     compost heap runs warm …" (in its own section) only how it runs. What it does wins."""
     body = (
@@ -507,7 +507,7 @@ def test_issue10_what_a_term_does_outranks_where_it_runs_even_outside_its_sectio
     assert defined_as(body, "Compost heap", title="Garden notes").startswith("The compost heap holds kitchen waste")
 
 
-def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -> None:
+def test_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -> None:
     """Issue 10 (R20): "A barn administrator creates a number of `Stalls`." is a step of a procedure,
     not what a barn administrator is; the same sentence of a machine says what it does."""
     step = (
@@ -523,7 +523,7 @@ def test_issue10_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -
     assert "Barn robot" in concepts(story.format("robot"))
 
 
-def test_r26_one_concept_however_its_name_is_spaced() -> None:
+def test_one_concept_however_its_name_is_spaced() -> None:
     """R26/R25: "SeedDrill" and "seed drill" (the API kind and the words) are one concept, in one
     increment and across increments (the anchor is found again, not defined twice)."""
     body = (
@@ -538,7 +538,7 @@ def test_r26_one_concept_however_its_name_is_spaced() -> None:
     assert not [c for c in delta["concepts"] if c["name"].replace(" ", "").casefold() == "seeddrill"]
 
 
-def test_issue10_what_follows_from_another_clause_does_not_describe_a_term() -> None:
+def test_what_follows_from_another_clause_does_not_describe_a_term() -> None:
     """Issue 10 (R20): "The lever has no effect on the gears, so gizmos are still required …" says
     what follows from the lever, not what a gizmo is; a sentence of its own about gizmos does."""
     body = (
@@ -551,7 +551,7 @@ def test_issue10_what_follows_from_another_clause_does_not_describe_a_term() -> 
     assert defined_as(body.format(own), "Gizmos").startswith("Gizmos rarely break")
 
 
-def test_issue10_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
+def test_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
     """Issue 10 (R20): "**Barn administrator:** Looks after …" is an entry of a list of roles."""
     body = (
         "Three people share the farm.\n\n"
@@ -563,7 +563,7 @@ def test_issue10_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
         assert "Barn administrator" in concepts(body.format(*label)), label
 
 
-def test_r20_a_name_joined_by_small_words_is_named_whole() -> None:
+def test_a_name_joined_by_small_words_is_named_whole() -> None:
     """R20: "… is known as Quality of Harvest (QoH) grade" names "Quality of Harvest" with its letters
     as an alias, never "Quality" alone."""
     body = (
@@ -576,7 +576,7 @@ def test_r20_a_name_joined_by_small_words_is_named_whole() -> None:
     assert definition(found["Quality of Harvest"]).startswith("Growers sort every crate into a grade. This is known")
 
 
-def test_issue10_a_clause_before_a_colon_is_a_main_clause() -> None:
+def test_a_clause_before_a_colon_is_a_main_clause() -> None:
     """Issue 10 (R20): "Threshers are machines for such chores: they …" — the parser hangs the first
     clause under the second; it still says what threshers are."""
     body = (
@@ -588,7 +588,7 @@ def test_issue10_a_clause_before_a_colon_is_a_main_clause() -> None:
     assert defined_as(body, "Threshers", title="Machines").startswith("Threshers are harvest machines")
 
 
-def test_issue10_how_a_term_compares_or_what_one_example_does_defines_nothing() -> None:
+def test_how_a_term_compares_or_what_one_example_does_defines_nothing() -> None:
     """Issue 10 (R20): "`sift` does it better: …" (a comparative) and "For example, a baler can be
     used with …" (one example) say something of the term without saying what it is; the plain
     sentence is its definition."""
@@ -611,7 +611,7 @@ def test_issue10_how_a_term_compares_or_what_one_example_does_defines_nothing() 
         "Balers also support twine knotters in the barn.",  # one more feature
     ],
 )
-def test_issue10_a_contrast_or_one_more_feature_alone_makes_no_concept(sentence: str) -> None:
+def test_a_contrast_or_one_more_feature_alone_makes_no_concept(sentence: str) -> None:
     """Issue 10 (R20): a titled term whose only sentences say what it does instead of something else,
     or what else it does, is not defined; the same term with a plain description is."""
     body = "## Balers\n\n{0}\n\nThe farm keeps two balers in the shed.\n"
@@ -620,7 +620,7 @@ def test_issue10_a_contrast_or_one_more_feature_alone_makes_no_concept(sentence:
     assert names & set(concepts(body.format("Balers rattle loudly in the fields all through July."), title="Tools"))
 
 
-def test_issue10_what_you_need_a_term_for_defines_it_despite_the_if() -> None:
+def test_what_you_need_a_term_for_defines_it_despite_the_if() -> None:
     """Issue 10 (R20): "If you need to …, X is a useful construct" says what X is for; a plain "If …,
     X …" states a circumstance and is never a definition."""
     body = (
@@ -632,7 +632,7 @@ def test_issue10_what_you_need_a_term_for_defines_it_despite_the_if() -> None:
     assert defined_as(body, "winnow", title="Chores").startswith("If you need to separate chaff")
 
 
-def test_r23_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
+def test_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
     """R23: an anchor a changed source names again keeps its own aliases when relations are read:
     "Sack" (alias "Sacks", a kind of thing) is no module in "the `Sack` module …"."""
     anchors = [
@@ -648,7 +648,7 @@ def test_r23_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
     assert not [r for r in delta["relations"] if r["predicate"] == "is a"], delta["relations"]
 
 
-def test_issue10_what_a_term_is_outranks_what_it_does() -> None:
+def test_what_a_term_is_outranks_what_it_does() -> None:
     """Issue 10 (R20): of two defining sentences, the one that says what the term *is* (a copula, or
     what it is for) is its definition, even outside the term's own section; the one that says what
     it does ("A kiln holds …", under the heading "Kilns") is not."""
@@ -669,7 +669,7 @@ def test_issue10_what_a_term_is_outranks_what_it_does() -> None:
     assert defined_as(purpose, "Kiln").startswith("A kiln's purpose is")
 
 
-def test_issue10_a_term_marked_where_the_sentence_says_what_it_is_is_defined_there() -> None:
+def test_a_term_marked_where_the_sentence_says_what_it_is_is_defined_there() -> None:
     """Issue 10 (R20): "The _hay loft_ is a …" — a definite article on a term the author emphasizes
     in the sentence that says what it is names the one thing the term means, not one of a kind; the
     same sentence unmarked ("The barn is a …") speaks of one barn and defines nothing of its own."""
@@ -684,7 +684,7 @@ def test_issue10_a_term_marked_where_the_sentence_says_what_it_is_is_defined_the
     assert "Hay loft" not in concepts(body.replace("_hay loft_", "hay loft"))
 
 
-def test_issue10_the_second_of_two_named_is_quoted_with_the_sentence_before() -> None:
+def test_the_second_of_two_named_is_quoted_with_the_sentence_before() -> None:
     """Issue 10: "… while the second is referred to as _deep ploughing_" names the second of two
     ways the sentence before gives: that definition is both sentences."""
     body = (
@@ -701,7 +701,7 @@ def test_issue10_the_second_of_two_named_is_quoted_with_the_sentence_before() ->
     )
 
 
-def test_issue10_a_note_on_the_side_or_a_history_defines_nothing() -> None:
+def test_a_note_on_the_side_or_a_history_defines_nothing() -> None:
     """Issue 10 (R20): what a sentence inside an admonition (a Hugo note, a GitHub alert, an MkDocs
     "!!! note") says of a term is a side remark, and "Early on, …" tells what was: neither is a
     definition, so a term only they speak of is no concept; the same sentence in the text defines
@@ -719,12 +719,12 @@ def test_issue10_a_note_on_the_side_or_a_history_defines_nothing() -> None:
     assert "Hay rake" in concepts(named + "\nHay wagons run between the field and the barn every evening.\n")
 
 
-def test_r20_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() -> None:
+def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() -> None:
     """R20: "Note that …", "As we said, …" and an "also" add to what the text said of a term before;
     of two sentences that describe it alike, the one that stands on its own defines it."""
-    from wikigen.engines.definitions import Found, _best_form
-    from wikigen.engines.readings import DESCRIBES, Reading
-    from wikigen.engines.text import sentences
+    from wikigen.engines.offline.definitions import Found, _best_form
+    from wikigen.engines.offline.readings import DESCRIBES, Reading
+    from wikigen.engines.offline.text import sentences
 
     text = (
         "Note that the `:archived` key does not warn when a page is opened. "
@@ -742,7 +742,7 @@ def test_r20_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_for
     ]
 
 
-def test_r20_the_product_named_before_a_common_noun_leaves_the_noun_as_alias() -> None:
+def test_the_product_named_before_a_common_noun_leaves_the_noun_as_alias() -> None:
     """R20/R26: "Gizmo widgets", where Gizmo is the product every source is about, are widgets — the
     noun alone names the term too; a name of its own ("Gizmo API") keeps its capitals and gets none."""
     sources = [
@@ -759,7 +759,7 @@ def test_r20_the_product_named_before_a_common_noun_leaves_the_noun_as_alias() -
     assert not any(a.casefold() == "api" for a in found["Gizmo API"].get("aliases", []))
 
 
-def test_r20_a_term_named_of_what_the_sentence_before_spoke_of_is_quoted_with_it() -> None:
+def test_a_term_named_of_what_the_sentence_before_spoke_of_is_quoted_with_it() -> None:
     """R20/R22: "We say these meters perform _structural ranking_" and "We call other losses
     *gradual losses*" name what the sentence before spoke of: the definition is both sentences,
     verbatim."""
@@ -774,11 +774,11 @@ def test_r20_a_term_named_of_what_the_sentence_before_spoke_of_is_quoted_with_it
     assert defined_as(body, "Gradual losses") == "Frost and hail destroy a crop at once. We call other losses *gradual losses*."
 
 
-def test_r20_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
+def test_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
     """R20: "[Grain silos](/docs/storage/grain-silos/) keep …" links the phrase to the page about it,
     as a glossary does: a term, even where this text names it once; a link to some other page
     ("[read the guide](/docs/storage/)") makes no term."""
-    from wikigen.engines.candidates import links_its_page
+    from wikigen.engines.offline.candidates import links_its_page
 
     assert links_its_page("Grain silos", "/docs/storage/grain-silos/")
     assert links_its_page("grain silo", "../storage/grain-silos.md")  # either number, a file
@@ -792,7 +792,7 @@ def test_r20_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
     assert not concepts("Grain silos keep the harvest dry through the winter.\n")
 
 
-def test_issue10_what_to_use_for_the_thing_just_named_or_a_change_defines_nothing() -> None:
+def test_what_to_use_for_the_thing_just_named_or_a_change_defines_nothing() -> None:
     """Issue 10 (R20): "Use a _seed drill_ to set this depth …" tells what to do about the thing just
     named, "Likewise if …" a case, "_Seed drills_ have replaced …" a change: none says what the
     term is; "Use a _seed drill_ to sow grain in rows" does."""
@@ -805,7 +805,7 @@ def test_issue10_what_to_use_for_the_thing_just_named_or_a_change_defines_nothin
         assert "Seed drill" not in concepts(text) and "Seed drills" not in concepts(text), text
 
 
-def test_issue10_a_pro_or_a_con_weighed_against_another_defines_nothing() -> None:
+def test_a_pro_or_a_con_weighed_against_another_defines_nothing() -> None:
     """Issue 10 (R20): the items of a list that "Advantages compared to …:" (or a "Trade-offs"
     heading) leads into weigh a term up against another; what they say of it is no definition."""
     item = "- _Crop rotation_ provides a rest for the soil.\n- Crop rotation needs a plan.\n"
@@ -814,14 +814,14 @@ def test_issue10_a_pro_or_a_con_weighed_against_another_defines_nothing() -> Non
     assert "Crop rotation" not in concepts("## Trade-offs\n\n" + item)
 
 
-def test_issue10_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
+def test_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
     """Issue 10 (R20): "In Gizmo we group several widgets into _panels_" says what panels are; one
     thing divided into kinds, or what you can do once, does not."""
     body = "# Panels\n\nIn Gizmo we group several widgets into panels.\n\nPanels are saved.\n"
     assert defined_as(body, "Panels", title="Panels") == "In Gizmo we group several widgets into panels."
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.text import visible
 
     for text, word in (
         ("The Gizmo API is organized into different kinds.", "kinds"),
@@ -833,7 +833,7 @@ def test_issue10_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -
         assert read(parse, head).rank != DEFINES, text
 
 
-def test_issue10_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to() -> None:
+def test_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to() -> None:
     """Issue 10 (R20): "_Seed banks_ are designed for these cases." says what seed banks are for only
     with the sentence that names the cases; the definition quotes both, as one contiguous quote."""
     cases = "Some growers need to keep rare grain for decades."
@@ -846,14 +846,14 @@ def test_issue10_a_definition_that_points_back_is_quoted_with_the_sentence_it_po
     assert all(cases not in definition(c) for c in concepts(apart).values())
 
 
-def test_issue10_one_step_of_a_process_defines_nothing() -> None:
+def test_one_step_of_a_process_defines_nothing() -> None:
     """Issue 10 (R20): "A sieve then holds the chaff …" tells one step of what the text describes,
     not what a sieve is; "A sieve holds the chaff …" says what it does. An emphasized term ("The
     _sorting table_ then passes …") is no more defined by one step, nor is a term by a step counted
     at the start ("First, sieves hold …", "Finally, …")."""
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
         ("A sieve then holds the chaff back from the flour.", "sieve", False),
@@ -869,12 +869,12 @@ def test_issue10_one_step_of_a_process_defines_nothing() -> None:
         assert (reading.rank == DEFINES) is defines, (text, reading)
 
 
-def test_issue10_what_the_text_says_it_covers_defines_nothing() -> None:
+def test_what_the_text_says_it_covers_defines_nothing() -> None:
     """Issue 10 (R20): "This page describes _seed banks_ …" says what the text covers, not what seed
     banks are; "A _seed bank_ stores …" does."""
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, MENTIONS, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, MENTIONS, read
+    from wikigen.engines.offline.text import visible
 
     for text, rank in (
         ("This page describes _seed banks_ in farming.", MENTIONS),
@@ -888,14 +888,14 @@ def test_issue10_what_the_text_says_it_covers_defines_nothing() -> None:
         assert reading.rank == rank, (text, reading)
 
 
-def test_issue10_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
+def test_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
     """Issue 10 (R20): "The remote service is called a *webhook backend*" names the one the text spoke
     of (quoted with the sentence before it); "the `:=` operator is called *the walrus operator*" says
     which one itself, so it stands alone, even opening a paragraph (and, a symbol's name with nothing
     it does, describes: test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines)."""
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, DESCRIBES, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, DESCRIBES, read
+    from wikigen.engines.offline.text import visible
 
     for text, rank, anaphoric in (
         ("The remote service is called a *webhook backend*.", DEFINES, True),
@@ -907,13 +907,13 @@ def test_issue10_a_name_given_to_a_subject_that_names_itself_points_nowhere() ->
         assert (reading.rank, reading.anaphoric) == (rank, anaphoric), (text, reading)
 
 
-def test_issue10_parts_counted_what_follows_and_a_change_define_nothing() -> None:
+def test_parts_counted_what_follows_and_a_change_define_nothing() -> None:
     """Issue 10 (R20): "Seed trays have two sections: a deep well and a lid" lists a tray's parts, not
     what a section is; "Seed trays have the following form." points at what comes next; "Seed trays
     have replaced paper cups." tells a change. "Seed trays, a kind of flat box, …" still glosses."""
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
         ("Seed trays have two sections: a deep well and a lid, joined by a hinge.", "sections", False),
@@ -930,7 +930,7 @@ def test_issue10_parts_counted_what_follows_and_a_change_define_nothing() -> Non
             assert reading.rank != DEFINES or reading.forward, (text, reading)
 
 
-def test_issue10_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
+def test_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
     """Issue 10 (R20): "Seed trays became popular because they offer extra benefits, such as:" leads
     into pros; what an item says of a term there defines nothing."""
     item = "- _Crop rotation_ provides a rest for the soil.\n- Crop rotation needs a plan.\n"
@@ -939,7 +939,7 @@ def test_issue10_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
     assert "Crop rotation" not in concepts(lead + item)
 
 
-def test_issue10_a_list_entry_among_the_benefits_defines_nothing() -> None:
+def test_a_list_entry_among_the_benefits_defines_nothing() -> None:
     """Issue 10 (R20): "- **Crop rotation**: rests the soil …" under "… offer extra benefits, such as:"
     is a pro; under "Ways of farming:" it is the entry that defines crop rotation."""
     item = "- **Crop rotation**: rests the soil every third year.\n- **Fallowing**: leaves a field empty.\n"
@@ -949,13 +949,13 @@ def test_issue10_a_list_entry_among_the_benefits_defines_nothing() -> None:
     assert "Crop rotation" not in concepts(lead + item + tail)
 
 
-def test_issue10_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> None:
+def test_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> None:
     """Issue 10 (R20): "…, let's talk about X", a fragment that an example interrupted ("as, …"),
     what a thing *typically* does and where it starts ("Rows start from the gate") are no definitions;
     "Trellises let us train vines" and "A seed drill starts the sowing" say what the term does."""
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
         ("Before we plant, let's talk about how growers choose seed trays.", "trays", False),
@@ -973,14 +973,14 @@ def test_issue10_what_comes_next_what_is_usual_and_where_it_starts_define_nothin
         assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
 
 
-def test_issue10_a_scenario_is_no_concept() -> None:
+def test_a_scenario_is_no_concept() -> None:
     """Issue 10 (R20): "A common scenario is …" says where something is used; "scenario" names no
     concept of the text, however often it recurs."""
     body = "A common scenario is seed trays in greenhouses. Another scenario is beds.\n\nScenarios vary.\n"
     assert not {"Scenario", "Scenarios"} & set(concepts(body))
 
 
-def test_issue10_a_definition_list_entry_says_nothing_of_the_other_terms_it_names() -> None:
+def test_a_definition_list_entry_says_nothing_of_the_other_terms_it_names() -> None:
     """Issue 10 (R20): "Sprinklers" / ": Seed trays are watered from above …" is an entry about
     sprinklers, one way to water trays; it does not say what a seed tray is."""
     body = (
@@ -993,7 +993,7 @@ def test_issue10_a_definition_list_entry_says_nothing_of_the_other_terms_it_name
     assert "Seed trays" not in found and "Seed tray" not in found
 
 
-def test_issue10_a_function_named_with_two_arities_is_an_example_of_the_notation() -> None:
+def test_a_function_named_with_two_arities_is_an_example_of_the_notation() -> None:
     """Issue 10 (R20): "`sow/1` identifies the function named `sow` that takes one argument, whereas
     `sow/2` identifies another one" explains the name/arity notation; it defines neither function."""
     body = (
@@ -1005,12 +1005,12 @@ def test_issue10_a_function_named_with_two_arities_is_an_example_of_the_notation
     assert "sow/1" in concepts(alone)
 
 
-def test_issue10_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
+def test_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
     """Issue 10 (R20): in "seed tins are the "go to" container for dry seeds" the quoted words qualify
     "container" (read as one name, as a code span is); the sentence says what seed tins are."""
-    from wikigen.engines.parse import parse_sentences
-    from wikigen.engines.readings import DEFINES, read
-    from wikigen.engines.text import visible
+    from wikigen.engines.offline.parse import parse_sentences
+    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.text import visible
 
     (parse,) = parse_sentences([visible('Whenever you need to keep seeds dry, tins are the "go to" container in a shed.')])
     head = next(w for w in parse.words if w.text == "tins")
@@ -1021,7 +1021,7 @@ def test_issue10_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
     assert "let it rot" not in [w.text for w in parse.words]
 
 
-def test_issue10_a_kind_of_the_term_named_before_it_does_not_define_it() -> None:
+def test_a_kind_of_the_term_named_before_it_does_not_define_it() -> None:
     """Issue 10 (R20): "Barley mills grind …" says what barley mills do, not what a mill is; "the
     term “sieve” refers to …" names the term itself and defines it."""
     body = "## Mills\n\nBarley mills grind the grain of the northern farms.\n\nMills stand near rivers. Mills are old.\n"
@@ -1031,7 +1031,7 @@ def test_issue10_a_kind_of_the_term_named_before_it_does_not_define_it() -> None
     assert "refers to a frame" in defined_as(named, "Sieve")
 
 
-def test_issue10_a_name_both_sources_of_two_keep_mentioning_is_a_hub() -> None:
+def test_a_name_both_sources_of_two_keep_mentioning_is_a_hub() -> None:
     """Issue 10 (R20): in an increment of two sources, a proper name each mentions all through (three
     sentences or more) is the product they are about, defined only by what it is; "Quillfeather
     provides ledgers …" is one thing it does. Named once in the second source, it is no hub."""
@@ -1064,7 +1064,7 @@ def test_issue10_a_name_both_sources_of_two_keep_mentioning_is_a_hub() -> None:
     assert "Quillfeather" in names(once)
 
 
-def test_r20_what_is_said_of_an_abbreviation_is_said_of_the_name_it_shortens() -> None:
+def test_what_is_said_of_an_abbreviation_is_said_of_the_name_it_shortens() -> None:
     """R20/R26: "The Seed Counting Service (SCS) …" and then "SCS is responsible for counting …": SCS is
     the long name's alias, and the sentence about SCS defines the Seed Counting Service (were SCS a
     candidate of its own, the two would share the letters and neither would be found by them)."""
@@ -1079,7 +1079,7 @@ def test_r20_what_is_said_of_an_abbreviation_is_said_of_the_name_it_shortens() -
     assert "SCS" not in found
 
 
-def test_issue10_what_the_reader_can_do_with_a_named_term_does_not_define_it() -> None:
+def test_what_the_reader_can_do_with_a_named_term_does_not_define_it() -> None:
     """Issue 10 (R20): "You can use Seed Planners to add …" under a heading that names them says what
     the reader can do with them, not what they are: no concept; "Seed Planners add …" says what they do."""
     used = "## Seed Planners\n\nYou can use Seed Planners to add new kinds of rows to a field.\n"
@@ -1088,7 +1088,7 @@ def test_issue10_what_the_reader_can_do_with_a_named_term_does_not_define_it() -
     assert "Seed Planners" in concepts(does)
 
 
-def test_issue10_a_plural_heading_term_takes_the_singular_its_emphasis_writes() -> None:
+def test_a_plural_heading_term_takes_the_singular_its_emphasis_writes() -> None:
     """Issue 10 (R20): under "## Seed drills" the text names "a _seed drill_" once, in
     underscores: the concept is "Seed drill" (the underscores are Markdown, not part of the word)."""
     body = (
@@ -1099,7 +1099,7 @@ def test_issue10_a_plural_heading_term_takes_the_singular_its_emphasis_writes() 
     assert "Seed drill" in found and "Seed drills" not in found, sorted(found)
 
 
-def test_issue10_a_code_name_the_author_calls_a_tool_is_described_by_what_that_tool_does() -> None:
+def test_a_code_name_the_author_calls_a_tool_is_described_by_what_that_tool_does() -> None:
     """Issue 10 (R20): "The `seedctl` command-line tool manages …" says what `seedctl` is (a tool) and
     does: a concept, though it is written in lower case like a field; "the `depth` field" and "a
     `seedctl` tool" (one of several) are not."""
@@ -1111,7 +1111,7 @@ def test_issue10_a_code_name_the_author_calls_a_tool_is_described_by_what_that_t
     assert "seedctl" not in concepts("The `seedctl` tool uses the `--depth` flag to set how deep seeds go.\n")
 
 
-def test_issue10_a_common_word_is_a_term_where_its_heading_names_it_and_its_section_opens_defining_it() -> None:
+def test_a_common_word_is_a_term_where_its_heading_names_it_and_its_section_opens_defining_it() -> None:
     """Issue 10 (R20): "extensions" is too common a word to be a term (the stop list), except under
     "## Extensions" whose section opens with "Extensions are …"; in passing, or opening a section that
     a heading names otherwise, it is not."""
@@ -1121,7 +1121,7 @@ def test_issue10_a_common_word_is_a_term_where_its_heading_names_it_and_its_sect
     assert "Extensions" not in concepts("Extensions are small machines that a gardener bolts onto a seed drill.\n")
 
 
-def test_issue10_what_a_term_linked_to_its_own_page_does_describes_it_where_the_sentence_opens_with_it() -> None:
+def test_what_a_term_linked_to_its_own_page_does_describes_it_where_the_sentence_opens_with_it() -> None:
     """Issue 10 (R20): "The [seed counter](/docs/garden/seed-counter/) reports …" opens with the term
     as a link to the page about it and says what it does: a concept, as a glossary entry would be;
     the same words without the link, or a page the sentence points to ("The [README](…) …"), are not."""
@@ -1132,7 +1132,7 @@ def test_issue10_what_a_term_linked_to_its_own_page_does_describes_it_where_the_
     assert "README" not in concepts(page)
 
 
-def test_issue10_the_product_named_before_the_term_a_section_is_about_names_nothing() -> None:
+def test_the_product_named_before_the_term_a_section_is_about_names_nothing() -> None:
     """Issue 10 (R20): where "Acme" is the product most sources name (a hub), "Acme rakes are …"
     opening the section "## Rakes" says what rakes are; the same sentence under another heading
     keeps "Acme rakes" a name of its own."""
@@ -1155,7 +1155,7 @@ def test_issue10_the_product_named_before_the_term_a_section_is_about_names_noth
     assert not {"Rake", "Rakes"} & set(names("Garden work"))
 
 
-def test_r20_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() -> None:
+def test_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() -> None:
     """R20/R26: "Gizmo architecture" is Gizmo's design; the texts never write "architectures", so the
     noun alone ("a pluggable architecture for …") is any design, not Gizmo's: no alias. "Gizmo
     cluster", where the texts write "Gizmo clusters", has "cluster"."""
@@ -1172,7 +1172,7 @@ def test_r20_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() ->
     assert "cluster" in [a.casefold() for a in found["Gizmo cluster"].get("aliases", [])]
 
 
-def test_r20_a_common_noun_is_the_alias_of_the_product_s_term_the_author_marks() -> None:
+def test_a_common_noun_is_the_alias_of_the_product_s_term_the_author_marks() -> None:
     """R20/R26: "objects" is on the stop list — no concept, and no alias of "Gizmo objects" written
     plainly; where the author marks "_Gizmo objects_" as the term, the texts' "objects" are Gizmo's:
     the noun alone is the term's alias, and "Widgets are objects …" links the two."""
@@ -1196,14 +1196,14 @@ def test_r20_a_common_noun_is_the_alias_of_the_product_s_term_the_author_marks()
     assert not any("objects" in aliases for aliases in found.values()) and not related
 
 
-def test_issue10_a_thing_named_in_an_example_is_no_concept() -> None:
+def test_a_thing_named_in_an_example_is_no_concept() -> None:
     """Issue 10 (R20): "A custom crop named SeedMax, that you can plant …" sets up an example's
     instance; "A garden agent called SeedMax …" names a thing of its own."""
     assert "SeedMax" not in concepts("A custom crop named SeedMax, that you can plant in any bed.\n")
     assert "SeedMax" in concepts("A garden agent called SeedMax connects to every bed at night.\n")
 
 
-def test_issue10_a_subkind_named_by_a_hyphened_word_before_the_term_does_not_describe_it() -> None:
+def test_a_subkind_named_by_a_hyphened_word_before_the_term_does_not_describe_it() -> None:
     """Issue 10 (R20): "Garden-specific seed drills help …" says what one subkind does, not what seed
     drills do; a later "Seed drills help …" does."""
     subkind = "## Seed drills\n\nGarden-specific seed drills help farmers sow rows faster.\n"

@@ -20,7 +20,8 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_r5_check_fails_with_path_and_line(git_repo: GitRepo, case: str):
+def test_check_fails_with_path_and_line(git_repo: GitRepo, case: str):
+    """R5."""
     path, text, line, words = BAD[case]
     git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
     git_repo.write({path: text})
@@ -31,7 +32,8 @@ def test_r5_check_fails_with_path_and_line(git_repo: GitRepo, case: str):
     assert "Traceback" not in result.out + result.err
 
 
-def test_r5_duplicate_id_names_both_files(git_repo: GitRepo):
+def test_duplicate_id_names_both_files(git_repo: GitRepo):
+    """R5."""
     git_repo.write({f"{K}/a.md": source("\nA\n", id="same"), f"{K}/b.md": source("\nB\n", id="same")})
     result = git_repo.wikigen("check")
     assert result.code == 1
@@ -41,7 +43,8 @@ def test_r5_duplicate_id_names_both_files(git_repo: GitRepo):
     ]
 
 
-def test_r5_check_files_and_staged(git_repo: GitRepo):
+def test_check_files_and_staged(git_repo: GitRepo):
+    """R5."""
     git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
     git_repo.publish_baseline()
     git_repo.write({f"{K}/bad.md": "---\ntitle: [x\n---\n"})
@@ -56,7 +59,8 @@ def test_r5_check_files_and_staged(git_repo: GitRepo):
     assert result.code == 1 and "duplicate id 'knowledge/good'" in result.out
 
 
-def test_r5_plan_lists_invalid_and_exits_1(git_repo: GitRepo):
+def test_plan_lists_invalid_and_exits_1(git_repo: GitRepo):
+    """R5."""
     git_repo.commit({f"{K}/bad.md": "---\nverification: perhaps\n---\nbody\n"})
     result = git_repo.wikigen("plan", "--json")
     assert result.code == 1
@@ -112,8 +116,8 @@ def test_init_writes_layout_once_and_never_overwrites(git_repo: GitRepo):
     assert "tasks/adopt-wikigen" in plan["pending"]
 
 
-def test_r16_progress_outside_a_terminal_is_one_line_per_increment(git_repo: GitRepo, monkeypatch):
-    """Issue 11, item 4: stderr that is no terminal gets a line per increment; --quiet silences it."""
+def test_progress_outside_a_terminal_is_one_line_per_increment(git_repo: GitRepo, monkeypatch):
+    """R16: Issue 11, item 4: stderr that is no terminal gets a line per increment; --quiet silences it."""
     files = {f"{K}/s{i}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)}
     git_repo.commit(files)
     monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "1500")
@@ -128,7 +132,7 @@ def test_r16_progress_outside_a_terminal_is_one_line_per_increment(git_repo: Git
     assert "source(s) left" in lines[0] and lines[-1].endswith("nothing left")
 
 
-def test_r7_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRepo):
+def test_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRepo):
     """Issue 11, item 5 (R7: compile reads commits only): changed, staged and untracked sources are named."""
     git_repo.commit({f"{K}/a.md": source("\nAlpha is the first source of this repo.\n", title="A")})
     assert git_repo.wikigen("compile", "--quiet").code == 0
@@ -147,8 +151,8 @@ def test_r7_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRe
     assert compiled.code == 0 and compiled.out.startswith("nothing to compile") and f"changed: {K}/a.md" in compiled.out
 
 
-def test_r16_init_ends_with_the_first_import_command_then_build_and_serve(git_repo: GitRepo):
-    """Issue 11, item 3: a first import is a large change, so init shows `wikigen compile --batch`."""
+def test_init_ends_with_the_first_import_command_then_build_and_serve(git_repo: GitRepo):
+    """R16: Issue 11, item 3: a first import is a large change, so init shows `wikigen compile --batch`."""
     result = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen==0.1.0")
     assert result.code == 0
     tail = result.out.split("\nNext:\n", 1)[1]

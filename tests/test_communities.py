@@ -12,7 +12,7 @@ import networkx as nx
 from tests.conftest import GitRepo, source
 from tests.engines import extract
 from tests.old_layout import dump_whole_communities
-from wikigen.communities import (
+from wikigen.compiler.communities import (
     COMMUNITIES_DIR,
     COMMUNITIES_LEVELS,
     WHOLE_RECORD_PATH,
@@ -21,14 +21,14 @@ from wikigen.communities import (
     kept_share,
     load_record,
     partition,
-    read_record,
     record_communities,
     semantic_edges,
 )
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.gitstore import GitStore
-from wikigen.pipeline import compile_repo
-from wikigen.shards import decode_shard, shard_of
+from wikigen.model.shards import decode_shard, shard_of
+from wikigen.store.communities import read_record
+from wikigen.store.git import GitStore
 from wikigen.views.knowledge import load_knowledge
 
 
@@ -72,8 +72,8 @@ def test_a_warm_start_keeps_communities_names_and_colours_where_a_fresh_run_does
     assert same_colour / len(nodes) >= 0.95
 
 
-def test_r24_a_warm_start_never_runs_a_fresh_partition(monkeypatch):
-    """Issue 14: with a parent record only local moves run — no whole Leiden run per compile (its cost
+def test_a_warm_start_never_runs_a_fresh_partition(monkeypatch):
+    """R24: Issue 14: with a parent record only local moves run — no whole Leiden run per compile (its cost
     grows with the graph) and no refresh that moves thousands of concepts at once. Many compiles of
     1% changes each keep the communities close to a fresh run's modularity all the same."""
     import igraph as ig

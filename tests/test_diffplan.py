@@ -11,17 +11,18 @@ import pytest
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
-from wikigen.diffplan import plan_from_diff
+from wikigen.compiler.driver import compile_repo
+from wikigen.compiler.plan import Plan, make_plan
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.gitstore import GitStore
-from wikigen.hashing import fingerprint, pairs_text
-from wikigen.mirror import ManifestMirror
-from wikigen.pipeline import compile_repo
-from wikigen.plan import Plan, make_plan
-from wikigen.shards import Overlay, ShardMap
-from wikigen.snapshot import ManifestEntry, read_waiting
-from wikigen.sources import SOURCES_DIR
-from wikigen.workspace import Workspace
+from wikigen.model.hashing import fingerprint, pairs_text
+from wikigen.model.shards import Overlay, ShardMap
+from wikigen.model.snapshot import ManifestEntry
+from wikigen.model.sources import SOURCES_DIR
+from wikigen.store.git import GitStore
+from wikigen.store.mirror import ManifestMirror
+from wikigen.store.plan_from_diff import plan_from_diff
+from wikigen.store.snapshot import read_waiting
+from wikigen.store.workspace import Workspace
 
 K = "content/sources/knowledge"
 C = "content/sources/constraints"
@@ -98,7 +99,7 @@ def change(rng: random.Random, files: dict[str, str], n: int) -> dict[str, str |
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_issue_14_the_plan_from_the_diff_is_the_whole_plan(git_repo: GitRepo, seed: int):
+def test_the_plan_from_the_diff_is_the_whole_plan(git_repo: GitRepo, seed: int):
     """Over seeded changes (edits, additions, deletions, moves, metadata, R4 deferrals), the plan
     made from the diff equals the whole plan, field by field; it is made, not given way, for most."""
     rng = random.Random(seed)
@@ -116,7 +117,7 @@ def test_issue_14_the_plan_from_the_diff_is_the_whole_plan(git_repo: GitRepo, se
     assert made >= 1
 
 
-def test_issue_14_a_one_edit_plan_reads_no_unchanged_manifest_shard(git_repo: GitRepo, monkeypatch):
+def test_a_one_edit_plan_reads_no_unchanged_manifest_shard(git_repo: GitRepo, monkeypatch):
     """One edit is planned without reading the whole manifest: no shard map is iterated."""
     files = baseline(git_repo)
     path = sorted(files)[3]
@@ -131,7 +132,7 @@ def test_issue_14_a_one_edit_plan_reads_no_unchanged_manifest_shard(git_repo: Gi
     assert plan.unchanged == len(files) - 1 and plan.pending == ("tasks/t",)
 
 
-def test_issue_14_the_plan_gives_way_where_other_sources_take_part(git_repo: GitRepo):
+def test_the_plan_gives_way_where_other_sources_take_part(git_repo: GitRepo):
     """A duplicate id with an unchanged source, a source that does not parse and a changed task
     (R35–R36 look across a task's sources) are planned whole, so that their problems and
     cross-source rules stay as they were; versions waiting elsewhere stay waiting in either plan."""
@@ -151,7 +152,7 @@ def test_issue_14_the_plan_gives_way_where_other_sources_take_part(git_repo: Git
     same(narrow, whole)
 
 
-def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tmp_path):
+def test_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tmp_path):
     """The mirror brought forward from an earlier manifest tree answers as one built from scratch."""
     baseline(git_repo)
     first = git_repo.snapshot().stored
@@ -188,7 +189,7 @@ def test_issue_14_the_manifest_mirror_follows_the_manifest(git_repo: GitRepo, tm
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_issue_14_a_compile_planned_from_the_diff_commits_the_same_tree(git_repo: GitRepo, monkeypatch, seed: int):
+def test_a_compile_planned_from_the_diff_commits_the_same_tree(git_repo: GitRepo, monkeypatch, seed: int):
     """The snapshot a compile publishes from the diff's plan (manifest shards, root record with its
     fingerprint and counts, waiting.json, objects) is byte for byte the one the whole plan gives."""
     rng = random.Random(100 + seed)
@@ -198,12 +199,12 @@ def test_issue_14_a_compile_planned_from_the_diff_commits_the_same_tree(git_repo
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     narrow = str(git_repo.repo.head.peel().tree.id)
     git_repo.repo.reset(head, pygit2.enums.ResetMode.HARD)
-    monkeypatch.setattr("wikigen.workspace.plan_from_diff", lambda *args: None)
+    monkeypatch.setattr("wikigen.store.workspace.plan_from_diff", lambda *args: None)
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     assert str(git_repo.repo.head.peel().tree.id) == narrow
 
 
-def test_issue_14_a_one_edit_compile_reads_no_whole_manifest(git_repo: GitRepo, monkeypatch):
+def test_a_one_edit_compile_reads_no_whole_manifest(git_repo: GitRepo, monkeypatch):
     """One edit compiles, publishes and counts its sources without iterating the stored manifest."""
     files = baseline(git_repo)
     git_repo.commit({sorted(files)[5]: page(5, "\nAnother paragraph.\n")})

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from tests.conftest import GitRepo
-from wikigen.gitstore import Change, GitStore
+from wikigen.store.git import Change, GitStore
 
 S = "content/sources"
 

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikigen import hashing
-from wikigen.hashing import fingerprint, fingerprint_of_text, pairs_text, spliced
+from wikigen.model import hashing
+from wikigen.model.hashing import fingerprint, fingerprint_of_text, pairs_text, spliced
 
 
-def test_r10_the_fingerprint_is_the_hash_of_the_sorted_pairs_and_is_encoded_once_per_pairs(
+def test_the_fingerprint_is_the_hash_of_the_sorted_pairs_and_is_encoded_once_per_pairs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 14: a compile hashes the same 100,000 pairs for its plan and for its snapshot; the
+    """R10: Issue 14: a compile hashes the same 100,000 pairs for its plan and for its snapshot; the
     second time costs a comparison, not an encoding."""
     encoded: list[object] = []
     real = hashing.json_sha256
@@ -38,7 +38,7 @@ _VERSIONS = st.sampled_from(["", "a1", "ff00", "b\\2", "9"])
     st.dictionaries(_IDS, _VERSIONS, max_size=25),
     st.dictionaries(_IDS, st.one_of(st.none(), _VERSIONS), max_size=6),
 )
-def test_issue14_a_spliced_pairs_text_is_the_text_of_the_changed_pairs(
+def test_a_spliced_pairs_text_is_the_text_of_the_changed_pairs(
     pairs: dict[str, str], changes: dict[str, str | None]
 ) -> None:
     """Issue 14: the fingerprint's text with a few pairs changed, spliced, is exactly the text of the

@@ -12,8 +12,8 @@ import yaml
 
 from tests.conftest import GitRepo
 from tests.test_workflow import actionlint
-from wikigen.errors import UsageError
-from wikigen.installation import checked_spec, install_spec, this_install_spec
+from wikigen.commands.installation import checked_spec, install_spec, this_install_spec
+from wikigen.model.errors import UsageError
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

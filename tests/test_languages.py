@@ -14,14 +14,14 @@ import pytest
 
 from tests.conftest import GitRepo, source
 from tests.test_offline import POD_DOC, make_request, run
-from wikigen.engines import language as lang
-from wikigen.engines.base import Delta
-from wikigen.engines.documents import read_document
-from wikigen.engines.offline import OfflineEngine
-from wikigen.engines.text import sentences
-from wikigen.ids import normalize_name
-from wikigen.objects import object_path
-from wikigen.pipeline import compile_repo
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.contract import Delta
+from wikigen.engines.offline import language as lang
+from wikigen.engines.offline.documents import read_document
+from wikigen.engines.offline.engine import OfflineEngine
+from wikigen.engines.offline.text import sentences
+from wikigen.model.ids import normalize_name
+from wikigen.model.objects import object_path
 from wikigen.views.knowledge import load_knowledge
 from wikigen.views.layout import Layout
 from wikigen.views.pages import all_pages
@@ -95,7 +95,7 @@ def test_detection_rule_tells_german_and_chinese_from_english():
     assert "lang: de" in lang.notes("de")[0]
 
 
-def test_e2_chinese_full_stops_end_sentences_and_quotes_stay_verbatim():
+def test_chinese_full_stops_end_sentences_and_quotes_stay_verbatim():
     """E2: a Chinese passage is cut after 。！？ (no space follows them); each sentence is verbatim."""
     text = "容器是一个封闭的运行环境。节点是一台计算机！集群是什么？它是节点的集合。"
     cut = sentences("s", text)
@@ -110,7 +110,7 @@ def test_e2_chinese_full_stops_end_sentences_and_quotes_stay_verbatim():
     assert [s.text for s in sentences("s", english)] == ["A Pod is the smallest unit.", "A Node runs Pods."]
 
 
-def test_r20_german_and_chinese_sources_compile_by_language_independent_rules():
+def test_german_and_chinese_sources_compile_by_language_independent_rules():
     """R20/R22/E2, issue 10 item 6: emphasized and listed terms become concepts with verbatim quotes;
     no relation comes from a source the parser cannot read; each article says which rules applied."""
     request = make_request(GERMAN, CHINESE, titles=["Behälter", "容器"])
@@ -135,8 +135,8 @@ def test_r20_german_and_chinese_sources_compile_by_language_independent_rules():
     assert run(request) == delta  # deterministic
 
 
-def test_r20_frontmatter_lang_wins_over_detection_and_english_articles_carry_no_notes():
-    """Issue 10, item 6: a source whose frontmatter says ``lang: de`` is German even if its text looks
+def test_frontmatter_lang_wins_over_detection_and_english_articles_carry_no_notes():
+    """R20: Issue 10, item 6: a source whose frontmatter says ``lang: de`` is German even if its text looks
     English: no parse, no relation, a note on its article. The same text without ``lang`` is English."""
     english = run(make_request(DECLARED))
     assert "notes" not in english["articles"][0]
@@ -169,7 +169,7 @@ def test_english_corpora_are_detected_as_english(corpus: str):
     assert files and wrong == []
 
 
-def test_r20_end_to_end_compile_of_german_and_chinese_sources_verifies(git_repo: GitRepo):
+def test_end_to_end_compile_of_german_and_chinese_sources_verifies(git_repo: GitRepo):
     """R20/E2/E5, issue 10 item 6: compiled through the pipeline with the offline engine, published,
     ``wikigen verify`` passes, the request carries ``lang`` only where the frontmatter declares it, and
     the site shows the note under the article's title."""

@@ -33,10 +33,10 @@ import pytest
 from tests.corpora import REPO_ROOT
 
 PACKAGE = REPO_ROOT / "wikigen"
-EDGE_MODULES = {"wikigen.pipeline", "wikigen.remote", "wikigen.cli", "wikigen.__main__"}
+EDGE_MODULES = {"wikigen.compiler.driver", "wikigen.commands.push", "wikigen.cli", "wikigen.__main__"}
 EDGE_PACKAGES = ("wikigen.engines", "wikigen.views")
 # What the contract may lean on: leaves that import nothing of wikigen themselves.
-CONTRACT_MAY_IMPORT = {"wikigen.hashing", "wikigen.errors"}
+CONTRACT_MAY_IMPORT = {"wikigen.model.hashing", "wikigen.model.errors"}
 
 
 def _module_name(path: Path) -> str:
@@ -80,8 +80,8 @@ ENGINES = sorted(name for name in MODULES if name.startswith("wikigen.engines.")
 
 def test_the_layers_are_what_the_docstring_says():
     # A renamed or new module must land in a layer on purpose.
-    assert {"wikigen.context", "wikigen.validate", "wikigen.hashing", "wikigen.schemas", "wikigen"} <= set(CORE)
-    assert {"wikigen.engines.base", "wikigen.engines.offline", "wikigen.engines.http"} <= set(ENGINES)
+    assert {"wikigen.compiler.context", "wikigen.compiler.resolve", "wikigen.model.hashing", "wikigen.schemas", "wikigen"} <= set(CORE)
+    assert {"wikigen.engines.contract", "wikigen.engines.offline.engine", "wikigen.engines.http.client"} <= set(ENGINES)
     assert set(MODULES) >= EDGE_MODULES
 
 
@@ -92,7 +92,7 @@ def test_the_core_imports_only_the_core(name: str):
 
 
 def test_the_engine_contract_knows_no_engine_and_no_compiler():
-    imported = _imports("wikigen.engines.base")
+    imported = _imports("wikigen.engines.contract")
     assert imported <= CONTRACT_MAY_IMPORT, f"engines/base.py imports {sorted(imported - CONTRACT_MAY_IMPORT)}"
 
 
@@ -100,23 +100,23 @@ def test_the_engine_contract_knows_no_engine_and_no_compiler():
 def test_engines_never_import_the_compiler_or_the_driver(name: str):
     # An engine sees a request and returns a delta (plain JSON); the compiler's context, validation
     # and the driver that calls it are none of its business.
-    forbidden = {"wikigen.context", "wikigen.validate", "wikigen.merge", *EDGE_MODULES}
+    forbidden = {"wikigen.compiler.context", "wikigen.compiler.resolve", "wikigen.compiler.merge", *EDGE_MODULES}
     imported = _imports(name)
     assert not imported & forbidden, f"{name} imports {sorted(imported & forbidden)}"
     assert not any(target.startswith("wikigen.views") for target in imported), name
 
 
 def test_the_http_engine_checks_schemas_without_the_compiler():
-    for name in ("wikigen.engines.http", "wikigen.engines.completions"):
-        assert "wikigen.validate" not in _imports(name), name
-    assert "wikigen.schemas" in _imports("wikigen.engines.completions")
+    for name in ("wikigen.engines.http.client", "wikigen.engines.http.completions"):
+        assert "wikigen.compiler.resolve" not in _imports(name), name
+    assert "wikigen.schemas" in _imports("wikigen.engines.http.completions")
 
 
 def test_the_factory_lives_beside_the_engines():
-    tree = ast.parse(MODULES["wikigen.engines.base"].read_text(encoding="utf-8"))
+    tree = ast.parse(MODULES["wikigen.engines.contract"].read_text(encoding="utf-8"))
     defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
     assert "make_engine" not in defined
-    assert {"wikigen.engines.offline", "wikigen.engines.http"} <= _imports("wikigen.engines")
+    assert {"wikigen.engines.offline.engine", "wikigen.engines.http.client"} <= _imports("wikigen.engines")
 
 
 def test_no_import_cycles():

@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from wikigen.lookup import IndexLookup
-from wikigen.merge import changed_problems, final_problems
-from wikigen.shards import Overlay
+from wikigen.compiler.lookup import IndexLookup
+from wikigen.compiler.merge import changed_problems, final_problems
+from wikigen.model.shards import Overlay
 
 SOURCES = [f"s{i}" for i in range(5)]
 NAMES = ["Pod", "Node", "Volume", "Service", "Job", "Lease"]
@@ -105,7 +105,8 @@ def split(problems: list[str]) -> tuple[list[str], set[str]]:
     return sorted(p for p in problems if p not in names), held
 
 
-def test_r28_the_changed_check_finds_what_the_whole_check_finds():
+def test_the_changed_check_finds_what_the_whole_check_finds():
+    """R28."""
     found = {"stale": 0, "used by": 0, "covers": 0, "dangling": 0, "clean": 0}
     for seed in range(400):
         rng = random.Random(seed)
@@ -119,7 +120,8 @@ def test_r28_the_changed_check_finds_what_the_whole_check_finds():
     assert all(found.values()), found  # every kind of problem, and clean increments, were tried
 
 
-def test_r28_a_name_an_unchanged_concept_holds_is_refused():
+def test_a_name_an_unchanged_concept_holds_is_refused():
+    """R28."""
     index = dict([article("s0", "v1"), concept("Pod", "s0", "v1")])
     overlay: Overlay[Any] = Overlay(index)
     overlay.__setitem__(*concept("Pods", "s0", "v1", aliases=["pod"]))

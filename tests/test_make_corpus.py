@@ -6,8 +6,8 @@ import importlib.util
 import re
 from pathlib import Path
 
-from wikigen.config import Config
-from wikigen.sources import Source, duplicate_id_problems, parse_source
+from wikigen.model.config import Config
+from wikigen.model.sources import Source, duplicate_id_problems, parse_source
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_corpus.py"
 _spec = importlib.util.spec_from_file_location("make_corpus", SCRIPT)

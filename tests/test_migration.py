@@ -11,14 +11,16 @@ import pytest
 from tests.conftest import GitRepo, source
 from tests.engines import extract
 from tests.old_layout import RELATIONS_PATH, WHOLE_RECORD_PATH, dump_single, dump_whole_communities, flat_path
-from wikigen.communities import COMMUNITIES_DIR, read_record
+from wikigen.compiler.communities import COMMUNITIES_DIR
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import SnapshotError, WikigenError
-from wikigen.gitstore import COMPILER_NAME, EMPTY_TREE, GitStore
-from wikigen.migration import moved
-from wikigen.objects import RELATIONS_DIR, object_path
-from wikigen.pipeline import compile_repo
-from wikigen.snapshot import INDEX_DIR, MANIFEST_DIR, SNAPSHOT_PATH, Snapshot, load_snapshot
+from wikigen.model.errors import SnapshotError, WikigenError
+from wikigen.model.objects import RELATIONS_DIR, object_path
+from wikigen.model.snapshot import EMPTY_TREE, INDEX_DIR, MANIFEST_DIR, SNAPSHOT_PATH, Snapshot
+from wikigen.store.communities import read_record
+from wikigen.store.git import COMPILER_NAME, GitStore
+from wikigen.store.migration import moved
+from wikigen.store.snapshot import load_snapshot
 
 K = "content/sources/knowledge"
 SOURCES = {
@@ -97,7 +99,8 @@ def object_bytes(repo: GitRepo, rev: str, snapshot: Snapshot) -> dict[str, bytes
     return found
 
 
-def test_r10_a_schema_1_snapshot_still_loads_as_it_is(git_repo: GitRepo):
+def test_a_schema_1_snapshot_still_loads_as_it_is(git_repo: GitRepo):
+    """R10."""
     old = old_layout_repo(git_repo)
     assert not old.sharded and old.schema == 1 and old.version == 1
     assert set(old.manifest) == {"knowledge/pod", "knowledge/node", "knowledge/cat"}
@@ -115,7 +118,8 @@ def communities_at(repo: GitRepo, rev: str = "HEAD") -> dict[str, str]:
     return dict(read_record(store, store.commit_tree(store.resolve(rev))).assignment)
 
 
-def test_r9_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(git_repo: GitRepo):
+def test_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(git_repo: GitRepo):
+    """R9."""
     old = old_layout_repo(git_repo)
     before_head = git_repo.head()
     before = object_bytes(git_repo, "HEAD", old)
@@ -157,7 +161,8 @@ def test_r9_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(g
     assert not again.published and engine.calls == 0
 
 
-def test_r9_a_change_waiting_in_the_old_layout_compiles_after_the_move(git_repo: GitRepo):
+def test_a_change_waiting_in_the_old_layout_compiles_after_the_move(git_repo: GitRepo):
+    """R9."""
     old_layout_repo(git_repo)
     before_head = git_repo.head()
     git_repo.commit({f"{K}/dog.md": source("Dogs.\n\nConcept Dog: a dog.\n\nREL Dog -chases-> Cat.\n", title="Dogs")})
@@ -205,7 +210,8 @@ def test_a_sharded_repo_with_a_whole_communities_record_moves_it_at_the_next_com
     assert git_repo.wikigen("verify").code == 0
 
 
-def test_r9_moved_is_pure_and_keeps_every_relation_line():
+def test_moved_is_pure_and_keeps_every_relation_line():
+    """R9."""
     lines = [
         json.dumps({"id": f"relation/{i:04x}", "subject": "concept/a", "predicate": "p", "object": "concept/b"},
                    sort_keys=True, separators=(",", ":"))
@@ -232,8 +238,8 @@ def test_a_schema_2_root_without_a_repository_is_refused_with_what_to_do(git_rep
         load_snapshot(root)
 
 
-def test_r9_page_urls_stay_the_same_after_the_move(git_repo: GitRepo):
-    """Issue 14: objects' files move into prefix folders, but every page keeps its URL — with the
+def test_page_urls_stay_the_same_after_the_move(git_repo: GitRepo):
+    """R9: Issue 14: objects' files move into prefix folders, but every page keeps its URL — with the
     readable names the site uses and with the file-name fallback alike."""
     from wikigen.views.knowledge import load_knowledge
     from wikigen.views.layout import Layout, readable_names

@@ -13,14 +13,14 @@ import pytest
 from tests.conftest import GitRepo
 from tests.engines import extract
 from tests.test_shards import K, corpus
-from wikigen import mirror
-from wikigen import snapshot as snapshot_module
+from wikigen.compiler.driver import compile_repo
+from wikigen.compiler.lookup import IndexLookup, Lookup, name_tokens
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.gitstore import GitStore
-from wikigen.lookup import IndexLookup, Lookup, name_tokens
-from wikigen.mirror import MIRROR_FILE, Mirror
-from wikigen.pipeline import compile_repo
-from wikigen.shards import ShardMap
+from wikigen.model.shards import ShardMap
+from wikigen.store import mirror
+from wikigen.store import snapshot as snapshot_module
+from wikigen.store.git import GitStore
+from wikigen.store.mirror import MIRROR_FILE, Mirror
 
 
 def index_tree(repo: GitRepo, rev: str = "HEAD") -> str:
@@ -74,7 +74,7 @@ def _among_many(lookup: Lookup, concepts: list[str]) -> list[tuple[str, str, str
     return lookup.relations_among(padded)
 
 
-def test_issue_14_the_mirror_brought_forward_answers_as_the_whole_index(git_repo: GitRepo, tmp_path: Path):
+def test_the_mirror_brought_forward_answers_as_the_whole_index(git_repo: GitRepo, tmp_path: Path):
     files = corpus()
     git_repo.commit(files)
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
@@ -118,7 +118,7 @@ def test_issue_14_the_mirror_brought_forward_answers_as_the_whole_index(git_repo
     back.close()
 
 
-def test_issue_14_a_warm_compile_never_reads_the_whole_index(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+def test_a_warm_compile_never_reads_the_whole_index(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
     """With the cache at the baseline, a one-edit compile looks up single index entries only: iterating
     the index (which reads every shard) fails the test."""
     files = corpus()
@@ -134,7 +134,7 @@ def test_issue_14_a_warm_compile_never_reads_the_whole_index(git_repo: GitRepo, 
     assert git_repo.wikigen("verify").code == 0
 
 
-def test_issue_14_a_damaged_or_foreign_cache_is_rebuilt_from_git(git_repo: GitRepo):
+def test_a_damaged_or_foreign_cache_is_rebuilt_from_git(git_repo: GitRepo):
     git_repo.commit(corpus())
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
     store = GitStore(git_repo.root)
@@ -156,13 +156,13 @@ def test_issue_14_a_damaged_or_foreign_cache_is_rebuilt_from_git(git_repo: GitRe
     foreign.close()
 
 
-def test_issue_14_verify_streams_the_index_and_reads_each_body_once(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+def test_verify_streams_the_index_and_reads_each_body_once(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
     """E5 at scale: `verify` never holds the whole index (it reads it shard by shard), checks objects
     grouped by the source they cite, so each body is read once while only two are held, and finds
     what it found before."""
-    from wikigen import verify
-    from wikigen.verify import verify_snapshot
-    from wikigen.workspace import Workspace
+    from wikigen.commands import verify
+    from wikigen.commands.verify import verify_snapshot
+    from wikigen.store.workspace import Workspace
 
     git_repo.commit(corpus())
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
@@ -182,13 +182,13 @@ def test_issue_14_verify_streams_the_index_and_reads_each_body_once(git_repo: Gi
     assert problems and all(path in p or "concept/" in p for p in problems)
 
 
-def test_r24_an_edit_that_moves_no_concept_or_relation_never_runs_the_partition(
+def test_an_edit_that_moves_no_concept_or_relation_never_runs_the_partition(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
-    """Issue 14: the partition runs only when the increment added or removed a concept or a
+    """R24: Issue 14: the partition runs only when the increment added or removed a concept or a
     relation; otherwise the parent's record stands, unrewritten. When it runs on a stored record it
     is the local update (local moves from the changed relations), never a partition of the whole graph."""
-    from wikigen import communities
+    from wikigen.compiler import communities
 
     files = corpus()
     git_repo.commit(files)

@@ -12,12 +12,12 @@ from tests.conftest import GitRepo
 from tests.engines import extract
 from tests.test_communities import power_law
 from tests.test_shards import K, communities_at, corpus
-from wikigen.communities import MemoryView, kept_share, partition, semantic_edges
+from wikigen.compiler.communities import MemoryView, kept_share, partition, semantic_edges
+from wikigen.compiler.community_moves import local_moves
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.gitstore import GitStore
-from wikigen.moves import local_moves
-from wikigen.pipeline import compile_repo
-from wikigen.snapshot import read_snapshot
+from wikigen.store.git import GitStore
+from wikigen.store.snapshot import read_snapshot
 
 Edges = dict[tuple[str, str], int]
 
@@ -63,8 +63,8 @@ def check_record(record: dict[str, str], edges: Edges) -> None:
         assert nx.is_connected(graph.subgraph(members)), name
 
 
-def test_v3_local_moves_keep_the_record_whole_connected_and_close_to_a_fresh_run():
-    """Issue 14: ten changes, each seeded with only the concepts whose relations changed (what the
+def test_local_moves_keep_the_record_whole_connected_and_close_to_a_fresh_run():
+    """V3: Issue 14: ten changes, each seeded with only the concepts whose relations changed (what the
     compiler knows), keep every invariant of the record, keep ≥ 95% of assignments each time, and
     stay within 5% of a fresh run's modularity."""
     import igraph as ig
@@ -108,7 +108,7 @@ class CountingView(MemoryView):
         return super().members(name)
 
 
-def test_issue_14_a_local_update_reads_the_neighbourhood_of_the_change_only():
+def test_a_local_update_reads_the_neighbourhood_of_the_change_only():
     edges = power_law(3000, seed=8)
     record = partition(sorted({n for p in edges for n in p}), edges)
     a, b = "c00100", "c02900"
@@ -121,7 +121,8 @@ def test_issue_14_a_local_update_reads_the_neighbourhood_of_the_change_only():
     assert len(moves) <= 60
 
 
-def test_v3_a_cut_community_is_split_and_the_part_without_its_name_is_named_by_its_centre():
+def test_a_cut_community_is_split_and_the_part_without_its_name_is_named_by_its_centre():
+    """V3."""
     # One community of two triangles joined by a bridge, named "b"; the bridge c–d is removed.
     edges = {("a", "b"): 1, ("a", "c"): 1, ("b", "c"): 1, ("c", "d"): 1, ("d", "e"): 2, ("d", "f"): 1, ("e", "f"): 2}
     edges |= {("x", "y"): 1, ("y", "z"): 1, ("x", "z"): 1}
@@ -138,7 +139,7 @@ def test_v3_a_cut_community_is_split_and_the_part_without_its_name_is_named_by_i
     assert "f" not in again and again["q"] == "x" and again["d"] == again["e"]
 
 
-def test_issue_14_the_compiler_updates_the_stored_record_as_the_local_moves_do_in_memory(git_repo: GitRepo):
+def test_the_compiler_updates_the_stored_record_as_the_local_moves_do_in_memory(git_repo: GitRepo):
     """The stored path (the lookup mirror, the record's cache and the increment's relations over them)
     gives the same record as the moves over the whole graph held in memory, seeded the same way."""
     files = corpus()

@@ -2,7 +2,7 @@
 them byte for byte as the pure-Python emitter does.
 
 The compiler reads and writes its own object files with PyYAML's C parser and emitter where PyYAML
-has them (wikigen.objects), so what a file holds must not depend on which one ran. The C emitter
+has them (wikigen.model.objects), so what a file holds must not depend on which one ran. The C emitter
 escapes some text the pure one writes as it is (emoji, NEL, the Unicode separators): an object
 holding such text is written by the pure emitter, which this file shows too.
 """
@@ -16,8 +16,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikigen import objects
-from wikigen.objects import parse_object, render_object
+from wikigen.model import objects
+from wikigen.model.objects import parse_object, render_object
 
 pytestmark = pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without LibYAML")
 
@@ -49,7 +49,8 @@ def test_libyaml_reads_what_the_compiler_writes_as_pure_python_does(data: dict[s
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(TEXT, VALUE, min_size=1, max_size=6))
-def test_r24_an_object_is_written_the_same_whichever_emitter_runs(data: dict[str, Any]) -> None:
+def test_an_object_is_written_the_same_whichever_emitter_runs(data: dict[str, Any]) -> None:
+    """R24."""
     pure = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100_000, default_flow_style=False)
     assert objects._dump_yaml(data) == pure
 

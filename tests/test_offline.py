@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wikigen.context import recheck_request
-from wikigen.engines.base import STAGES, Engine
-from wikigen.engines.offline import ROUTE, OfflineEngine
-from wikigen.errors import EngineError
+from wikigen.compiler.context import recheck_request
+from wikigen.engines.contract import STAGES, Engine
+from wikigen.engines.offline.engine import ROUTE, OfflineEngine
 from wikigen.evidence.passages import passages
 from wikigen.evidence.rerank import Ranker
-from wikigen.hashing import canonical_bytes
-from wikigen.ids import concept_id, normalize_name, normalize_predicate
+from wikigen.model.errors import EngineError
+from wikigen.model.hashing import canonical_bytes
+from wikigen.model.ids import concept_id, normalize_name, normalize_predicate
 
 POD_DOC = (
     "A **Pod** is the smallest deployable unit of computing that you can create and manage in Kubernetes.\n\n"
@@ -120,7 +120,8 @@ def triples(delta: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     return {(r["subject"], r["predicate"], r["object"]) for r in delta["relations"]}
 
 
-def test_r19_engine_contract() -> None:
+def test_engine_contract() -> None:
+    """R19."""
     engine = OfflineEngine()
     assert engine.name == "offline" and engine.remote is False
     assert (
@@ -130,7 +131,8 @@ def test_r19_engine_contract() -> None:
         run(make_request(POD_DOC), "summarize")
 
 
-def test_r19_cancel_and_deadline_raise_engine_error() -> None:
+def test_cancel_and_deadline_raise_engine_error() -> None:
+    """R19."""
     request = make_request(POD_DOC)
     cancelled = threading.Event()
     cancelled.set()
@@ -140,7 +142,8 @@ def test_r19_cancel_and_deadline_raise_engine_error() -> None:
         OfflineEngine().run("analyze", request, time.monotonic() - 1, threading.Event())
 
 
-def test_r20_same_request_gives_byte_identical_delta() -> None:
+def test_same_request_gives_byte_identical_delta() -> None:
+    """R20."""
     request = make_request(POD_DOC, "## Labels\n\n_Labels_ are key/value pairs that are attached to Pods.\n")
     first = OfflineEngine().run("analyze", request, time.monotonic() + 300, threading.Event())
     second = OfflineEngine().run("analyze", request, time.monotonic() + 300, threading.Event())
@@ -149,7 +152,8 @@ def test_r20_same_request_gives_byte_identical_delta() -> None:
     assert rechecked[0] == rechecked[1]
 
 
-def test_r22_every_quote_is_verbatim_in_its_body_or_fragment() -> None:
+def test_every_quote_is_verbatim_in_its_body_or_fragment() -> None:
+    """R22."""
     request = make_request(
         POD_DOC,
         "# Nodes\n\n> Worker machines.\n\n- **Node**: a Node is a worker machine that runs Pods.\n\n"
@@ -162,7 +166,8 @@ def test_r22_every_quote_is_verbatim_in_its_body_or_fragment() -> None:
     assert_verbatim(recheck(request, analyzed), request)
 
 
-def test_r20_ranking_changes_cited_passages_from_document_order() -> None:
+def test_ranking_changes_cited_passages_from_document_order() -> None:
+    """R20."""
     off_topic = [
         "Whisk the eggs with the sugar until pale, then fold in the flour and bake for twenty minutes.",
         "The harbour ferry leaves at dawn and returns after the fishing boats have unloaded their catch.",
@@ -181,7 +186,8 @@ def test_r20_ranking_changes_cited_passages_from_document_order() -> None:
     assert cited == on_topic
 
 
-def test_r20_sections_follow_headings_with_best_passages() -> None:
+def test_sections_follow_headings_with_best_passages() -> None:
+    """R20."""
     body = (
         "Intro paragraph that introduces the page and its subject at some length here.\n\n"
         "## Storage\n\nThe cafeteria opens at noon and serves soup, bread and a choice of two salads.\n\n"
@@ -205,14 +211,16 @@ def test_r20_sections_follow_headings_with_best_passages() -> None:
     ]
 
 
-def test_r20_source_without_passages_still_gets_a_cited_article() -> None:
+def test_source_without_passages_still_gets_a_cited_article() -> None:
+    """R20."""
     request = make_request("# x\n\nshort\n", "\n  tiny  \n")
     articles = run(request)["articles"]
     assert [a["sources"] for a in articles] == [["knowledge/s0"], ["knowledge/s1"]]
     assert [a["summary"][0]["quotes"][0]["quote"] for a in articles] == ["# x\n\nshort", "tiny"]
 
 
-def test_r20_concepts_from_bold_copula_and_glossary_lists() -> None:
+def test_concepts_from_bold_copula_and_glossary_lists() -> None:
+    """R20."""
     body = (
         "A **Widget** is a reusable part that a Gadget mounts at start-up.\n\n"
         "The Container Runtime Interface (CRI) is the plugin interface between the kubelet and runtimes.\n\n"
@@ -239,13 +247,15 @@ def test_r20_concepts_from_bold_copula_and_glossary_lists() -> None:
     assert concepts["mixed version proxy"]["definition"]["quotes"][0]["quote"].startswith("An API server proxies")
 
 
-def test_r20_plural_term_gets_singular_name_and_plural_alias() -> None:
+def test_plural_term_gets_singular_name_and_plural_alias() -> None:
+    """R20."""
     body = "_Labels_ are key/value pairs that are attached to objects.\n\nEach label has a key and a value.\n"
     concept = concepts_by_name(run(make_request(body)))["label"]
     assert (concept["name"], concept["aliases"]) == ("Label", ["Labels"])
 
 
-def test_r20_stop_list_headings_never_become_concepts() -> None:
+def test_stop_list_headings_never_become_concepts() -> None:
+    """R20."""
     body = (
         "## What's next\n\n**What's next** is a list of pages to read after this one.\n\n"
         "## See also\n\n**See also** is a section with related links for the reader.\n\n"
@@ -257,14 +267,16 @@ def test_r20_stop_list_headings_never_become_concepts() -> None:
     assert not names & {"what's next", "see also", "note", "example", "this", "it"}
 
 
-def test_r20_heading_alone_is_not_a_concept() -> None:
+def test_heading_alone_is_not_a_concept() -> None:
+    """R20."""
     heading_only = "## Frobnicator\n\nSet the dial to seven and wait until the lamp turns green.\n"
     assert run(make_request(heading_only))["concepts"] == []
     defined = heading_only + "\nThe frobnicator is a device that polishes the gears of the clock.\n"
     assert list(concepts_by_name(run(make_request(defined)))) == ["frobnicator"]
 
 
-def test_r20_relation_needs_one_sentence_with_both_concepts_and_a_predicate() -> None:
+def test_relation_needs_one_sentence_with_both_concepts_and_a_predicate() -> None:
+    """R20."""
     same_page = POD_DOC + "\nA ReplicaSet is a controller object that keeps replicas running.\n"
     analyzed = run(make_request(same_page))
     assert ("Deployment", "manages", "ReplicaSet") in triples(analyzed)
@@ -283,7 +295,8 @@ def test_r20_relation_needs_one_sentence_with_both_concepts_and_a_predicate() ->
     assert ("Deployment", "manages", "ReplicaSet") not in triples(run(make_request(no_verb)))
 
 
-def test_r20_relation_rules_negation_passive_and_prepositions() -> None:
+def test_relation_rules_negation_passive_and_prepositions() -> None:
+    """R20."""
     body = (
         "A **Pod** is a group of containers that share storage and a network namespace.\n\n"
         "A **Node** is a worker machine, virtual or physical, that runs the workloads.\n\n"
@@ -296,7 +309,7 @@ def test_r20_relation_rules_negation_passive_and_prepositions() -> None:
     assert ("Pod", "uses", "Node") not in found  # "in a Pod" is not the subject
 
 
-def test_r20_a_function_named_without_its_arity_relates_as_code_or_by_its_kind() -> None:
+def test_a_function_named_without_its_arity_relates_as_code_or_by_its_kind() -> None:
     """Issue 10 (R20): `sow/1` is also "the sow functions" and `sow`, but not the English verb
     ("sow the seeds")."""
     body = (
@@ -310,7 +323,7 @@ def test_r20_a_function_named_without_its_arity_relates_as_code_or_by_its_kind()
     assert not {t for t in found if t[0] == "sow/1" or (t[2] == "sow/1" and t[1] != "builds on")}
 
 
-def test_r20_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None:
+def test_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None:
     """Issue 10 (R20): "`pasture` and `barn`" as a metric's labels are fields, not the concept
     Pasture; the word in prose still names it."""
     body = (
@@ -323,7 +336,8 @@ def test_r20_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> 
     assert ("Pasture", "is a", "Tag") not in found  # `pasture` names a tag here, not the Pasture
 
 
-def test_r19_recheck_finds_fragment_relation_and_repeats_none() -> None:
+def test_recheck_finds_fragment_relation_and_repeats_none() -> None:
+    """R19."""
     gadget = {"id": "concept/gadget", "name": "Gadget", "aliases": ["Gadgets"], "type": "component"}
     request = make_request(
         "A **Widget** is a reusable part of the assembly line.\n\nA Widget needs a Gadget to work.\n",
@@ -361,7 +375,7 @@ def test_r19_recheck_finds_fragment_relation_and_repeats_none() -> None:
     assert recheck({**request, "relations": [live]}, analyzed)["relations"] == []
 
 
-def test_r25_an_anchor_named_again_stays_as_it_is() -> None:
+def test_an_anchor_named_again_stays_as_it_is() -> None:
     """R25/R12: a live concept that a changed source names again keeps its definition, evidence and
     citations: the engine does not return it (its citations would grow with every source that names
     it, and an edit of any of them would revoke it with all its relations); relations reach it by id."""
@@ -376,7 +390,8 @@ def test_r25_an_anchor_named_again_stays_as_it_is() -> None:
     assert any(r["object"] == "concept/pod" for r in delta["relations"])
 
 
-def test_r26_alias_of_pages_make_no_alias_collisions() -> None:
+def test_alias_of_pages_make_no_alias_collisions() -> None:
+    """R26."""
     titles = ["pw-play", "pw-record", "gnubase64", "pw-cat"]
     bodies = [
         "# pw-play\n\n> This command is an alias of `pw-cat --playback`.\n\n- View documentation:\n\n`tldr pw-cat`\n",
@@ -391,7 +406,8 @@ def test_r26_alias_of_pages_make_no_alias_collisions() -> None:
     assert_unambiguous(delta, [anchor])
 
 
-def test_r37_epistemic_status_is_kept() -> None:
+def test_epistemic_status_is_kept() -> None:
+    """R37."""
     expected = {
         "We suspect the cache was cold, but this is an unconfirmed hypothesis about the outage.": "hypothesis",
         "We should consider adding a warm-up step; this is a proposal and it is not yet done.": "suggestion",
@@ -404,7 +420,8 @@ def test_r37_epistemic_status_is_kept() -> None:
     assert {c["quotes"][0]["quote"]: c["status"] for c in claims} == expected
 
 
-def test_r12_revoked_concept_is_rebuilt_from_a_fragment() -> None:
+def test_revoked_concept_is_rebuilt_from_a_fragment() -> None:
+    """R12."""
     revoked = {
         "id": "concept/sprocket",
         "kind": "concept",
@@ -424,9 +441,9 @@ def test_r12_revoked_concept_is_rebuilt_from_a_fragment() -> None:
     ]
 
 
-def test_r20_topics_are_left_to_the_compilers_topic_rule() -> None:
-    """Topics by meaning (issue 10): the offline engine returns no topics of an increment; the
-    compiler derives them from the merged objects (wikigen.topics, tests/test_topics.py)."""
+def test_topics_are_left_to_the_compilers_topic_rule() -> None:
+    """R20: Topics by meaning (issue 10): the offline engine returns no topics of an increment; the
+    compiler derives them from the merged objects (wikigen.compiler.topics, tests/test_topics.py)."""
     definition = "A **Widget** is a reusable part of the assembly line that other parts attach to.\n"
     uses = [
         f"Page {i} explains how the Widget is painted in colour number {i} before shipping.\n"
@@ -485,9 +502,10 @@ TEMPLATES = [
         max_size=3,
     )
 )
-def test_r26_random_bodies_keep_quotes_verbatim_names_unique_and_no_loops(
+def test_random_bodies_keep_quotes_verbatim_names_unique_and_no_loops(
     docs: list[list[tuple[str, str, str]]],
 ) -> None:
+    """R26."""
     bodies = ["\n\n".join(t.format(a=a, b=b) for t, a, b in doc) + "\n" for doc in docs]
     anchors = [{"id": "concept/gadget", "name": "Gadget", "aliases": ["Gizmo"], "type": "concept"}]
     request = make_request(*bodies, anchors=anchors)
@@ -499,8 +517,8 @@ def test_r26_random_bodies_keep_quotes_verbatim_names_unique_and_no_loops(
     assert_unambiguous({"concepts": [], "relations": analyzed["relations"] + rechecked["relations"]}, anchors)
 
 
-def test_r20_delta_is_byte_identical_across_processes(tmp_path) -> None:
-    """Set order and hash seeds never leak into the delta: two fresh processes agree byte for byte."""
+def test_delta_is_byte_identical_across_processes(tmp_path) -> None:
+    """R20: Set order and hash seeds never leak into the delta: two fresh processes agree byte for byte."""
     import json
     import os
     import subprocess
@@ -517,8 +535,8 @@ def test_r20_delta_is_byte_identical_across_processes(tmp_path) -> None:
     path.write_text(json.dumps(request), encoding="utf-8")
     script = (
         "import json, sys, threading, time\n"
-        "from wikigen.engines.offline import OfflineEngine\n"
-        "from wikigen.hashing import canonical_bytes\n"
+        "from wikigen.engines.offline.engine import OfflineEngine\n"
+        "from wikigen.model.hashing import canonical_bytes\n"
         "request = json.loads(open(sys.argv[1], encoding='utf-8').read())\n"
         "engine, cancel = OfflineEngine(), threading.Event()\n"
         "first = engine.run('analyze', request, time.monotonic() + 300, cancel).data\n"
@@ -539,8 +557,8 @@ def test_r20_delta_is_byte_identical_across_processes(tmp_path) -> None:
     assert outputs[0] == canonical_bytes([analyzed, recheck(request, analyzed)])
 
 
-def test_r15_a_large_increment_never_changes_its_articles() -> None:
-    """An article is a function of its source: a big increment trims concept evidence, not articles."""
+def test_a_large_increment_never_changes_its_articles() -> None:
+    """R15: An article is a function of its source: a big increment trims concept evidence, not articles."""
     words = ["scheduler", "node", "pod", "volume", "label", "taint", "quota", "lease", "probe", "image"]
     sections = []
     for i in range(40):

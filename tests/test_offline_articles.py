@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from wikigen.engines.articles import article_plan, article_title, boilerplate, fit, queries
-from wikigen.engines.documents import Scorer, claim, read_document
-from wikigen.engines.offline import OfflineEngine
-from wikigen.engines.text import status
+from wikigen.compiler.resolve import _HEDGES
+from wikigen.engines.offline.articles import article_plan, article_title, boilerplate, fit, queries
+from wikigen.engines.offline.documents import Scorer, claim, read_document
+from wikigen.engines.offline.engine import OfflineEngine
+from wikigen.engines.offline.text import status
 from wikigen.evidence.rerank import Ranker
-from wikigen.validate import _HEDGES
 
 TAG = re.compile(r"</?[a-zA-Z][\w-]*(?:\s[^<>]*)?/?>")
 
@@ -54,7 +54,7 @@ def quotes_of(built: dict[str, Any]) -> list[str]:
 # E1 / E2: markup
 
 
-def test_e1_e2_no_claim_or_definition_shows_raw_html() -> None:
+def test_no_claim_or_definition_shows_raw_html() -> None:
     """E1/E2 and issue 10: a sentence with an inline tag is never a claim, definition or quote (a
     quote is verbatim, so the page would show the tag); a trailing ``<br>`` is cut off the sentence;
     anchor and caption paragraphs are never claims; code spans keep their angle brackets."""
@@ -106,7 +106,7 @@ def test_e1_e2_no_claim_or_definition_shows_raw_html() -> None:
 # R1: the article's title
 
 
-def test_r1_article_title_frontmatter_then_h1_then_first_heading_then_file_name(scorer: Scorer) -> None:
+def test_article_title_frontmatter_then_h1_then_first_heading_then_file_name(scorer: Scorer) -> None:
     """R1 (article only): a frontmatter title is kept; an H1 is kept; a chapter that opens with `##`
     gets that heading instead of its file name; a body without headings keeps the file name."""
     prose = "Closures capture the variables of the scope they were defined in, by reference.\n"
@@ -128,7 +128,7 @@ def test_r1_article_title_frontmatter_then_h1_then_first_heading_then_file_name(
 # R20: lead, MMR summary, sections, no repeats
 
 
-def test_r20_summary_is_the_lead_and_no_two_near_duplicates(scorer: Scorer) -> None:
+def test_summary_is_the_lead_and_no_two_near_duplicates(scorer: Scorer) -> None:
     """R20: the summary opens with the lead; of two near-duplicate paragraphs at most one is cited,
     anywhere in the article."""
     lead = "A lighthouse keeper tends the lamp and the lens of a coastal lighthouse every night."
@@ -148,7 +148,7 @@ def test_r20_summary_is_the_lead_and_no_two_near_duplicates(scorer: Scorer) -> N
     assert not (twin_a in cited and twin_b in cited)
 
 
-def test_r20_a_page_turn_is_no_claim_and_no_lead(scorer: Scorer) -> None:
+def test_a_page_turn_is_no_claim_and_no_lead(scorer: Scorer) -> None:
     """R20: "Now let's talk about lenses." turns a page; the lead is what the paragraph then says, and
     a paragraph that only turns a page is not a claim at all."""
     turn = "Now let's talk about lenses. "
@@ -164,7 +164,7 @@ def test_r20_a_page_turn_is_no_claim_and_no_lead(scorer: Scorer) -> None:
     assert not any("let's" in q for q in quotes_of(built))
 
 
-def test_r20_sections_never_repeat_a_summary_passage(scorer: Scorer) -> None:
+def test_sections_never_repeat_a_summary_passage(scorer: Scorer) -> None:
     """R20: a section cites passages under its heading that the summary did not cite, and a section
     keeps its best passage."""
     body = (
@@ -181,7 +181,7 @@ def test_r20_sections_never_repeat_a_summary_passage(scorer: Scorer) -> None:
     assert all(s["claims"] for s in built["sections"])
 
 
-def test_r20_summary_is_never_empty_and_lead_ins_wait(scorer: Scorer) -> None:
+def test_summary_is_never_empty_and_lead_ins_wait(scorer: Scorer) -> None:
     """R20: when every passage is the only one of its section the summary still cites one (a
     summary is required); a lead-in to a code sample is never a summary claim past the lead."""
     body = (
@@ -201,7 +201,7 @@ def test_r20_summary_is_never_empty_and_lead_ins_wait(scorer: Scorer) -> None:
     assert lead_in not in [c["quotes"][0]["quote"] for c in article(scorer, body, "Tea")["summary"]]
 
 
-def test_r20_greetings_reader_questions_contributors_and_navigation_are_not_claims(scorer: Scorer) -> None:
+def test_greetings_reader_questions_contributors_and_navigation_are_not_claims(scorer: Scorer) -> None:
     """R20: a wiki page leaves out greetings, questions to the reader, contributor lists and
     navigation lines."""
     noise = [
@@ -237,7 +237,7 @@ def test_r20_greetings_reader_questions_contributors_and_navigation_are_not_clai
 # R37: status from the claim's own sentence
 
 
-def test_r37_status_is_decided_from_one_sentence() -> None:
+def test_status_is_decided_from_one_sentence() -> None:
     """R37: modal verbs in plain technical statements are stated; hedges of cause or fact are
     hypotheses; proposals are suggestions; a sentence ending in "?" is a question."""
     expected = {
@@ -263,7 +263,7 @@ def test_r37_status_is_decided_from_one_sentence() -> None:
     assert {text: status(text) for text in expected} == expected
 
 
-def test_r37_a_hedge_in_a_later_sentence_is_not_the_claims() -> None:
+def test_a_hedge_in_a_later_sentence_is_not_the_claims() -> None:
     """R37: a hedge in the second sentence of a paragraph does not make the first sentence's claim a
     hypothesis; the claim then quotes its own sentence only, so a stated claim never cites a hedge."""
     paragraph = (
@@ -279,7 +279,7 @@ def test_r37_a_hedge_in_a_later_sentence_is_not_the_claims() -> None:
     assert claim("retrospectives/import", same)["quotes"][0]["quote"] == same  # one status: whole
 
 
-def test_r37_a_retrospective_paragraph_keeps_its_fact_and_its_hypothesis(scorer: Scorer) -> None:
+def test_a_retrospective_paragraph_keeps_its_fact_and_its_hypothesis(scorer: Scorer) -> None:
     """R37: in a retrospective, a paragraph that states what happened and then suspects a cause gives
     two claims, a stated one and a hypothesis, each quoting its own sentences verbatim."""
     fact = "The nightly import stopped after the first batch of records."
@@ -295,7 +295,7 @@ def test_r37_a_retrospective_paragraph_keeps_its_fact_and_its_hypothesis(scorer:
 
 
 @pytest.mark.parametrize("hedge", _HEDGES)
-def test_r37_no_stated_claim_cites_what_validation_calls_a_hedge(hedge: str) -> None:
+def test_no_stated_claim_cites_what_validation_calls_a_hedge(hedge: str) -> None:
     """R37: every word the compiler's validation reads as a hedge gives a non-stated status, so the
     offline engine never builds a delta that validation rejects."""
     assert status(f"The retry step is {hedge} for the night import.") != "stated"
@@ -303,7 +303,7 @@ def test_r37_no_stated_claim_cites_what_validation_calls_a_hedge(hedge: str) -> 
     assert made["status"] != "stated" or hedge not in made["quotes"][0]["quote"].casefold()
 
 
-def test_r37_link_targets_are_not_the_sentences_words() -> None:
+def test_link_targets_are_not_the_sentences_words() -> None:
     """R37: a word in a link's URL ("proposals") does not make a plain sentence a suggestion, but a
     hedge that validation would read anywhere in the quote still keeps the claim off "stated"."""
     plain = "The first design is explained in the [design notes](https://example.invalid/proposals/net.md)."
@@ -312,15 +312,15 @@ def test_r37_link_targets_are_not_the_sentences_words() -> None:
     assert claim("knowledge/net", linked)["status"] != "stated"
 
 
-def test_r20_section_headings_drop_attribute_blocks() -> None:
+def test_section_headings_drop_attribute_blocks() -> None:
     """R20: a heading's anchor or style block ("{#id}", "{: .warning}") is not part of its name."""
     document = read_document("knowledge/x", "x", "## Watering {#water}\n\ntext\n\n### Frost {: .warning}\n")
     assert [(h.level, h.text) for h in document.headings] == [(2, "Watering"), (3, "Frost")]
 
 
-def test_e1_what_counts_as_raw_html() -> None:
-    """Issue 10: a tag is raw HTML; a code span, an autolink and a Hugo shortcode are not."""
-    from wikigen.engines.text import has_tag
+def test_what_counts_as_raw_html() -> None:
+    """E1: Issue 10: a tag is raw HTML; a code span, an autolink and a Hugo shortcode are not."""
+    from wikigen.engines.offline.text import has_tag
 
     assert has_tag("Range size: 2<sup>12</sup> addresses in all.")
     assert has_tag('On <a href="https://example.com">the farm</a> it rains.')
@@ -331,10 +331,10 @@ def test_e1_what_counts_as_raw_html() -> None:
     )
 
 
-def test_e1_a_table_a_shortcode_line_runs_into_holds_no_sentence() -> None:
+def test_a_table_a_shortcode_line_runs_into_holds_no_sentence() -> None:
     """E1: "{{< table … >}}" right above a table makes one paragraph of both; its rows are cells,
     not sentences (a row would otherwise be quoted with the header and the delimiter row)."""
-    from wikigen.engines.text import sentences
+    from wikigen.engines.offline.text import sentences
 
     table = (
         '{{< table caption="Modes of the sorter" >}}\n'

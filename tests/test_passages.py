@@ -19,7 +19,8 @@ def check_verbatim(body: str) -> tuple[Passage, ...]:
     return found
 
 
-def test_e1_paragraph_offsets_and_lines() -> None:
+def test_paragraph_offsets_and_lines() -> None:
+    """E1."""
     body = f"Intro.\n\n{POD}\nIt wraps one or more containers.\n\n  {POD}  \n"
     found = check_verbatim(body)
     assert [passage.text for passage in found] == [f"{POD}\nIt wraps one or more containers.", POD]
@@ -27,7 +28,8 @@ def test_e1_paragraph_offsets_and_lines() -> None:
     assert found[1].start == body.index(f"  {POD}") + 2
 
 
-def test_e1_list_items_drop_the_first_line_marker_only() -> None:
+def test_list_items_drop_the_first_line_marker_only() -> None:
+    """E1."""
     body = (
         f"- {POD}\n"
         "* A bullet whose text wraps onto a second line\n  and keeps its indentation verbatim.\n"
@@ -46,7 +48,8 @@ def test_e1_list_items_drop_the_first_line_marker_only() -> None:
     ]
 
 
-def test_e1_blockquote_keeps_inner_markers_to_stay_contiguous() -> None:
+def test_blockquote_keeps_inner_markers_to_stay_contiguous() -> None:
+    """E1."""
     body = "> A quoted paragraph that spans\n> two lines of the body, both quoted.\n"
     (passage,) = check_verbatim(body)
     assert passage.text == "A quoted paragraph that spans\n> two lines of the body, both quoted."
@@ -61,14 +64,16 @@ def test_e1_crlf_body() -> None:
     assert not found[0].text.endswith("\r")
 
 
-def test_e1_lone_carriage_returns_count_as_line_breaks() -> None:
+def test_lone_carriage_returns_count_as_line_breaks() -> None:
+    """E1."""
     body = f"Intro.\r\r{POD}\r"
     (passage,) = check_verbatim(body)
     assert passage.text == POD
     assert passage.line_start == passage.line_end == 3
 
 
-def test_e1_non_ascii_offsets_are_code_points() -> None:
+def test_non_ascii_offsets_are_code_points() -> None:
+    """E1."""
     chinese = "容器编排是一种自动化部署、管理和扩展容器化应用的技术，🎉 它让运维更简单，也让扩容更快。"
     emoji = "🚀🚀 Pods start fast: the kubelet pulls images and starts containers 🐳 on the node."
     body = f"## 编排 🎉\n\n{chinese}\n\n> {emoji}\n"
@@ -78,12 +83,14 @@ def test_e1_non_ascii_offsets_are_code_points() -> None:
     assert {passage.heading for passage in found} == {"编排 🎉"}
 
 
-def test_e1_short_passages_are_dropped() -> None:
+def test_short_passages_are_dropped() -> None:
+    """E1."""
     body = "Too short to cite.\n\n- also short\n\n" + "x" * 39 + "\n\n" + "y" * 40 + "\n"
     assert [passage.text for passage in check_verbatim(body)] == ["y" * 40]
 
 
-def test_e1_link_heavy_passages_are_dropped() -> None:
+def test_link_heavy_passages_are_dropped() -> None:
+    """E1."""
     links = "[Home](/) | [Concepts](/concepts/) | [Workloads and pods](/concepts/workloads/pods/)"
     autolinks = "See <https://kubernetes.io/docs/concepts/workloads/pods/> and more"
     bare = "Docs: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/"
@@ -92,13 +99,15 @@ def test_e1_link_heavy_passages_are_dropped() -> None:
     assert [passage.text for passage in check_verbatim(body)] == [kept]
 
 
-def test_e1_headings_are_tracked_not_cited() -> None:
+def test_headings_are_tracked_not_cited() -> None:
+    """E1."""
     body = f"{POD}\n\n# Pods and `kubectl`\n\n{POD}\n\nSetext [heading](/x)\n-------------------\n\n{POD}\n"
     found = check_verbatim(body)
     assert [passage.heading for passage in found] == ["", "Pods and kubectl", "Setext heading"]
 
 
-def test_e1_code_is_not_a_passage_and_a_table_is_one() -> None:
+def test_code_is_not_a_passage_and_a_table_is_one() -> None:
+    """E1."""
     code = "print('a code block is long enough to be a passage but is not one')"
     table = "| field | meaning |\n|---|---|\n| spec.nodeName | the node the Pod is bound to |"
     body = f"```python\n{code}\n```\n\n    {code}\n\n{table}\n\n<div>{POD}</div>\n"
@@ -112,7 +121,8 @@ def test_e1_empty_body() -> None:
     assert line_starts("") == (0,)
 
 
-def test_e1_line_helpers() -> None:
+def test_line_helpers() -> None:
+    """E1."""
     body = "ab\r\ncd\ref\n\ngh"
     assert line_starts(body) == (0, 4, 7, 10, 11)
     assert lines_of_span(body, 0, 2) == (1, 1)
@@ -123,7 +133,8 @@ def test_e1_line_helpers() -> None:
         lines_of_span(body, 3, 99)
 
 
-def test_e1_passages_are_deterministic() -> None:
+def test_passages_are_deterministic() -> None:
+    """E1."""
     body = f"# T\n\n{POD}\n\n- {POD}\n\n> {POD}\n"
     assert passages(body) == passages(body)
 
@@ -134,7 +145,7 @@ def test_e1_passages_are_deterministic() -> None:
 PROSE = "The scheduler places each workload on a machine that has room for it."
 
 
-def test_e1_raw_html_anchors_captions_and_images_are_never_passages() -> None:
+def test_raw_html_anchors_captions_and_images_are_never_passages() -> None:
     """E1: raw HTML blocks, anchor-only and caption-only paragraphs, images, figure shortcodes and
     their captions never become passages."""
     body = (
@@ -154,7 +165,7 @@ def test_e1_raw_html_anchors_captions_and_images_are_never_passages() -> None:
     assert [p.text for p in check_verbatim(body)] == [PROSE]
 
 
-def test_e1_reference_definitions_link_lists_and_link_tables_are_never_passages() -> None:
+def test_reference_definitions_link_lists_and_link_tables_are_never_passages() -> None:
     """E1: reference-link definitions, lists and tables whose text is mostly links are navigation."""
     body = (
         "[guide]: https://example.invalid/a/rather/long/path/to/the/guide\n"
@@ -170,7 +181,7 @@ def test_e1_reference_definitions_link_lists_and_link_tables_are_never_passages(
     assert [p.text for p in check_verbatim(body)] == [PROSE]
 
 
-def test_e1_e2_leading_markup_is_trimmed_and_inline_html_stays_verbatim() -> None:
+def test_leading_markup_is_trimmed_and_inline_html_stays_verbatim() -> None:
     """E1/E2: an anchor or image before the prose is trimmed off the span; inline HTML inside prose
     stays in the verbatim passage (the claim's displayed text drops it, not the quote)."""
     inline = "The scheduler <b>never</b> moves a running workload to another machine."
@@ -180,7 +191,7 @@ def test_e1_e2_leading_markup_is_trimmed_and_inline_html_stays_verbatim() -> Non
     assert found[0].start == body.index(PROSE) and found[0].line_start == 2
 
 
-def test_e1_a_passage_never_crosses_a_block_boundary() -> None:
+def test_a_passage_never_crosses_a_block_boundary() -> None:
     """E1: a paragraph directly followed by a fence, a list, a quote, raw HTML or a heading ends there."""
     body = (
         f"{PROSE}\n```\ncode that is long enough to be a passage if it were one\n```\n"
@@ -203,7 +214,7 @@ def test_e1_a_passage_never_crosses_a_block_boundary() -> None:
         assert "\n" not in passage.text
 
 
-def test_e1_outline_headings_are_top_level_blocks_only() -> None:
+def test_outline_headings_are_top_level_blocks_only() -> None:
     """E1/R20: headings come from the parse: none inside code, HTML blocks, lists or quotes."""
     body = (
         "Setext title\n============\n\n"

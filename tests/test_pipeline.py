@@ -9,9 +9,10 @@ from jsonschema import Draft202012Validator
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
-from wikigen.engines.base import empty_delta
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.contract import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import (
+from wikigen.model.errors import (
     CapExceeded,
     ConflictError,
     LocalChangesError,
@@ -19,11 +20,10 @@ from wikigen.errors import (
     ValidationError,
     WikigenError,
 )
-from wikigen.hashing import canonical_bytes
-from wikigen.objects import RELATIONS_DIR, object_path
-from wikigen.pipeline import compile_repo
+from wikigen.model.hashing import canonical_bytes
+from wikigen.model.objects import RELATIONS_DIR, object_path
+from wikigen.model.snapshot import MANIFEST_DIR, SNAPSHOT_PATH
 from wikigen.schemas import load_schema
-from wikigen.snapshot import MANIFEST_DIR, SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 
@@ -58,7 +58,8 @@ def test_first_compile_writes_objects_and_commit_by_wikigen(git_repo: GitRepo):
     assert "Wikigen-Snapshot: 1" in trailers and "Wikigen-Engine-Calls: 2" in trailers
 
 
-def test_r9_no_diff_duplicate_and_recompile_make_no_call_and_no_commit(git_repo: GitRepo):
+def test_no_diff_duplicate_and_recompile_make_no_call_and_no_commit(git_repo: GitRepo):
+    """R9."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compiled(git_repo)
     head = git_repo.head()
@@ -72,7 +73,8 @@ def test_r9_no_diff_duplicate_and_recompile_make_no_call_and_no_commit(git_repo:
     )  # only the user's commit
 
 
-def test_r3_verification_change_is_a_bookkeeping_commit_without_engine(git_repo: GitRepo):
+def test_verification_change_is_a_bookkeeping_commit_without_engine(git_repo: GitRepo):
+    """R3."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compiled(git_repo)
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods", verification="verified")})
@@ -107,7 +109,8 @@ def two_source_article(stage, request):  # type: ignore[no-untyped-def]
     }
 
 
-def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragments(git_repo: GitRepo):
+def test_editing_one_source_revokes_two_source_article_and_sends_fragments(git_repo: GitRepo):
+    """R12, R13."""
     a = "Top.\n\nLine three of A, cited.\n\nmore\n"
     b = "Top.\n\nLine three of B, cited.\n\nmore\n"
     git_repo.commit({f"{K}/a.md": source(a, title="A"), f"{K}/b.md": source(b, title="B")})
@@ -135,7 +138,8 @@ def test_r12_r13_editing_one_source_revokes_two_source_article_and_sends_fragmen
     assert after.objects[article]["sources"]["knowledge/a"] == after.manifest["knowledge/a"].version
 
 
-def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(git_repo: GitRepo):
+def test_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(git_repo: GitRepo):
+    """R25."""
     git_repo.commit(
         {
             f"{K}/pod.md": source(POD, title="Pods"),
@@ -159,7 +163,8 @@ def test_r25_concept_from_two_sources_survives_withdrawal_of_one_with_same_id(gi
     assert len(git_repo.relations()) == len(relations_before)
 
 
-def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(git_repo: GitRepo):
+def test_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(git_repo: GitRepo):
+    """R12."""
     git_repo.commit(
         {
             f"{K}/pod.md": source(POD, title="Pods"),
@@ -177,7 +182,8 @@ def test_r12_relation_whose_endpoint_is_revoked_is_gone_and_diff_is_that_line(gi
     assert len(removed) == 1 and '"predicate":"runs on"' in removed[0] and added == []
 
 
-def test_r29_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapshot(git_repo: GitRepo):
+def test_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapshot(git_repo: GitRepo):
+    """R29."""
     git_repo.commit(
         {f"{K}/a.md": source("Alpha text.\n", title="A"), f"{K}/b.md": source("Beta text.\n", title="B")}
     )
@@ -204,7 +210,8 @@ def test_r29_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapsh
         ("fragments", "> 1"),
     ],
 )
-def test_r15_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str, expected: str):
+def test_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str, expected: str):
+    """R15."""
     pod = POD + "\nREL Node -hosts-> Pod.\n"
     git_repo.commit({f"{K}/pod.md": source(pod, title="Pod"), f"{K}/node.md": source(NODE, title="Node")})
     compiled(git_repo)
@@ -219,7 +226,8 @@ def test_r15_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str,
     assert compile_repo(git_repo.root, engine=engine, retry=True).published  # default caps: fits
 
 
-def test_r15_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monkeypatch):
+def test_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monkeypatch):
+    """R15."""
     git_repo.commit({f"{K}/a.md": source("x" * 500, title="A")})
     monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "600")
     head = git_repo.head()
@@ -229,8 +237,8 @@ def test_r15_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monk
     assert git_repo.head() == head
 
 
-def test_r15_r33_cap_breach_names_the_command_that_works_and_never_refuses_it(git_repo: GitRepo, monkeypatch):
-    """Issue 11, item 1: a plain compile over a cap says `wikigen compile --batch`; that command runs
+def test_cap_breach_names_the_command_that_works_and_never_refuses_it(git_repo: GitRepo, monkeypatch):
+    """R15, R33: Issue 11, item 1: a plain compile over a cap says `wikigen compile --batch`; that command runs
     without --retry, and so does the plain compile again (a cap breach judges the invocation)."""
     files = {f"{K}/s{i}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)}
     git_repo.commit(files)
@@ -246,7 +254,7 @@ def test_r15_r33_cap_breach_names_the_command_that_works_and_never_refuses_it(gi
     assert report.published and len(report.increments) > 1
 
 
-def test_r33_a_failure_refuses_only_the_same_attempt(git_repo: GitRepo):
+def test_a_failure_refuses_only_the_same_attempt(git_repo: GitRepo):
     """R33, issue 11 item 1: same sources tree, same settings, same mode — or it runs."""
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     bad = {
@@ -264,7 +272,8 @@ def test_r33_a_failure_refuses_only_the_same_attempt(git_repo: GitRepo):
     assert compiled(git_repo, ScriptedEngine(extract), batch=False).published  # another mode runs
 
 
-def test_r16_batch_publishes_one_commit_per_increment(git_repo: GitRepo, monkeypatch):
+def test_batch_publishes_one_commit_per_increment(git_repo: GitRepo, monkeypatch):
+    """R16."""
     files = {
         f"{K}/s{i:02}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}")
         for i in range(12)
@@ -406,7 +415,8 @@ BAD_DELTAS = {
 }
 
 
-def test_r22_r26_bad_deltas_fail_listing_every_problem_and_keep_head(git_repo: GitRepo):
+def test_bad_deltas_fail_listing_every_problem_and_keep_head(git_repo: GitRepo):
+    """R22, R26."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pod")})
     compiled(git_repo)
     git_repo.commit({f"{K}/a.md": source("Alpha text with Gamma and a Pod mention.\n", title="A")})
@@ -447,7 +457,8 @@ def test_r22_r26_bad_deltas_fail_listing_every_problem_and_keep_head(git_repo: G
     assert "'missing one'" in listed and "'missing two'" in listed and len(caught.value.problems) == 3
 
 
-def test_r33_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo):
+def test_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo):
+    """R33."""
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     bad = {
         **empty_delta(),
@@ -476,7 +487,8 @@ def test_r33_failure_is_a_note_and_not_retried_without_change(git_repo: GitRepo)
     assert compiled(git_repo).published  # a relevant change retries
 
 
-def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: GitRepo):
+def test_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: GitRepo):
+    """E5."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compiled(git_repo)
     path = object_path("article/knowledge--pod")
@@ -494,7 +506,8 @@ def test_e5_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: Git
     assert result.code == 1 and any("does not hold the body" in p for p in data["problems"])
 
 
-def test_r38_files_people_put_in_generated_folders_are_left_alone(git_repo: GitRepo):
+def test_files_people_put_in_generated_folders_are_left_alone(git_repo: GitRepo):
+    """R38."""
     git_repo.commit(
         {
             f"{K}/pod.md": source(POD, title="Pods"),
@@ -520,7 +533,8 @@ def test_r38_files_people_put_in_generated_folders_are_left_alone(git_repo: GitR
     assert git_repo.read(object_path("article/knowledge--new")) == "# a person's page\n"
 
 
-def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: GitRepo):
+def test_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: GitRepo):
+    """R24."""
     retro = "Failure: the import was slow.\n\nThe cause is a hypothesis: the disk was full.\n"
 
     def with_issues(stage, request):  # type: ignore[no-untyped-def]
@@ -570,7 +584,8 @@ def test_r24_unrelated_compile_keeps_r27_r37_objects_byte_identical(git_repo: Gi
     assert "presents a hypothesis or suggestion as a stated fact" in caught.value.message
 
 
-def test_r30_late_result_is_rejected(git_repo: GitRepo):
+def test_late_result_is_rejected(git_repo: GitRepo):
+    """R30."""
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
 
     def sneaky(stage, request):  # type: ignore[no-untyped-def]
@@ -609,8 +624,8 @@ def test_a_staged_generated_file_is_reported_before_an_invalid_source(git_repo: 
         compile_repo(git_repo.root, engine=ScriptedEngine(extract))
 
 
-def test_r38_a_local_change_the_compile_would_not_overwrite_is_left_alone(git_repo: GitRepo):
-    """Issue 14, as git's checkout does: only the local changes a compile would overwrite are refused,
+def test_a_local_change_the_compile_would_not_overwrite_is_left_alone(git_repo: GitRepo):
+    """R38: Issue 14, as git's checkout does: only the local changes a compile would overwrite are refused,
     so that it never stats the whole work tree; a hand edit of a file it does not write stays as it is."""
     git_repo.commit(
         {
@@ -629,8 +644,8 @@ def test_r38_a_local_change_the_compile_would_not_overwrite_is_left_alone(git_re
     assert git_repo.git("status", "--porcelain", "--", str(edited)).stdout.startswith(" M")
 
 
-def test_r38_a_local_change_the_compile_would_overwrite_is_refused_before_the_ref_moves(git_repo: GitRepo):
-    """A concept the engine's answer rewrites is known only then: its local change is refused before
+def test_a_local_change_the_compile_would_overwrite_is_refused_before_the_ref_moves(git_repo: GitRepo):
+    """R38: A concept the engine's answer rewrites is known only then: its local change is refused before
     publishing (nothing published, the edit kept), and once restored the same compile runs without
     --retry (the refusal judged no source)."""
     git_repo.commit({f"{K}/a.md": source("Concept Alpha: the first letter.\n", title="A")})
@@ -652,9 +667,10 @@ def test_r38_a_local_change_the_compile_would_overwrite_is_refused_before_the_re
     assert git_repo.git("status", "--porcelain", "--", "content/wiki", "content/.wikigen").stdout == ""
 
 
-def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_commit(git_repo: GitRepo):
-    from wikigen.hashing import fingerprint
-    from wikigen.workspace import Workspace
+def test_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_commit(git_repo: GitRepo):
+    """R10."""
+    from wikigen.model.hashing import fingerprint
+    from wikigen.store.workspace import Workspace
 
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     versions = {s: e.version for s, e in Workspace.open(git_repo.root).plan().manifest.items()}
@@ -677,7 +693,8 @@ def test_r10_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_comm
     assert not compiled(git_repo, engine).published and engine.calls == 0
 
 
-def test_r36_retry_back_to_running_compiles_nothing_and_subtasks_batch(git_repo: GitRepo):
+def test_retry_back_to_running_compiles_nothing_and_subtasks_batch(git_repo: GitRepo):
+    """R36."""
     def task(status: str, attempt: int, text: str = "Task notes.") -> str:
         return source(f"{text}\n", title="T", task="T1", step="s", run="r", status=status, attempt=attempt)
 
@@ -700,7 +717,8 @@ def test_r36_retry_back_to_running_compiles_nothing_and_subtasks_batch(git_repo:
     assert len(report.increments) == 1  # the subtask is batched with its parent's checkpoint
 
 
-def test_r11_plan_json_reports_revoked_fragments_bytes_and_calls_without_calling(git_repo: GitRepo):
+def test_plan_json_reports_revoked_fragments_bytes_and_calls_without_calling(git_repo: GitRepo):
+    """R11."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
                      f"{K}/node2.md": source(NODE2, title="More nodes")})
     compiled(git_repo)
@@ -717,7 +735,8 @@ def test_r11_plan_json_reports_revoked_fragments_bytes_and_calls_without_calling
     assert snapshot_at(git_repo).version == 1  # planning published nothing
 
 
-def test_r29_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: GitRepo):
+def test_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: GitRepo):
+    """R29."""
     def with_topic(stage, request):  # type: ignore[no-untyped-def]
         delta = extract(stage, request)
         if stage == "analyze" and any(s["id"] == "knowledge/pod" for s in request["sources"]):
@@ -736,13 +755,13 @@ def test_r29_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: 
     assert not any(o.startswith(("topic/", "concept/pod")) for o in snapshot_at(git_repo).objects)
 
 
-def test_r5_r15_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
-    """Issue 11, item 2: a source that cannot fit one increment on its own, under the caps in force
+def test_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
+    """R5, R15: Issue 11, item 2: a source that cannot fit one increment on its own, under the caps in force
     (here an environment override), is refused by check with its path and by how much, and a --batch
     run lists every such source before its first engine call."""
-    from wikigen.context import alone_bytes
-    from wikigen.errors import SourceError
-    from wikigen.workspace import Workspace
+    from wikigen.compiler.context import alone_bytes
+    from wikigen.model.errors import SourceError
+    from wikigen.store.workspace import Workspace
 
     small = {f"{K}/s{i}.md": source(f"Small source number {i} with a few words.\n", title=f"S{i}") for i in range(3)}
     big = {f"{K}/big{i}.md": source("A long line of words about nothing.\n" * 60, title=f"Big{i}") for i in range(2)}
@@ -773,8 +792,8 @@ def test_r5_r15_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkey
     assert git_repo.wikigen("check").code == 1
 
 
-def test_r19_recheck_is_sent_what_it_checks_and_nothing_twice(git_repo: GitRepo):
-    """Issue 14, item 4: recheck gets the same sources and fragments, the anchors' names, the relations
+def test_recheck_is_sent_what_it_checks_and_nothing_twice(git_repo: GitRepo):
+    """R19: Issue 14, item 4: recheck gets the same sources and fragments, the anchors' names, the relations
     it must not return again and what analyze found; not analyze's whole request again."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
     compiled(git_repo)
@@ -818,7 +837,7 @@ def compiled_in_order(pages: dict[str, tuple[str, str]]) -> list[str]:
     """The source ids (title, body) in the order --batch compiles them (R16)."""
     from types import SimpleNamespace
 
-    from wikigen.increments import batch_order
+    from wikigen.compiler.increments import batch_order
 
     plan = SimpleNamespace(
         changed=sorted(pages), sources={sid: SimpleNamespace(title=t, body=b) for sid, (t, b) in pages.items()}
@@ -827,7 +846,7 @@ def compiled_in_order(pages: dict[str, tuple[str, str]]) -> list[str]:
     return sorted(order, key=order.__getitem__)
 
 
-def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use() -> None:
+def test_batch_order_puts_first_the_pages_whose_title_names_the_others_use() -> None:
     """R16: --batch compiles first the sources whose titles the others mention, so that later
     increments can link to what they define; a title of several names ("Ploughs and harrows") is
     mentioned by a text naming any one of them, in either number; ties go by id."""
@@ -840,12 +859,12 @@ def test_r16_batch_order_puts_first_the_pages_whose_title_names_the_others_use()
     assert compiled_in_order(pages) == ["c-tools", "a-fields", "b-sheds", "d-weather"]
 
 
-def test_r14_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_title() -> None:
+def test_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_title() -> None:
     """R14: a text naming "LimitRange" hits the concept named "LimitRanges" (and "pod disruption
     budgets" the one named "Pod disruption budget"), so the engine links to it instead of defining
     it again; an article is hit by its title as written."""
-    from wikigen.context import hits
-    from wikigen.lookup import IndexLookup
+    from wikigen.compiler.context import hits
+    from wikigen.compiler.lookup import IndexLookup
 
     index = {
         "concept/limitranges": {"kind": "concept", "names": ["LimitRanges"]},
@@ -857,7 +876,7 @@ def test_r14_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_
     assert hits(IndexLookup(index), ["Pods run on nodes."], lambda _: True) == {"article/knowledge--pods"}
 
 
-def test_r16_a_title_with_a_preposition_names_what_comes_before_it() -> None:
+def test_a_title_with_a_preposition_names_what_comes_before_it() -> None:
     """R16: "Weather for fields and ploughs" is about the weather: a text that names ploughs does not
     mention it, so the page that defines ploughs comes first; the whole title still counts."""
     pages = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from tests.conftest import GitRepo, source
-from wikigen.hashing import fingerprint
-from wikigen.snapshot import SNAPSHOT_PATH
+from wikigen.model.hashing import fingerprint
+from wikigen.model.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 T = "content/sources/tasks"
@@ -16,7 +16,8 @@ def body(text: str = "Plain body text for a source, long enough to matter.") -> 
     return f"\n{text}\n"
 
 
-def test_r7_identical_tree_reads_no_blob(git_repo: GitRepo):
+def test_identical_tree_reads_no_blob(git_repo: GitRepo):
+    """R7."""
     git_repo.commit({f"{K}/a.md": source(body(), title="A"), f"{K}/b.md": source(body(), title="B")})
     git_repo.publish_baseline()
     plan = git_repo.json("plan")
@@ -25,7 +26,8 @@ def test_r7_identical_tree_reads_no_blob(git_repo: GitRepo):
     assert plan["unchanged"] == 2 and plan["baseline_version"] == 1
 
 
-def test_r7_only_changed_blobs_are_read(git_repo: GitRepo):
+def test_only_changed_blobs_are_read(git_repo: GitRepo):
+    """R7."""
     files = {f"{K}/s{i}.md": source(body(f"text {i}"), title=f"S{i}") for i in range(20)}
     files[f"{K}/image.png"] = b"\x89PNG\r\n\x00\x00"  # an asset beside sources, never read or compiled
     git_repo.commit(files)
@@ -35,7 +37,8 @@ def test_r7_only_changed_blobs_are_read(git_repo: GitRepo):
     assert plan["updated"] == ["knowledge/s3"] and plan["blobs_read"] == 1 and plan["unchanged"] == 19
 
 
-def test_r8_added_updated_withdrawn(git_repo: GitRepo):
+def test_added_updated_withdrawn(git_repo: GitRepo):
+    """R8."""
     git_repo.commit({f"{K}/a.md": source(body(), title="A"), f"{K}/b.md": source(body(), title="B")})
     git_repo.publish_baseline()
     git_repo.commit(
@@ -50,7 +53,8 @@ def test_r8_added_updated_withdrawn(git_repo: GitRepo):
     assert plan["reasons"]["knowledge/b"] == "removed from the sources"
 
 
-def test_r3_alias_only_and_verification_only_changes_are_bookkeeping(git_repo: GitRepo):
+def test_alias_only_and_verification_only_changes_are_bookkeeping(git_repo: GitRepo):
+    """R3."""
     git_repo.commit(
         {
             f"{T}/d.md": source(body(), title="D", category="decisions"),
@@ -69,7 +73,8 @@ def test_r3_alias_only_and_verification_only_changes_are_bookkeeping(git_repo: G
     assert {b["source"] for b in plan["bookkeeping"]} == {"tasks/d", "knowledge/v"}
 
 
-def test_r6_rejected_source_counts_as_withdrawn(git_repo: GitRepo):
+def test_rejected_source_counts_as_withdrawn(git_repo: GitRepo):
+    """R6."""
     git_repo.commit({f"{K}/a.md": source(body(), title="A")})
     git_repo.publish_baseline()
     git_repo.commit({f"{K}/a.md": source(body(), title="A", verification="rejected")})
@@ -96,7 +101,8 @@ def test_moved_file_with_id_is_the_same_source(git_repo: GitRepo):
     assert plan["blobs_read"] == 1  # the rename is reported by the diff; only the moved blob is read
 
 
-def test_r4_switch_off_defers_and_knowledge_is_always_explicit(git_repo: GitRepo):
+def test_switch_off_defers_and_knowledge_is_always_explicit(git_repo: GitRepo):
+    """R4."""
     git_repo.commit(
         {
             f"{K}/a.md": source(body(), title="A"),
@@ -118,7 +124,8 @@ def test_r4_switch_off_defers_and_knowledge_is_always_explicit(git_repo: GitRepo
     assert git_repo.json("plan", "--include-deferred")["updated"] == ["constraints/c", "knowledge/a"]
 
 
-def test_r4_knowledge_has_no_switch(git_repo: GitRepo):
+def test_knowledge_has_no_switch(git_repo: GitRepo):
+    """R4."""
     git_repo.commit({"wikigen.yml": "categories:\n  auto_archive:\n    knowledge: false\n"})
     result = git_repo.wikigen("plan")
     assert result.code == 1 and "knowledge is always explicit" in result.err
@@ -137,7 +144,8 @@ def task(status: str, attempt: int = 1, **extra: object) -> str:
     )
 
 
-def test_r36_first_run_records_tasks_as_baseline_and_knowledge_compiles(git_repo: GitRepo):
+def test_first_run_records_tasks_as_baseline_and_knowledge_compiles(git_repo: GitRepo):
+    """R36."""
     git_repo.commit({f"{T}/t.md": task("accepted"), f"{K}/a.md": source(body(), title="A")})
     plan = git_repo.json("plan")
     assert plan["added"] == ["knowledge/a"] and plan["pending"] == ["tasks/t"]
@@ -154,7 +162,8 @@ def checkpointed(git_repo: GitRepo) -> None:
     git_repo.publish_baseline(2)
 
 
-def test_r35_volatile_field_changes_compile_nothing(git_repo: GitRepo):
+def test_volatile_field_changes_compile_nothing(git_repo: GitRepo):
+    """R35."""
     checkpointed(git_repo)
     git_repo.commit(
         {f"{T}/t.md": task("accepted", updated_at="2026-05-05T00:00:00Z", usage={"tokens": 99}, tool_steps=7)}
@@ -164,7 +173,8 @@ def test_r35_volatile_field_changes_compile_nothing(git_repo: GitRepo):
     assert plan["bookkeeping"] == [{"source": "tasks/t", "reason": "recorded: volatile, blob"}]
 
 
-def test_r35_move_into_awaiting_acceptance_is_pending(git_repo: GitRepo):
+def test_move_into_awaiting_acceptance_is_pending(git_repo: GitRepo):
+    """R35."""
     checkpointed(git_repo)
     git_repo.commit({f"{T}/t.md": task("awaiting_acceptance", revision=2)})
     plan = git_repo.json("plan")
@@ -172,13 +182,15 @@ def test_r35_move_into_awaiting_acceptance_is_pending(git_repo: GitRepo):
     assert "not a checkpoint" in plan["reasons"]["tasks/t"]
 
 
-def test_r35_failed_at_latest_attempt_is_a_checkpoint(git_repo: GitRepo):
+def test_failed_at_latest_attempt_is_a_checkpoint(git_repo: GitRepo):
+    """R35."""
     checkpointed(git_repo)
     git_repo.commit({f"{T}/t.md": task("failed", attempt=2)})
     assert git_repo.json("plan")["updated"] == ["tasks/t"]
 
 
-def test_r35_only_the_latest_attempt_is_a_checkpoint(git_repo: GitRepo):
+def test_only_the_latest_attempt_is_a_checkpoint(git_repo: GitRepo):
+    """R35."""
     checkpointed(git_repo)
     git_repo.commit(
         {f"{T}/t-attempt2.md": task("running", attempt=2), f"{T}/t.md": task("failed", attempt=1)}
@@ -188,13 +200,14 @@ def test_r35_only_the_latest_attempt_is_a_checkpoint(git_repo: GitRepo):
     assert plan["reasons"]["tasks/t"] == "attempt 1 is not the latest attempt"
 
 
-def test_r36_retry_back_to_running_keeps_last_checkpoint(git_repo: GitRepo):
+def test_retry_back_to_running_keeps_last_checkpoint(git_repo: GitRepo):
+    """R36."""
     checkpointed(git_repo)
     compiled = git_repo.snapshot().manifest["tasks/t"]
     git_repo.commit({f"{T}/t.md": task("running", attempt=2)})
     plan = git_repo.json("plan")
     assert plan["updated"] == [] and plan["pending"] == ["tasks/t"]
-    from wikigen.workspace import Workspace
+    from wikigen.store.workspace import Workspace
 
     entry = Workspace.open(git_repo.root).plan().manifest["tasks/t"]
     assert (
@@ -202,7 +215,8 @@ def test_r36_retry_back_to_running_keeps_last_checkpoint(git_repo: GitRepo):
     )
 
 
-def test_r35_same_checkpoint_key_is_deduplicated(git_repo: GitRepo):
+def test_same_checkpoint_key_is_deduplicated(git_repo: GitRepo):
+    """R35."""
     checkpointed(git_repo)
     # The body changed but the checkpoint (task, step, run, status, attempt, revision, ...) is the same one.
     git_repo.commit({f"{T}/t.md": task("accepted").replace("decision.", "decision!")})
@@ -210,7 +224,8 @@ def test_r35_same_checkpoint_key_is_deduplicated(git_repo: GitRepo):
     assert plan["updated"] == [] and plan["reasons"]["tasks/t"] == "same checkpoint as the compiled version"
 
 
-def test_r36_subtask_waits_and_batches_with_parent_checkpoint(git_repo: GitRepo):
+def test_subtask_waits_and_batches_with_parent_checkpoint(git_repo: GitRepo):
+    """R36."""
     checkpointed(git_repo)
     sub = source(body("Subtask notes with detail."), title="Sub", task="T1-a", parent="T1", status="accepted")
     git_repo.commit({f"{T}/sub.md": sub})
@@ -231,9 +246,10 @@ def test_staged_sees_the_index_not_the_work_tree(git_repo: GitRepo):
     assert git_repo.json("plan")["added"] == []
 
 
-def test_r10_legacy_snapshot_with_matching_fingerprint_is_backfilled(git_repo: GitRepo):
+def test_legacy_snapshot_with_matching_fingerprint_is_backfilled(git_repo: GitRepo):
+    """R10."""
     git_repo.commit({f"{K}/a.md": source(body(), title="A"), f"{K}/b.md": source(body(), title="B")})
-    from wikigen.workspace import Workspace
+    from wikigen.store.workspace import Workspace
 
     versions = {sid: e.version for sid, e in Workspace.open(git_repo.root).plan().manifest.items()}
     legacy = {
@@ -247,9 +263,10 @@ def test_r10_legacy_snapshot_with_matching_fingerprint_is_backfilled(git_repo: G
     assert plan["added"] == plan["updated"] == []
 
 
-def test_r10_stale_legacy_snapshot_recovers_only_cited_versions(git_repo: GitRepo):
+def test_stale_legacy_snapshot_recovers_only_cited_versions(git_repo: GitRepo):
+    """R10."""
     git_repo.commit({f"{K}/a.md": source(body(), title="A"), f"{K}/b.md": source(body(), title="B")})
-    from wikigen.workspace import Workspace
+    from wikigen.store.workspace import Workspace
 
     versions = {sid: e.version for sid, e in Workspace.open(git_repo.root).plan().manifest.items()}
     legacy = {
@@ -262,7 +279,7 @@ def test_r10_stale_legacy_snapshot_recovers_only_cited_versions(git_repo: GitRep
 
 
 def test_settings_precedence_flag_env_file_default(git_repo: GitRepo, monkeypatch):
-    from wikigen.config import load_config
+    from wikigen.model.config import load_config
 
     root = git_repo.root
     assert load_config(root, environ={}).caps.anchors == 100
@@ -276,8 +293,8 @@ def test_settings_precedence_flag_env_file_default(git_repo: GitRepo, monkeypatc
 
 
 def test_config_validation_reports_every_problem(git_repo: GitRepo):
-    from wikigen.config import load_config
-    from wikigen.errors import ConfigError
+    from wikigen.model.config import load_config
+    from wikigen.model.errors import ConfigError
 
     (git_repo.root / "wikigen.yml").write_text(
         "caps:\n  anchors: -1\n  bogus: 3\nengine:\n  name: gpt\nextra: 1\n"

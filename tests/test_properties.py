@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
+from wikigen.compiler.revocation import revoke
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.invalidate import revoke
-from wikigen.pipeline import compile_repo
-from wikigen.workspace import Workspace
+from wikigen.store.workspace import Workspace
 
 K = "content/sources/knowledge"
 NAMES = ["Alpha", "Beta", "Gamma", "Delta"]

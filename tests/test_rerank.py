@@ -26,26 +26,30 @@ def ranker() -> Iterator[Ranker]:
     yield Ranker.shared()
 
 
-def test_e1_related_passage_scores_above_unrelated(ranker: Ranker) -> None:
+def test_related_passage_scores_above_unrelated(ranker: Ranker) -> None:
+    """E1."""
     pods, cooking = ranker.scores(QUERY, [PODS, COOKING])
     assert pods > cooking
     assert pods > 0.5 > cooking
 
 
-def test_e1_scores_are_rounded_to_four_decimals(ranker: Ranker) -> None:
+def test_scores_are_rounded_to_four_decimals(ranker: Ranker) -> None:
+    """E1."""
     for score in ranker.scores(QUERY, [PODS, COOKING, "", "🚀 中文"]):
         assert score == round(score, 4)
         assert -1.0 <= score <= 1.0
 
 
-def test_e1_scores_are_deterministic(ranker: Ranker) -> None:
+def test_scores_are_deterministic(ranker: Ranker) -> None:
+    """E1."""
     first = ranker.scores(QUERY, [PODS, COOKING])
     assert ranker.scores(QUERY, [PODS, COOKING]) == first
     # A text scores the same whatever it is batched with.
     assert ranker.scores(QUERY, [COOKING, PODS, COOKING * 3])[1] == first[0]
 
 
-def test_e1_embeddings_are_normalised_and_batched(ranker: Ranker) -> None:
+def test_embeddings_are_normalised_and_batched(ranker: Ranker) -> None:
+    """E1."""
     before = ranker.passages_embedded
     texts = [f"{PODS} ({number})" for number in range(70)]  # three batches of at most 32
     vectors = ranker.embed(texts)
@@ -56,12 +60,14 @@ def test_e1_embeddings_are_normalised_and_batched(ranker: Ranker) -> None:
     assert ranker.embed([]).shape == (0, 384)
 
 
-def test_e1_long_texts_are_truncated(ranker: Ranker) -> None:
+def test_long_texts_are_truncated(ranker: Ranker) -> None:
+    """E1."""
     long = " ".join([PODS] * 40)  # far beyond 256 tokens
     assert ranker.scores(QUERY, [long, " ".join([PODS] * 50)]) == ranker.scores(QUERY, [long, long])
 
 
-def test_e1_rank_orders_by_score_then_offset(ranker: Ranker) -> None:
+def test_rank_orders_by_score_then_offset(ranker: Ranker) -> None:
+    """E1."""
     body = f"# Cooking\n\n{COOKING}\n\n# Pods\n\n{PODS}\n\n{COOKING}\n"
     ranked = ranker.rank(QUERY, passages(body), text=lambda p: p.text, offset=lambda p: p.start)
     order: list[Passage] = [passage for passage, _ in ranked]
@@ -75,11 +81,13 @@ def test_e1_rank_orders_by_score_then_offset(ranker: Ranker) -> None:
     assert reversed_ranked == ranked
 
 
-def test_e1_rank_of_nothing(ranker: Ranker) -> None:
+def test_rank_of_nothing(ranker: Ranker) -> None:
+    """E1."""
     assert ranker.rank(QUERY, [], text=str, offset=len) == []
 
 
-def test_e1_shared_ranker_is_loaded_once(ranker: Ranker) -> None:
+def test_shared_ranker_is_loaded_once(ranker: Ranker) -> None:
+    """E1."""
     assert Ranker.shared() is ranker
 
 

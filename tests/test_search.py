@@ -11,13 +11,13 @@ import pytest
 
 from tests.agents_repo import K, compiled_repo
 from tests.conftest import GitRepo, source
-from wikigen.errors import NotFoundError, UsageError
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.evidence.passages import passages
-from wikigen.hashing import citation_id
+from wikigen.model.errors import NotFoundError, UsageError
+from wikigen.model.hashing import citation_id
 from wikigen.search import Searcher, records
-from wikigen.sourceset import read_recorded
-from wikigen.workspace import Workspace
+from wikigen.store.sourceset import read_recorded
+from wikigen.store.workspace import Workspace
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,14 @@ import pygit2
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
-from wikigen.communities import COMMUNITIES_DIR, COMMUNITIES_LEVELS, read_record
+from wikigen.compiler.communities import COMMUNITIES_DIR, COMMUNITIES_LEVELS
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.gitstore import GitStore
-from wikigen.objects import RELATIONS_DIR, object_path
-from wikigen.pipeline import compile_repo
-from wikigen.shards import ShardMap, changed_shards, decode_shard, encode_shard, shard_of
-from wikigen.snapshot import INDEX_DIR, INDEX_LEVELS, MANIFEST_DIR, MANIFEST_LEVELS, SNAPSHOT_PATH
+from wikigen.model.objects import RELATIONS_DIR, object_path
+from wikigen.model.shards import ShardMap, changed_shards, decode_shard, encode_shard, shard_of
+from wikigen.model.snapshot import INDEX_DIR, INDEX_LEVELS, MANIFEST_DIR, MANIFEST_LEVELS, SNAPSHOT_PATH
+from wikigen.store.communities import read_record
+from wikigen.store.git import GitStore
 
 K = "content/sources/knowledge"
 N = 40
@@ -56,7 +57,8 @@ def moved_communities(repo: GitRepo) -> set[str]:
     return {c for c in set(before) | set(after) if before.get(c) != after.get(c)}
 
 
-def test_r24_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
+def test_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
+    """R24."""
     files = corpus()
     git_repo.commit(files)
     compile_repo(git_repo.root, engine=ScriptedEngine(extract))
@@ -110,8 +112,8 @@ def test_r24_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
     assert git_repo.wikigen("verify").code == 0
 
 
-def test_r24_an_edit_that_moves_concepts_rewrites_only_their_community_shards(git_repo: GitRepo):
-    """Issue 14.3: the communities record is sharded like the index, so a commit that moves a few
+def test_an_edit_that_moves_concepts_rewrites_only_their_community_shards(git_repo: GitRepo):
+    """R24: Issue 14.3: the communities record is sharded like the index, so a commit that moves a few
     concepts to another community rewrites their shards, not the record of every concept."""
     files = corpus()
     git_repo.commit(files)
@@ -191,15 +193,15 @@ def test_shard_map_reads_one_shard_for_a_lookup_and_all_for_an_iteration():
     assert encode_shard({"b": 1, "a": 2}) == b'{\n"a":2,\n"b":1\n}\n'
 
 
-def test_r7_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_list(git_repo: GitRepo, monkeypatch):
+def test_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_list(git_repo: GitRepo, monkeypatch):
     """R7, issue 14: with the sources tree unchanged, `plan` and `status` answer from the root record
     and waiting.json — no source blob, no manifest shard — and say exactly what the full plan says."""
-    from wikigen import status as status_module
-    from wikigen import workspace as workspace_module
     from wikigen.cli import plan_json
-    from wikigen.plan import make_plan
-    from wikigen.snapshot import WAITING_PATH
-    from wikigen.workspace import Workspace
+    from wikigen.commands import status as status_module
+    from wikigen.compiler.plan import make_plan
+    from wikigen.model.snapshot import WAITING_PATH
+    from wikigen.store import workspace as workspace_module
+    from wikigen.store.workspace import Workspace
 
     task = source("Task record body with its decision.\n", title="Task", task="T1", step="s1", run="r1",
                   status="accepted", attempt=1)
@@ -231,7 +233,7 @@ def test_r7_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_li
     assert quick == full and quick["objects"] == len(ws.baseline.objects)
 
 
-def test_issue_14_a_no_op_plan_loads_neither_the_compile_driver_nor_an_http_client(git_repo: GitRepo):
+def test_a_no_op_plan_loads_neither_the_compile_driver_nor_an_http_client(git_repo: GitRepo):
     """Issue 14: `plan` with nothing to compile answers from the root record; the modules a compile
     needs (the driver, merge, the schema validator) and the HTTP client are never imported — they were
     two thirds of a no-op plan's time at 100,000 sources. Its figures are those of the full plan."""
@@ -246,7 +248,7 @@ def test_issue_14_a_no_op_plan_loads_neither_the_compile_driver_nor_an_http_clie
         "out = io.StringIO()\n"
         "with contextlib.redirect_stdout(out):\n"
         "    cli(['-C', sys.argv[1], 'plan', '--json'], standalone_mode=False)\n"
-        "loaded = sorted(m for m in ('wikigen.pipeline', 'wikigen.merge', 'httpx', 'jsonschema') if m in sys.modules)\n"
+        "loaded = sorted(m for m in ('wikigen.compiler.driver', 'wikigen.compiler.merge', 'httpx', 'jsonschema') if m in sys.modules)\n"
         "print(json.dumps({'loaded': loaded, 'plan': json.loads(out.getvalue())}))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe, str(git_repo.root)], capture_output=True, text=True, check=True)

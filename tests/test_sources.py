@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from wikigen.config import Config
-from wikigen.errors import Problem
-from wikigen.sources import Source, parse_source
+from wikigen.model.config import Config
+from wikigen.model.errors import Problem
+from wikigen.model.sources import Source, parse_source
 
 CFG = Config()
 
@@ -20,7 +20,8 @@ def ok(path: str, text: str | bytes) -> Source:
     return result
 
 
-def test_r1_defaults_id_title_category_from_path_and_h1():
+def test_defaults_id_title_category_from_path_and_h1():
+    """R1."""
     s = ok("content/sources/knowledge/net/pods.md", "Intro line.\n\n# Pods and Nodes\n\nBody.\n")
     assert s.id == "knowledge/net/pods"
     assert s.title == "Pods and Nodes"
@@ -29,7 +30,8 @@ def test_r1_defaults_id_title_category_from_path_and_h1():
     assert s.body_line == 1
 
 
-def test_r1_title_falls_back_to_file_stem_and_metadata_is_kept():
+def test_title_falls_back_to_file_stem_and_metadata_is_kept():
+    """R1."""
     s = ok("content/sources/tasks/plan-b.md", "---\nowner: ana\nweight: 3\n---\nno heading here\n")
     assert s.title == "plan-b"
     assert dict(s.metadata) == {"owner": "ana", "weight": 3}
@@ -37,28 +39,32 @@ def test_r1_title_falls_back_to_file_stem_and_metadata_is_kept():
     assert s.body_line == 5
 
 
-def test_r3_alias_only_change_makes_no_new_version():
+def test_alias_only_change_makes_no_new_version():
+    """R3."""
     a = ok("content/sources/tasks/x.md", "---\ncategory: decisions\n---\n# X\n\nbody\n")
     b = ok("content/sources/tasks/x.md", "---\ncategory: tasks\n---\n# X\n\nbody\n")
     assert a.category == b.category == "tasks"
     assert a.version == b.version
 
 
-def test_r3_verification_change_makes_no_new_version():
+def test_verification_change_makes_no_new_version():
+    """R3."""
     a = ok("content/sources/knowledge/x.md", "---\nverification: unverified\n---\nbody\n")
     b = ok("content/sources/knowledge/x.md", "---\nverification: verified\n---\nbody\n")
     assert (a.verification, b.verification) == ("unverified", "verified")
     assert a.version == b.version
 
 
-def test_r3_title_metadata_or_body_change_makes_a_new_version():
+def test_title_metadata_or_body_change_makes_a_new_version():
+    """R3."""
     base = ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: x\n---\nbody\n").version
     assert ok("content/sources/knowledge/x.md", "---\ntitle: B\nowner: x\n---\nbody\n").version != base
     assert ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: y\n---\nbody\n").version != base
     assert ok("content/sources/knowledge/x.md", "---\ntitle: A\nowner: x\n---\nbody!\n").version != base
 
 
-def test_r2_folder_alias_normalizes_and_unknown_category_fails_with_line():
+def test_folder_alias_normalizes_and_unknown_category_fails_with_line():
+    """R2."""
     assert ok("content/sources/decisions/x.md", "body\n").category == "tasks"
     problems = parse("content/sources/knowledge/x.md", "---\ntitle: T\ncategory: gossip\n---\nbody\n")
     assert [(p.path, p.line) for p in problems] == [("content/sources/knowledge/x.md", 3)]
@@ -71,44 +77,50 @@ def test_r2_folder_alias_normalizes_and_unknown_category_fails_with_line():
     )
 
 
-def test_r2_frontmatter_category_must_agree_with_folder():
+def test_frontmatter_category_must_agree_with_folder():
+    """R2."""
     problems = parse("content/sources/knowledge/x.md", "---\nid: x\ncategory: constraints\n---\nbody\n")
     assert isinstance(problems, list) and len(problems) == 1
     assert problems[0].line == 3 and "'knowledge' folder" in problems[0].message
 
 
-def test_r2_file_directly_in_sources_takes_frontmatter_category():
+def test_file_directly_in_sources_takes_frontmatter_category():
+    """R2."""
     assert ok("content/sources/top.md", "---\ncategory: environment\n---\nbody\n").category == "constraints"
     problems = parse("content/sources/top.md", "body\n")
     assert isinstance(problems, list) and "needs a frontmatter 'category'" in problems[0].message
 
 
-def test_r2_category_never_comes_from_words_in_the_body():
+def test_category_never_comes_from_words_in_the_body():
+    """R2."""
     s = ok("content/sources/knowledge/x.md", "# Failure\n\nThis failure is a preference and a task.\n")
     assert s.category == "knowledge"
 
 
-def test_r5_bad_yaml_names_the_line():
+def test_bad_yaml_names_the_line():
+    """R5."""
     problems = parse("content/sources/knowledge/x.md", "---\ntitle: ok\nlist: [a, b\nother: 1\n---\nbody\n")
     assert isinstance(problems, list) and len(problems) == 1
     assert problems[0].path == "content/sources/knowledge/x.md"
     assert problems[0].line in (3, 4, 5) and "not valid YAML" in problems[0].message
 
 
-def test_r5_non_utf8_names_the_line():
+def test_non_utf8_names_the_line():
+    """R5."""
     problems = parse("content/sources/knowledge/x.md", b"line one\nline two \xff\xfe\n")
     assert isinstance(problems, list) and problems[0].line == 2 and "UTF-8" in problems[0].message
 
 
-def test_r5_binary_md_file_is_invalid():
+def test_binary_md_file_is_invalid():
+    """R5."""
     problems = parse("content/sources/knowledge/x.md", b"\x89PNG\r\n\x1a\n\x00\x00")
     assert isinstance(problems, list) and "binary" in problems[0].message
 
 
-def test_r5_body_over_100000_bytes_is_invalid_and_says_how_to_split():
+def test_body_over_100000_bytes_is_invalid_and_says_how_to_split():
     """R5 with R15's measure (issue 11, item 2): the source alone, as a request, over caps.input_bytes."""
-    from wikigen.config import Caps
-    from wikigen.context import size_problem
+    from wikigen.compiler.context import size_problem
+    from wikigen.model.config import Caps
 
     big = ok("content/sources/knowledge/x.md", "---\ntitle: Big\n---\n" + "é" * 50_001)
     problem = size_problem(big, CFG.caps)
@@ -117,12 +129,14 @@ def test_r5_body_over_100000_bytes_is_invalid_and_says_how_to_split():
     assert size_problem(big, Caps(input_bytes=200_000)) is None  # the caps in force decide
 
 
-def test_r5_every_problem_collected_not_just_the_first():
+def test_every_problem_collected_not_just_the_first():
+    """R5."""
     problems = parse("content/sources/knowledge/x.md", "---\ncategory: tasks\nverification: maybe\n---\nb\n")
     assert isinstance(problems, list) and [p.line for p in problems] == [2, 3]
 
 
-def test_r5_unclosed_frontmatter():
+def test_unclosed_frontmatter():
+    """R5."""
     problems = parse("content/sources/knowledge/x.md", "---\ntitle: x\nbody\n")
     assert isinstance(problems, list) and "never closed" in problems[0].message
 
@@ -134,7 +148,8 @@ def test_spans_refer_to_the_body_so_frontmatter_changes_never_move_them():
     assert a.content_hash == b.content_hash
 
 
-def test_r35_volatile_fields_make_no_new_version():
+def test_volatile_fields_make_no_new_version():
+    """R35."""
     text = "---\ntask: T1\nstatus: accepted\nattempt: 1\n{extra}---\n# T\n\nDone.\n"
     a = ok("content/sources/tasks/t.md", text.format(extra="updated_at: 2026-01-01\n"))
     b = ok(
@@ -146,7 +161,8 @@ def test_r35_volatile_fields_make_no_new_version():
     assert a.task.checkpoint_key == b.task.checkpoint_key  # type: ignore[union-attr]
 
 
-def test_r35_checkpoint_statuses():
+def test_checkpoint_statuses():
+    """R35."""
     for status, expected in [
         ("accepted", True),
         ("final", True),
@@ -170,12 +186,12 @@ def test_private_flag_and_globs():
     assert isinstance(s, Source) and s.private
 
 
-def test_r2_r5_foreign_category_is_refused_with_the_alias_that_fixes_it(tmp_path):
-    """Issue 11, item 6: a Jekyll-style `category: Concepts` is refused with the exact wikigen.yml
+def test_foreign_category_is_refused_with_the_alias_that_fixes_it(tmp_path):
+    """R2, R5: Issue 11, item 6: a Jekyll-style `category: Concepts` is refused with the exact wikigen.yml
     setting that aliases it; with that setting the source is valid, its foreign keys kept (R1)."""
     import re
 
-    from wikigen.config import load_config
+    from wikigen.model.config import load_config
 
     text = "---\nlayout: post\ncategory: Concepts\npermalink: /pods/\ntags: [k8s]\n---\n# Pods\n\nA Pod runs.\n"
     problems = parse("content/sources/knowledge/pods.md", text)

@@ -7,14 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from wikigen.engines.candidates import code_term_ok
-from wikigen.engines.parse import Parse, Word, parse_sentences
-from wikigen.engines.predicates import third_person
-from wikigen.engines.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
-from wikigen.engines.relations import Mentions
-from wikigen.engines.statements import stated
-from wikigen.engines.subjects import noun_phrase
-from wikigen.engines.text import visible
+from wikigen.engines.offline.candidates import code_term_ok
+from wikigen.engines.offline.parse import Parse, Word, parse_sentences
+from wikigen.engines.offline.predicates import third_person
+from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.offline.relations import Mentions
+from wikigen.engines.offline.statements import stated
+from wikigen.engines.offline.subjects import noun_phrase
+from wikigen.engines.offline.text import visible
 
 
 def parsed(text: str) -> Parse:
@@ -63,13 +63,13 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
         ("The farm provides the concept of fallow years to rest the soil.", "fallow years", "called"),
     ],
 )
-def test_r20_definition_shapes(sentence: str, term: str, pattern: str) -> None:
+def test_definition_shapes(sentence: str, term: str, pattern: str) -> None:
     """R20: copular, functional, appositive, naming and emphasized first-use definitions."""
     reading = reading_of(sentence, term)
     assert (reading.pattern, reading.rank) == (pattern, DEFINES)
 
 
-def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
+def test_anaphoric_naming_needs_the_sentence_before() -> None:
     """R20: "This set is called …" is quoted together with the sentence it refers back to."""
     assert reading_of("This set is called the _prelude_.", "prelude").anaphoric
     assert not reading_of("The first set of tools is called the _prelude_.", "prelude").anaphoric
@@ -139,13 +139,13 @@ def test_r20_anaphoric_naming_needs_the_sentence_before() -> None:
         ),
     ],
 )
-def test_r20_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:
+def test_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:
     """R20, precision first: negations, questions and passing mentions do not define."""
     assert reading_of(sentence, term).rank == rank
 
 
-def test_r20_forward_reference_is_flagged() -> None:
-    """Issue 10: "… which Chapter 18 covers" points elsewhere and ranks below a plain definition."""
+def test_forward_reference_is_flagged() -> None:
+    """R20: Issue 10: "… which Chapter 18 covers" points elsewhere and ranks below a plain definition."""
     assert reading_of("A trellis is a frame, and Chapter 18 shows how to build one.", "trellis").forward
     assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
     assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
@@ -154,7 +154,7 @@ def test_r20_forward_reference_is_flagged() -> None:
     assert reading_of("Here are the trellises that the garden uses:", "trellises").forward  # a list follows
 
 
-def test_r20_names_are_noun_phrases_without_determiners() -> None:
+def test_names_are_noun_phrases_without_determiners() -> None:
     """R20: the name of a defined term is its noun phrase: compounds and adjectives, no articles."""
     parse = parsed("The two main associative storage bins hold the seeds.")
     head = next(w for w in parse.words if w.text == "bins")
@@ -178,28 +178,28 @@ def test_r20_code_names() -> None:
 # Relation shapes
 
 
-def test_r23_subject_verb_object() -> None:
+def test_subject_verb_object() -> None:
     """R23: the subject and the direct object of a verb, with the verb as the predicate."""
     assert relations_of("The miller grinds the grain every morning.", "miller", "grain") == {
         ("miller", "grinds", "grain")
     }
 
 
-def test_r23_prepositional_object_and_particle() -> None:
+def test_prepositional_object_and_particle() -> None:
     """R23: a prepositional object keeps its preposition in the predicate."""
     assert ("barn", "depends on", "windmill") in relations_of(
         "The barn depends on the windmill for power.", "barn", "windmill"
     )
 
 
-def test_r23_passive_with_agent_is_turned_around() -> None:
+def test_passive_with_agent_is_turned_around() -> None:
     """R23: "Y is managed by X" states that X manages Y."""
     assert relations_of("The orchard is managed by the cooperative.", "orchard", "cooperative") == {
         ("cooperative", "manages", "orchard")
     }
 
 
-def test_r23_copula_with_a_class_and_a_relational_noun() -> None:
+def test_copula_with_a_class_and_a_relational_noun() -> None:
     """R23: "X is a Y" and "X is the counterpart of Y"."""
     assert relations_of("Every sickle is a blade.", "sickle", "blade") == {("sickle", "is a", "blade")}
     assert ("scythe", "is counterpart of", "sickle") in relations_of(
@@ -235,7 +235,7 @@ def test_r23_copula_with_a_class_and_a_relational_noun() -> None:
         ("The miller might decide where to store the grain.", ("miller", "grain"), set()),
     ],
 )
-def test_r23_a_duty_a_use_a_process_or_a_decision_relates(
+def test_a_duty_a_use_a_process_or_a_decision_relates(
     sentence: str, names: tuple[str, ...], expected: set[tuple[str, str, str]]
 ) -> None:
     """R23: "X is responsible for the care of Y", "… for milking Y", "X is used for herding Y", "X is
@@ -243,7 +243,7 @@ def test_r23_a_duty_a_use_a_process_or_a_decision_relates(
     assert relations_of(sentence, *names) == expected
 
 
-def test_r23_examples_of_a_class_are_not_what_it_relates_to() -> None:
+def test_examples_of_a_class_are_not_what_it_relates_to() -> None:
     """R23: "a garden tool (like `Rake`, `Hoe`)" gives examples of tools: the spade is no "tool like"
     the rake; what the clause after says still relates."""
     found = relations_of(
@@ -252,7 +252,7 @@ def test_r23_examples_of_a_class_are_not_what_it_relates_to() -> None:
     assert found == {("spade", "is stored in", "shed")}
 
 
-def test_r23_some_of_a_kind_a_name_given_and_a_recipient_state_nothing() -> None:
+def test_some_of_a_kind_a_name_given_and_a_recipient_state_nothing() -> None:
     """R23: "Some Acme sheds …" (the parser hangs "Some" on "Acme") speaks of some sheds; "(also
     known as ear marks)" gives a name, not a relation; "uses gates to give the shepherd … the chance"
     makes the shepherd the one who receives, not what gates give."""
@@ -264,7 +264,7 @@ def test_r23_some_of_a_kind_a_name_given_and_a_recipient_state_nothing() -> None
     assert found == {("farm", "uses", "gate")}
 
 
-def test_r23_a_definition_list_entry_glossed_by_a_participle() -> None:
+def test_a_definition_list_entry_glossed_by_a_participle() -> None:
     """R23: "Harrow : Pulled by the tractor across the field." is an entry whose term is what the
     participle says: the tractor pulls the harrow."""
     assert relations_of("Harrow : Pulled by the tractor across the field.", "Harrow", "tractor") == {
@@ -275,7 +275,7 @@ def test_r23_a_definition_list_entry_glossed_by_a_participle() -> None:
     }
 
 
-def test_r23_a_definition_list_entry_glossed_by_its_kind() -> None:
+def test_a_definition_list_entry_glossed_by_its_kind() -> None:
     """R23: "`north-barn` : The barn for …" and "`east-barn` : This barn holds …" make the term one
     of the kind the gloss names; "`west-barn` : The barn door …" speaks of a door."""
     assert relations_of("`north-barn` : The barn for crates stored over the winter.", "north-barn", "barn") == {
@@ -288,7 +288,7 @@ def test_r23_a_definition_list_entry_glossed_by_its_kind() -> None:
     assert relations_of("`west-barn` : The barn door opens to the east.", "west-barn", "barn") == set()
 
 
-def test_r23_a_noun_tagged_as_an_adjective_still_narrows_a_name() -> None:
+def test_a_noun_tagged_as_an_adjective_still_narrows_a_name() -> None:
     """R23: "The snapshot controller watches the barns" (the parser tags "snapshot" an adjective)
     speaks of one controller; "multiple controllers" are any number of them."""
     assert relations_of("The snapshot controller watches the barns.", "controller", "barn") == set()
@@ -297,7 +297,7 @@ def test_r23_a_noun_tagged_as_an_adjective_still_narrows_a_name() -> None:
     }
 
 
-def test_r23_members_listed_under_a_class() -> None:
+def test_members_listed_under_a_class() -> None:
     """R23: "two containers: barrels and crates" makes each member a kind of the class."""
     found = relations_of(
         "The farm has two main containers: barrels and crates.", "container", "barrel", "crate"
@@ -305,13 +305,13 @@ def test_r23_members_listed_under_a_class() -> None:
     assert {("barrel", "is a", "container"), ("crate", "is a", "container")} <= found
 
 
-def test_r23_coordinated_objects() -> None:
+def test_coordinated_objects() -> None:
     """R23: objects joined by "and" are each related."""
     found = relations_of("The cart carries apples and pears to the market.", "cart", "apple", "pear")
     assert {("cart", "carries", "apple"), ("cart", "carries", "pear")} <= found
 
 
-def test_r23_coordinated_verbs_share_their_subject() -> None:
+def test_coordinated_verbs_share_their_subject() -> None:
     """R23: "… are X, and therefore are Y": the second verb speaks of the first one's subject."""
     found = relations_of(
         "Seed bags are sacks of grain, and therefore are parcels.", "Seed bag", "sack", "parcel"
@@ -335,12 +335,12 @@ def test_r23_coordinated_verbs_share_their_subject() -> None:
         "The available grain mills are described in [Millers](/docs/millers/).",  # where the docs say it
     ],
 )
-def test_r23_negated_hypothetical_and_questions_state_nothing(sentence: str) -> None:
+def test_negated_hypothetical_and_questions_state_nothing(sentence: str) -> None:
     """R23: negated, hypothetical and question sentences are skipped."""
     assert not {r for r in relations_of(sentence, "miller", "grain") if r[1] in ("grinds", "is a", "is given")}
 
 
-def test_r23_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> None:
+def test_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> None:
     """R23: a consequence of an "If …" ("then the miller will fail to grind the grain"), what a concept
     object does ("requires millers … to grind grain": the millers grind it, nothing requires to grind
     it) and a gloss after a colon ("millers: workers that …") state nothing of the verb or the class."""
@@ -363,7 +363,7 @@ def test_r23_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing()
     }
 
 
-def test_r23_a_name_given_with_referred_to_as_is_no_relation() -> None:
+def test_a_name_given_with_referred_to_as_is_no_relation() -> None:
     """R23: "… are referred to as a 'grain store'" names, as "are called" does; "refers to" relates."""
     assert relations_of(
         'Together, a miller and a baker are referred to as a "grain team".', "miller", "baker", "grain team"
@@ -372,13 +372,13 @@ def test_r23_a_name_given_with_referred_to_as_is_no_relation() -> None:
     assert relations_of("A ledger refers to a barn by its number.", "ledger", "barn") == {("ledger", "refers to", "barn")}
 
 
-def test_r23_two_names_without_a_predicate_are_no_relation() -> None:
+def test_two_names_without_a_predicate_are_no_relation() -> None:
     """R23: same sentence is not a semantic relation."""
     assert relations_of("The miller, the grain and the weather.", "miller", "grain") == set()
 
 
-def test_r23_hub_is_an_endpoint_only_as_the_subject() -> None:
-    """Issue 10: a hub (the language) is not the object of "a test in Tavola"; it may be the subject."""
+def test_hub_is_an_endpoint_only_as_the_subject() -> None:
+    """R23: Issue 10: a hub (the language) is not the object of "a test in Tavola"; it may be the subject."""
     hubs = frozenset({"Tavola"})
     assert relations_of("A test in Tavola is a function.", "Tavola", "test", "function", hubs=hubs) == {
         ("test", "is a", "function")
@@ -389,7 +389,8 @@ def test_r23_hub_is_an_endpoint_only_as_the_subject() -> None:
     assert relations_of("Every function is written in Tavola.", "Tavola", "function", hubs=hubs) == set()
 
 
-def test_r23_predicates_read_in_the_third_person() -> None:
+def test_predicates_read_in_the_third_person() -> None:
+    """R23."""
     assert [third_person(v) for v in ("use", "watch", "carry", "be", "go", "stay")] == [
         "uses",
         "watches",
@@ -400,13 +401,14 @@ def test_r23_predicates_read_in_the_third_person() -> None:
     ]
 
 
-def test_r23_stated_is_sorted_and_free_of_self_loops() -> None:
+def test_stated_is_sorted_and_free_of_self_loops() -> None:
+    """R23."""
     clean = visible("The miller grinds the miller's grain.")
     mentions = Mentions.build([("miller", ["miller"])], known=True).find(clean.text)
     assert stated(parse_sentences([clean])[0], mentions) == []
 
 
-def test_r23_what_a_noun_introduces_stands_for_it() -> None:
+def test_what_a_noun_introduces_stands_for_it() -> None:
     """R23: "the barn's keeper (Hilda)", "the `Gate` module"."""
     assert ("Hilda", "feeds", "goat") in relations_of(
         "The barn's keeper (Hilda) feeds every goat at dawn.", "Hilda", "goat"
@@ -416,7 +418,7 @@ def test_r23_what_a_noun_introduces_stands_for_it() -> None:
     )
 
 
-def test_r23_a_relative_clause_speaks_of_its_noun() -> None:
+def test_a_relative_clause_speaks_of_its_noun() -> None:
     """R23: "the kubelet, which runs on every node" and "X is a Y that manages Z"."""
     found = relations_of(
         "The harvester, which runs on every field, fills the silo.", "harvester", "field", "silo"
@@ -427,7 +429,7 @@ def test_r23_a_relative_clause_speaks_of_its_noun() -> None:
     )
 
 
-def test_r23_a_code_name_before_a_common_noun_is_the_thing() -> None:
+def test_a_code_name_before_a_common_noun_is_the_thing() -> None:
     """R23: "the `quarry` service" is one service, not the Service concept; with no concept of its
     own it is no endpoint at all."""
     clean = visible("The `quarry` service listens on every port.")
@@ -435,14 +437,14 @@ def test_r23_a_code_name_before_a_common_noun_is_the_thing() -> None:
     assert stated(parse_sentences([clean])[0], mentions) == []
 
 
-def test_r20_instance_names_of_examples_are_not_concepts() -> None:
+def test_instance_names_of_examples_are_not_concepts() -> None:
     """R20: `pod-a`, `web-0`, `mydb` name one instance in an example; `kube-proxy` names a kind."""
     for instance in ("pod-a", "web-0", "mydb", "my-service"):
         assert not code_term_ok(instance), instance
     assert code_term_ok("kube-proxy")
 
 
-def test_r23_a_relational_word_keeps_its_preposition() -> None:
+def test_a_relational_word_keeps_its_preposition() -> None:
     """R23: "is the same as" is not "is as"; only a participle ("built on") stands for the noun."""
     assert ("rake", "is same as", "hoe") in relations_of(
         "Rakes are the same as hoes with longer teeth.", "rake", "hoe"
@@ -478,7 +480,7 @@ def reshaped(text: str, changes: dict[str, tuple[str, str | None]]) -> Parse:
     return Parse(parse.text, words)
 
 
-def test_r23_misparses_state_nothing_they_do_not_say() -> None:
+def test_misparses_state_nothing_they_do_not_say() -> None:
     """R23, precision first, on parses spaCy really gives: a bare participle with a subject is
     passive ("the tokens provided to the gatekeeper are …"); of two direct objects without "and"
     the last is the object ("changing the loaf shape directory"); a noun the parser hung on the
@@ -530,7 +532,7 @@ def test_r23_misparses_state_nothing_they_do_not_say() -> None:
     )
 
 
-def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:
+def test_what_a_verb_uses_is_in_its_predicate() -> None:
     """R23: "uses sharp blades to cut the wheat" keeps what it uses; a gerund ("contains drying
     racks") is no purpose."""
     found = relations_of("The farmer uses sharp blades to cut the wheat.", "farmer", "wheat")
@@ -554,7 +556,7 @@ def test_r23_what_a_verb_uses_is_in_its_predicate() -> None:
         ("Farmers sow seeds in that field, such as wheat or barley.", ("field", "wheat"), "wheat"),
     ],
 )
-def test_r23_suppositions_names_and_misplaced_lists_state_nothing(
+def test_suppositions_names_and_misplaced_lists_state_nothing(
     sentence: str, names: tuple[str, ...], absent: str
 ) -> None:
     """R23, precision first: a supposition, a naming ("are called") and a "such as" list hung on a
@@ -562,14 +564,14 @@ def test_r23_suppositions_names_and_misplaced_lists_state_nothing(
     assert not [r for r in relations_of(sentence, *names) if absent in (r[0], r[2])]
 
 
-def test_r23_a_fronted_frame_is_no_object() -> None:
+def test_a_fronted_frame_is_no_object() -> None:
     """R23: "On the farm, a plough turns the soil": the frame is where, not what it relates to."""
     found = relations_of("On the farm, a plough turns the soil of the field.", "farm", "plough", "soil")
     assert ("plough", "turns", "soil") in found
     assert not [r for r in found if "farm" in (r[0], r[2])]
 
 
-def test_r23_a_means_is_no_purpose_and_a_manner_stays_in_the_predicate() -> None:
+def test_a_means_is_no_purpose_and_a_manner_stays_in_the_predicate() -> None:
     """R23: "trays … filled using a compost service, … to start seedlings" uses no service to start
     anything; "behave differently from" is not "behaves from"."""
     assert relations_of("Use seed trays to start seedlings in spring.", "seed trays", "seedlings") == {
@@ -587,7 +589,7 @@ def test_r23_a_means_is_no_purpose_and_a_manner_stays_in_the_predicate() -> None
     ) == {("Greenhouse tomatoes", "behaves differently from", "field tomatoes")}
 
 
-def test_r23_a_relational_adjective_relates_subject_and_object() -> None:
+def test_a_relational_adjective_relates_subject_and_object() -> None:
     """R23: "X is similar to Y" relates X to Y with the adjective and its preposition; "X is useful
     for Y" says how good X is, and a negated one states nothing."""
     assert relations_of("The `tally` tool is similar to `count/2` but made for barns.", "tally", "count/2") == {
@@ -600,7 +602,7 @@ def test_r23_a_relational_adjective_relates_subject_and_object() -> None:
     assert relations_of("A harrow is not similar to a plough.", "harrow", "plough") == set()
 
 
-def test_r23_a_name_called_out_after_its_class_is_a_member_of_it() -> None:
+def test_a_name_called_out_after_its_class_is_a_member_of_it() -> None:
     """R23: "a tool called `rake`" makes `rake` a tool, also where the parser reads "called `rake`"
     as an apposition of the class noun."""
     found = relations_of(
@@ -612,7 +614,7 @@ def test_r23_a_name_called_out_after_its_class_is_a_member_of_it() -> None:
     assert found == {("rake", "is a", "tool")}
 
 
-def test_r23_a_code_name_before_its_kind_is_one_of_that_kind() -> None:
+def test_a_code_name_before_its_kind_is_one_of_that_kind() -> None:
     """R23: "the `Tally` protocol" states that `Tally` is a protocol where "protocol" names a concept;
     a plain word before the noun ("the barn protocol") and a hub state nothing."""
     sentence = "Another handy example is the `Tally` protocol, which says how to count a flock."
@@ -621,8 +623,8 @@ def test_r23_a_code_name_before_its_kind_is_one_of_that_kind() -> None:
     assert relations_of("Another handy example is the barn protocol.", "barn", "protocol") == set()
 
 
-def test_r20_a_code_span_is_parsed_as_a_name_and_keeps_its_text() -> None:
-    """Issue 10, item 2: the parser reads a code span as one name (masked), so that "the `~q` bin"
+def test_a_code_span_is_parsed_as_a_name_and_keeps_its_text() -> None:
+    """R20: Issue 10, item 2: the parser reads a code span as one name (masked), so that "the `~q` bin"
     is a compound noun and not punctuation; words keep the visible text and offsets."""
     clean = visible("The `~q` bin is used to store lists of seeds (*seeds* are just grains).")
     parse = parse_sentences([clean])[0]
@@ -632,7 +634,7 @@ def test_r20_a_code_span_is_parsed_as_a_name_and_keeps_its_text() -> None:
     assert all(w.text == clean.text[w.start : w.end] for w in parse.words)
 
 
-def test_r23_a_bare_name_after_a_definite_class_is_one_of_that_kind() -> None:
+def test_a_bare_name_after_a_definite_class_is_one_of_that_kind() -> None:
     """R23: "The most common tool is `rake`" makes `rake` a tool (not the tool a rake); "a barn that
     is `Full`" gives the barn a value, not a kind."""
     assert relations_of("The most common tool in the barn is `rake`, which gathers hay.", "tool", "rake") == {
@@ -641,7 +643,7 @@ def test_r23_a_bare_name_after_a_definite_class_is_one_of_that_kind() -> None:
     assert relations_of("Sheep leave a barn that is `Full` before noon.", "barn", "Full") == set()
 
 
-def test_r20_what_a_second_clause_says_happens_is_no_definition() -> None:
+def test_what_a_second_clause_says_happens_is_no_definition() -> None:
     """R20: "…, and `gather` starts again" tells what happens next; it does not define `gather`."""
     reading = reading_of("In this case the basket is emptied, and `gather` starts again.", "gather")
     assert reading.rank != DEFINES
@@ -655,19 +657,19 @@ def test_r20_what_a_second_clause_says_happens_is_no_definition() -> None:
         "Sheds which store harrows must keep ploughs dry.",  # a restrictive clause picks some sheds
     ],
 )
-def test_r23_possibility_some_of_a_kind_and_a_restrictive_clause_state_nothing(sentence: str) -> None:
+def test_possibility_some_of_a_kind_and_a_restrictive_clause_state_nothing(sentence: str) -> None:
     """R23, precision first: "can", a quantified subject and a restrictive relative clause."""
     assert relations_of(sentence, "harrow", "plough", "field", "shed") == set()
 
 
-def test_r23_a_non_restrictive_clause_speaks_of_its_noun() -> None:
+def test_a_non_restrictive_clause_speaks_of_its_noun() -> None:
     """R23: "the shed, which stores harrows, …" says of the shed that it stores them."""
     assert ("shed", "stores", "harrow") in relations_of(
         "The shed, which stores harrows, stands by the field.", "harrow", "field", "shed"
     )
 
 
-def test_r23_a_narrowed_name_is_its_concept_only_as_a_kind() -> None:
+def test_a_narrowed_name_is_its_concept_only_as_a_kind() -> None:
     """R23: "the Sorting interface" is one interface: what it has is not what interfaces have; but
     "a harrow is a disc tool" still makes the harrow a tool."""
     assert relations_of("A plugin that implements the Sorting interface has two methods.", "plugin", "interface") == set()
@@ -678,7 +680,7 @@ def test_r23_a_narrowed_name_is_its_concept_only_as_a_kind() -> None:
     assert relations_of(named, "harrow", "tool") == set()
 
 
-def test_r23_what_a_clause_offers_as_an_alternative_is_the_alternative() -> None:
+def test_what_a_clause_offers_as_an_alternative_is_the_alternative() -> None:
     """R23: "As an alternative to X, … provides Y" states that Y is an alternative to X; offered with
     a hedge, it states nothing."""
     sentence = "As an alternative to `plough`, the farm provides the `harrow` tool which breaks clods."
@@ -687,7 +689,7 @@ def test_r23_what_a_clause_offers_as_an_alternative_is_the_alternative() -> None
     assert relations_of("As a farmer, the miller provides `harrow` to `plough` owners.", "plough", "harrow") == set()
 
 
-def test_r20_a_colon_gloss_defines_and_a_call_names_nothing() -> None:
+def test_a_colon_gloss_defines_and_a_call_names_nothing() -> None:
     """R20: "an overview of X: special Ys that …" glosses X; a list after the colon does not; "Z
     calls the `x` helper" is a call, not a name, but "we call them X" names X."""
     gloss = "This page gives an overview of seed drills: special machines that sow seeds in rows."
@@ -697,14 +699,14 @@ def test_r20_a_colon_gloss_defines_and_a_call_names_nothing() -> None:
     assert reading_of("We call them hayricks.", "hayricks").pattern == "called"
 
 
-def test_r20_where_a_thing_runs_is_a_property_and_what_it_runs_its_function() -> None:
+def test_where_a_thing_runs_is_a_property_and_what_it_runs_its_function() -> None:
     """R20: "Threshers always run to completion" describes; "A thresher runs the grain through
     its drum" says what it does."""
     assert reading_of("Threshers always run to completion.", "Threshers") == Reading("function", DESCRIBES)
     assert reading_of("A thresher runs the grain through its drum.", "thresher") == Reading("function", DEFINES)
 
 
-def test_r23_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> None:
+def test_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> None:
     """R23: "X allows Y to V Z" states neither "X allows Y" nor "Y Vs Z"; "X allows Y" does, and so
     does "X allows Y to V a thing" with the thing in the predicate, where the thing is no concept."""
     allowed = "Gates allow the shepherd to count sheep with matching tags."
@@ -723,7 +725,7 @@ def test_r23_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> No
     assert relations_of("A ledger might let you track every harvest.", "ledger", "harvest") == set()
 
 
-def test_r23_a_name_narrowed_by_another_concept_is_that_one_s() -> None:
+def test_a_name_narrowed_by_another_concept_is_that_one_s() -> None:
     """R23: "the Barn controller applies tags" speaks of one controller (a Barn's), not of
     controllers; "We use the `sow` macro to define fields" tells what `sow` is used for."""
     sentence = "The Barn controller applies tags to the sheep."
@@ -736,7 +738,7 @@ def test_r23_a_name_narrowed_by_another_concept_is_that_one_s() -> None:
     }
 
 
-def test_r23_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
+def test_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
     """R23: "X is managed by Y and contains Z": X contains Z (not "is contains"); "In that case, …"
     is a condition."""
     sentence = "Each barn is managed by the farmer and contains the ploughs needed for spring."
@@ -752,7 +754,7 @@ def test_r23_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
     }
 
 
-def test_r23_a_hub_before_a_name_does_not_narrow_it() -> None:
+def test_a_hub_before_a_name_does_not_narrow_it() -> None:
     """R23: "the Valley controller" is the controller of the hub (the product every page names)."""
     sentence = "The Valley controller applies tags to the sheep."
     assert relations_of(sentence, "Valley", "controller", "tag", hubs=frozenset({"Valley"})) == {
@@ -760,14 +762,14 @@ def test_r23_a_hub_before_a_name_does_not_narrow_it() -> None:
     }
 
 
-def test_r23_the_kind_an_object_is_offered_as_is_no_relation_and_both_points_back() -> None:
+def test_the_kind_an_object_is_offered_as_is_no_relation_and_both_points_back() -> None:
     """R23: "provides `oats` and `rye` as grains" says what the oats are, not how the farm relates to
     grains; R20: "Both harrows break clods" speaks of two harrows just named, not of the kind."""
     assert relations_of("The farm provides `oats` and `rye` as grains.", "farm", "grain") == set()
     assert relations_of("The mill acts as a granary.", "mill", "granary") == {("mill", "acts as", "granary")}
 
 
-def test_issue10_a_comparison_says_how_a_term_compares_not_what_it_is() -> None:
+def test_a_comparison_says_how_a_term_compares_not_what_it_is() -> None:
     """Issue 10 (R20): "Mulching is different from …", "A `rake` is similar to …", "… provides a
     similar handle to …", "… provide a much finer tilth than …" compare; "A harrow holds …" defines."""
     assert reading_of("Mulching is different from the composting that some growers also use.", "Mulching").rank == MENTIONS
@@ -782,7 +784,7 @@ def test_issue10_a_comparison_says_how_a_term_compares_not_what_it_is() -> None:
     assert reading_of("A harrow holds its tines in a heavy frame.", "harrow").rank == DEFINES
 
 
-def test_issue10_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a_mention() -> None:
+def test_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a_mention() -> None:
     """Issue 10 (R20): "A seed drill is a machine that lets a *grower* sow …" defines the seed drill;
     the emphasized grower is named on the way. Emphasis alone still introduces a term."""
     sentence = "A seed drill is a farm machine that lets a specific *grower*, such as a tenant, sow seeds in rows."
@@ -794,7 +796,7 @@ def test_issue10_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a
     assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").pattern == "copula"
 
 
-def test_issue10_a_description_of_the_one_named_outranks_a_circumstance() -> None:
+def test_a_description_of_the_one_named_outranks_a_circumstance() -> None:
     """Issue 10 (R20): "The grain store holds …" (weak only by its article) is a description of what
     "the" grain store does; "The grain store runs …", "Each grain store holds …" are not."""
     assert reading_of("The grain store holds the harvest until it is sold.", "grain store") == Reading(
@@ -804,7 +806,7 @@ def test_issue10_a_description_of_the_one_named_outranks_a_circumstance() -> Non
     assert not reading_of("Each grain store in a village holds the harvest.", "grain store").of_the_one
 
 
-def test_issue10_a_subject_that_points_back_describes_nothing_by_itself() -> None:
+def test_a_subject_that_points_back_describes_nothing_by_itself() -> None:
     """Issue 10 (R20): "This tenancy lasts …" speaks of the tenancy just named."""
     assert reading_of("This tenancy lasts one year in the barn.", "tenancy").rank == MENTIONS
     assert reading_of("Tenancy lasts one year in the barn.", "Tenancy").rank == DESCRIBES
@@ -812,7 +814,7 @@ def test_issue10_a_subject_that_points_back_describes_nothing_by_itself() -> Non
     assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == DEFINES
 
 
-def test_issue10_a_further_thing_a_term_does_and_a_sentence_bound_to_its_context_define_nothing() -> None:
+def test_a_further_thing_a_term_does_and_a_sentence_bound_to_its_context_define_nothing() -> None:
     """Issue 10 (R20): "X also provides …" tells one more thing X does; "Therefore if …", "In both
     cases, …" hold where the text before says; "Similar to ploughs, harrows …" compares."""
     also = reading_of("The `Reaper` module also provides a way to sharpen blades.", "Reaper")
@@ -824,13 +826,13 @@ def test_issue10_a_further_thing_a_term_does_and_a_sentence_bound_to_its_context
     assert reading_of("Similar to ploughs, harrows break the soil before sowing.", "harrows").rank == MENTIONS
 
 
-def test_r23_on_top_of_a_named_thing_is_that_thing() -> None:
+def test_on_top_of_a_named_thing_is_that_thing() -> None:
     """R23: "build on top of the `Reaper` functions" relates to what the "of" names, in turn."""
     sentence = "Harvesters build on top of the `Reaper` functions to report better yields."
     assert relations_of(sentence, "Harvesters", "Reaper") == {("Harvesters", "builds on", "Reaper")}
 
 
-def test_r23_a_step_of_a_procedure_or_a_condition_states_no_relation() -> None:
+def test_a_step_of_a_procedure_or_a_condition_states_no_relation() -> None:
     """R23, precision first: "After …, the miller grinds …", "When …, the farm sells …", "… adds a
     tag when you use …", "While …, the foreman moves …" and "… how the farm sells crates" say what
     happens then or ask; the plain statement relates. A "while" after the main clause contrasts."""
@@ -850,7 +852,7 @@ def test_r23_a_step_of_a_procedure_or_a_condition_states_no_relation() -> None:
     }
 
 
-def test_r23_what_a_thing_does_whenever_something_holds_is_a_relation() -> None:
+def test_what_a_thing_does_whenever_something_holds_is_a_relation() -> None:
     """R23: "The sorter adds crates when there are empty belts" says what the sorter does each time
     (a "when" after the verb, about the world); "… when you use …" stays a step the reader takes."""
     names = ("Sorter", "Crate", "Belt")
@@ -862,7 +864,7 @@ def test_r23_what_a_thing_does_whenever_something_holds_is_a_relation() -> None:
     assert relations_of("When there are empty belts, the sorter adds crates.", *names) == set()
 
 
-def test_r23_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
+def test_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
     """R23, precision first, on a parse spaCy really gives: "The default Acme sorter takes …" read
     as "default" with the appositions "Acme" and "sorter" is one noun phrase, the sorter: Acme is no
     subject of it; a set-off apposition ("The machine, Acme, takes …") names Acme."""
@@ -874,7 +876,7 @@ def test_r23_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
     assert set_off == {("Acme", "takes into account", "crate")}
 
 
-def test_r23_an_object_that_points_to_one_of_an_example_relates_nothing() -> None:
+def test_an_object_that_points_to_one_of_an_example_relates_nothing() -> None:
     """R23, precision first: "… to use the named harrow to plough this field", "The farm includes
     that barn." speak of the one an example shows, "adds a barn, `north-barn`, …" of the one it
     names; "… to plough the field" of fields."""
@@ -888,7 +890,7 @@ def test_r23_an_object_that_points_to_one_of_an_example_relates_nothing() -> Non
     }
 
 
-def test_r23_what_is_only_attempted_and_a_gerund_hung_on_a_finite_verb_state_nothing() -> None:
+def test_what_is_only_attempted_and_a_gerund_hung_on_a_finite_verb_state_nothing() -> None:
     """R23, precision first: "The miller attempts to grind the grain" says what it tries; in "…
     detects this and tries … by sifting the bran and/or grinding the grain", parsed with "grinding"
     coordinated with "detects" (as spaCy parses it), "grinding" is no second thing the miller does."""
@@ -902,7 +904,7 @@ def test_r23_what_is_only_attempted_and_a_gerund_hung_on_a_finite_verb_state_not
     }
 
 
-def test_r23_the_class_of_a_copula_is_not_the_subject_of_its_relative_clause() -> None:
+def test_the_class_of_a_copula_is_not_the_subject_of_its_relative_clause() -> None:
     """R23: "A harrow is a tool that breaks the clods" says the harrow breaks them, not every tool;
     in "… is an Acme resource that breaks …" Acme, the name before the class, does not either."""
     found = relations_of("A harrow is a tool that breaks the clods.", "harrow", "clod", "tool")
@@ -914,7 +916,7 @@ def test_r23_the_class_of_a_copula_is_not_the_subject_of_its_relative_clause() -
     assert ("harrow", "is used to break", "clod") in found
 
 
-def test_r23_what_a_thing_takes_into_account() -> None:
+def test_what_a_thing_takes_into_account() -> None:
     """R23: "takes X and Y into account" relates by the phrase, not by "takes"."""
     assert relations_of("The miller takes grain and crates into account.", "Miller", "Grain", "Crate") == {
         ("Miller", "takes into account", "Grain"),
@@ -922,7 +924,7 @@ def test_r23_what_a_thing_takes_into_account() -> None:
     }
 
 
-def test_issue10_a_sentence_about_one_named_instance_defines_no_kind() -> None:
+def test_a_sentence_about_one_named_instance_defines_no_kind() -> None:
     """Issue 10 (R20): "A `north` barn is on the `hill` farm" speaks of one barn; "A barn is a farm
     building …" of the kind, and "the `Barn` module" of `Barn`."""
     assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == MENTIONS
@@ -930,7 +932,7 @@ def test_issue10_a_sentence_about_one_named_instance_defines_no_kind() -> None:
     assert reading_of("A barn is a farm building that stores hay.", "barn").rank == DEFINES
 
 
-def test_issue10_what_a_term_may_do_describes_nothing() -> None:
+def test_what_a_term_may_do_describes_nothing() -> None:
     """Issue 10 (R20): "Different sacks may be accepted …" says what may happen, not what sacks are."""
     assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == MENTIONS
     # what is done to sacks is not what they are or do either (_done_to)
@@ -938,7 +940,7 @@ def test_issue10_what_a_term_may_do_describes_nothing() -> None:
     assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
 
 
-def test_issue10_what_a_term_can_be_is_no_definition_and_what_it_can_do_no_description() -> None:
+def test_what_a_term_can_be_is_no_definition_and_what_it_can_do_no_description() -> None:
     """Issue 10 (R20): "A sack policy can be a rule …" describes what it may be, and "Sacks can rot"
     tells only what may happen to them; "A sack policy is a rule …" defines, "Sacks rot …" describes."""
     assert reading_of("A sack policy can be a rule for the whole mill.", "policy").rank == DESCRIBES
@@ -947,7 +949,7 @@ def test_issue10_what_a_term_can_be_is_no_definition_and_what_it_can_do_no_descr
     assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
 
 
-def test_issue10_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
+def test_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
     """Issue 10 (R20): in "[Token Projection](…) (also recommended): In Version 2.0 and later, use the sack
     ledger to tell the miller to seal each sack as a *closed bundle*." the label is parsed as a root of
     its own; the sentence is still advice: it neither introduces "closed bundle" by its emphasis nor
@@ -962,7 +964,7 @@ def test_issue10_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
     assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == DEFINES
 
 
-def test_r23_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
+def test_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
     """R23, precision first: "The barn usually holds …" (what holds most of the time), "To make sure
     millers grind grain, …" (a goal), "A foreman ensures that millers grind grain" (what the foreman
     brings about, even parsed as two roots) and "These millers grind …" (the ones just named) are no
@@ -981,7 +983,7 @@ def test_r23_what_usually_holds_a_goal_or_what_something_ensures_states_no_relat
     assert relations_of("Millers grind grain for the whole valley.", *names) == {("Miller", "grinds", "Grain")}
 
 
-def test_r23_a_clause_under_ensure_parsed_as_a_second_root_states_no_relation() -> None:
+def test_a_clause_under_ensure_parsed_as_a_second_root_states_no_relation() -> None:
     """R23: the parser sometimes splits "A foreman ensures that all (or some) millers grind grain" into
     two roots; the second is still what the foreman brings about (the parse is rebuilt in that shape
     here, since which sentences the model misparses is not stable)."""
@@ -991,7 +993,7 @@ def test_r23_a_clause_under_ensure_parsed_as_a_second_root_states_no_relation() 
     assert hand_relations(parsed("Millers grind grain every day."), "Miller", "Grain") == {("Miller", "grinds", "Grain")}
 
 
-def test_r23_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
+def test_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
     """R23: "To ensure millers land on barns holding grain, …" and ", to let millers grind grain, …"
     are goals, whether the parser hangs them under the main verb or makes "ensure" the root."""
     names = ("Miller", "Grain", "Barn")
@@ -1006,7 +1008,7 @@ def test_r23_a_goal_fronted_or_parsed_as_the_root_states_no_relation() -> None:
     assert ("Miller", "grinds", "Grain") not in hand_relations(rooted, *names)
 
 
-def test_r23_a_frame_a_counterfactual_or_no_longer_states_no_relation() -> None:
+def test_a_frame_a_counterfactual_or_no_longer_states_no_relation() -> None:
     """R23, precision first: "Once …," (even hung on the main verb), "Instead of X being …", "no
     longer", and a fronted frame that limits the statement ("In most cases", "In this
     configuration", "In either of those situations", "In barns with …") are no plain relation; "In
@@ -1028,14 +1030,14 @@ def test_r23_a_frame_a_counterfactual_or_no_longer_states_no_relation() -> None:
     assert ("Miller", "stores", "Grain API") in relations_of("Grain API resources are natively stored by the Miller.", *names)
 
 
-def test_r23_what_is_provided_with_a_thing_is_the_thing() -> None:
+def test_what_is_provided_with_a_thing_is_the_thing() -> None:
     """R23: "The mill provides millers with sacks" provides sacks (millers receive them)."""
     names = ("Mill", "Miller", "Sack")
     assert relations_of("The mill provides millers with sacks.", *names) == {("Mill", "provides", "Sack")}
     assert relations_of("The mill provides sacks.", *names) == {("Mill", "provides", "Sack")}
 
 
-def test_r23_instead_of_parsed_as_a_marker_states_no_relation() -> None:
+def test_instead_of_parsed_as_a_marker_states_no_relation() -> None:
     """R23: the parser may hang "of" of "Instead of X being stored by Y, …" on the verb as its marker
     (the parse is rebuilt in that shape here); what is not the case is still no relation."""
     marked = reshaped(
@@ -1047,7 +1049,7 @@ def test_r23_instead_of_parsed_as_a_marker_states_no_relation() -> None:
     assert ("Miller", "stores", "Grain") not in hand_relations(marked, "Miller", "Grain")
 
 
-def test_r23_a_module_named_like_a_kind_is_another_sense() -> None:
+def test_a_module_named_like_a_kind_is_another_sense() -> None:
     """R23: "the `Sack` module" makes `Sack` a module only where "Sack" names the module; a concept
     named as a common noun ("Sack", "Sacks": the thing farms fill) is another sense, and "the `mill`
     module" is not MILL."""
@@ -1058,15 +1060,15 @@ def test_r23_a_module_named_like_a_kind_is_another_sense() -> None:
     assert relations_of("The functions in the `MILL` module grind grain.", "MILL", "Module") == {("MILL", "is a", "Module")}
 
 
-def test_r23_a_concept_named_with_its_plural_is_a_kind() -> None:
+def test_a_concept_named_with_its_plural_is_a_kind() -> None:
     """R23: the offline engine passes as ``kinds`` the concepts whose aliases hold their plural."""
-    from wikigen.engines.offline import _kinds
+    from wikigen.engines.offline.engine import _kinds
 
     named = [("Sack", ["Sack", "Sacks"]), ("Box", ["Box", "Boxes"]), ("Enum", ["Enum"]), ("MILL", ["MILL", "M"])]
     assert _kinds(named) == {"Sack", "Box"}
 
 
-def test_r23_a_pointing_subject_stands_for_no_appositive() -> None:
+def test_a_pointing_subject_stands_for_no_appositive() -> None:
     """R23: in "This page gives an overview of seed drills: special machines that …" the parser may
     make "machines" an appositive of "page"; "This page" stands for no machine."""
     shaped = reshaped(
@@ -1086,19 +1088,19 @@ def test_r23_a_pointing_subject_stands_for_no_appositive() -> None:
         "A gatekeeper's job is to admit visitors through the main gate.",
     ],
 )
-def test_issue10_what_a_term_is_for_defines_it(sentence: str) -> None:
+def test_what_a_term_is_for_defines_it(sentence: str) -> None:
     """Issue 10 (R20): "X's purpose is to …", "The purpose of X is to …" say what X is for."""
     assert reading_of(sentence, "gatekeeper") == Reading("purpose", DEFINES)
 
 
-def test_issue10_one_example_of_a_kind_defines_nothing() -> None:
+def test_one_example_of_a_kind_defines_nothing() -> None:
     """Issue 10 (R20): "For example, a gatekeeper is the owner of a set of keys." says what one
     example is; "A gatekeeper is the owner of a set of keys." defines."""
     assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DESCRIBES
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
 
 
-def test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines() -> None:
+def test_the_name_of_a_symbol_describes_and_what_it_does_defines() -> None:
     """Issue 10 (R20): "the `~` operator is called the harvest operator" gives a symbol's name and
     nothing it does; "A sign that marks the granary is called …" names what it says."""
     assert reading_of("In the village, the `~` operator is called *the harvest operator*.", "harvest operator") == Reading(
@@ -1107,7 +1109,7 @@ def test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines() -> No
     assert reading_of("A sign that marks the granary is called *the harvest sign*.", "harvest sign").rank == DEFINES
 
 
-def test_issue10_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None:
+def test_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None:
     """Issue 10 (R20): "To see an example, read …" points elsewhere, but "To see an example, look no
     further than … called `Tally`" presents the thing it points to, in this very sentence."""
     presented = reading_of("To see an example, look no further than the village's grain ledger called `Tally`.", "Tally")
@@ -1115,7 +1117,7 @@ def test_issue10_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None
     assert reading_of("To see an example, read the village's grain ledger called `Tally`.", "Tally").forward
 
 
-def test_issue10_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None:
+def test_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None:
     """Issue 10 (R20): the tagger reads "the owner object you're deleting …" as "the owner objects"
     (a singular noun with a plural verb): no sentence about what an owner does."""
     sentence = "The owner object you're deleting first enters a waiting state."
@@ -1125,7 +1127,7 @@ def test_issue10_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing()
     assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", DESCRIBES)
 
 
-def test_issue10_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
+def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     """Issue 10 (R20): "For every harvest, a granary holds grain." says what each case has, as an
     example tells one; "A ledger is only used for a harvest if …" when it is used, and "Ledgers are
     mostly used to …" how it is used most, not what it is for."""
@@ -1139,7 +1141,7 @@ def test_issue10_what_holds_per_instance_or_on_a_condition_defines_nothing() -> 
     assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == DEFINES
 
 
-def test_r23_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
+def test_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
     """R23, precision first: "Finally, …", "… then …", "After the drying phase, …" are steps of a
     procedure, "In this example, …" one example; the plain statement relates."""
     names = ("Miller", "Grain", "Barn")
@@ -1154,7 +1156,7 @@ def test_r23_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None
     assert ("Miller", "grinds", "Grain") in relations_of("The miller grinds the grain for the market.", *names)
 
 
-def test_r23_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
+def test_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
     """R23: "The priority admission controller …" (the modifier hangs on "admission") and "The
     snapshot controller …" (a modifier naming another concept, tagged as an adjective) are one kind
     of controller: they say nothing of controllers."""
@@ -1179,7 +1181,7 @@ def test_r23_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
         "The first farmer owns every plough in the valley.",
     ],
 )
-def test_issue10_what_is_said_of_some_members_of_a_kind_states_no_relation(sentence: str) -> None:
+def test_what_is_said_of_some_members_of_a_kind_states_no_relation(sentence: str) -> None:
     """R23, precision first (issue 10): a restrictive clause after the name ("harrows that are
     broken"), "any" with a participle ("any harrow exceeding …"), an ordinal ("the first farmer")
     or a phrase that picks members by another concept or a pointing word ("the farmer for ploughs",
@@ -1188,7 +1190,7 @@ def test_issue10_what_is_said_of_some_members_of_a_kind_states_no_relation(sente
     assert found == set(), found
 
 
-def test_issue10_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> None:
+def test_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> None:
     """R23 (issue 10): "harrows, which …" adds to the name, a copula's class keeps its clause,
     "the smith in the village" is still the smith, and "harrows that break the soil" are harrows
     doing what harrows do: none of these picks some members."""
@@ -1208,7 +1210,7 @@ def test_issue10_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> Non
     )
 
 
-def test_issue10_a_fronted_with_phrase_limits_the_statement_to_its_case() -> None:
+def test_a_fronted_with_phrase_limits_the_statement_to_its_case() -> None:
     """R23 (issue 10): "With a heavy harrow, …" and "Without a plough, …" say what holds in that
     case; the same "with" after the verb is how it is done, and the relation stands."""
     names = ("farmer", "harrow", "field", "plough")
@@ -1219,7 +1221,7 @@ def test_issue10_a_fronted_with_phrase_limits_the_statement_to_its_case() -> Non
     )
 
 
-def test_issue10_an_examples_made_up_instance_states_no_relation() -> None:
+def test_an_examples_made_up_instance_states_no_relation() -> None:
     """R23, precision first (issue 10): after "For example," a name with "a"/"an" is one made-up
     instance ("For example, a farmer owns a plough …"), so the sentence states nothing of the kind;
     a plural or a name ("For example, millers grind grain") still states it of them."""
@@ -1238,7 +1240,7 @@ def test_issue10_an_examples_made_up_instance_states_no_relation() -> None:
         ("A seed drill plants seeds in straight rows.", "drill", "plants", "seeds"),
     ],
 )
-def test_issue10_a_verb_read_as_a_plural_noun_is_read_again_as_the_verb(
+def test_a_verb_read_as_a_plural_noun_is_read_again_as_the_verb(
     sentence: str, subject: str, verb: str, obj: str
 ) -> None:
     """Issue 10 (R20): the small English model reads some sentences without a verb ("A silo
@@ -1255,7 +1257,7 @@ def test_issue10_a_verb_read_as_a_plural_noun_is_read_again_as_the_verb(
     assert (first, verb, "grain" if obj == "grain" else "seed") in relations_of(sentence, first, "grain", "seed")
 
 
-def test_issue10_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
+def test_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
     """Issue 10: a heading-like phrase ("Lease objects within the node namespace.") has no verb to
     find: read again, no word takes an object, so the model's reading stays."""
     parse = parsed("Lease objects within the node namespace.")
@@ -1269,7 +1271,7 @@ def test_issue10_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
         ("seed-cart\n: This cart carries seed sacks to the field.", "cart", ("seed-cart", "carries", "seed sack")),
     ],
 )
-def test_issue10_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
+def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
     entry: str, subject: str, relation: tuple[str, str, str]
 ) -> None:
     """Issue 10 (R20): a definition list's entry that is a verb phrase ("Barn (optional) / : Stores
@@ -1297,7 +1299,7 @@ def test_issue10_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
         ("For each named granary, the miller keeps a record.", "granary", Reading("mention", MENTIONS)),
     ],
 )
-def test_issue10_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
+def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     sentence: str, term: str, reading: Reading
 ) -> None:
     """Issue 10 (R20): what each one does ("Each granary stores …"), what this one or any one is used
@@ -1307,7 +1309,7 @@ def test_issue10_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     assert reading_of(sentence, term) == reading
 
 
-def test_issue10_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
+def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     """R23, precision first (issue 10): "four old ploughs" are those four, and "steel-tipped
     ploughs" one kind of plough ("API-initiated evictions", "set-based selectors"): neither states a
     relation of ploughs; "one or more ploughs", "the new ploughs" and "built-in carts" still speak
@@ -1319,7 +1321,7 @@ def test_issue10_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     assert ("farmer", "owns", "cart") in relations_of("Farmers own the built-in carts.", "farmer", "cart")
 
 
-def test_issue10_a_default_a_case_or_a_moment_states_no_relation() -> None:
+def test_a_default_a_case_or_a_moment_states_no_relation() -> None:
     """R23, precision first (issue 10): what holds by default holds until someone configures it
     otherwise; "In case …" and "For a X to …" say when; a clause that picks a scenario or a point
     in time ("the point that the miller grinds …") tells which moment, not what is so."""
@@ -1334,7 +1336,7 @@ def test_issue10_a_default_a_case_or_a_moment_states_no_relation() -> None:
     assert ("hook", "stores", "grain") in relations_of("A hook is an extension point that stores grain.", "hook", "grain")
 
 
-def test_issue10_an_instruction_to_the_reader_states_no_relation() -> None:
+def test_an_instruction_to_the_reader_states_no_relation() -> None:
     """R23, precision first (issue 10): "Write a note that asks the miller to grind grain" tells the
     reader what to do; "Use a sieve to sift grain" still says what a sieve is for."""
     names = ("miller", "grain", "sieve", "ledger")
@@ -1343,14 +1345,14 @@ def test_issue10_an_instruction_to_the_reader_states_no_relation() -> None:
     assert ("sieve", "is used to sift", "grain") in relations_of("Use a sieve to sift the grain.", *names)
 
 
-def test_issue10_this_document_names_a_term_of_its_own() -> None:
+def test_this_document_names_a_term_of_its_own() -> None:
     """R20: "This guide uses the term _cold frame_ …" speaks of the text itself, not of what the
     sentence before said: no sentence before is quoted with it."""
     assert not reading_of("This guide uses the term _cold frame_ to mean any glass box.", "cold frame").anaphoric
     assert reading_of("These boxes form a _cold frame_.", "cold frame").anaphoric
 
 
-def test_issue10_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> None:
+def test_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> None:
     """R23, precision first (issue 10): "Since the gate is open, the miller …" tells what follows
     in one case (or from one release on); "…, which causes the miller to grind the grain" is a step
     that follows another."""
@@ -1360,7 +1362,7 @@ def test_issue10_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> N
     assert ("miller", "grinds", "grain") in relations_of("The miller grinds the grain, since it is dry.", *names)
 
 
-def test_issue10_a_verdict_on_a_term_is_no_definition() -> None:
+def test_a_verdict_on_a_term_is_no_definition() -> None:
     """R20: "A ledger is a good fit for …", "… is a useful alternative" judge what the term is good
     for, "the preferred (recommended) way to …" which to choose; "A ledger is a useful record of …"
     still says what it is."""
@@ -1371,7 +1373,7 @@ def test_issue10_a_verdict_on_a_term_is_no_definition() -> None:
     assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == DEFINES
 
 
-def test_issue10_an_adjective_says_a_property_and_responsible_for_says_what_it_does() -> None:
+def test_an_adjective_says_a_property_and_responsible_for_says_what_it_does() -> None:
     """Issue 10 (R20): "Sheds are small", "Public barns on the farm are open to every visitor" tell a
     property, not what a shed or a barn is; "… is responsible for feeding …" what the keeper does."""
     assert reading_of("Sheds are small.", "Sheds").rank == MENTIONS
@@ -1380,7 +1382,7 @@ def test_issue10_an_adjective_says_a_property_and_responsible_for_says_what_it_d
     assert reading_of("The barn keeper is responsible for feeding the animals.", "keeper").rank == DESCRIBES
 
 
-def test_issue10_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None:
+def test_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None:
     """Issue 10 (R20): in "A sheaf is a constant whose size never changes" the tagger reads "constant"
     as an adjective; an article and a relative clause make it the noun the sentence defines by."""
     sentence = "A sheaf is a constant whose size never changes."
@@ -1388,7 +1390,7 @@ def test_issue10_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None
     assert reading_of(sentence, "sheaf") == Reading("copula", DEFINES)
 
 
-def test_issue10_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothing() -> None:
+def test_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothing() -> None:
     """Issue 10 (R20): "Sacks filled by the miller are sealed …" speaks of some sacks; "The row a
     seed, bulb or cutting belongs to." is parsed with a subject under a subject — neither describes
     sacks or seeds; "Sacks keep the grain dry …" says what sacks do."""
@@ -1401,7 +1403,7 @@ def test_issue10_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothi
     assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == DEFINES
 
 
-def test_issue10_what_a_thing_is_able_or_responsible_for_is_what_it_does() -> None:
+def test_what_a_thing_is_able_or_responsible_for_is_what_it_does() -> None:
     """Issue 10 (R20): "Seed drills are able to sow …", "A seed drill is responsible for sowing …" say
     what it does; "… responsible for that" leaves what it does to the sentence before, and "Only
     winter drills …" speaks of some of them."""
@@ -1411,14 +1413,14 @@ def test_issue10_what_a_thing_is_able_or_responsible_for_is_what_it_does() -> No
     assert reading_of("Only winter drills are able to sow frozen soil.", "drills").rank == DESCRIBES
 
 
-def test_issue10_the_one_of_any_of_a_kind_is_a_kind() -> None:
+def test_the_one_of_any_of_a_kind_is_a_kind() -> None:
     """Issue 10 (R20): "The furrow is the first groove of a field" says what the furrow of any field
     is; "… of the field" speaks of one field."""
     assert reading_of("The furrow is the first groove of a field.", "furrow").rank == DEFINES
     assert reading_of("The furrow is the first groove of the field.", "furrow").rank == DESCRIBES
 
 
-def test_issue10_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
+def test_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
     """Issue 10 (R20): "`Drill`s (machines built for sowing)" glosses the term with its kind; "(even
     bins with no lid)" is an aside on some bins, and "(the key)" names one thing."""
     assert reading_of("For example, `Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
@@ -1429,7 +1431,7 @@ def test_issue10_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
     assert reading_of("Use the first element (the key) to sort.", "element").rank == MENTIONS
 
 
-def test_issue10_what_is_done_to_a_thing_describes_nothing() -> None:
+def test_what_is_done_to_a_thing_describes_nothing() -> None:
     """Issue 10 (R20): "Bales are stored in the loft as …", "Bale priority is specified by setting …" tell
     what is done to bales; "Bales are stacked in the loft, keep their shape and feed …" goes on with
     what they do."""
@@ -1439,14 +1441,14 @@ def test_issue10_what_is_done_to_a_thing_describes_nothing() -> None:
     assert reading_of(done_and_doing, "Bales").rank == DESCRIBES
 
 
-def test_issue10_in_case_frames_a_circumstance() -> None:
+def test_in_case_frames_a_circumstance() -> None:
     """Issue 10 (R20): "In case you need to keep grain for years, *silos* should be used." says what to
     do then, like "If …": never a definition."""
     assert reading_of("In case you need to keep grain for years, *silos* should be used.", "silos").forward
     assert not reading_of("Silos keep grain dry for years.", "Silos").forward
 
 
-def test_r23_a_lead_into_what_follows_and_a_requirement_state_no_relation() -> None:
+def test_a_lead_into_what_follows_and_a_requirement_state_no_relation() -> None:
     """R23: "The miller grades sacks based on the following factors:" and "… in this order:" leave
     the statement to the list after them; "The miller must weigh the sacks" says what is required,
     not what is done. "The miller grades sacks by weight." states it."""
@@ -1457,7 +1459,7 @@ def test_r23_a_lead_into_what_follows_and_a_requirement_state_no_relation() -> N
     assert relations_of("The miller grades sacks by weight.", "miller", "sacks") == {("miller", "grades", "sacks")}
 
 
-def test_issue10_a_further_feature_a_need_and_what_is_listed_below_define_nothing() -> None:
+def test_a_further_feature_a_need_and_what_is_listed_below_define_nothing() -> None:
     """Issue 10 (R20): "Furthermore, `Sower` provides …" adds one more thing it does, like "also";
     "Sower logs require a separate barn …" says what they need; "… a machine called `sow` summarized
     below:" leaves what it is to the list after it."""
@@ -1468,7 +1470,7 @@ def test_issue10_a_further_feature_a_need_and_what_is_listed_below_define_nothin
     assert reading_of(listed, "sow").forward
 
 
-def test_issue10_only_use_x_if_is_advice_on_when_not_to() -> None:
+def test_only_use_x_if_is_advice_on_when_not_to() -> None:
     """Issue 10 (R20): "Only use the hay press if …" says when not to use it; "Use the hay press when
     you need …" says what it is for."""
     advice = reading_of("Only use the hay press if you have no baler that you can borrow.", "hay press")
@@ -1476,7 +1478,7 @@ def test_issue10_only_use_x_if_is_advice_on_when_not_to() -> None:
     assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == DEFINES
 
 
-def test_issue10_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
+def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
     """Issue 10 (R20): "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""
     assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", DEFINES)
@@ -1492,7 +1494,7 @@ def test_issue10_what_developers_use_a_named_tool_for_is_what_it_is_for() -> Non
         ("Other sheds provide a dry place for the hay.", "sheds"),
     ],
 )
-def test_issue10_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sentence: str, term: str) -> None:
+def test_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sentence: str, term: str) -> None:
     """Issue 10 (R20), precision first: the tagger reads "many", "several", "multiple" and "other"
     before a noun as adjectives, not determiners; they pick some of the kind all the same, as
     "Some granaries …" does, so the sentence only mentions it."""
@@ -1500,7 +1502,7 @@ def test_issue10_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sent
     assert reading_of("A granary stores barley through the winter.", "granary").rank != MENTIONS
 
 
-def test_issue10_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduced() -> None:
+def test_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduced() -> None:
     """Issue 10 (R20), precision first: technical prose emphasizes a term where it introduces it,
     but not where the sentence says what every one of another kind has ("Every farm object also has
     a _tag_ …") or may do ("Any shed can enable *dry mode* if …"), nor where it counts some of them
@@ -1511,7 +1513,7 @@ def test_issue10_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduc
     assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == DEFINES
 
 
-def test_issue10_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
+def test_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
     """Issue 10 (R20), precision first: an emphasized term the sentence compares ("the difference
     between _hayseed_ and _chaff_"), gives as a reason ("because they have *dry floors*"), makes the
     subject of an elided verb ("whereas _barn extensions_ do") or reaches as the means of something
@@ -1526,7 +1528,7 @@ def test_issue10_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
     assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == DEFINES
 
 
-def test_issue10_a_part_of_something_is_where_it_belongs() -> None:
+def test_a_part_of_something_is_where_it_belongs() -> None:
     """Issue 10 (R20): "is a central part of the barn" says how much the hayloft matters there, where
     "a part that breaks the soil" and "a reusable part of the harrow" say what a tine is."""
     assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > DEFINES
@@ -1535,7 +1537,7 @@ def test_issue10_a_part_of_something_is_where_it_belongs() -> None:
     assert reading_of("A tine is a reusable part of the harrow.", "tine").rank == DEFINES
 
 
-def test_issue10_a_relative_clause_whose_verb_disagrees_in_number_is_another_nouns() -> None:
+def test_a_relative_clause_whose_verb_disagrees_in_number_is_another_nouns() -> None:
     """Issue 10 (R20): in "Leases are kept in the tool shed, which are used for heavy tools" the
     plural verb makes the leases the subject of the clause, not the shed; "…, which is used for …"
     says what the shed is for."""
@@ -1545,14 +1547,14 @@ def test_issue10_a_relative_clause_whose_verb_disagrees_in_number_is_another_nou
     assert reading_of("The farm provides `Barrow`s, which are simple carts with one wheel.", "Barrows").rank == DEFINES
 
 
-def test_issue10_a_benefit_against_something_else_describes_but_does_not_define() -> None:
+def test_a_benefit_against_something_else_describes_but_does_not_define() -> None:
     """Issue 10 (R20): "Irrigation allows better use of water" tells a benefit, better than what came
     before; "Irrigation allows the use of water …" what it does."""
     assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == DESCRIBES
     assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == DEFINES
 
 
-def test_issue10_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
+def test_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
     """Issue 10 (R20): "This `seedctl` command selects every bed …" is what one command line does;
     "The `seedctl` tool selects …" says it of the tool."""
     assert relations_of("This `seedctl` command selects every Bed in the garden.", "seedctl", "Bed") == set()
@@ -1570,7 +1572,7 @@ def test_issue10_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
         "Crop rotation tidies up the soil of a field after its harvest has been taken.",
     ],
 )
-def test_issue10_a_subject_the_model_read_into_the_verb_is_read_again_as_the_subject(sentence: str) -> None:
+def test_a_subject_the_model_read_into_the_verb_is_read_again_as_the_subject(sentence: str) -> None:
     """Issue 10 (R20): two more misreadings of the small model, repaired as a verbless sentence is:
     the sentence is parsed again with a pronoun for the subject, and the subject is the verb's."""
     parse = parsed(sentence)
@@ -1580,7 +1582,7 @@ def test_issue10_a_subject_the_model_read_into_the_verb_is_read_again_as_the_sub
     assert reading_of(sentence, "rotation").rank == DESCRIBES
 
 
-def test_issue10_a_subject_narrowed_or_made_in_an_example_describes_some_not_the_kind() -> None:
+def test_a_subject_narrowed_or_made_in_an_example_describes_some_not_the_kind() -> None:
     """Issue 10 (R20): "Any granary that holds the barley above will be able to …" says what some
     granaries can do, and "The filled granary will hold …" what the one just filled does: neither
     is what "the" one named does, which outranks a plain description of the kind."""
@@ -1591,7 +1593,7 @@ def test_issue10_a_subject_narrowed_or_made_in_an_example_describes_some_not_the
     assert reading_of("The granary will hold the new harvest of the farm.", "granary").of_the_one
 
 
-def test_issue10_one_of_two_alternatives_is_not_stated() -> None:
+def test_one_of_two_alternatives_is_not_stated() -> None:
     """Issue 10 (R20): "… writes to either the Alert board or the Bed log" says it writes to one or
     the other: no relation to either; "… writes to the Alert board" is one."""
     names = ("seed counter", "Alert board", "Bed log")
@@ -1601,7 +1603,7 @@ def test_issue10_one_of_two_alternatives_is_not_stated() -> None:
     }
 
 
-def test_issue10_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_it() -> None:
+def test_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_it() -> None:
     """Issue 10 (R20): in "Garden machines (e.g. `seeder`, `tiller`, or other tools) which sow beds
     must …" the clause picks the machines that sow; it says nothing of `seeder` or `tiller`."""
     text = "Garden machines (e.g. `seeder`, `tiller`, `mower`, or other farm tools) which sow Beds must carry a tag."
@@ -1609,7 +1611,7 @@ def test_issue10_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_
     assert relations_of("The `seeder`, which sows Beds, carries a tag.", "seeder", "Beds") == {("seeder", "sows", "Beds")}
 
 
-def test_issue10_a_term_of_the_one_just_named_or_where_a_term_belongs_does_not_define_it() -> None:
+def test_a_term_of_the_one_just_named_or_where_a_term_belongs_does_not_define_it() -> None:
     """Issue 10 (R20): "Direct access to this barn lets …" says what access to one barn does, and
     "Acme seed tracking is part of how …" where seed tracking belongs: neither defines the term;
     "Direct access to the barn lets …" and "… is a record of …" do."""
@@ -1619,7 +1621,7 @@ def test_issue10_a_term_of_the_one_just_named_or_where_a_term_belongs_does_not_d
     assert reading_of("Acme seed tracking is a record of how the farm plans its beds.", "seed tracking").rank == DEFINES
 
 
-def test_issue10_an_object_the_model_read_apart_from_its_noun_only_qualifies_it() -> None:
+def test_an_object_the_model_read_apart_from_its_noun_only_qualifies_it() -> None:
     """Issue 10 (R20): "… a pluggable design for the Acme planter", read with "Acme" as the object of
     "for" and "planter" hung on the verb as a clause (as the small model reads some such phrases),
     relates nothing to Acme: the noun right after it is what it qualifies."""
@@ -1630,7 +1632,7 @@ def test_issue10_an_object_the_model_read_apart_from_its_noun_only_qualifies_it(
     assert ("seed framework", "is design for", "Acme") in relations_of(read_right, "seed framework", "Acme")
 
 
-def test_issue10_what_a_term_does_weighed_against_what_it_may_not_do_describes_it() -> None:
+def test_what_a_term_does_weighed_against_what_it_may_not_do_describes_it() -> None:
     """Issue 10 (R20): "Seed planners enable bed rotation, but might not satisfy all use-cases"
     weighs what they do against what they may not: a description, not a definition; "… and
     satisfy all farms" is what they do."""
@@ -1639,7 +1641,7 @@ def test_issue10_what_a_term_does_weighed_against_what_it_may_not_do_describes_i
     assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == DEFINES
 
 
-def test_issue10_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_does() -> None:
+def test_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_does() -> None:
     """Issue 10 (R20): "Silo: Create a silo …", read with the label as the subject of "Create" (as
     the small model reads some such entries), tells the reader what to do: no definition of the
     label; "Silos create …" says what silos do."""
@@ -1649,7 +1651,7 @@ def test_issue10_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_do
     assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == DEFINES
 
 
-def test_issue10_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> None:
+def test_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> None:
     """Issue 10 (R20): "GrainSilo objects define …" says what a GrainSilo is — an identifier (code
     or CamelCase) right before "objects" or "resources" names the kind; a plain noun before them
     ("barn objects") is a modifier still, and a GrainSilo named in another noun's phrase mentions it."""
@@ -1660,7 +1662,7 @@ def test_issue10_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> 
     assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != DEFINES
 
 
-def test_issue10_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicate() -> None:
+def test_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicate() -> None:
     """Issue 10 (R23): "The loader assigns crates to barns" does not assign the loader to barns: the
     object, a concept of its own, stays in the predicate of the prepositional relation."""
     found = relations_of("The loader assigns crates to barns.", "loader", "crates", "barns")
@@ -1668,7 +1670,7 @@ def test_issue10_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicat
     assert ("loader", "assigns crates to", "barns") in found and ("loader", "assigns to", "barns") not in found
 
 
-def test_issue10_quoted_words_given_as_examples_of_words_are_the_words_themselves() -> None:
+def test_quoted_words_given_as_examples_of_words_are_the_words_themselves() -> None:
     """Issue 10 (R20): "… a label that contains words such as “grain” or “straw”" speaks of the
     words, not of grain: the quoted examples of words are no definition of them."""
     text = "A crate is never sent back because its label contains words such as “grain” or “straw”."
@@ -1678,14 +1680,14 @@ def test_issue10_quoted_words_given_as_examples_of_words_are_the_words_themselve
         assert read(parse, head, marked=True).rank == MENTIONS
 
 
-def test_issue10_the_same_thing_is_the_one_already_spoken_of() -> None:
+def test_the_same_thing_is_the_one_already_spoken_of() -> None:
     """Issue 10 (R20): "Two carters can load the same wagon: a farmer …, and a second farmer …"
     introduces no wagon (and the list after the colon names the carters, not what a wagon is)."""
     text = "Two carters can load the same wagon: a farmer with a cart, and a second farmer who came later."
     assert reading_of(text, "wagon").rank == MENTIONS
 
 
-def test_issue10_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
+def test_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
     """Issue 10 (R20): "The ledger records a crate id, the crate weight, a price, the buyer and the
     date" lists what it records; "the crate weight" is no gloss of the id, nor "a price" of the weight.
     "Fennel, a herb with a strong taste, grows …" still glosses its term."""
@@ -1694,14 +1696,14 @@ def test_issue10_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> 
     assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == DEFINES
 
 
-def test_issue10_a_pointed_subject_is_defined_together_with_the_sentence_before() -> None:
+def test_a_pointed_subject_is_defined_together_with_the_sentence_before() -> None:
     """Issue 10 (R20): "This fence is a rule of the farm as much as a wall" says it of what the
     sentence before set up: the reading points back, so the quote takes that sentence too."""
     assert reading_of("This fence is a rule of the farm as much as a wall.", "fence").anaphoric
     assert not reading_of("A fence is a wall of posts around a field.", "fence").anaphoric
 
 
-def test_issue10_what_follows_a_colon_after_the_class_is_what_the_one_thing_holds() -> None:
+def test_what_follows_a_colon_after_the_class_is_what_the_one_thing_holds() -> None:
     """Issue 10 (R23), on a parse spaCy really gives: "A harvest is one stored version of the crop:
     the ledger plus every sack, bale and basket, …" read with "ledger" a second complement of "is"
     makes the harvest a version; the ledger, sacks, bales and baskets after the colon are what it
@@ -1713,7 +1715,7 @@ def test_issue10_what_follows_a_colon_after_the_class_is_what_the_one_thing_hold
     assert not {r for r in found if r[1] == "is a" and r[2] != "version"}, found
 
 
-def test_issue10_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objects() -> None:
+def test_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objects() -> None:
     """Issue 10 (R23): "Old crates stay in the barn, and the ledger inside the shed notes, for every
     crate, …" — the parser hangs "ledger" on "stay" as if it were a second place the crates stay;
     after ", and" it is the subject of a clause the parser did not build. Without the comma the
@@ -1729,7 +1731,7 @@ def test_issue10_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objec
     )
 
 
-def test_issue10_a_participle_read_as_a_passive_verb_with_an_object_qualifies_the_noun() -> None:
+def test_a_participle_read_as_a_passive_verb_with_an_object_qualifies_the_noun() -> None:
     """Issue 10 (R23), on a parse spaCy really gives: "… and its edges are evidenced relations only"
     read as the passive "are evidenced" with the object "relations" says what the edges are (a
     passive takes no object); "The silos were given names …" keeps its object."""
@@ -1747,7 +1749,7 @@ def test_issue10_a_participle_read_as_a_passive_verb_with_an_object_qualifies_th
     assert ("silo", "is given", "name") in relations_of("The silos were given names by the farmer.", "silo", "name", "farmer")
 
 
-def test_issue10_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parser_sees_in_it() -> None:
+def test_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parser_sees_in_it() -> None:
     """Issue 10 (R20): "Harvest" / ": A gathered crop or yield with sacks, a date, a weight and a
     buyer." defines the harvest, however the parser hangs the list inside it; an instruction that
     opens with a word and lists examples ("Lookup a record (MX, NS, ...) of a host:") does not."""
@@ -1756,7 +1758,7 @@ def test_issue10_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parse
     assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != DEFINES
 
 
-def test_issue10_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
+def test_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
     """Issue 10 (R20): "Millers grind the grain, with the sorting handled by the farm via _seed
     sieves_ (new this year)." says what the sieves are used for, not what they are; "… a new machine that lets millers sort
     the seeds via _seed sieving_" names what the machine does."""

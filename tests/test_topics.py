@@ -7,12 +7,12 @@ from typing import Any
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
+from wikigen.compiler.topics import TOPIC_ROUTE, TopicPlan, build_topic, plan_topics
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.ids import normalize_name
-from wikigen.objects import object_path, parse_object
-from wikigen.pipeline import compile_repo
-from wikigen.snapshot import Snapshot
-from wikigen.topics import TOPIC_ROUTE, TopicPlan, build_topic, plan_topics
+from wikigen.model.ids import normalize_name
+from wikigen.model.objects import object_path, parse_object
+from wikigen.model.snapshot import Snapshot
 
 K = "content/sources/knowledge"
 
@@ -91,7 +91,7 @@ def test_topic_rule_anchor_with_three_relations_gets_one_topic_titled_by_it(git_
     assert git_repo.wikigen("verify").code == 0
 
 
-def test_r24_an_unrelated_compile_leaves_the_topic_byte_identical(git_repo: GitRepo):
+def test_an_unrelated_compile_leaves_the_topic_byte_identical(git_repo: GitRepo):
     """R24: a compile that touches none of a topic's inputs neither rewrites its file nor its index
     entry (its provenance stays the snapshot that made it, R32)."""
     git_repo.commit(SOURCES)
@@ -109,7 +109,7 @@ def test_r24_an_unrelated_compile_leaves_the_topic_byte_identical(git_repo: GitR
     assert snapshot_at(git_repo).trace["topics"] == {"route": TOPIC_ROUTE, "added": 0, "updated": 0, "removed": 0}
 
 
-def test_r12_a_new_relation_of_the_anchor_revises_its_topic(git_repo: GitRepo):
+def test_a_new_relation_of_the_anchor_revises_its_topic(git_repo: GitRepo):
     """R12/R25 with the topic rule: a relation added to the anchor makes the neighbour a member, so
     the topic is revised (new members, new id from title + members); still one topic titled Hub."""
     git_repo.commit({k: v for k, v in SOURCES.items() if "delta" not in k})
@@ -127,7 +127,7 @@ def test_r12_a_new_relation_of_the_anchor_revises_its_topic(git_repo: GitRepo):
     assert git_repo.wikigen("verify").code == 0
 
 
-def test_r29_withdrawing_a_neighbours_source_revises_the_topic_with_no_engine_call(git_repo: GitRepo):
+def test_withdrawing_a_neighbours_source_revises_the_topic_with_no_engine_call(git_repo: GitRepo):
     """R29 with R12's cascade: withdrawing the independent source of a neighbour revokes the topic
     that has it as a member; the compiler re-derives what still qualifies locally — 0 engine calls,
     although the revoked topic still cites valid sources (its other definitions)."""
@@ -151,7 +151,7 @@ def test_r29_withdrawing_a_neighbours_source_revises_the_topic_with_no_engine_ca
     assert engine.calls == 0 and topics(git_repo) == {}
 
 
-def test_r25_topic_ids_and_files_do_not_depend_on_increment_order_or_batching(make_repo):
+def test_topic_ids_and_files_do_not_depend_on_increment_order_or_batching(make_repo):
     """R25 (ids never depend on history) for topics: the same objects compiled at once, in two
     different orders of increments, or with --batch one source per increment, give the same topic
     ids and byte-identical topic files."""
@@ -232,7 +232,7 @@ def test_topic_rule_from_the_index_alone_and_caps() -> None:
 def neighbourhood_calls(monkeypatch: Any) -> list[bool]:
     """Whether each increment's topics were planned from its neighbourhood (True) or from every
     anchor (False), as the compile goes."""
-    from wikigen import merge
+    from wikigen.compiler import merge
 
     near: list[bool] = []
     neighbourhood = merge.topic_neighbourhood
@@ -246,7 +246,7 @@ def neighbourhood_calls(monkeypatch: Any) -> list[bool]:
     return near
 
 
-def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile_from_scratch(
+def test_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile_from_scratch(
     make_repo, monkeypatch
 ):
     """Issue 14 with R25: an increment plans again only the topics anchored near what it touched,
@@ -287,7 +287,7 @@ def test_r25_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_com
         assert topics(repo)
 
 
-def test_r32_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_neighbourhood(
+def test_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_neighbourhood(
     git_repo: GitRepo, monkeypatch
 ):
     """Issue 14 with R32: the trace says the topic rule made the parent snapshot, so its topics (here
@@ -303,8 +303,8 @@ def test_r32_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_n
     assert [t["title"] for t in topic_objects(git_repo)] == ["Hub"]
 
 
-def test_r25_a_hub_s_topic_planned_from_labels_of_its_many_neighbours_equals_a_compile_from_scratch(make_repo):
-    """Issue 14: a hub's topic ranks its 30 neighbours by their labels alone and reads only the 24 it
+def test_a_hub_s_topic_planned_from_labels_of_its_many_neighbours_equals_a_compile_from_scratch(make_repo):
+    """R25: Issue 14: a hub's topic ranks its 30 neighbours by their labels alone and reads only the 24 it
     keeps; an edit of one neighbour (its definition and a new relation) plans it again, byte for byte
     as a new repo's one compile of the same sources."""
     parts = [f"Spoke{chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(30)]

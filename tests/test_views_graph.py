@@ -16,8 +16,8 @@ from tests.test_views_pages import (
     snapshot,
     source,
 )
-from wikigen.views.communities import communities, components
 from wikigen.views.graph import DETAILS_JSON, graph_files, semantic_graph, site_graph
+from wikigen.views.groups import communities, components
 from wikigen.views.site import Site
 
 NODE_KEYS = {

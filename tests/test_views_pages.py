@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from wikigen.evidence.passages import lines_of_span
-from wikigen.hashing import citation_id
-from wikigen.objects import object_path
+from wikigen.model.hashing import citation_id
+from wikigen.model.objects import object_path
 from wikigen.views.knowledge import Knowledge, SourceView
 from wikigen.views.layout import (
     Layout,
@@ -572,7 +572,7 @@ def test_url_segments_are_a_reversible_escape_that_keeps_underscores_and_dots(te
 def test_page_urls_come_from_names_and_source_ids_with_no_hash():
     """Issue 13.2: an id that carries a hash (a name or source id with `_` or `.`) still gets a
     readable URL; ids stay as they are (R25)."""
-    from wikigen.ids import article_id, concept_id, topic_id
+    from wikigen.model.ids import article_id, concept_id, topic_id
 
     src = source("knowledge/nodejs-api/child_process", "Concept child_process: spawns.\n")
     c = cite(src, "Concept child_process: spawns.")
@@ -651,8 +651,8 @@ def test_knowledge_is_read_from_head_at_the_cited_version_and_checked_against_th
 
     from tests.conftest import source as source_file
     from tests.engines import extract
+    from wikigen.compiler.driver import compile_repo
     from wikigen.engines.scripted import ScriptedEngine
-    from wikigen.pipeline import compile_repo
     from wikigen.views.knowledge import load_knowledge
 
     body = "Concept Pod: a group of containers 🚀.\n"

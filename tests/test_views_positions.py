@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 
 from tests.test_communities import change, power_law
-from wikigen.communities import partition
+from wikigen.compiler.communities import partition
 from wikigen.views.positions import layout
 
 

@@ -51,7 +51,8 @@ def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProces
     return subprocess.run(["git", *args], cwd=cwd, text=True, capture_output=True, check=check, env=env)
 
 
-def test_r34_hook_refuses_a_bad_source_with_path_and_line_then_accepts_the_fix(tmp_path: Path):
+def test_hook_refuses_a_bad_source_with_path_and_line_then_accepts_the_fix(tmp_path: Path):
+    """R34."""
     repo = tmp_path / "kb"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen import gitstore, worktree
-from wikigen.gitstore import GitStore
-from wikigen.worktree import GENERATED
+from wikigen.store import git as gitstore
+from wikigen.store import git_cli as worktree
+from wikigen.store.git import GitStore
+from wikigen.store.git_cli import GENERATED
 
 K = "content/sources/knowledge"
 

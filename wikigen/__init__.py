@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Config": "wikigen.config",
-    "Plan": "wikigen.plan",
-    "Problem": "wikigen.errors",
-    "Snapshot": "wikigen.snapshot",
-    "Source": "wikigen.sources",
-    "WikigenError": "wikigen.errors",
-    "Workspace": "wikigen.workspace",
-    "load_config": "wikigen.config",
-    "load_snapshot": "wikigen.snapshot",
-    "make_plan": "wikigen.plan",
-    "parse_source": "wikigen.sources",
-    "read_snapshot": "wikigen.snapshot",
-    "snapshot_files": "wikigen.snapshot",
+    "Config": "wikigen.model.config",
+    "Plan": "wikigen.compiler.plan",
+    "Problem": "wikigen.model.errors",
+    "Snapshot": "wikigen.store.snapshot",
+    "Source": "wikigen.model.sources",
+    "WikigenError": "wikigen.model.errors",
+    "Workspace": "wikigen.store.workspace",
+    "load_config": "wikigen.model.config",
+    "load_snapshot": "wikigen.store.snapshot",
+    "make_plan": "wikigen.compiler.plan",
+    "parse_source": "wikigen.model.sources",
+    "read_snapshot": "wikigen.store.snapshot",
+    "snapshot_files": "wikigen.store.snapshot",
 }
 
 __all__ = [
@@ -44,12 +44,13 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from wikigen.config import Config, load_config
-    from wikigen.errors import Problem, WikigenError
-    from wikigen.plan import Plan, make_plan
-    from wikigen.snapshot import Snapshot, load_snapshot, read_snapshot, snapshot_files
-    from wikigen.sources import Source, parse_source
-    from wikigen.workspace import Workspace
+    from wikigen.compiler.plan import Plan, make_plan
+    from wikigen.model.config import Config, load_config
+    from wikigen.model.errors import Problem, WikigenError
+    from wikigen.model.snapshot import Snapshot
+    from wikigen.model.sources import Source, parse_source
+    from wikigen.store.snapshot import load_snapshot, read_snapshot, snapshot_files
+    from wikigen.store.workspace import Workspace
 
 
 def __getattr__(name: str) -> Any:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigen import __version__
-from wikigen.errors import (
+from wikigen.model.errors import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
@@ -24,10 +24,10 @@ from wikigen.errors import (
     environmental,
     exit_code_for,
 )
-from wikigen.terminal import visible, visible_json
+from wikigen.model.terminal import visible, visible_json
 
 if TYPE_CHECKING:
-    from wikigen.plan import Plan
+    from wikigen.compiler.plan import Plan
 
 
 def _echo(text: str, *, err: bool = False, lines: bool = False) -> None:
@@ -73,7 +73,7 @@ def cli(ctx: click.Context, directory: str) -> None:
 
 
 def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) -> Any:
-    from wikigen.workspace import Workspace
+    from wikigen.store.workspace import Workspace
 
     return Workspace.open(ctx.obj["dir"], overrides=overrides, history=history)
 
@@ -88,7 +88,7 @@ def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) ->
 )
 def init(directory: str, install_spec: str | None) -> None:
     """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
-    from wikigen.scaffold import init_repo
+    from wikigen.commands.init import init_repo
 
     written = init_repo(Path(directory), install_spec=install_spec)
     for path in written:
@@ -114,7 +114,7 @@ def init(directory: str, install_spec: str | None) -> None:
 @click.pass_context
 def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     """Parse and validate sources; one `path:line: message` per problem. No model, no network."""
-    from wikigen.checks import check_sources
+    from wikigen.commands.check import check_sources
 
     # The work tree alone needs no history (a shallow clone is fine); the index is planned against it.
     # Names are relative to the folder of -C, as everything else is.
@@ -135,8 +135,8 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 @click.pass_context
 def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: str | None, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
+    from wikigen.compiler.plan import nothing_to_compile
     from wikigen.engines.route import route_of
-    from wikigen.plan import nothing_to_compile
 
     overrides: dict[str, Any] = {"engine.name": engine_name}
     ws = _workspace(ctx, **overrides)
@@ -145,7 +145,7 @@ def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: 
     if not result.invalid:
         # Issue 14: a plan with nothing to compile never loads the compile driver (a third of its time).
         if result.needs_compile:
-            from wikigen.increments import plan_figures
+            from wikigen.compiler.increments import plan_figures
 
             data |= plan_figures(ws, result)
         else:
@@ -191,8 +191,8 @@ def _print_plan(data: dict[str, Any]) -> None:
 @click.pass_context
 def hook(ctx: click.Context) -> None:
     """The pre-commit checkpoint: `check --staged`, then one summary line of `plan --staged`. No model."""
-    from wikigen.checks import check_sources
-    from wikigen.increments import plan_figures
+    from wikigen.commands.check import check_sources
+    from wikigen.compiler.increments import plan_figures
 
     ws = _workspace(ctx)
     problems = check_sources(ws, staged=True)
@@ -220,7 +220,7 @@ def hook(ctx: click.Context) -> None:
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """Snapshot version, sources per category, pending changes and deferred sources."""
-    from wikigen.status import status_report
+    from wikigen.commands.status import status_report
 
     report = status_report(_workspace(ctx))
     if as_json:
@@ -240,7 +240,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
         _echo(f"waiting: {sid} ({info['reason']})")
     for problem in report["invalid"]:
         _echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
-    from wikigen.status import uncommitted_note
+    from wikigen.store.uncommitted import uncommitted_note
 
     note = uncommitted_note(report["uncommitted"])
     if note:
@@ -273,12 +273,12 @@ def compile_command(
     quiet: bool,
 ) -> None:
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
-    from wikigen.worktree import start_staged_paths
+    from wikigen.store.git_cli import start_staged_paths
 
     # Started before the compiler is loaded: the index is read while it loads and plans (issue 14);
     # the compile refuses local changes to generated files before it sends or writes anything.
     dirty_status = start_staged_paths(ctx.obj["dir"])
-    from wikigen.pipeline import compile_repo
+    from wikigen.compiler.driver import compile_repo
 
     with _progress(enabled=not quiet, bar=not as_json) as progress:
         report = compile_repo(
@@ -319,7 +319,7 @@ def push_command(
     quiet: bool,
 ) -> None:
     """Compile, then push the compiler's commit and refs/notes/wikigen (CI's checkpoint). Never forces."""
-    from wikigen.remote import push
+    from wikigen.commands.push import push
 
     with _progress(enabled=not quiet, bar=not as_json) as progress:  # CI logs see every increment
         report = push(
@@ -342,7 +342,7 @@ def push_command(
 def _mkdocs(ctx: click.Context, verb: str, args: list[str]) -> None:
     import subprocess
 
-    from wikigen.gitstore import GitStore
+    from wikigen.store.git import GitStore
 
     store = GitStore(ctx.obj["dir"])
     root = store.root
@@ -425,7 +425,7 @@ class _progress:
 @click.pass_context
 def verify(ctx: click.Context, as_json: bool) -> None:
     """Re-check every citation of the snapshot against the cited version's body, read from git."""
-    from wikigen.verify import verify_snapshot
+    from wikigen.commands.verify import verify_snapshot
 
     result = verify_snapshot(_workspace(ctx))
     if as_json:
@@ -484,7 +484,7 @@ def search(
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
     """Serve the committed snapshot to agents over MCP (stdio): search, get, neighbors, excerpt, verify."""
-    from wikigen.agents import serve
+    from wikigen.commands.mcp import serve
 
     serve(ctx.obj["dir"])
 

@@ -22,7 +22,7 @@ def huge(captured: Captured) -> Reply:
     return Reply(200, completion(delta))
 
 
-def test_issue_15_7_a_20_mb_answer_is_not_advised_to_batch(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+def test_a_20_mb_answer_is_not_advised_to_batch(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
     """issue 15.7: one source, a 20 MB delta: the compile fails, nothing is published, and the message
     says to check the model and the server — not to split with --batch."""
     for var in ("WIKIGEN_ENGINE", "WIKIGEN_DEADLINE", "WIKIGEN_API_KEY"):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.config import Config
-from wikigen.sources import parse_source
+from wikigen.model.config import Config
+from wikigen.model.sources import parse_source
 
 K = "content/sources/knowledge"
 GOOD = source("# Pods\n\nA pod is a group of one or more containers that share storage and network.\n", title="Pods")
@@ -27,7 +27,7 @@ EMPTY = {
 
 
 @pytest.mark.parametrize("case", sorted(EMPTY))
-def test_issue_15_7_check_names_empty_and_frontmatter_only_sources(git_repo: GitRepo, case: str):
+def test_check_names_empty_and_frontmatter_only_sources(git_repo: GitRepo, case: str):
     """issue 15.7, R5: `check` (work tree and --staged) names the file and line, exit 1."""
     text, line, words = EMPTY[case]
     git_repo.commit({f"{K}/good.md": GOOD})
@@ -39,7 +39,7 @@ def test_issue_15_7_check_names_empty_and_frontmatter_only_sources(git_repo: Git
         assert f"git rm {K}/bad.md" in result.out
 
 
-def test_issue_15_7_compile_with_an_empty_source_names_it(git_repo: GitRepo):
+def test_compile_with_an_empty_source_names_it(git_repo: GitRepo):
     """issue 15.7, R5: an empty source committed (no hook) fails the compile of an unrelated edit
     with the file's name and the fix, not an R28 error about a source id; removing it compiles."""
     git_repo.commit({f"{K}/good.md": GOOD})
@@ -63,7 +63,7 @@ DUPLICATES = {
 
 
 @pytest.mark.parametrize("case", sorted(DUPLICATES))
-def test_issue_15_7_duplicate_frontmatter_keys_name_both_lines(case: str):
+def test_duplicate_frontmatter_keys_name_both_lines(case: str):
     """issue 15.7, R5: a key written twice is an error with both lines (PyYAML keeps the last)."""
     front, line, words = DUPLICATES[case]
     result = parse_source(f"{K}/a.md", f"---\n{front}---\nBody text.\n".encode(), "0" * 40, Config())
@@ -71,7 +71,7 @@ def test_issue_15_7_duplicate_frontmatter_keys_name_both_lines(case: str):
     assert (result[0].line, words in result[0].message) == (line, True), result
 
 
-def test_issue_15_7_same_key_in_different_mappings_is_fine():
+def test_same_key_in_different_mappings_is_fine():
     """issue 15.7: only a key repeated in one mapping is refused; lists of mappings repeat keys."""
     front = "title: A\na: {x: 1}\nb: {x: 2}\nitems:\n  - k: 1\n  - k: 2\nc:\n  d: 1\nd: 2\n"
     result = parse_source(f"{K}/a.md", f"---\n{front}---\nBody text.\n".encode(), "0" * 40, Config())
@@ -86,7 +86,7 @@ def test_issue_15_7_same_key_in_different_mappings_is_fine():
         ("caps: &c\n  anchors: 10\nbudget: *c\n", 1, "YAML anchor &c"),
     ],
 )
-def test_issue_15_7_wikigen_yml_refuses_duplicate_keys_and_anchors(git_repo: GitRepo, text, line, words):
+def test_wikigen_yml_refuses_duplicate_keys_and_anchors(git_repo: GitRepo, text, line, words):
     """issue 15.7: wikigen.yml is read the same way: `wikigen.yml:<line>: …`, exit 1, no traceback."""
     git_repo.commit({"wikigen.yml": text, f"{K}/good.md": GOOD})
     for args in (("check",), ("plan",)):

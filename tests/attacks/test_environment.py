@@ -29,7 +29,7 @@ def note(repo: GitRepo, commit: str) -> dict:  # type: ignore[type-arg]
     return json.loads(repo.git("notes", "--ref=wikigen", "show", commit).stdout)
 
 
-def test_issue_15_10_deeply_nested_json_from_a_server_fails_cleanly_with_a_note(
+def test_deeply_nested_json_from_a_server_fails_cleanly_with_a_note(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
     """issue 15.10: a server answers 100,000 nested arrays — an engine failure that says what to
@@ -50,7 +50,7 @@ def test_issue_15_10_deeply_nested_json_from_a_server_fails_cleanly_with_a_note(
     assert recorded["status"] == "failed" and "nested too deeply" in recorded["error"]
 
 
-def test_issue_15_10_sigint_during_a_compile_writes_the_failure_note(git_repo: GitRepo, tmp_path: Path):
+def test_sigint_during_a_compile_writes_the_failure_note(git_repo: GitRepo, tmp_path: Path):
     """issue 15.10: Ctrl-C (SIGINT) while the engine works — exit 130, "interrupted; nothing was
     published", a note on the source commit; Ctrl-C judges no source, so the next compile runs
     without --retry."""
@@ -76,7 +76,7 @@ def test_issue_15_10_sigint_during_a_compile_writes_the_failure_note(git_repo: G
     assert git_repo.head() != source_commit and note(git_repo, source_commit)["status"] == "ok"
 
 
-def test_issue_15_10_sigint_outside_the_compile_is_interrupted_not_aborted(capsys: pytest.CaptureFixture[str]):
+def test_sigint_outside_the_compile_is_interrupted_not_aborted(capsys: pytest.CaptureFixture[str]):
     """issue 15.10: click turns a Ctrl-C outside the compile's own handling (start-up, printing) into
     Abort; it was reported as "aborted", exit 1, with nothing to do (scripts/attack.py, SIGINT row)."""
     import click
@@ -111,7 +111,7 @@ def read_only(git_repo: GitRepo, tmp_path: Path):  # type: ignore[no-untyped-def
         subprocess.run(["umount", str(view)], check=True)
 
 
-def test_issue_15_7_read_only_repo_is_worded_as_the_machines_fault(git_repo: GitRepo, read_only: Path):
+def test_read_only_repo_is_worded_as_the_machines_fault(git_repo: GitRepo, read_only: Path):
     """issue 15.7: compile in a repo on a read-only file system — exit 1, "read-only file system" and
     what to do, "Nothing was published"; never "internal error … report it"."""
     source_commit = seeded(git_repo)
@@ -140,7 +140,7 @@ def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("free_kib", [0, 8, 24])
-def test_issue_15_7_a_really_full_disk_is_worded_as_such_at_every_phase(small_disk: Path, free_kib: int):
+def test_a_really_full_disk_is_worded_as_such_at_every_phase(small_disk: Path, free_kib: int):
     """issue 15.3 and 15.7: ENOSPC from a full tmpfs, with 0, 8 or 24 KiB left — libgit2 reports some
     of these as "object not found"; either way the message says the disk is full and whether it was
     published, never "internal error", and after freeing space one compile lands."""

@@ -13,8 +13,8 @@ import re
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.objects import object_path
-from wikigen.snapshot import SNAPSHOT_PATH
+from wikigen.model.objects import object_path
+from wikigen.model.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 POD = "# Pods\n\nA pod is a group of one or more containers that share storage and network resources.\n"
@@ -47,7 +47,7 @@ NAMED = {"article edited": ARTICLE, "article deleted": ARTICLE, "snapshot edited
 
 
 @pytest.mark.parametrize("case", sorted(EDITS))
-def test_issue_15_7_hand_edit_fails_verify_and_compile_names_the_restore(git_repo: GitRepo, case: str):
+def test_hand_edit_fails_verify_and_compile_names_the_restore(git_repo: GitRepo, case: str):
     """issue 15.7, R31: verify fails naming the file; compile refuses (no engine call, no commit) with
     `git checkout <last compiler commit> -- path`; that command, committed, makes both pass again."""
     published = compiled(git_repo)
@@ -70,7 +70,7 @@ def test_issue_15_7_hand_edit_fails_verify_and_compile_names_the_restore(git_rep
     assert json.loads(git_repo.read(SNAPSHOT_PATH))["version"] == 2
 
 
-def test_r38_people_s_own_files_in_generated_folders_are_not_hand_edits(git_repo: GitRepo):
+def test_people_s_own_files_in_generated_folders_are_not_hand_edits(git_repo: GitRepo):
     """R38 with issue 15.7: a file the snapshot does not own is left alone, edited or not."""
     compiled(git_repo)
     git_repo.commit({"content/wiki/notes.md": "# my notes\n"}, message="mine")

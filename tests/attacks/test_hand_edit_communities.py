@@ -4,7 +4,7 @@ issue 14.3) is the compiler's like every generated file, so a hand edit of it fa
 from __future__ import annotations
 
 from tests.conftest import GitRepo, source
-from wikigen.communities import COMMUNITIES_DIR
+from wikigen.compiler.communities import COMMUNITIES_DIR
 
 K = "content/sources/knowledge"
 POD = (
@@ -17,7 +17,7 @@ NODE = (
 )
 
 
-def test_issue_15_7_a_hand_edited_communities_record_fails_verify(git_repo: GitRepo) -> None:
+def test_a_hand_edited_communities_record_fails_verify(git_repo: GitRepo) -> None:
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
     assert git_repo.wikigen("compile", "--engine", "offline").code == 0
     shards = sorted((git_repo.root / COMMUNITIES_DIR).rglob("*.json"))

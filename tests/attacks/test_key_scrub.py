@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import GIT_ENV, GitRepo, source
 from tests.engines import extract
 from tests.fake_openai import Captured, FakeOpenAI, Reply, completion
-from wikigen.objects import object_path
+from wikigen.model.objects import object_path
 
 K = "content/sources/knowledge"
 ENV_KEY = "sk-env-SECRET-4f9a1c"
@@ -50,7 +50,7 @@ def everything_in(repo: GitRepo) -> bytes:
 
 
 @pytest.mark.parametrize("password", [URL_KEY, None], ids=["user-and-password", "token-as-user"])
-def test_issue_15_7_plan_never_prints_the_base_url_userinfo(
+def test_plan_never_prints_the_base_url_userinfo(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, password: str | None
 ):
     """issue 15.7 (problem 9): `plan --engine http` (text and --json) shows the host, not the key."""
@@ -64,7 +64,7 @@ def test_issue_15_7_plan_never_prints_the_base_url_userinfo(
         assert URL_KEY not in result.out + result.err and "127.0.0.1:9" in result.out
 
 
-def test_issue_15_7_a_bad_base_url_is_refused_without_showing_it(git_repo: GitRepo, monkeypatch):
+def test_a_bad_base_url_is_refused_without_showing_it(git_repo: GitRepo, monkeypatch):
     """issue 15.7: a base URL without its scheme is a config error that does not repeat the URL."""
     monkeypatch.setenv("WIKIGEN_BASE_URL", f"user:{URL_KEY}@models.example/v1")
     result = git_repo.wikigen("plan", "--engine", "http")
@@ -89,7 +89,7 @@ def echo_keys(delta: Mapping[str, Any]) -> dict[str, Any]:
     return walk(dict(delta))
 
 
-def test_issue_15_7_keys_echoed_by_the_server_reach_no_file_commit_or_output(
+def test_keys_echoed_by_the_server_reach_no_file_commit_or_output(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
     """issue 15.7: the env key and a key in the base URL's userinfo, echoed by the server into an

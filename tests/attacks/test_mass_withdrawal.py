@@ -30,7 +30,7 @@ def compiled_library(repo: GitRepo, count: int) -> None:
     assert result.code == 0, result
 
 
-def test_issue_15_7_withdrawing_most_sources_at_once_is_refused_with_the_count(git_repo: GitRepo):
+def test_withdrawing_most_sources_at_once_is_refused_with_the_count(git_repo: GitRepo):
     """issue 15.7, R29: 12 of 14 sources removed at once (a moved folder with ids by path): refused,
     no commit, the count and the flag named; with --allow-mass-withdrawal it publishes."""
     compiled_library(git_repo, 14)
@@ -45,7 +45,7 @@ def test_issue_15_7_withdrawing_most_sources_at_once_is_refused_with_the_count(g
     assert sorted(git_repo.snapshot().manifest) == ["knowledge/s12", "knowledge/s13"]
 
 
-def test_issue_15_7_renamed_sources_folder_is_refused(git_repo: GitRepo):
+def test_renamed_sources_folder_is_refused(git_repo: GitRepo):
     """issue 15.7: `git mv` of the category folder to an alias folder (ids follow the path): every
     old id is withdrawn and every new one added — refused, naming the count."""
     compiled_library(git_repo, 11)
@@ -55,7 +55,7 @@ def test_issue_15_7_renamed_sources_folder_is_refused(git_repo: GitRepo):
     assert result.code == 1 and "withdraw 11 of the 11 compiled sources" in result.err, result
 
 
-def test_issue_15_7_small_or_partial_withdrawals_need_no_flag(git_repo: GitRepo):
+def test_small_or_partial_withdrawals_need_no_flag(git_repo: GitRepo):
     """issue 15.7, R29: both limits must be passed: 10 of 12 (not over 10) and 11 of 24 (not over
     half) compile as before."""
     compiled_library(git_repo, 12)

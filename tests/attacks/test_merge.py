@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.objects import object_path
-from wikigen.snapshot import SNAPSHOT_PATH
+from wikigen.model.objects import object_path
+from wikigen.model.snapshot import SNAPSHOT_PATH
 
 K = "content/sources/knowledge"
 BASE = "# Storage\n\nThe storage engine keeps every page in a log-structured merge tree on disk.\n"
@@ -56,7 +56,7 @@ def covered_sources(repo: GitRepo) -> set[str]:
 
 
 @pytest.mark.parametrize("side", ["ours", "theirs"])
-def test_issue_15_6_merge_two_compiled_branches_then_compile(git_repo: GitRepo, side: str):
+def test_merge_two_compiled_branches_then_compile(git_repo: GitRepo, side: str):
     """issue 15.6, R7: keeping either side, `compile` reconciles and compiles what the other side
     brought; `verify` passes and every source has its article (R28)."""
     two_compiled_branches(git_repo)
@@ -75,7 +75,7 @@ def test_issue_15_6_merge_two_compiled_branches_then_compile(git_repo: GitRepo, 
     assert again.code == 0 and "nothing to compile" in again.out
 
 
-def test_issue_15_6_a_source_the_other_side_updated_is_recompiled(git_repo: GitRepo):
+def test_a_source_the_other_side_updated_is_recompiled(git_repo: GitRepo):
     """issue 15.6, R12: their branch updated a source both share; keeping our snapshot, the compile
     revokes our article of it and compiles their version — the article cites the merged body."""
     two_compiled_branches(git_repo, theirs_edits_base=True)
@@ -90,7 +90,7 @@ def test_issue_15_6_a_source_the_other_side_updated_is_recompiled(git_repo: GitR
     assert merged != ours and f"@ {merged}" in article and f"@ {ours}" not in article
 
 
-def test_issue_15_6_verify_before_the_compile_says_the_compile_reconciles(git_repo: GitRepo):
+def test_verify_before_the_compile_says_the_compile_reconciles(git_repo: GitRepo):
     """issue 15.6: between the merge and the compile, `verify` names the merged files and the fix."""
     two_compiled_branches(git_repo)
     merge_taking(git_repo, "ours")

@@ -18,9 +18,9 @@ import pytest
 from tests.attacks.test_publish_truth import seeded
 from tests.conftest import GitRepo
 from tests.corpora import REPO_ROOT
-from wikigen.errors import ConflictError, LockHeld, ValidationError
-from wikigen.gitstore import NOTES_REF, GitStore
-from wikigen.publish import record_failure, record_outcome
+from wikigen.model.errors import ConflictError, LockHeld, ValidationError
+from wikigen.store.git import NOTES_REF, GitStore
+from wikigen.store.publish import record_failure, record_outcome
 
 OK = {"status": "ok", "snapshot": 2}
 
@@ -50,7 +50,7 @@ def test_issue_15_4_the_losing_racer_never_overwrites_the_winners_ok_note(make_r
         assert repo.git("fsck", "--strict", "--no-dangling").returncode == 0
 
 
-def test_issue_15_4_a_failure_rereads_the_note_when_another_writer_moved_the_ref(git_repo: GitRepo):
+def test_a_failure_rereads_the_note_when_another_writer_moved_the_ref(git_repo: GitRepo):
     """issue 15.4: the winner's "ok" lands between the loser's read and its write: the loser's
     compare-and-swap fails, it reads the note again, sees the success and writes nothing."""
     commit = git_repo.commit({"a.txt": "a\n"})
@@ -74,7 +74,7 @@ def test_issue_15_4_a_failure_rereads_the_note_when_another_writer_moved_the_ref
     assert len([p for p in log if p]) == 1  # one linear history: each write has the one before as parent
 
 
-def test_issue_15_4_a_lock_another_writer_holds_a_moment_is_waited_for(git_repo: GitRepo):
+def test_a_lock_another_writer_holds_a_moment_is_waited_for(git_repo: GitRepo):
     """issue 15.4: the other compile holds refs/notes/wikigen.lock for a moment while it writes its
     note; this writer waits and writes its own, instead of giving up on a "stale lock" (the CI run
     where the winner's "ok" was never written)."""
@@ -88,7 +88,7 @@ def test_issue_15_4_a_lock_another_writer_holds_a_moment_is_waited_for(git_repo:
     assert note(git_repo, commit) == OK
 
 
-def test_issue_15_4_a_lock_left_by_a_killed_writer_is_still_the_machines_error(git_repo: GitRepo):
+def test_a_lock_left_by_a_killed_writer_is_still_the_machines_error(git_repo: GitRepo):
     """issue 15.3/15.4: a lock nobody releases is named, with its repair, once the waits run out."""
     commit = git_repo.commit({"a.txt": "a\n"})
     store = GitStore(git_repo.root)
@@ -100,7 +100,7 @@ def test_issue_15_4_a_lock_left_by_a_killed_writer_is_still_the_machines_error(g
     assert note(git_repo, commit) == {"status": "failed"}
 
 
-def test_issue_15_4_a_note_in_a_fanned_out_notes_tree_is_replaced_not_doubled(git_repo: GitRepo):
+def test_a_note_in_a_fanned_out_notes_tree_is_replaced_not_doubled(git_repo: GitRepo):
     """issue 15.4 (a guard for the compare-and-swap writer, which builds the notes tree itself): git
     fans notes out (`ab/cdef…`) in large notes trees; the note there is replaced, never doubled."""
     commit = git_repo.commit({"a.txt": "a\n"})
@@ -116,16 +116,16 @@ def test_issue_15_4_a_note_in_a_fanned_out_notes_tree_is_replaced_not_doubled(gi
     assert git_repo.git("fsck", "--strict", "--no-dangling").returncode == 0
 
 
-def test_r33_a_lost_race_is_recorded_but_never_refuses_the_same_sources(git_repo: GitRepo):
+def test_a_lost_race_is_recorded_but_never_refuses_the_same_sources(git_repo: GitRepo):
     """issue 15.4 and R33: the loser's note says what happened (retryable), and the next compile of
     the same sources runs without --retry; a real failure (validation) still refuses."""
     source_commit = seeded(git_repo)
     store = GitStore(git_repo.root)
     record_failure(store, source_commit, {"sourcesTree": "x"}, ConflictError("the snapshot moved; compile again"))
     assert note(git_repo, source_commit)["retryable"] is True
-    from wikigen.pipeline import config_key
-    from wikigen.publish import previous_failure
-    from wikigen.workspace import Workspace
+    from wikigen.compiler.driver import config_key
+    from wikigen.store.publish import previous_failure
+    from wikigen.store.workspace import Workspace
 
     ws = Workspace.open(git_repo.root)
     tree = ws.plan().sources_tree

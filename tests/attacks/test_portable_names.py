@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GIT_ENV, GitRepo, source
-from wikigen.ids import MAX_SLUG_BYTES, article_id, concept_id, slugify, topic_id
-from wikigen.objects import object_path
+from wikigen.model.ids import MAX_SLUG_BYTES, article_id, concept_id, slugify, topic_id
+from wikigen.model.objects import object_path
 
 K = "content/sources/knowledge"
 WIDE = "\U00020000"  # a CJK letter outside the BMP: a word character of four UTF-8 bytes

@@ -13,11 +13,11 @@ import pytest
 from tests.conftest import GitRepo, source
 from tests.engines import extract
 from tests.fake_openai import FakeOpenAI
-from wikigen.config import EngineSettings
-from wikigen.engines.http import HttpEngine
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.http.client import HttpEngine
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import PrivacyError
-from wikigen.pipeline import compile_repo
+from wikigen.model.config import EngineSettings
+from wikigen.model.errors import PrivacyError
 from wikigen.search import Searcher, records
 
 K = "content/sources/knowledge"

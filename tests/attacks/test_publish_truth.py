@@ -22,8 +22,8 @@ import pytest
 from tests.conftest import GIT_ENV, GitRepo, source
 from tests.corpora import REPO_ROOT
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.pipeline import compile_repo
 
 K = "content/sources/knowledge"
 
@@ -86,7 +86,7 @@ def assert_published_and_clean(repo: GitRepo, source_commit: str) -> None:
     assert note(repo, source_commit)["status"] == "ok"
 
 
-def test_issue_15_3_stale_notes_lock_after_the_ref_moved_is_published_with_a_note_warning(git_repo: GitRepo):
+def test_stale_notes_lock_after_the_ref_moved_is_published_with_a_note_warning(git_repo: GitRepo):
     """issue 15.3: a stale refs/notes/wikigen.lock — the branch moves, so exit 0; the unwritten note
     is a warning whose commands (remove the lock, write the note) work when run."""
     source_commit = seeded(git_repo)
@@ -104,7 +104,7 @@ def test_issue_15_3_stale_notes_lock_after_the_ref_moved_is_published_with_a_not
     assert_published_and_clean(git_repo, source_commit)
 
 
-def test_issue_15_3_stale_index_lock_after_the_ref_moved_is_published_with_a_work_tree_warning(git_repo: GitRepo):
+def test_stale_index_lock_after_the_ref_moved_is_published_with_a_work_tree_warning(git_repo: GitRepo):
     """issue 15.3: a stale .git/index.lock — exit 0, no "failed" note; the warning names the lock and
     `git checkout --no-overlay HEAD -- …`, and running them leaves a clean, verified work tree."""
     source_commit = seeded(git_repo, withdraw=True)
@@ -118,7 +118,7 @@ def test_issue_15_3_stale_index_lock_after_the_ref_moved_is_published_with_a_wor
     assert_published_and_clean(git_repo, source_commit)
 
 
-def test_issue_15_3_full_disk_during_the_work_tree_update_is_published_with_a_warning(git_repo: GitRepo):
+def test_full_disk_during_the_work_tree_update_is_published_with_a_warning(git_repo: GitRepo):
     """issue 15.3 and 15.7: the kernel refuses a work-tree file (RLIMIT_FSIZE: EFBIG, as a full disk
     gives ENOSPC) after the ref moved — exit 0, worded as the machine's fault, no half file left."""
     seeded(git_repo)
@@ -134,7 +134,7 @@ def test_issue_15_3_full_disk_during_the_work_tree_update_is_published_with_a_wa
     assert_published_and_clean(git_repo, source_commit)
 
 
-def test_issue_15_7_full_disk_before_the_ref_moved_says_nothing_was_published(git_repo: GitRepo):
+def test_full_disk_before_the_ref_moved_says_nothing_was_published(git_repo: GitRepo):
     """issue 15.3 and 15.7: a git object the kernel refuses (before the ref moves) — exit 1, "the disk
     is full … Nothing was published", HEAD unchanged, and the next compile is not refused."""
     seeded(git_repo)
@@ -153,7 +153,7 @@ def test_issue_15_7_full_disk_before_the_ref_moved_says_nothing_was_published(gi
 
 
 @pytest.mark.parametrize("point", ["kill-after-ref", "kill-during-worktree"])
-def test_issue_15_3_kill_after_the_ref_moved_the_recovery_advice_works(git_repo: GitRepo, point: str):
+def test_kill_after_the_ref_moved_the_recovery_advice_works(git_repo: GitRepo, point: str):
     """issue 15.3: SIGKILL right after the ref moved (index and work tree still the old snapshot, and
     the new one withdrew files). The next compile refuses with `git checkout --no-overlay HEAD -- …`;
     the old advice (`git checkout -- …`) and the overlay form leave it dirty, the new one cleans it."""
@@ -179,7 +179,7 @@ def repo_compiles_nothing(repo: GitRepo) -> bool:
     return again.returncode == 0 and "nothing to compile" in again.stdout
 
 
-def test_issue_15_3_stale_branch_lock_before_the_ref_moved_says_nothing_was_published(git_repo: GitRepo):
+def test_stale_branch_lock_before_the_ref_moved_says_nothing_was_published(git_repo: GitRepo):
     """issue 15.3 and 15.7: refs/heads/main.lock left by a killed git — exit 1, the lock named with
     its `rm`, "Nothing was published", no internal error; after running the advice the compile lands."""
     source_commit = seeded(git_repo)
@@ -194,7 +194,7 @@ def test_issue_15_3_stale_branch_lock_before_the_ref_moved_says_nothing_was_publ
     assert git_repo.head() != source_commit
 
 
-def test_issue_15_3_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(git_repo: GitRepo):
+def test_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(git_repo: GitRepo):
     """issue 15.3: SIGINT arrives as the ref moves (held until the move is recorded) — exit 0, a
     warning that Ctrl-C stopped the work-tree update with its command, which works when run."""
     source_commit = seeded(git_repo, withdraw=True)
@@ -206,10 +206,10 @@ def test_issue_15_3_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(
     assert_published_and_clean(git_repo, source_commit)
 
 
-def test_issue_15_3_a_batch_that_fails_late_says_what_it_published(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
+def test_a_batch_that_fails_late_says_what_it_published(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
     """issue 15.3: with --batch, an increment that fails after earlier ones published says that the
     run's snapshot stays published (exit 1: the run did not finish), not only "nothing was published"."""
-    from wikigen.errors import EngineError
+    from wikigen.model.errors import EngineError
 
     git_repo.commit({f"{K}/s{i:02}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}")
                      for i in range(12)})
@@ -233,7 +233,7 @@ def test_issue_15_3_push_prints_the_warnings_of_what_it_published(
 ):  # type: ignore[no-untyped-def]
     """issue 15.3: `wikigen push` (CI's checkpoint) with a stale .git/index.lock — the compile
     publishes, the push goes through (exit 0), and the work-tree warning with its command is printed."""
-    import wikigen.pipeline
+    import wikigen.compiler.driver
     from wikigen.cli import main
 
     bare, work = tmp_path / "remote.git", tmp_path / "work"
@@ -243,7 +243,7 @@ def test_issue_15_3_push_prints_the_warnings_of_what_it_published(
     repo.git("remote", "add", "origin", str(bare))
     repo.git("push", "-q", "origin", "HEAD:main")
     (work / ".git/index.lock").write_text("")
-    monkeypatch.setattr(wikigen.pipeline, "make_engine", lambda config: ScriptedEngine(extract))
+    monkeypatch.setattr(wikigen.compiler.driver, "make_engine", lambda config: ScriptedEngine(extract))
     code = main(["-C", str(work), "push"])
     err = capsys.readouterr().err
     assert code == 0, err

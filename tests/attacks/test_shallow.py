@@ -56,7 +56,7 @@ def shallow(origin: GitRepo, tmp_path: Path) -> GitRepo:
     "args",
     [("compile", "--engine", "offline"), ("plan",), ("verify",), ("status",), ("push",), ("check", "--staged")],
 )
-def test_issue_15_5_commands_that_need_history_say_how_to_fetch_it(shallow: GitRepo, args: tuple[str, ...]):
+def test_commands_that_need_history_say_how_to_fetch_it(shallow: GitRepo, args: tuple[str, ...]):
     """issue 15.5: compile, plan, verify, status, push (and the index check) refuse a shallow clone
     before reading anything, naming `git fetch --unshallow` and `fetch-depth: 0`; nothing is published."""
     head = shallow.head()
@@ -67,7 +67,7 @@ def test_issue_15_5_commands_that_need_history_say_how_to_fetch_it(shallow: GitR
     assert shallow.head() == head
 
 
-def test_issue_15_5_unshallow_then_compile_works(shallow: GitRepo):
+def test_unshallow_then_compile_works(shallow: GitRepo):
     """issue 15.5: the advice works — after `git fetch --unshallow` the compile publishes and verifies."""
     assert shallow.wikigen("check").code == 0  # the work tree alone needs no history
     shallow.git("fetch", "-q", "--unshallow")

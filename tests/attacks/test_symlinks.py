@@ -74,7 +74,7 @@ def assert_names_every_link(output: str, paths: list[str]) -> None:
     assert "Traceback" not in output
 
 
-def test_issue_15_1_check_refuses_committed_links_in_work_tree_and_index(git_repo: GitRepo, secret: Path):
+def test_check_refuses_committed_links_in_work_tree_and_index(git_repo: GitRepo, secret: Path):
     """issue 15.1: `check` (work tree) and `check --staged` name every link under content/."""
     base(git_repo)
     commit_links(git_repo, links_to(secret))
@@ -84,7 +84,7 @@ def test_issue_15_1_check_refuses_committed_links_in_work_tree_and_index(git_rep
         assert_names_every_link(result.out, list(LINKS))
 
 
-def test_issue_15_1_check_of_named_files_refuses_a_link(git_repo: GitRepo, secret: Path):
+def test_check_of_named_files_refuses_a_link(git_repo: GitRepo, secret: Path):
     """issue 15.1: `check FILE` (how pre-commit calls it) refuses a link given by name."""
     base(git_repo)
     commit_links(git_repo, {f"{K}/leak.md": str(secret)})
@@ -93,7 +93,7 @@ def test_issue_15_1_check_of_named_files_refuses_a_link(git_repo: GitRepo, secre
     assert_names_every_link(result.out, [f"{K}/leak.md"])
 
 
-def test_issue_15_1_uncommitted_link_to_a_folder_is_refused_by_check(git_repo: GitRepo, secret: Path):
+def test_uncommitted_link_to_a_folder_is_refused_by_check(git_repo: GitRepo, secret: Path):
     """issue 15.1: a linked folder in the docs folder (MkDocs would walk into it) fails `check`."""
     base(git_repo)
     os.symlink(secret.parent, git_repo.root / "content" / "manual" / "outside")
@@ -102,7 +102,7 @@ def test_issue_15_1_uncommitted_link_to_a_folder_is_refused_by_check(git_repo: G
     assert_names_every_link(result.out, ["content/manual/outside"])
 
 
-def test_issue_15_1_plan_and_compile_refuse_and_publish_nothing(git_repo: GitRepo, secret: Path):
+def test_plan_and_compile_refuse_and_publish_nothing(git_repo: GitRepo, secret: Path):
     """issue 15.1, R5: `plan` and `compile` refuse the same way; the branch does not move."""
     base(git_repo)
     commit_links(git_repo, links_to(secret))
@@ -120,7 +120,7 @@ def test_issue_15_1_plan_and_compile_refuse_and_publish_nothing(git_repo: GitRep
     assert not (git_repo.root / "content" / "wiki").exists()
 
 
-def test_issue_15_1_link_committed_by_pygit2_is_refused(git_repo: GitRepo):
+def test_link_committed_by_pygit2_is_refused(git_repo: GitRepo):
     """issue 15.1: a mode-120000 tree entry written by pygit2 (no link on disk) fails plan and compile."""
     base(git_repo)
     repo = git_repo.repo
@@ -141,7 +141,7 @@ def test_issue_15_1_link_committed_by_pygit2_is_refused(git_repo: GitRepo):
     assert git_repo.head() == head
 
 
-def test_issue_15_1_a_link_that_became_a_file_is_fine_again(git_repo: GitRepo, secret: Path):
+def test_a_link_that_became_a_file_is_fine_again(git_repo: GitRepo, secret: Path):
     """issue 15.1: the advice works — replacing the link with a plain file makes `check` pass."""
     base(git_repo)
     commit_links(git_repo, {f"{K}/leak.md": str(secret)})
@@ -166,7 +166,7 @@ def site_text(site: Path) -> str:
     return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in site.rglob("*") if p.is_file())
 
 
-def test_issue_15_1_mkdocs_never_copies_a_link_into_the_site(git_repo: GitRepo, secret: Path):
+def test_mkdocs_never_copies_a_link_into_the_site(git_repo: GitRepo, secret: Path):
     """issue 15.1: whatever `check` said, the plugin drops linked files (and files reached through a
     linked folder) from the site with a warning; the link targets' bytes are nowhere in site/."""
     git_repo.commit(
@@ -200,12 +200,12 @@ def test_issue_15_1_mkdocs_never_copies_a_link_into_the_site(git_repo: GitRepo, 
     assert not strict_site.exists() or SECRET not in site_text(strict_site)
 
 
-def test_issue_15_1_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo, secret: Path, monkeypatch):
+def test_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo, secret: Path, monkeypatch):
     """issue 15.1 with issue 14's cache of trees found free of links: a plan walks only the trees it
     has not seen, and a link committed anywhere below a tree it saw is still found (a new link makes
     new trees, up to content/)."""
-    from wikigen.gitstore import GitStore
-    from wikigen.workspace import LINK_FREE_CACHE, Workspace
+    from wikigen.store.git import GitStore
+    from wikigen.store.workspace import LINK_FREE_CACHE, Workspace
 
     git_repo.commit({f"content/manual/deep/er/page{i}.md": f"# Page {i}\n" for i in range(5)})
     git_repo.commit({f"content/manual/part{i}/sub/page.md": f"# Part {i}\n" for i in range(10)})

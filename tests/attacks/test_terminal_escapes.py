@@ -14,7 +14,7 @@ import re
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.terminal import visible, visible_json
+from wikigen.model.terminal import visible, visible_json
 
 K = "content/sources/knowledge"
 RED = "a\x1b[31mred"  # colours the rest of the terminal red

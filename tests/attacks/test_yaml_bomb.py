@@ -12,9 +12,9 @@ import time
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.config import Config
-from wikigen.errors import Problem
-from wikigen.sources import parse_source
+from wikigen.model.config import Config
+from wikigen.model.errors import Problem
+from wikigen.model.sources import parse_source
 
 K = "content/sources/knowledge"
 LEVELS = "bcdefghi"
@@ -38,7 +38,7 @@ def timed(call):  # type: ignore[no-untyped-def]
     return result, time.monotonic() - started
 
 
-def test_issue_15_2_parse_source_refuses_the_bomb_at_its_first_anchor():
+def test_parse_source_refuses_the_bomb_at_its_first_anchor():
     """issue 15.2, R5: the library call refuses with file and line, in bounded time."""
     result, seconds = timed(lambda: parse_source(f"{K}/bomb.md", BOMB_FILE.encode(), "0" * 40, Config()))
     assert seconds < LIMIT_S
@@ -48,7 +48,7 @@ def test_issue_15_2_parse_source_refuses_the_bomb_at_its_first_anchor():
     assert "YAML anchor &a" in result[0].message
 
 
-def test_issue_15_2_check_plan_compile_refuse_the_bomb_quickly(git_repo: GitRepo):
+def test_check_plan_compile_refuse_the_bomb_quickly(git_repo: GitRepo):
     """issue 15.2, R5: `check`, `check --staged`, `plan` and `compile` refuse the committed bomb,
     each naming the file and line, each in well under the bound; nothing is published."""
     git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
@@ -76,7 +76,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_issue_15_2_each_refusal_names_file_and_line(git_repo: GitRepo, case: str):
+def test_each_refusal_names_file_and_line(git_repo: GitRepo, case: str):
     """issue 15.2, R5: anchors, aliases, too deep, too big: `path:line: message`, exit 1."""
     front, line, words = CASES[case]
     git_repo.write({f"{K}/x.md": f"---\n{front}---\nbody\n"})
@@ -87,7 +87,7 @@ def test_issue_15_2_each_refusal_names_file_and_line(git_repo: GitRepo, case: st
     assert "Traceback" not in result.out + result.err
 
 
-def test_issue_15_2_frontmatter_at_the_limits_is_fine():
+def test_frontmatter_at_the_limits_is_fine():
     """issue 15.2: nesting up to the limit, and an anchor-like '&' inside a quoted string, still parse."""
     depth = MAX_DEPTH - 1  # the top-level mapping is one level
     front = "title: T\nnote: 'a & b, *c'\nx: " + "[" * depth + "1" + "]" * depth + "\n"

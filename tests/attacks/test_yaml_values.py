@@ -16,8 +16,8 @@ import sys
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.config import Config
-from wikigen.sources import parse_source
+from wikigen.model.config import Config
+from wikigen.model.sources import parse_source
 
 K = "content/sources/knowledge"
 GOOD = source("# Pods\n\nA pod is a group of one or more containers that share storage and network.\n", title="Pods")

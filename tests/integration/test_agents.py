@@ -18,8 +18,8 @@ from mcp.client.stdio import StdioServerParameters
 from tests.agents_repo import compiled_repo
 from tests.conftest import GIT_ENV
 from wikigen.evidence.citations import Citation, check_citation
-from wikigen.sourceset import read_recorded
-from wikigen.workspace import Workspace
+from wikigen.store.sourceset import read_recorded
+from wikigen.store.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 

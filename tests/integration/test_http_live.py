@@ -17,11 +17,11 @@ import httpx
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.config import EngineSettings
-from wikigen.engines.http import HttpEngine
-from wikigen.pipeline import compile_repo
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.http.client import HttpEngine
+from wikigen.model.config import EngineSettings
+from wikigen.model.snapshot import SNAPSHOT_PATH
 from wikigen.schemas import schema_problems
-from wikigen.snapshot import SNAPSHOT_PATH
 
 pytestmark = pytest.mark.integration
 

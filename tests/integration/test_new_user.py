@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import GIT_ENV
 from tests.corpora import REPO_ROOT
-from wikigen.objects import object_path
+from wikigen.model.objects import object_path
 
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent

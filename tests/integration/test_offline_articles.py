@@ -8,9 +8,9 @@ import pytest
 
 from tests.conftest import GitRepo
 from tests.corpora import corpus_available, corpus_files
-from wikigen.engines.offline import OfflineEngine
-from wikigen.objects import object_path
-from wikigen.pipeline import compile_repo
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.offline.engine import OfflineEngine
+from wikigen.model.objects import object_path
 
 pytestmark = [
     pytest.mark.integration,

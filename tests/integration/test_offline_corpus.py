@@ -9,13 +9,13 @@ import pytest
 
 from tests.conftest import GitRepo
 from tests.corpora import commit_files, corpus_available, corpus_files
-from wikigen.communities import COMMUNITIES_DIR
-from wikigen.engines.offline import OfflineEngine
-from wikigen.ids import normalize_name
-from wikigen.objects import object_path, parse_object
-from wikigen.pipeline import compile_repo
-from wikigen.snapshot import SHARDED_DIRS, SNAPSHOT_PATH
-from wikigen.topics import TOPIC_ROUTE
+from wikigen.compiler.communities import COMMUNITIES_DIR
+from wikigen.compiler.driver import compile_repo
+from wikigen.compiler.topics import TOPIC_ROUTE
+from wikigen.engines.offline.engine import OfflineEngine
+from wikigen.model.ids import normalize_name
+from wikigen.model.objects import object_path, parse_object
+from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH
 
 pytestmark = [
     pytest.mark.integration,

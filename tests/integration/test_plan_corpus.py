@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import GitRepo
 from tests.corpora import baseline_files, commit_files, corpus_available, corpus_files
-from wikigen.workspace import Workspace
+from wikigen.store.workspace import Workspace
 
 pytestmark = [
     pytest.mark.integration,
@@ -16,7 +16,8 @@ pytestmark = [
 ]
 
 
-def test_r7_tldr_noop_reads_no_blob_and_one_edit_reads_one(git_repo: GitRepo):
+def test_tldr_noop_reads_no_blob_and_one_edit_reads_one(git_repo: GitRepo):
+    """R7."""
     files = corpus_files("tldr")
     assert len(files) == 6643
     commit_files(git_repo.repo, dict(files))

@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import GitRepo, source
 from tests.corpora import REPO_ROOT
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.pipeline import compile_repo
 
 pytestmark = pytest.mark.integration
 K = "content/sources/knowledge"
@@ -67,7 +67,8 @@ def assert_consistent(repo: GitRepo, old_head: str, old_version: int) -> None:
     assert result.code == 0, result.out
 
 
-def test_r30_two_compiles_racing_from_one_baseline_land_exactly_once(git_repo: GitRepo):
+def test_two_compiles_racing_from_one_baseline_land_exactly_once(git_repo: GitRepo):
+    """R30."""
     old_head, old_version = seeded(git_repo)
     first, second = spawn(git_repo, 0.6), spawn(git_repo, 0.6)
     outs = [p.communicate(timeout=120) for p in (first, second)]
@@ -80,7 +81,8 @@ def test_r30_two_compiles_racing_from_one_baseline_land_exactly_once(git_repo: G
 
 
 @pytest.mark.parametrize("point", ["after-objects", "after-commit", "after-ref", "during-worktree"])
-def test_r31_injected_failures_leave_old_or_new_snapshot(git_repo: GitRepo, point: str):
+def test_injected_failures_leave_old_or_new_snapshot(git_repo: GitRepo, point: str):
+    """R31."""
     old_head, old_version = seeded(git_repo)
     proc = spawn(git_repo, env={"WIKIGEN_FAULT": point})
     _, err = proc.communicate(timeout=120)

@@ -11,13 +11,14 @@ import pytest
 
 from tests.conftest import GIT_ENV, source
 from tests.engines import extract
-from wikigen.engines.base import empty_delta
+from wikigen.commands.push import push
+from wikigen.compiler.driver import compile_repo
+from wikigen.engines.contract import empty_delta
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.errors import ValidationError
-from wikigen.gitstore import GitStore
-from wikigen.pipeline import compile_repo
-from wikigen.remote import push
-from wikigen.snapshot import Snapshot, read_snapshot
+from wikigen.model.errors import ValidationError
+from wikigen.model.snapshot import Snapshot
+from wikigen.store.git import GitStore
+from wikigen.store.snapshot import read_snapshot
 
 pytestmark = pytest.mark.integration
 K = "content/sources/knowledge"

@@ -28,8 +28,8 @@ import pytest
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
+from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
-from wikigen.pipeline import compile_repo
 
 pytestmark = pytest.mark.integration
 
@@ -441,8 +441,8 @@ def test_offline_plugin_from_disk_uses_the_local_shim_and_stays_on_disk(built, b
 @pytest.fixture(scope="module")
 def one_source_edit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A site built, one source edited and compiled, the site built again: both served."""
-    from wikigen.communities import read_record
-    from wikigen.gitstore import GitStore
+    from wikigen.store.communities import read_record
+    from wikigen.store.git import GitStore
 
     repo = GitRepo(tmp_path_factory.mktemp("edit") / "repo")
     repo.commit(

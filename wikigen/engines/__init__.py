@@ -7,9 +7,9 @@ and no HTTP client.
 
 from __future__ import annotations
 
-from wikigen.config import Config
-from wikigen.engines.base import Delta, Engine, Usage
-from wikigen.errors import ConfigError
+from wikigen.engines.contract import Delta, Engine, Usage
+from wikigen.model.config import Config
+from wikigen.model.errors import ConfigError
 
 __all__ = ["Delta", "Engine", "Usage", "make_engine"]
 
@@ -18,12 +18,12 @@ def make_engine(config: Config) -> Engine:
     """The engine named by the settings (flag, environment, wikigen.yml, default ``offline``)."""
     name = config.engine.name
     if name == "offline":
-        from wikigen.engines.offline import OfflineEngine
+        from wikigen.engines.offline.engine import OfflineEngine
 
         engine: Engine = OfflineEngine()
         return engine
     if name == "http":
-        from wikigen.engines.http import HttpEngine
+        from wikigen.engines.http.client import HttpEngine
 
         remote: Engine = HttpEngine(config.engine)
         return remote

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from wikigen.config import Config
+from wikigen.model.config import Config
 
 OFFLINE_MODEL = "all-MiniLM-L6-v2-int8"
 

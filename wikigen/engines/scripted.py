@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from wikigen.engines.base import Delta, Usage, empty_delta
-from wikigen.errors import EngineError
+from wikigen.engines.contract import Delta, Usage, empty_delta
+from wikigen.model.errors import EngineError
 
 Answer = Mapping[str, Any] | Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
 

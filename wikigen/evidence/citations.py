@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikigen.evidence.passages import lines_of_span
-from wikigen.hashing import citation_id
+from wikigen.model.hashing import citation_id
 
 
 @dataclass(frozen=True, slots=True)

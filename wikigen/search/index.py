@@ -19,15 +19,16 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from wikigen.config import Config, load_config
-from wikigen.errors import SnapshotError, UsageError, environmental
 from wikigen.evidence.passages import passages
-from wikigen.gitstore import GitStore
-from wikigen.hashing import sha256_hex
-from wikigen.ids import normalize_name
-from wikigen.objects import label_of, object_citations, parse_object, relation_lines
-from wikigen.snapshot import SNAPSHOT_PATH, Snapshot, load_snapshot
-from wikigen.sourceset import read_recorded
+from wikigen.model.config import Config, load_config
+from wikigen.model.errors import SnapshotError, UsageError, environmental
+from wikigen.model.hashing import sha256_hex
+from wikigen.model.ids import normalize_name
+from wikigen.model.objects import label_of, object_citations, parse_object, relation_lines
+from wikigen.model.snapshot import SNAPSHOT_PATH, Snapshot
+from wikigen.store.git import GitStore
+from wikigen.store.snapshot import load_snapshot
+from wikigen.store.sourceset import read_recorded
 
 SCHEMA = 2
 INDEX_FILE = "wikigen/search.sqlite"  # below the git dir

@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from wikigen.errors import SnapshotError, UsageError
 from wikigen.evidence.rerank import Ranker
-from wikigen.gitstore import GitStore
-from wikigen.hashing import citation_id
-from wikigen.privacy import private_now
+from wikigen.model.errors import SnapshotError, UsageError
+from wikigen.model.hashing import citation_id
 from wikigen.search.index import At, Index, SyncReport, resolve_snapshot
+from wikigen.store.git import GitStore
+from wikigen.store.privacy import private_now
 
 DEFAULT_K = 5
 LEXICAL_DEPTH = 100  # FTS hits taken into the fusion

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from wikigen.errors import NotFoundError, PrivacyError, UsageError
 from wikigen.evidence.citations import Citation, check_citation, make_citation
-from wikigen.hashing import citation_id
-from wikigen.objects import label_of
-from wikigen.records import READABLE, cites_private, object_record
+from wikigen.model.agent_record import READABLE, cites_private, object_record
+from wikigen.model.errors import NotFoundError, PrivacyError, UsageError
+from wikigen.model.hashing import citation_id
+from wikigen.model.objects import label_of
+from wikigen.model.snapshot import SNAPSHOT_PATH
+from wikigen.model.sources import Source
 from wikigen.search.ranking import Searcher
-from wikigen.snapshot import SNAPSHOT_PATH, load_snapshot
-from wikigen.sources import Source
-from wikigen.sourceset import read_recorded
+from wikigen.store.snapshot import load_snapshot
+from wikigen.store.sourceset import read_recorded
 
 MAX_EXCERPT = 20_000  # characters one excerpt call returns
 

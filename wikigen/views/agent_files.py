@@ -11,8 +11,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wikigen.objects import label_of
-from wikigen.records import READABLE, cites_private, object_record
+from wikigen.model.agent_record import READABLE, cites_private, object_record
+from wikigen.model.objects import label_of
 from wikigen.views.knowledge import Knowledge
 from wikigen.views.layout import Layout
 

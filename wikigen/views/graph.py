@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from wikigen.communities import community_color
-from wikigen.views.communities import DEFAULT_SEED, communities, components
+from wikigen.compiler.communities import community_color
+from wikigen.views.groups import DEFAULT_SEED, communities, components
 from wikigen.views.layout import GRAPH_PAGE
 from wikigen.views.positions import SERVER_LAYOUT_MIN_NODES, layout
 from wikigen.views.site import Site, citations_of, label_of

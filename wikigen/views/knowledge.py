@@ -14,16 +14,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from wikigen.communities import read_record
-from wikigen.config import Config
-from wikigen.gitstore import GitStore
-from wikigen.objects import parse_object, relation_lines
-from wikigen.privacy import private_now
-from wikigen.records import cites_private
-from wikigen.snapshot import ManifestEntry
-from wikigen.sources import SOURCES_DIR, Source, is_source_path, parse_source
-from wikigen.sourceset import read_recorded
-from wikigen.workspace import Workspace
+from wikigen.model.agent_record import cites_private
+from wikigen.model.config import Config
+from wikigen.model.objects import parse_object, relation_lines
+from wikigen.model.snapshot import ManifestEntry
+from wikigen.model.sources import SOURCES_DIR, Source, is_source_path, parse_source
+from wikigen.store.communities import read_record
+from wikigen.store.git import GitStore
+from wikigen.store.privacy import private_now
+from wikigen.store.sourceset import read_recorded
+from wikigen.store.workspace import Workspace
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

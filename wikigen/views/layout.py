@@ -28,8 +28,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote
 
-from wikigen.hashing import short_hash
-from wikigen.ids import kind_of, normalize_name, slugify
+from wikigen.model.hashing import short_hash
+from wikigen.model.ids import kind_of, normalize_name, slugify
 
 HOME = "index.md"
 CONCEPT_INDEX = "concepts.md"

@@ -36,14 +36,14 @@ from mkdocs.structure.pages import Page as MkPage
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils.templates import TemplateContext
 
-from wikigen.errors import WikigenError
-from wikigen.gitstore import GitStore
-from wikigen.objects import object_path
-from wikigen.sources import CONTENT_DIR, is_published_asset
-from wikigen.terminal import visible
+from wikigen.model.errors import WikigenError
+from wikigen.model.objects import object_path
+from wikigen.model.sources import CONTENT_DIR, is_published_asset
+from wikigen.model.terminal import visible
+from wikigen.store.git import GitStore
 from wikigen.views.agent_files import agent_files
-from wikigen.views.communities import DEFAULT_SEED
 from wikigen.views.graph import graph_files, site_graph
+from wikigen.views.groups import DEFAULT_SEED
 from wikigen.views.knowledge import Knowledge, load_knowledge
 from wikigen.views.layout import (
     CONCEPT_INDEX,
@@ -297,7 +297,7 @@ def _drop_untracked(files: Files, docs_dir: Path, tracked: frozenset[str]) -> No
 
 
 def _drop_active_assets(files: Files) -> None:
-    """R41: beside sources only passive media is copied (``wikigen.sources.ASSET_EXTENSIONS``); an
+    """R41: beside sources only passive media is copied (``wikigen.model.sources.ASSET_EXTENSIONS``); an
     HTML, SVG, script or other Markdown file there would run on the site, whatever `check` said.
     Sources themselves (``*.md``) are rendered from git by this plugin."""
     for file in list(files):

@@ -15,8 +15,8 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from wikigen.config import CATEGORIES
-from wikigen.ids import kind_of, normalize_name
+from wikigen.model.config import CATEGORIES
+from wikigen.model.ids import kind_of, normalize_name
 from wikigen.views.knowledge import Knowledge
 from wikigen.views.layout import CONCEPT_INDEX, GRAPH_PAGE, TOPIC_INDEX, Layout
 from wikigen.views.markup import Doc, Page, PageSpec, esc

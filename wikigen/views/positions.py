@@ -8,7 +8,7 @@ The positions are a function of the recorded communities and the node ids alone,
 moves little:
 
 - each community is a disk whose area is its size, centred at a point drawn from a hash of its name
-  (its stable identity, ``wikigen.communities``), then pushed apart from the disks it overlaps;
+  (its stable identity, ``wikigen.compiler.communities``), then pushed apart from the disks it overlaps;
 - each concept starts at a point of its community's disk drawn from a hash of its id, then is
   pulled halfway towards its neighbours in the community, anchored to that point (so related
   concepts sit together and a community keeps its spread);

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from wikigen.communities import community_color
-from wikigen.views.communities import communities
+from wikigen.compiler.communities import community_color
+from wikigen.views.groups import communities
 from wikigen.views.knowledge import Knowledge, SourceView
 from wikigen.views.layout import Layout
 from wikigen.views.markup import Anchor, LinkContext, esc, line_range, link_references, render_inline

@@ -1,0 +1,1 @@
+"""The commands' bodies: one module per `wikigen` command; `wikigen.cli` only wires them to click."""

@@ -1,0 +1,151 @@
+"""`wikigen check`: parse and validate sources, no model, no network (the pre-commit entry point)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from wikigen.compiler.context import size_problem
+from wikigen.model.errors import Problem, UsageError
+from wikigen.model.snapshot import EMPTY_TREE
+from wikigen.model.sources import (
+    CONTENT_DIR,
+    SOURCES_DIR,
+    Source,
+    asset_problem,
+    duplicate_id_problems,
+    is_source_path,
+    link_problem,
+    parse_source,
+)
+from wikigen.store.workspace import Workspace
+
+
+def _link_on_disk(root: Path, rel: str) -> Problem | None:
+    """The link problem of ``rel`` (under content/) or of the linked folder above it; None if no link."""
+    parts = rel.split("/")
+    for end in range(1, len(parts) + 1):
+        full = root.joinpath(*parts[:end])
+        if full.is_symlink():
+            return link_problem("/".join(parts[:end]), os.readlink(full))
+    return None
+
+
+def _relative(root: Path, path: Path) -> str | None:
+    """``path`` relative to the repo root, without following a link on the way: a link is judged as
+    the link it is, not as what it points at. None when it lies outside the repository."""
+    full = Path(os.path.abspath(path if path.is_absolute() else Path.cwd() / path))
+    resolved = root.resolve()
+    for candidate, base in ((full, root), (full, resolved), (full.parent.resolve() / full.name, resolved)):
+        try:
+            return candidate.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return None
+
+
+def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[str], list[Problem]]:
+    """The sources the files named on the command line are (a folder of sources: each .md in it), the
+    assets among them, and the link problems among them. A name that is no source is a UsageError naming every such name,
+    so that `wikigen check README.md` never passes by checking nothing."""
+    wanted: list[str] = []
+    assets: list[str] = []
+    problems: list[Problem] = []
+    refused: list[str] = []
+    for name in files:
+        rel = _relative(root, Path(name))
+        if rel is None:
+            refused.append(f"{name} is outside the repository ({root})")
+            continue
+        linked = _link_on_disk(root, rel) if rel.startswith(CONTENT_DIR + "/") else None
+        inside = rel == SOURCES_DIR or rel.startswith(SOURCES_DIR + "/")
+        if linked is not None:
+            problems.append(linked)
+        elif is_source_path(rel):
+            if not (root / rel).is_file():
+                refused.append(f"{name} does not exist")
+            wanted.append(rel)
+        elif (root / rel).is_dir() and (inside or rel == "." or SOURCES_DIR.startswith(rel + "/")):
+            found = _files_under(root, rel if inside else SOURCES_DIR)
+            wanted.extend(p for p in found if is_source_path(p))
+            assets.extend(p for p in found if not is_source_path(p))
+        elif not inside:
+            refused.append(f"{name} is not a source: sources are the *.md files under {SOURCES_DIR}/")
+        elif (root / rel).is_file():
+            assets.append(rel)  # an asset beside the sources: no source to parse, checked as an asset (R41)
+    if refused:
+        raise UsageError(
+            "; ".join(refused) + ". Name source files or folders under "
+            f"{SOURCES_DIR}/, or run `wikigen check` alone to check every source."
+        )
+    return wanted, assets, problems
+
+
+def _files_under(root: Path, rel: str) -> list[str]:
+    """Every file under the folder ``rel`` that is not reached through a symbolic link."""
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in (root / rel).rglob("*")
+        if p.is_file() and _link_on_disk(root, p.relative_to(root).as_posix()) is None
+    )
+
+
+def _asset_problems(ws: Workspace, paths: Sequence[str]) -> list[Problem]:
+    """R41: the files beside sources that the site would not publish; an ignored file is never
+    committed, so it is left alone."""
+    found = [problem for problem in map(asset_problem, paths) if problem is not None]
+    return [problem for problem in found if not ws.store.repo.path_is_ignored(problem.path)]
+
+
+def disk_links(root: Path) -> list[Problem]:
+    """Issue 15.1: every symbolic link under content/ in the work tree, ignored files included,
+    since MkDocs copies whatever the docs folder holds (and follows linked folders)."""
+    content = root / CONTENT_DIR
+    if content.is_symlink():
+        return [link_problem(CONTENT_DIR, os.readlink(content))]
+    problems = []
+    for dirpath, dirnames, filenames in os.walk(content):  # never into a linked folder
+        for name in sorted(dirnames + filenames):
+            full = Path(dirpath) / name
+            if full.is_symlink():
+                problems.append(link_problem(full.relative_to(root).as_posix(), os.readlink(full)))
+    return problems
+
+
+def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] = ()) -> list[Problem]:
+    """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``)."""
+    if staged:
+        return list(ws.read(staged=True).problems)
+    root = ws.root
+    if files:
+        wanted, assets, problems = _named_sources(root, files)
+        wanted = sorted(set(wanted))
+    else:
+        problems = disk_links(root)
+        found = _files_under(root, SOURCES_DIR) if (root / SOURCES_DIR).is_dir() else []
+        wanted = [rel for rel in found if is_source_path(rel)]
+        assets = [rel for rel in found if not is_source_path(rel)]
+    problems.extend(_asset_problems(ws, sorted(set(assets))))
+
+    ids: list[tuple[str, str, int]] = []
+    for rel in wanted:
+        full = root / rel
+        if not full.is_file():
+            continue
+        result = parse_source(rel, full.read_bytes(), EMPTY_TREE, ws.config)
+        if isinstance(result, Source):
+            ids.append((rel, result.id, result.id_line))
+            too_large = size_problem(result, ws.config.caps)  # the rule compile applies (issue 11, item 2)
+            if too_large is not None:
+                problems.append(too_large)
+        else:
+            problems.extend(result)
+    if files:
+        # Other sources are known from the committed manifest; a file checked here overrides its entry.
+        checked = set(wanted)
+        for known_path, entry in ws.baseline.by_path.items():
+            if known_path not in checked and (root / known_path).is_file():
+                ids.append((known_path, entry.id, 1))
+    problems.extend(duplicate_id_problems(ids))
+    return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))

@@ -1,0 +1,112 @@
+"""What a compile run reports and spends: the per-run budget, per-increment and per-run reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikigen.model.errors import BudgetExceeded
+
+
+@dataclass
+class RunBudget:
+    """Per compile run, across --batch increments (budget.* in wikigen.yml)."""
+
+    max_sent_bytes: int | None
+    max_engine_calls: int | None
+    sent_bytes: int = 0
+    engine_calls: int = 0
+
+    def charge(self, size: int, stage: str) -> None:
+        if self.max_engine_calls is not None and self.engine_calls + 1 > self.max_engine_calls:
+            raise BudgetExceeded(
+                f"budget.max_engine_calls ({self.max_engine_calls}) would be passed by the {stage} call; "
+                f"{self.engine_calls} call(s) made in this run. Increments already published are kept."
+            )
+        if self.max_sent_bytes is not None and self.sent_bytes + size > self.max_sent_bytes:
+            raise BudgetExceeded(
+                f"budget.max_sent_bytes ({self.max_sent_bytes:,}) would be passed by the {stage} call "
+                f"({self.sent_bytes:,} sent so far + {size:,}). Increments already published are kept."
+            )
+        self.engine_calls += 1
+        self.sent_bytes += size
+
+
+@dataclass
+class IncrementReport:
+    version: int
+    commit: str | None
+    sources: list[str]
+    withdrawn: list[str]
+    engine_calls: int = 0
+    input_bytes: int = 0
+    sent_bytes: dict[str, int] = field(default_factory=lambda: {"analyze": 0, "recheck": 0, "total": 0})
+    revoked: dict[str, int] = field(default_factory=dict)
+    objects: dict[str, dict[str, int]] = field(default_factory=dict)
+    caps: dict[str, list[int]] = field(default_factory=dict)
+    fragments: int = 0
+    fragment_bytes: int = 0
+    anchors: int = 0
+    warnings: list[str] = field(default_factory=list)  # published, but something after it failed
+    interrupted: bool = False
+
+
+@dataclass
+class CompileReport:
+    published: bool = False
+    version: int = 0
+    commit: str | None = None
+    bookkeeping: bool = False
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)
+    increments: list[IncrementReport] = field(default_factory=list)
+    message: str = ""
+    warnings: list[str] = field(default_factory=list)  # issue 15.3: what did not follow a publish, and its repair
+
+    def as_json(self) -> dict[str, Any]:
+        sent = {"analyze": 0, "recheck": 0, "total": 0}
+        revoked: dict[str, int] = {k: 0 for k in ("article", "concept", "relation", "topic")}
+        objects: dict[str, dict[str, int]] = {}
+        caps: dict[str, list[int]] = {}
+        for inc in self.increments:
+            for k in sent:
+                sent[k] += inc.sent_bytes.get(k, 0)
+            for k, v in inc.revoked.items():
+                revoked[k] = revoked.get(k, 0) + v
+            for kind, counts in inc.objects.items():
+                target = objects.setdefault(kind, {"added": 0, "updated": 0, "removed": 0})
+                for k, v in counts.items():
+                    target[k] += v
+            for name, (used, limit) in inc.caps.items():
+                caps[name] = [max(used, caps.get(name, [0, limit])[0]), limit]
+        return {
+            "published": self.published,
+            "version": self.version,
+            "commit": self.commit,
+            "bookkeeping": self.bookkeeping,
+            "engine_calls": sum(i.engine_calls for i in self.increments),
+            "input_bytes": sum(i.input_bytes for i in self.increments),
+            "sent_bytes": sent,
+            "added": self.added,
+            "updated": self.updated,
+            "withdrawn": self.withdrawn,
+            "revoked": revoked,
+            "objects": objects,
+            "caps": caps,
+            "increments": [
+                {
+                    "version": i.version,
+                    "commit": i.commit,
+                    "sources": i.sources,
+                    "withdrawn": i.withdrawn,
+                    "engine_calls": i.engine_calls,
+                    "input_bytes": i.input_bytes,
+                    "fragments": i.fragments,
+                    "anchors": i.anchors,
+                }
+                for i in self.increments
+            ],
+            "message": self.message,
+            "warnings": self.warnings,
+        }

@@ -1,0 +1,509 @@
+"""Candidate terms of the changed sources and the sentence that best defines each (R20).
+
+Candidates come from what authors do when they introduce a term: they emphasize its first use
+(``_x_``, ``*x*``, ``**x**``), name it in a heading (``## Keyword lists``, ``## `case` ``), give
+it a name ("… is called X", "known as X", "Erlang Term Storage (ETS)"), or define it ("X is a …",
+"X lets you …"). Every mention of a candidate in the increment is then *read* from its sentence's
+parse (:mod:`wikigen.engines.offline.readings`), and the definition is the best reading: by its form first
+(defines, describes, mentions; no forward reference; in the term's own section), then by the ONNX
+model's similarity to the term. Precision first: a term without a marking must be defined in a
+defining form and named more than once, or be a name (CamelCase, code, a glossary term).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
+from wikigen.engines.offline.language import english, is_english, language
+from wikigen.engines.offline.parse import Parse, Word, parse_sentences
+from wikigen.engines.offline.readings import DEFINES, DESCRIBES, Reading, read
+from wikigen.engines.offline.subjects import classified, noun_phrase
+from wikigen.engines.offline.terms import (
+    STOP_TERMS,
+    Vocabulary,
+    head_variants,
+    identifier_like,
+    term_ok,
+)
+from wikigen.engines.offline.text import CJK, Sentence, Visible, visible
+from wikigen.model.ids import normalize_name
+from wikigen.model.inflection import singular_forms
+
+# People and pronoun-like nouns are subjects of many sentences and the concept of none.
+_GENERIC = frozenset(
+    [
+        "developer",
+        "developers",
+        "user",
+        "users",
+        "people",
+        "programmer",
+        "programmers",
+        "author",
+        "authors",
+        "reader",
+        "readers",
+        "notice",
+        "note",
+        "example",
+        "examples",
+        "way",
+        "ways",
+        "left",
+        "side",
+        "right",
+        "side",
+        "part",
+        "parts",
+        "shape",
+        "lot",
+        "bit",
+        "walk-through",
+        "guide",
+        "chapter",
+        "chapters",
+        "section",
+        "sections",
+        "snippet",
+        "snippets",
+        "code",
+        "line",
+        "lines",
+        "word",
+        "words",
+        "operation",
+        "operations",
+        "functionality",
+        "thing",
+        "things",
+        "program",
+        "programs",
+        "administrator",
+        "administrators",
+        "admin",
+        "admins",
+        "core",
+        "rest",
+        "majority",
+        "purpose",
+        "goal",
+        "scenario",
+        "scenarios",
+        "situation",
+        "situations",
+    ]
+)
+_CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
+PLAIN_WORD = re.compile(r"^[a-z]+$")
+# `pod-a`, `web-0`, `mydb`: the name of one instance in an example, not a kind of thing
+# `DATABASE_HOST`: an example's environment variable
+_INSTANCE = re.compile(
+    r"^(?:my[a-z0-9_-]*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*[-_][a-z0-9]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$"
+)
+_PLACEHOLDER = re.compile(
+    r"^(?:foo|bar|baz|qux|quux|my_?app|my-app|example|hello)(?:$|[.\-_/])", re.IGNORECASE
+)
+_QUOTED = re.compile(r"(?<![\w\"])[\"“](?P<phrase>[A-Za-z][A-Za-z -]{1,40}[A-Za-z])[\"”](?![\w\"])")
+# "Erlang Term Storage (ETS)", "Quality of Service (QoS)": capitalized words, joined by small ones;
+# "HorizontalPodAutoscaler (HPA)": one word whose capitals spell the letters
+_ABBREVIATION = re.compile(
+    r"(?P<long>(?:[A-Z][\w-]*\s+(?:(?:of|and|for|to|on|in)\s+)?){0,5}?(?:[A-Z][\w-]*))\s+\((?P<short>[A-Z][A-Za-z]{1,7})\)"
+)
+# "Quality of Service": a called name that goes on past its noun phrase (fewer small words than
+# _ABBREVIATION joins: "known as X in Kubernetes" ends at X)
+_NAME_GOES_ON = re.compile(r"\s+(?:of|and|for)\s+[A-Z]")
+# "a PID (process identifier)", "TTL (time to live)": the letters first, the words they spell after
+_ABBREVIATION_FIRST = re.compile(
+    r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
+)
+_HEADING_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+vs\.?\s+|\s+or\s+)\s*")
+_HEADING_LEAD = re.compile(
+    r"^(?:the|a|an|about|using|defining|creating|understanding|working with|introducing|writing|"
+    r"spawning|sending and receiving|more on|on)\s+",
+    re.IGNORECASE,
+)
+# Chapters use headings for structure as much as for terms.
+_HEADING_STOP = re.compile(
+    r"^(?:summing up|wrapping up|conclusion|summary|next steps|what's next|other .*|more .*|"
+    r".*\b(?:options|tools|community|examples?|basics)|basic .*|getting .*|the .* module)$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(slots=True)
+class Candidate:
+    term: str  # as first written
+    code: bool
+    signals: set[str] = field(default_factory=set)
+    aliases: set[str] = field(default_factory=set)
+    sections: set[str] = field(default_factory=set)  # normalized headings that name the term
+
+
+def written_as_code(name: str) -> bool:
+    """A construct named by a short plain word (`case`, `if`, `use`) is mentioned only where the text
+    writes it as code: the English word ("in this case") is not the construct."""
+    return PLAIN_WORD.match(name) is not None and len(name) <= 4
+
+
+def code_term_ok(term: str) -> bool:
+    """A code span that names something: ``case``, ``@moduledoc``, ``Rc<T>``, ``String.Chars``,
+    ``IO.inspect/2``; not a command line, an expression, a lower-case field path (``spec.replicas``)
+    or a placeholder of examples (``foo``, ``MyApp.Hello``)."""
+    if _PLACEHOLDER.match(term) or _INSTANCE.match(term):
+        return False
+    if not 1 <= len(term) <= 40 or _CODE_FORBIDDEN.search(term) or not any(ch.isalpha() for ch in term):
+        return False
+    if "." in term.rstrip(".") and not term[0].isupper():
+        return False
+    bare = re.sub(r"/\d+$", "", term)
+    return (
+        re.fullmatch(r"[@:~]?[A-Za-z_][\w.!?-]*(?:<[\w, ]+>)?|~[a-zA-Z]|[<>|&^=+*-]{1,3}", bare) is not None
+    )
+
+
+def parses(documents: Sequence[Document]) -> dict[str, Parse]:
+    """Every sentence's parse, by its verbatim text; one batched parser call for the increment.
+    The parser is English: a document in another language is never parsed (issue 10, item 6)."""
+    sentences = [s for d in english(documents) for s in d.sentences]
+    parsed = parse_sentences([s.clean for s in sentences])
+    return {s.text: p for s, p in zip(sentences, parsed, strict=True)}
+
+
+def collect(
+    documents: Sequence[Document], parsed: Mapping[str, Parse], vocabulary: Vocabulary
+) -> dict[str, Candidate]:
+    """Candidate terms by normalized key, with the signals that make them terms."""
+    found: dict[str, Candidate] = {}
+
+    def add(term: str, code: bool, signal: str, section: str = "", generic: bool = False) -> Candidate | None:
+        term = term.strip()
+        words = term.split()
+        if len(words) > 1 and words[-1].casefold() in _KIND_WORDS and identifier_like(" ".join(words[:-1])):
+            term = " ".join(words[:-1])  # "ConfigMap object" is the ConfigMap
+        if not (code_term_ok(term) if code else _prose_term_ok(term) or (generic and _generic_term_ok(term))):
+            return None
+        key = term_key(term, code)
+        candidate = found.setdefault(key, Candidate(term, code))
+        candidate.signals.add(signal)
+        if section:
+            candidate.sections.add(normalize_name(section))
+        return candidate
+
+    for document in documents:
+        coded = {
+            s.clean.text[m.start : m.end]
+            for s in document.sentences
+            for m in s.clean.marks
+            if m.kind == "code"
+        }
+        for heading in document.headings:
+            line = document.body[heading.start :].split("\n", 1)[0].lstrip("#").strip().rstrip("#").strip()
+            for term, code in _heading_terms(line):
+                # "## case" over a section that writes `case`: the heading names the construct
+                add(term, code or term in coded, "heading", heading.text)
+        foreign = not is_english(language(document))
+        section: str | None = None
+        for sentence in document.sentences:
+            opens_section, section = sentence.heading != section, sentence.heading
+            if foreign:  # language-independent rules only: emphasized and definition-list terms
+                for start, end, signal in independent_spans(sentence):
+                    add(sentence.clean.text[start:end], False, signal)
+                continue
+            parse = parsed[sentence.text]
+            clean = sentence.clean
+            for match in _ABBREVIATION.finditer(clean.text):
+                words, short = match.group("long").split(), match.group("short")
+                # "The Container Runtime Interface (CRI)": the name is the words the letters spell
+                long = next(
+                    (" ".join(words[i:]) for i in range(len(words)) if _initials(" ".join(words[i:]), short)),
+                    None,
+                )
+                if long is not None:
+                    candidate = add(long, False, "abbreviation")
+                    if candidate is not None:
+                        candidate.aliases.add(short)
+            for match in _ABBREVIATION_FIRST.finditer(clean.text):
+                long, short = match.group("long"), match.group("short")
+                if _spells(long, short):
+                    candidate = add(long, False, "abbreviation")
+                    if candidate is not None:
+                        candidate.aliases.add(short)
+            for mark in clean.marks:
+                if mark.kind == "link" and links_its_page(clean.text[mark.start : mark.end], mark.ref):
+                    # "[Ingress](/docs/concepts/services-networking/ingress/)", "[tail
+                    # call](https://en.wikipedia.org/wiki/Tail_call)": the author links the phrase to
+                    # the page about it, as a glossary does
+                    label = clean.text[mark.start : mark.end]
+                    code = any(m.kind == "code" and m.start == mark.start for m in clean.marks)
+                    add(label, code, "linked")
+            quotes = _QUOTED.finditer(clean.text) if len(_QUOTED_ANY.findall(clean.text)) < VALUES else ()
+            for match in quotes:
+                # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
+                head = parse.span_head(match.start("phrase"), match.end("phrase"))
+                # a capitalized phrase in quotes is a title or an example's value ("Mary"), not a term
+                titled = any(w[:1].isupper() for w in match.group("phrase").split())
+                # 'the "classes" of storage they offer': quotes that hedge a word, not a term
+                hedged = clean.text.startswith(" of ", match.end())
+                if head is not None and not titled and not hedged and (head.pos in ("NOUN", "PROPN") or head.code):
+                    add(match.group("phrase"), False, "quoted")
+            for word in parse.words:
+                if not (word.code or word.pos in ("NOUN", "PROPN")):
+                    continue
+                start, end = noun_phrase(parse, word)
+                term = parse.text[start:end]
+                marked = emphasized(clean, start, end)
+                reading = read(parse, word, marked=marked)
+                if word.code:
+                    if reading.pattern == "called" or (
+                        reading.rank == DEFINES and reading.pattern != "emphasis"
+                    ):
+                        add(term, True, "called" if reading.pattern == "called" else "defined")
+                    if (
+                        reading.rank in (DEFINES, DESCRIBES)
+                        and not reading.forward
+                        and reading.pattern in ("subject", "function", "purpose", "copula")
+                        and classified(parse, word)
+                    ):
+                        # "The `kubectl` command-line tool supports …": the author says what it is
+                        add(term, True, "classified")
+                    continue
+                if opens_section and _opens_its_section(reading, word, term, sentence.heading):
+                    # "## Extensions" / "Extensions are software components that …": a word too
+                    # common to be a term alone ("extension", "object") is one where a heading names
+                    # it and its section opens by saying what it is
+                    add(term, False, "heading", sentence.heading, generic=True)
+                if marked and word.dep not in ("compound", "amod", "nmod", "poss", "npadvmod"):
+                    add(term, False, "marked")
+                elif (
+                    reading.pattern == "called"
+                    and not _NAME_GOES_ON.match(parse.text, end)
+                    and not parse.text[:start].endswith(('" ', "” "))
+                ):
+                    # "… is known as Quality of Service (QoS) class": "Quality" alone is no name, nor
+                    # "model" in 'is called the "IP-per-pod" model'
+                    add(term, False, "called")
+                elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
+                    # "the `Enum` module provides …" defines `Enum`, a name written as code
+                    add(term, any(w.code and w.start == start for w in parse.words), "defined")
+                if vocabulary.knows(term, strong=True) and normalize_name(term) in vocabulary.terms:
+                    add(term, False, "known")
+    _bare_names(found, documents)
+    _letters_of_names(found)
+    return found
+
+
+def _letters_of_names(found: dict[str, Candidate]) -> None:
+    """ "Host Compute Service (HCS)" and then "HCS is responsible for …": the letters are the long
+    name's alias, and what is said of them is said of it (two candidates sharing a form would leave
+    it to neither)."""
+    for key, candidate in list(found.items()):
+        if "abbreviation" not in candidate.signals or key not in found:
+            continue
+        for alias in sorted(candidate.aliases):
+            short = found.get(term_key(alias, False))
+            if short is not None and short is not candidate and not short.code:
+                candidate.signals |= short.signals
+                candidate.sections |= short.sections
+                del found[term_key(alias, False)]
+
+
+_PAGE_SUFFIX = re.compile(r"\.(?:md|markdown|html?|cheatmd)$", re.IGNORECASE)
+
+
+def links_its_page(label: str, url: str) -> bool:
+    """A link whose text names its target: the target page's last path segment, or its fragment,
+    spells the label ("Network policies" → ``…/network-policies/``, "Pod garbage collection" →
+    ``…#pod-garbage-collection``, `` `case` `` → `` `case/2` ``), in either number."""
+    target = url.strip()
+    if target.startswith("`") and target.endswith("`"):  # ExDoc's autolink: `case/2`, `Enum`
+        target = re.sub(r"/\d+$", "", target.strip("`"))
+        slugs = [target]
+    else:
+        path, _, fragment = target.partition("#")
+        path = path.split("?", 1)[0]
+        segments = [s for s in path.split("/") if s]
+        slugs = [_PAGE_SUFFIX.sub("", segments[-1])] if segments else []
+        slugs += [fragment] if fragment else []
+    names = {_spelled(form) for form in [label, *head_variants(label)]}
+    return len(_spelled(label)) >= 2 and any(_spelled(slug) in names for slug in slugs)
+
+
+def _spelled(text: str) -> str:
+    """Letters and digits only, casefolded: 'Tail_call' and 'tail call' spell the same."""
+    return re.sub(r"[^0-9a-z]+", "", text.casefold())
+
+
+def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:
+    """ "## `dbg/2`" and then "`dbg` is similar to …": a function named with its arity is also
+    written without it, as code; that name is its alias unless it is a candidate of its own."""
+    coded = {
+        s.clean.text[m.start : m.end]
+        for d in documents
+        for s in d.sentences
+        for m in s.clean.marks
+        if m.kind == "code"
+    }
+    for candidate in found.values():
+        bare = re.sub(r"/\d+$", "", candidate.term)
+        if candidate.code and bare != candidate.term and bare in coded and normalize_name(bare) not in found:
+            candidate.aliases.add(bare)
+
+
+_KIND_WORDS = frozenset({"object", "objects", "resource", "resources", "kind"})
+
+
+def term_key(term: str, code: bool) -> str:
+    """One key for a term and its other number: "ConfigMaps" and "ConfigMap", "aliases" and "alias"."""
+    if code:
+        return normalize_name(term)
+    words = term.split()
+    singular = singular_forms(words[-1])
+    if singular and not (len(words) == 1 and words[0].isupper()):
+        words[-1] = singular[0]
+    return normalize_name(" ".join(words))
+
+
+# "Pod Q", "Node N", "Zone A": one instance of an example, named by a letter
+_LETTERED = re.compile(r"^\S+(?: \S+)* [A-Z]$")
+
+
+def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) -> bool:
+    """The first sentence of a section says what the term its heading names is: "## Extensions" /
+    "Extensions are …"."""
+    return (
+        reading.rank == DEFINES
+        and reading.pattern == "copula"
+        and not (reading.forward or reading.anaphoric)
+        and word.dep == "nsubj"
+        and word.pos == "NOUN"
+        and bool(heading.strip())
+        and term_key(term, False) == term_key(HEADING_ATTRIBUTES.sub("", heading).strip(), False)
+    )
+
+
+def _generic_term_ok(term: str) -> bool:
+    """A common word (``STOP_TERMS``, ``_GENERIC``) that names something all the same: one or two
+    plain words."""
+    return 1 <= len(term.split()) <= 2 and re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", term) is not None
+
+
+def _prose_term_ok(term: str) -> bool:
+    if not term_ok(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
+        return False
+    if _LETTERED.match(term) or _PLACEHOLDER.match(term):
+        return False
+    words = term.split()
+    return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
+
+
+def emphasized(clean: Visible, start: int, end: int) -> bool:
+    """The words [start, end) are emphasized by the author, as a whole (not a whole sentence), and
+    alone: "recommended over *configuration files* and *command arguments*" stresses a contrast."""
+    short = [
+        m
+        for m in clean.marks
+        if m.kind in ("bold", "italic") and len(clean.text[m.start : m.end].split()) <= 4
+    ]
+    if len({clean.text[m.start : m.end].casefold() for m in short}) > 1:
+        return False
+    for mark in clean.marks:
+        if mark.kind in ("bold", "italic") and mark.start <= start and end <= mark.end:
+            inner = clean.text[mark.start : mark.end]
+            if len(inner.split()) <= 4 and (mark.end - mark.start) - (end - start) <= 4:
+                return True
+    return False
+
+
+_QUOTED_ANY = re.compile(r"[\"“][^\"“”\n]{1,60}[\"”]")
+VALUES = 3  # quoted strings in one sentence from which on they are an example's values
+
+
+def quoted(text: str, start: int, end: int) -> bool:
+    """The words [start, end) stand in quotation marks of their own: "tagged tuples"; not where the
+    sentence quotes several strings (a Pod "pod-a" with volume "scratch" …): those are values."""
+    return (
+        start > 0
+        and end < len(text)
+        and text[start - 1] in '"“'
+        and text[end] in '"”'
+        and len(_QUOTED_ANY.findall(text)) < VALUES
+    )
+
+
+def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
+    """Terms a sentence marks in any language (issue 10, item 6): its emphasized words (at most 4
+    words, 40 characters) and a definition list's term (``Term`` / ``: definition``), as spans of
+    its visible text with the signal each gives."""
+    clean = sentence.clean
+    spans = []
+    listed = _LISTED_TERM.match(sentence.text)
+    if listed is not None:
+        term = visible(listed.group("term")).text.strip()
+        if term and clean.text.startswith(term):
+            spans.append((0, len(term), "listed"))
+    for mark in clean.marks:
+        inner = clean.text[mark.start : mark.end]
+        if mark.kind in ("bold", "italic") and len(inner.split()) <= 4 and len(inner) <= 40:
+            spans.append((mark.start, mark.end, "marked"))
+    return spans
+
+
+_LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
+
+
+def _initials(long: str, short: str) -> bool:
+    words = [part for word in re.split(r"[\s-]+", long) for part in _CAMEL_PARTS.findall(word)]
+    letters = "".join(word[0] for word in words).casefold()
+    wanted = short.rstrip("s").casefold()
+    return letters == wanted or (
+        len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted)
+    )
+
+
+# "HorizontalPodAutoscaler" is "Horizontal", "Pod", "Autoscaler"; "DNS" and "kube" stay whole
+_CAMEL_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[^\sA-Za-z0-9]+")
+
+
+def _spells(long: str, short: str) -> bool:
+    """ "process identifier" for PID, "time to live" for TTL: the words' initials, in order, are the
+    letters, at most one letter (an inner one, "IDentifier") taken from inside a word."""
+    letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
+    wanted = short.rstrip("s").casefold()
+    if len(letters) < 2 or letters[0] != wanted[0] or len(letters) < len(wanted) - 1:
+        return False
+    rest = iter(wanted)
+    return all(letter in rest for letter in letters)
+
+
+def _heading_terms(raw: str) -> list[tuple[str, bool]]:
+    """The terms a heading names: its code spans, or its noun phrases when it is not a sentence."""
+    shown = visible(raw)
+    text = shown.text
+    codes = [(shown.text[m.start : m.end], m.start, m.end) for m in shown.marks if m.kind == "code"]
+    terms = [(code, True) for code, _, _ in codes]
+    if codes:
+        # "Booleans and `nil`": a part of its own besides the code spans is a prose name
+        if len(text.split()) > 6:
+            return terms
+        masked = "".join("\0" if any(a <= i < b for _, a, b in codes) else c for i, c in enumerate(text))
+        parts = [part for part in _HEADING_SPLIT.split(masked) if "\0" not in part and part.strip()]
+        if len(parts) == len(_HEADING_SPLIT.split(masked)):
+            return terms  # no part is code alone: "The `IO` module" names `IO`
+    elif len(text.split()) == 1 and text.islower():
+        return [(text, False)]
+    else:
+        parts = _HEADING_SPLIT.split(text)
+    if len(text.split()) > 6 or text.rstrip().endswith(("?", "!", ".")) or _HEADING_STOP.match(text):
+        return terms
+    for part in parts:
+        part = _HEADING_LEAD.sub("", part.strip())
+        if part and not re.search(
+            r"\b(?:is|are|does|do|can|how|what|why|when|to|with|in|for|of|as|by|from|on|into|using)\b",
+            part,
+            re.I,
+        ):
+            terms.append((part, False))
+    return terms

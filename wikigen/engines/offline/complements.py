@@ -1,0 +1,183 @@
+"""What the complement of a copula says of its subject (R20): a class that defines it, or a status,
+a verdict, a capability or a value that only describes it ("X is deprecated", "X is a good fit").
+"""
+
+from __future__ import annotations
+
+from wikigen.engines.offline import subjects
+from wikigen.engines.offline.parse import Parse, Word
+
+_NOT_DEFINING_ATTR = frozenset(
+    [
+        "same",
+        "only",
+        "case",
+        "reason",
+        "problem",
+        "result",
+        "thing",
+        "way",
+        "one",
+        "example",
+        "lot",
+        "bit",
+        "default",  # "`Always`, which is the default": a value, not its kind
+        "alternative",  # "`if` is a useful alternative": how it compares, not what it is
+        # "Gizmos are the successors to sprockets": what a term is to another, not what it is
+        "successor",
+        "predecessor",
+        "counterpart",
+        "replacement",
+        "equivalent",
+        "opposite",
+        "focus",  # "…, which is the focus of this page": what the text is about
+    ]
+)
+_MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
+
+
+def status(parse: Parse, attr: Word) -> bool:
+    """ "an *alpha feature*", "a CNCF project at the Sandbox level": how far a thing is, not what it is."""
+    children = parse.children(attr.i)
+    if any(w.lemma.casefold() in _MATURITY for w in children if w.dep in ("amod", "compound")):
+        return True
+    return any(
+        w.dep == "prep"
+        and w.text.casefold() == "at"
+        and p.dep == "pobj"
+        and p.lemma.casefold() in ("level", "stage")
+        for w in children
+        for p in parse.children(w.i)
+    )
+
+
+# Nouns that judge a thing for a purpose rather than say what it is ("a good fit", "a useful
+# alternative", "the best choice"; "a useful construct" still says what it is)
+_VERDICTS = frozenset(["alternative", "fit", "choice", "idea", "practice"])
+
+
+def defining_attr(parse: Parse, attr: Word) -> bool:
+    """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
+    if attr.lemma.casefold() in _NOT_DEFINING_ATTR or not (
+        attr.pos in ("NOUN", "PROPN") or _nominal(parse, attr)
+    ):
+        return False
+    if status(parse, attr):
+        return False  # "X is an alpha feature and only enabled when …": its status, not what it is
+    if judged(parse, attr):
+        return False  # "`if` is a useful alternative", "Processes are the most common answer to …"
+    determiner = subjects.determiner(parse, attr)
+    if attr.lemma.casefold() == "part" and (
+        determiner == ""
+        or any(w.dep == "amod" and w.lemma.casefold() in _WEIGHTY for w in parse.children(attr.i))
+    ):
+        # "are part of the winter stock" says where it belongs, "is a central part of the farm" how
+        # much it matters there; "is a reusable part of the line", "is a part that …" what it is
+        return False
+    if determiner in ("a", "an", "the", "any", "one"):
+        return True
+    return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
+
+
+_WEIGHTY = frozenset(
+    [
+        "central",
+        "important",
+        "key",
+        "integral",
+        "essential",
+        "vital",
+        "crucial",
+        "fundamental",
+        "major",
+        "core",
+        "critical",
+    ]
+)
+
+
+def _nominal(parse: Parse, attr: Word) -> bool:
+    """ "An atom is a constant whose value is …": a word the tagger took for an adjective is a noun
+    where an article opens it and a clause or phrase qualifies it."""
+    children = parse.children(attr.i)
+    return (
+        attr.pos == "ADJ"
+        and subjects.determiner(parse, attr) in ("a", "an")
+        and any(w.dep in ("relcl", "acl", "prep") and w.i > attr.i for w in children)
+    )
+
+
+def capable(parse: Parse, complement: Word) -> bool:
+    """ "… is responsible for configuring routes", "… are able to associate …": what a thing does,
+    said with an adjective."""
+    lemma, children = complement.lemma.casefold(), parse.children(complement.i)
+    if lemma == "responsible":
+        # not "… are responsible for that": what "that" is, the sentence before says
+        return any(
+            w.dep == "prep"
+            and w.text.casefold() == "for"
+            and not any(o.dep == "pobj" and o.pos == "PRON" for o in parse.children(w.i))
+            for w in children
+        )
+    return lemma == "able" and any(w.dep == "xcomp" for w in children)
+
+
+def of_any(parse: Parse, attr: Word) -> bool:
+    """ "the first element of a list", "the number of arguments of functions": the attribute says
+    what it is of any one of a kind (an indefinite or bare plural object of "of")."""
+    return any(
+        w.dep == "prep"
+        and w.text.casefold() == "of"
+        and any(
+            o.dep == "pobj"
+            and (
+                subjects.determiner(parse, o) in ("a", "an")
+                or (not subjects.determiner(parse, o) and o.tag == "NNS")
+            )
+            for o in parse.children(w.i)
+        )
+        for w in parse.children(attr.i)
+    )
+
+
+def judged(parse: Parse, attr: Word) -> bool:
+    """The attribute judges the subject rather than say what it is: a verdict ("a useful
+    alternative", "a good fit") or a ranking ("the most common answer", "the preferred method")."""
+    children = parse.children(attr.i)
+    if attr.lemma.casefold() in _VERDICTS:
+        return True
+    return any(
+        w.tag == "JJS"
+        or (w.dep == "advmod" and w.lemma.casefold() == "most")
+        or (w.dep == "amod" and w.lemma.casefold() in _RANKING)
+        for m in children
+        for w in [m, *parse.children(m.i)]
+    )
+
+
+_RANKING = frozenset(["prefer", "preferred", "recommend", "recommended", "favored", "favoured"])
+
+
+def defines_another(parse: Parse, head: Word) -> bool:
+    """The sentence is "Y is a …" of a subject Y that is not ``head`` (nor holds it)."""
+    root = next((w for w in parse.words if w.dep == "ROOT"), None)
+    if root is None or root.lemma != "be":
+        return False
+    children = parse.children(root.i)
+    subject = next((w for w in children if w.dep == "nsubj"), None)
+    return (
+        subject is not None
+        and head.i not in {w.i for w in parse.subtree(subject.i)}
+        and subject.pos in ("NOUN", "PROPN")
+        and any(w.dep == "attr" and defining_attr(parse, w) for w in children)
+    )
+
+
+def values(parse: Parse, copula: Word) -> bool:
+    """ "The policy can either be `Retain` or `Delete`", "… is `true` or `false`": the values it
+    takes, each a literal (a code span or a name), which say nothing of what it is."""
+    attr = next((w for w in parse.children(copula.i) if w.dep == "attr"), None)
+    if attr is None:
+        return False
+    alternatives = [attr, *(w for w in parse.children(attr.i) if w.dep == "conj")]
+    return len(alternatives) >= 2 and all(w.code or w.pos == "PROPN" for w in alternatives)

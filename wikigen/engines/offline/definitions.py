@@ -1,0 +1,636 @@
+"""Which sentence defines each candidate term, and which candidates become concepts (R20).
+
+Every mention of a candidate (:mod:`wikigen.engines.offline.candidates`) in the increment is *read* from its
+sentence's parse (:mod:`wikigen.engines.offline.readings`); the definition is the best reading by its form
+first (defines, describes, mentions; in the term's own section first; never a sentence that points
+elsewhere or a conditional one), then by the ONNX model's similarity to the term. Precision first:
+a plain noun needs a defining sentence and a second mention, a described term needs a heading, a
+naming or an abbreviation, and a hub (a proper name most sources mention) is defined only by what
+it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
+
+from wikigen.engines.offline.candidates import (
+    Candidate,
+    emphasized,
+    independent_spans,
+    links_its_page,
+    quoted,
+    term_key,
+    written_as_code,
+)
+from wikigen.engines.offline.documents import Document, Scorer
+from wikigen.engines.offline.language import is_english, language
+from wikigen.engines.offline.parse import Parse, Word
+from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.offline.relations import Mentions
+from wikigen.engines.offline.subjects import hyphened
+from wikigen.engines.offline.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
+from wikigen.engines.offline.text import CJK, Sentence, visible
+from wikigen.model.ids import normalize_name
+from wikigen.model.inflection import singular_forms
+
+STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed", "linked"})
+HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
+HUB_SOURCES = 3  # … where the increment holds at least this many sources; with fewer (two), a hub
+HUB_SENTENCES = 3  # is a name each of them mentions in this many sentences, all through the text
+DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One mention of a candidate, read from its sentence."""
+
+    key: str
+    sentence: Sentence
+    reading: Reading
+    own_section: bool
+    opens: bool = False  # the sentence opens with the term ("`gather` collects …", "A gizmo is …")
+    # the noun before the term that names a kind of it ("CSI plugins provide …"): unless it is a hub
+    narrowed_by: str = ""
+
+
+def definitions(
+    documents: Sequence[Document],
+    parsed: Mapping[str, Parse],
+    candidates: Mapping[str, Candidate],
+    vocabulary: Vocabulary,
+    scorer: Scorer,
+) -> list[Definition]:
+    """The accepted candidates, each with the sentence that best defines it."""
+    mentions = finder(candidates)
+    readings: dict[str, list[Found]] = {}
+    counts: dict[str, int] = {}
+    for document in documents:
+        foreign = not is_english(language(document))
+        asides = _asides(document.body)
+        weighed = evaluations(document.body)
+        previous: Sentence | None = None
+        for sentence in document.sentences:
+            before, previous = previous, sentence
+            if foreign:
+                for ref, reading in _read_without_parse(sentence, candidates, mentions):
+                    counts[ref] = counts.get(ref, 0) + 1
+                    own = _own_section(sentence.heading, candidates[ref])
+                    readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
+                continue
+            # a sentence that weighs the term up (a pro or con): nothing there defines it
+            weighing = _EVALUATION.match(sentence.heading) is not None or any(
+                a <= sentence.start < b for a, b in weighed
+            )
+            parse = parsed[sentence.text]
+            for mention in mentions.find(sentence.clean.text):
+                candidate = candidates[mention.ref]
+                head = parse.span_head(mention.start, mention.end)
+                if head is None:
+                    continue
+                if candidate.code and written_as_code(candidate.term) and not head.code:
+                    continue  # `case`, `if`, `use`: the word in prose is not the construct
+                counts[mention.ref] = counts.get(mention.ref, 0) + 1
+                marked = emphasized(sentence.clean, mention.start, mention.end) or quoted(
+                    sentence.clean.text, mention.start, mention.end
+                )
+                reading = read(parse, head, marked=marked)
+                if candidate.code and _other_arity(candidate.term, sentence.clean.text):
+                    # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
+                    # on how a name and an arity name a function, with one function as its example
+                    reading = Reading("mention", MENTIONS)
+                if reading.rank != DEFINES and any(start <= sentence.start < end for start, end in asides):
+                    # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
+                    # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
+                    reading = replace(reading, forward=True)
+                if reading.rank == DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
+                    # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
+                    # "these" points to is not in the block, so the sentence cannot be quoted with it
+                    reading = replace(reading, rank=DESCRIBES, anaphoric=False)
+                if reading.rank in (DEFINES, DESCRIBES) and weighing:
+                    # "Advantages compared to imperative commands: - Object configuration provides a
+                    # template …": a pro or a con of the term, weighed against another, not what it is
+                    reading = replace(reading, rank=MENTIONS, of_the_one=False)
+                label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
+                if label is not None and mention.start >= len(visible(label.group("label")).text):
+                    # "**SELinux**: Privileged containers run as …" is an entry about SELinux
+                    reading = Reading("labelled", MODIFIES)
+                elif label is not None and reading.pattern == "emphasis":
+                    # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
+                    # defines it only as a list definition does (terms.list_definitions)
+                    reading = Reading("label", MENTIONS)
+                elif (entry := _ENTRY.match(sentence.text)) is not None and (
+                    mention.end <= len(visible(entry.group(0)).text.strip()) and _own_subject(parse, head)
+                ):
+                    # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
+                    # are ignored": the entry says something of its own subject, not what its label is
+                    reading = Reading("label", MENTIONS)
+                own = _own_section(sentence.heading, candidate)
+                opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
+                narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (DEFINES, DESCRIBES) else ""
+                readings.setdefault(mention.ref, []).append(
+                    Found(mention.ref, sentence, reading, own, opens, narrowed_by)
+                )
+    order = {d.source: i for i, d in enumerate(documents)}
+    by_source = {d.source: d for d in documents}
+    pools: list[tuple[str, Candidate, list[Found]]] = []
+    hubs = {
+        key
+        for key, candidate in candidates.items()
+        if _everywhere(readings.get(key, ()), documents)
+        and not candidate.code
+        and candidate.term[:1].isupper()
+        and vocabulary.is_proper(candidate.term)
+    }
+    hub_terms = {candidates[key].term.casefold() for key in hubs}
+    _fold_product_names(readings, counts, candidates, hub_terms)
+    for key in sorted(readings):
+        candidate = candidates[key]
+        # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
+        # "Kubernetes Pods are …" about Pods (the product's name narrows nothing)
+        found = [
+            replace(f, reading=Reading("mention", MENTIONS)) if f.narrowed_by not in ("", *hub_terms) else f
+            for f in readings[key]
+        ]
+        best = _best_form(found)
+        hub = key in hubs
+        if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
+            continue
+        pools.append((key, candidate, best[:DEFINITION_POOL]))
+    # Only a choice needs the model: one embedding call for every query and sentence to rank.
+    scorer.prepare(
+        text
+        for _, c, pool in pools
+        if len(pool) > 1
+        for text in [_query(c), *(f.sentence.text for f in pool)]
+    )
+    accepted = []
+    texts = [d.body for d in documents]
+    for _, candidate, pool in pools:
+        ranked = (
+            scorer.rank(
+                _query(candidate),
+                pool,
+                lambda f: f.sentence.text,
+                lambda f: (order[f.sentence.source], f.sentence.start),
+            )
+            if len(pool) > 1
+            else pool
+        )
+        chosen = ranked[0]
+        start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
+        pattern = "copula" if chosen.reading.rank == DEFINES else "described"
+        unqualified = _unqualified(candidate, hub_terms, texts)
+        accepted.append(
+            Definition(
+                candidate.term,
+                chosen.sentence.source,
+                start,
+                quote,
+                pattern,
+                tuple(sorted({*candidate.aliases, *unqualified})),
+                candidate.code,
+                whole=quote != chosen.sentence.text,
+                vouched=tuple(alias for alias in unqualified if not term_ok(alias)),
+            )
+        )
+    return accepted
+
+
+def _fold_product_names(
+    readings: dict[str, list[Found]],
+    counts: dict[str, int],
+    candidates: Mapping[str, Candidate],
+    hubs: AbstractSet[str],
+) -> None:
+    """ "Kubernetes UIDs are universally unique identifiers" under "## UIDs": in the section its
+    heading gives a term, the product's name (a hub, casefolded in ``hubs``) before the term says
+    only whose it is, so what the sentence says of "Kubernetes UIDs" it says of the UIDs. Elsewhere
+    ("The ngrok Kubernetes Ingress Controller is …", "CSI ephemeral volumes allow …") the longer
+    name stays a name of its own."""
+    for key in sorted(readings):
+        long = candidates[key]
+        head, _, rest = long.term.partition(" ")
+        if long.code or head.casefold() not in hubs or not rest:
+            continue
+        short_key = term_key(rest, False)
+        short = candidates.get(short_key)
+        if short is None or short_key == key or short.code:
+            continue
+        moved = [f for f in readings[key] if _own_section(f.sentence.heading, short) and f.opens]
+        if not moved:
+            continue
+        readings[key] = [f for f in readings[key] if f not in moved]
+        readings.setdefault(short_key, []).extend(replace(f, key=short_key, own_section=True) for f in moved)
+        counts[short_key] = counts.get(short_key, 0) + len(moved)
+        counts[key] = counts.get(key, 0) - len(moved)
+        if not readings[key]:
+            del readings[key]
+
+
+def _everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
+    """A hub's spread: most of the increment's sources mention it (at least HUB_SOURCES of them), or,
+    in an increment of two, both do, each in HUB_SENTENCES sentences ("Elixir" in two chapters of its
+    guide; not "Unicode", named once in the second)."""
+    sources = [f.sentence.source for f in found]
+    if len(documents) >= HUB_SOURCES:
+        return len(set(sources)) >= HUB_SHARE * len(documents)
+    return len(documents) == 2 and all(
+        len({f.sentence.start for f in found if f.sentence.source == d.source}) >= HUB_SENTENCES
+        for d in documents
+    )
+
+
+def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[str]) -> list[str]:
+    """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about (``hubs``,
+    casefolded), named before a common noun, says only whose objects they are — the noun alone names
+    the term too (an alias, where no other concept or anchor owns it: R26). "Kubernetes API" and
+    "Kubernetes RBAC" are names of their own, and so is a noun the texts never count ("Kubernetes
+    architecture": "architecture" alone is any design, "a pluggable architecture for …")."""
+    head, _, rest = candidate.term.partition(" ")
+    if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower():
+        return []
+    if not term_ok(rest) and not ("marked" in candidate.signals and rest.isalpha()):
+        # a common noun ("objects") is the term's other name only where the author marks the
+        # product's phrase as a term ("*Kubernetes objects* are …")
+        return []
+    # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
+    other = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]
+    counted = bool(singular_forms(rest.split()[-1])) or any(p.search(text) for p in other for text in texts)
+    return [rest] if counted else []
+
+
+# A list entry's label: "**SELinux**: …", "`Ignore` : …"
+_LABEL = re.compile(
+    r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
+)  # "`Allow` (default): …" too
+
+
+_NAMING_NOUNS = frozenset(["term", "word", "name", "concept", "notion", "keyword"])
+
+
+def _kind_of(parse: Parse, head: Word, start: int) -> str:
+    """The noun right before a subject term, outside it, that names a kind of it ("CSI plugins",
+    "Windows nodes"), lower-cased; "" when there is none (or it is code, a name of its own)."""
+    if head.dep not in ("nsubj", "nsubjpass"):
+        return ""
+    inside = {head.i, *(w.i for w in parse.children(head.i) if w.start >= start)}
+    for w in parse.words:
+        if w.end <= start and w.head in inside and hyphened(parse, w):
+            return w.text.casefold()  # "Container-specific operating systems help …": a subkind
+    for w in parse.children(head.i):
+        if (
+            w.dep in ("compound", "nmod")
+            and w.pos in ("NOUN", "PROPN")
+            and w.end <= start
+            and not w.code
+            and w.lemma.casefold() not in _NAMING_NOUNS  # "the term “webhook” refers to …" names it
+        ):
+            return w.text.casefold()
+    return ""
+
+
+def _other_arity(term: str, text: str) -> bool:
+    """The text names the function ``term`` (``name/arity``) with another arity too."""
+    named = re.fullmatch(r"(?P<name>.+)/(?P<arity>\d+)", term)
+    if named is None:
+        return False
+    arities = re.findall(re.escape(named.group("name")) + r"/(\d+)", text)
+    return any(arity != named.group("arity") for arity in arities)
+
+
+# A definition list's entry: "Static Pods" / ": Control plane components are deployed as …" is about
+# the entry's term; what its body says of other terms is said of them as options of it
+_LISTED_LABEL = re.compile(r"^(?P<label>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
+
+
+# Admonitions: a Hugo note, caution or warning; a GitHub alert ("> [!NOTE]"); an MkDocs "!!! note"
+_ASIDE = re.compile(
+    r"\{\{[<%]\s*(?P<hugo>note|caution|warning)\b[^}]*[>%]\}\}.*?\{\{[<%]\s*/(?P=hugo)\s*[>%]\}\}"
+    r"|^>[ \t]*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][^\n]*(?:\n>[^\n]*)*"
+    r"|^!!!\s+\w+[^\n]*(?:\n(?:[ \t]+[^\n]*)?)*?(?=\n\S|\Z)",
+    re.DOTALL | re.MULTILINE | re.IGNORECASE,
+)
+
+
+def _asides(body: str) -> list[tuple[int, int]]:
+    """The spans of the body's admonitions: what a note says on the side describes nothing."""
+    return [(m.start(), m.end()) for m in _ASIDE.finditer(body)]
+
+
+# What weighs a thing up: "Advantages compared to …:", "## Trade-offs", "Limitations:"
+_EVALUATION = re.compile(
+    r"^(?:the\s+)?(?:main\s+|key\s+)?(?:advantages?|disadvantages?|pros\b|cons\b|benefits?|drawbacks?|"
+    r"downsides?|limitations?|trade-?offs?|caveats?)",
+    re.IGNORECASE,
+)
+# A line that leads into a list, and the list
+_LEAD_IN_LIST = re.compile(
+    r"^(?P<lead>[^\n]{1,100}):[ \t]*\n(?:[ \t]*\n)?"
+    r"(?P<list>(?:[ \t]*(?:[-*+]|\d+\.)[ \t][^\n]*(?:\n[ \t]+\S[^\n]*)*(?:\n|\Z))+)",
+    re.MULTILINE,
+)
+
+
+def evaluations(body: str) -> list[tuple[int, int]]:
+    """The spans of the lists that a line weighing something up leads into ("Advantages …:")."""
+    return [
+        (m.start("list"), m.end("list"))
+        for m in _LEAD_IN_LIST.finditer(body)
+        if _EVALUATION.match(m.group("lead").strip()) or _WEIGHED_LEAD.search(m.group("lead"))
+    ]
+
+
+# A lead that names what its list weighs up anywhere ("Containers … provide extra benefits, such as:")
+_WEIGHED_LEAD = re.compile(
+    r"\b(?:advantages|disadvantages|benefits|drawbacks|downsides|limitations|trade-?offs|pros and cons)\b"
+    r"[^.:]{0,40}$",  # the lead, without its colon
+    re.IGNORECASE,
+)
+
+
+def finder(candidates: Mapping[str, Candidate]) -> Mentions:
+    """Mentions of the candidates by term, alias and (prose) the other number; a form two
+    candidates share names neither. Code names are found as written, stop words included, and so is
+    a common word its section made a term ("## Extensions" / "Extensions are …")."""
+    owners: dict[str, set[str]] = {}
+    for key, candidate in candidates.items():
+        for form in [candidate.term, *candidate.aliases]:
+            variants = [form] if candidate.code else [form, *head_variants(form)]
+            for variant in variants:
+                if candidate.code or form == candidate.term or term_ok(variant) or identifier_like(variant):
+                    owners.setdefault(normalize_name(variant), set()).add(key)
+    return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
+
+
+_IS = frozenset(["copula", "appositive", "purpose"])  # the forms that say what a term is (for)
+
+
+# A remark on the side: a connective that adds to or refers back to what was said ("Note that …",
+# "Furthermore, …", "As we have seen, …"), or "also"
+_ASIDE_REMARK = re.compile(
+    r"^(?:note that|keep in mind|remember|furthermore|moreover|additionally|in addition|besides|"
+    r"as (?:we (?:have )?(?:seen|said|saw|mentioned)|(?:already |previously )?mentioned|noted|said))\b"
+    r"|\balso\b",
+    re.IGNORECASE,
+)
+
+
+def _best_form(found: list[Found]) -> list[Found]:
+    """The readings of the best form, in text order: defines before describes before mentions; no
+    forward reference; the term's own section first, and a sentence that stands alone before one that
+    leads into an example."""
+
+    def form(f: Found) -> tuple[int, int, int, int, int, int, int]:
+        # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
+        # a sentence about the term opens with it, one that uses it names it on the way; of the
+        # descriptions, what "the" one named is or does first, wherever it stands; of the
+        # definitions, one that says what the term *is* ("Kubernetes is a portable … platform")
+        # before one that says what it does ("Kubernetes provides the building blocks …")
+        lead_in = f.sentence.text.rstrip().endswith(":")
+        other = f.reading.rank == DESCRIBES and not f.reading.of_the_one
+        # what it does before a sentence whose only sign is the author's emphasis ("_Tolerations_
+        # are applied to pods" after "Tolerations allow the scheduler to …")
+        does = 0 if f.reading.pattern in _IS else 2 if f.reading.pattern == "emphasis" else 1
+        does = does if f.reading.rank == DEFINES else 0
+        # a remark on the side ("Note that like the `alias` directive, `require` is also lexically
+        # scoped", "`catch` can also be used within …") adds to what the text said of the term before
+        aside = _ASIDE_REMARK.search(f.sentence.clean.text) is not None
+        return (
+            f.reading.rank,
+            does,
+            int(aside),
+            int(other),
+            int(not f.own_section),
+            int(lead_in),
+            int(not f.opens),
+        )
+
+    # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
+    found = [f for f in found if not f.reading.forward]
+    if not found:
+        return []
+    best = min(form(f) for f in found)
+    return [f for f in found if form(f) == best]
+
+
+def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
+    """R20, precision first: how much of a term the candidate must be for the form of its best
+    definition. A hub (a name most sources mention) is defined only by what it *is*."""
+    # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
+    # makes the word a term (`case`, `alias`, `iodata`)
+    if (
+        candidate.code
+        and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term)
+        and not candidate.signals & {"heading", "called", "marked", "classified"}
+    ):
+        return False
+    if (
+        best.reading.pattern in ("function", "purpose", "subject")
+        and candidate.term.split()[-1].casefold().rstrip("s") in _PEOPLE
+        and _LABEL.match(best.sentence.text) is None
+        and _ENTRY.match(best.sentence.text) is None
+    ):
+        # "A cluster administrator creates …", "… deletes a VM by mistake" tell what a person does in a
+        # procedure or a story; a list of roles ("**Application developer:** manages …") says what
+        # each one does
+        return False
+    strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
+    named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
+    rank = best.reading.rank
+    if hub:
+        return best.reading.pattern in ("copula", "called") and (strong or named)
+    if rank == DEFINES and best.reading.pattern == "emphasis":
+        # emphasis also stresses ("a variable's *existing value*"): a term is named again
+        return count >= 2 or "heading" in candidate.signals
+    if rank == DEFINES:
+        if best.reading.pattern in ("copula", "called", "appositive"):
+            return strong or named or count >= 2
+        return strong or named or count >= 3
+    if rank == DESCRIBES:
+        # a described term needs the author's marking, and a plain common noun ("test",
+        # "connection", "scaling") more than a description
+        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation", "classified"})
+        if best.reading.pattern == "use":
+            # "You can use Storage Plugins to add …", "… scale a workload using a _HPA_": what the
+            # reader can do with it says nothing of what it is, however the author named it
+            return False
+        return (
+            (named_by_author and not _common_noun(candidate))
+            or (named and count >= 3 and best.own_section)
+            or (
+                # "[Garbage collection](…/garbage-collection/) tidies up objects …": what a term does,
+                # said in a sentence that opens with it where the author links it to its own page
+                "linked" in candidate.signals
+                and best.reading.pattern in ("function", "purpose", "subject")
+                and best.opens
+                and _linked_here(best, candidate)
+                and not _common_noun(candidate)
+                # "The [README](…) for the autoscaler lists …", "The [security checklist](…) has …":
+                # a page of documentation the sentence points to
+                and candidate.term.split()[-1].casefold() not in _DOCUMENTS
+            )
+            or (
+                # "The control plane manages the worker nodes …": what a term the author linked or
+                # titled does, said of it as the subject, where the sources use it again and again
+                "known" in candidate.signals
+                and best.reading.pattern in ("function", "purpose", "copula")
+                and count >= 3
+            )
+        )
+    # A mere mention defines nothing, except in the section its heading gives the term; a word
+    # that only qualifies another noun ("observability features") not even there.
+    # Only a construct written as code: a prose heading ("Networking", "DNS Subdomain Names") names
+    # a section about many things, and its sentences rarely say what the heading's term is.
+    return (
+        rank == MENTIONS
+        and "heading" in candidate.signals
+        and best.own_section
+        and count >= 2
+        and candidate.code
+    )
+
+
+# An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
+_ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
+
+
+def _own_subject(parse: Parse, label: Word) -> bool:
+    """The clause after an entry's label has a subject other than the label."""
+    clause = parse.words[label.head]
+    return clause.i != label.i and any(
+        w.dep in ("nsubj", "nsubjpass") and w.i != label.i for w in parse.children(clause.i)
+    )
+
+
+# People named by their role are defined by what they are, not by a step they take.
+_PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
+
+
+# Pages of documentation a sentence may point to: "The [README](…) for the autoscaler lists …"
+_DOCUMENTS = frozenset(
+    [
+        "readme", "checklist", "guide", "tutorial", "documentation", "docs", "page", "faq", "blog", "post",
+        "article", "chapter", "book", "manual", "whitepaper", "paper", "cheatsheet", "changelog", "handbook",
+    ]
+)
+
+
+def _linked_here(found: Found, candidate: Candidate) -> bool:
+    """The sentence opens with the term as a link to the page about it."""
+    clean = found.sentence.clean
+    return any(
+        mark.kind == "link"
+        and clean.text[: mark.start].strip().casefold() in ("", "the", "a", "an")
+        and term_key(clean.text[mark.start : mark.end].strip("`"), candidate.code) == term_key(candidate.term, candidate.code)
+        and links_its_page(clean.text[mark.start : mark.end], mark.ref)
+        for mark in clean.marks
+    )
+
+
+def _common_noun(candidate: Candidate) -> bool:
+    """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
+    words = candidate.term.split()
+    return (
+        not candidate.code
+        and len(words) == 1
+        and words[0][1:].islower()
+        and not candidate.signals & {"heading", "called", "abbreviation"}
+    )
+
+
+def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[str] = ()) -> tuple[int, str]:
+    """The sentence, or with the sentence before it when it refers back ("This set is called …"),
+    or with the one after it when it only introduces the term and that one opens with one of its
+    ``variants`` ("… provides a notion of graphemes. Graphemes may consist of …")."""
+    sentence = found.sentence
+    document = documents.get(sentence.source)
+    if found.reading.introduced and document is not None:
+        following = next((s for s in document.sentences if s.start > sentence.start), None)
+        if following is not None:
+            gap = document.body[sentence.start + len(sentence.text) : following.start]
+            opens = any(following.clean.text.casefold().startswith(f"{v.casefold()} ") for v in variants)
+            if "\n\n" not in gap and not gap.strip() and opens:
+                return sentence.start, document.body[sentence.start : following.start + len(following.text)]
+    if found.reading.anaphoric and document is not None:
+        before = [s for s in document.sentences if s.start < sentence.start]
+        joined = _joined(document, before[-1] if before else None, sentence)
+        if joined is not None:
+            return joined
+    return sentence.start, sentence.text
+
+
+def _joined(document: Document, previous: Sentence | None, sentence: Sentence) -> tuple[int, str] | None:
+    """``sentence`` quoted with the one before it, where that one ends just before it in the same
+    block (a quote never crosses a blank line); else None."""
+    if previous is None or previous.start >= sentence.start:
+        return None
+    gap = document.body[previous.start + len(previous.text) : sentence.start]
+    if gap.strip() or gap.count("\n") > 1:
+        return None
+    return previous.start, document.body[previous.start : sentence.start + len(sentence.text)]
+
+
+def _query(candidate: Candidate) -> str:
+    return f"What is {candidate.term}?"
+
+
+def _read_without_parse(
+    sentence: Sentence, candidates: Mapping[str, Candidate], mentions: Mentions
+) -> list[tuple[str, Reading]]:
+    """Readings of a sentence in a language the parser does not read: where the term is emphasized
+    (or is a definition list's term) it is defined, elsewhere mentioned. A term written without
+    spaces between words (Chinese) is found wherever it occurs, since the finder needs word
+    boundaries."""
+    clean = sentence.clean
+    spans = {(m.start, m.end): m.ref for m in mentions.find(clean.text)}
+    for key, candidate in candidates.items():
+        if CJK.match(candidate.term):  # no spaces between words: every occurrence is a mention
+            at = clean.text.find(candidate.term)
+            while at >= 0:
+                spans.setdefault((at, at + len(candidate.term)), key)
+                at = clean.text.find(candidate.term, at + len(candidate.term))
+    defining: dict[tuple[int, int], str] = {}
+    for start, end, signal in independent_spans(sentence):
+        key = term_key(clean.text[start:end], False)
+        if key in candidates:
+            spans[(start, end)] = key
+            defining[(start, end)] = "glossary" if signal == "listed" else "emphasis"
+    found = []
+    for (start, end), ref in sorted(spans.items()):
+        if candidates[ref].code and not any(
+            m.kind == "code" and m.start <= start and end <= m.end for m in clean.marks
+        ):
+            continue  # a code name in prose counts where it is written as code
+        if (start, end) in defining:
+            found.append((ref, Reading(defining[(start, end)], DEFINES)))
+        elif emphasized(clean, start, end):
+            found.append((ref, Reading("emphasis", DEFINES)))
+        else:
+            found.append((ref, Reading("mention", MENTIONS)))
+    return found
+
+
+# "Modifying a CronJob", "Deleting a ReplicaSet and its Pods": a task done to one of a kind, whose
+# sentences tell its steps (not "Using `Date`", "Using an operator": how the kind is used)
+_TASK_HEADING = re.compile(
+    r"^(?!using |understanding |introducing |defining |choosing )\w+ing (?:a|an|the|your) ", re.IGNORECASE
+)
+
+
+def _own_section(heading: str, candidate: Candidate) -> bool:
+    """Whether ``heading`` names the candidate's own section: one of the headings it was found in,
+    or one that names it as words of its own — never a task done to one of its kind."""
+    if _TASK_HEADING.match(normalize_name(heading)):
+        return False
+    return normalize_name(heading) in candidate.sections or _names(heading, candidate.term)
+
+
+def _names(heading: str, term: str) -> bool:
+    """The heading names the term as words of its own: "Using `Date`" does, "NaiveDateTime" does not."""
+    key = normalize_name(term)
+    text = normalize_name(heading)
+    # the substring test first: this runs for every mention, and most headings do not contain the term
+    return bool(key) and key in text and re.search(rf"(?<!\w){re.escape(key)}(?:e?s)?(?!\w)", text) is not None

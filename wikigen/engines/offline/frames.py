@@ -1,0 +1,299 @@
+"""The clause around a mention (R20): hedges and negation, conditions, steps, examples, comparisons,
+consequences and instructions — frames under which what a sentence says of a term is no definition.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wikigen.engines.offline import subjects
+from wikigen.engines.offline.parse import Parse, Word
+
+FORWARD = re.compile(
+    r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
+    r"(?:we|you)(?:'ll| will)(?: also| then| now| soon| later| first)? (?:see|learn|explore|discuss|cover|talk|look)|will (?:be )?(?:see|learn|explore|"
+    r"discuss|cover|explain)\w*|coming up|"
+    r"(?:described|explained|covered|discussed|documented) (?:in (?:more|further|greater) detail )?in|"
+    r"(?:summarized|listed|shown|described|explained|outlined) below)\b",
+    re.IGNORECASE,
+)
+# "Extension point interfaces have the following form.", "The following information is …:": what
+# comes after the sentence (not "… points to the following element until …")
+WHAT_FOLLOWS = re.compile(
+    r"^the following\b|\bthe following(?:\s+[\w-]+){0,3}\s*[:.]?\s*$|\bin (?:this|that|the following) order\s*:\s*$|"
+    r"\bas follows\s*:\s*$",
+    re.IGNORECASE,
+)
+_HEDGE = frozenset(["may", "might", "could", "would", "should"])
+_CONDITIONAL_START = re.compile(
+    r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again|likewise|similarly|conversely|"
+    r"even|only)\s+)?(?:if|when|unless|whenever|once|in case|"
+    r"please (?:refer|see|read|visit|check)|here(?:'s| is| are)|to learn|to see|read|see|learn|refer|visit|check out|"
+    r"for (?:more|details|an? example)|in (?:the|this|our) (?:\w+ )?(?:example|snippet|code)(?: above| below)?|"
+    r"in (?:both|either|this|that|these|those|such|each|all|many|most|some) cases?|"
+    r"early on|historically|in the past|traditionally|originally)\b",
+    re.IGNORECASE,
+)  # "Therefore if …", "In both cases, …", "Early on, …": what holds there or then, not what the term is
+# "Whenever you need to store key-value pairs, maps are the data structure …" says what maps are for
+NEED = re.compile(r"^(?:if|when|whenever) you (?:need|want) to\b", re.IGNORECASE)
+# A sentence that begins with a lower-case connective is the rest of one an example interrupted
+FRAGMENT = re.compile(r"^(?:as|and|or|but|which|because|since|whereas|while|so|then)\b[\s,]")
+
+
+def hortative(parse: Parse) -> bool:
+    """ "Let's look at …", "let us now turn to …": the author says what comes next (a "let" with no
+    subject of its own; "Modules let us organize code" says what modules do)."""
+    words = parse.words
+    return any(
+        w.lemma.casefold() == "let"
+        and w.i + 1 < len(words)
+        and words[w.i + 1].text.casefold() in ("'s", "’s", "us")
+        and not any(c.dep in ("nsubj", "nsubjpass") for c in parse.children(w.i))
+        for w in words
+    )
+
+
+# "To see an example, look no further than Elixir's unit test framework called `ExUnit`": the pointer
+# ends in this very sentence, which presents what it points to
+PRESENTED = re.compile(r"\blook no further than\b", re.IGNORECASE)
+
+
+def conditional(parse: Parse) -> bool:
+    """ "If …", "Similarly, if …", "To learn more, …": circumstances and pointers, not definitions."""
+    return _CONDITIONAL_START.match(parse.text) is not None
+
+
+def perfect(parse: Parse, verb: Word) -> bool:
+    """ "X has replaced Y", "X have become …": the present perfect tells a change, not a function."""
+    return verb.tag == "VBN" and any(w.dep == "aux" and w.lemma == "have" for w in parse.children(verb.i))
+
+
+def main(parse: Parse, verb: Word) -> bool:
+    """The sentence's main clause: its root, a verb coordinated with it, or the first of two clauses
+    joined by a comma or a colon ("Heredocs are multi-line strings, they start …", "Comprehensions
+    are syntactic sugar for such constructs: they group …")."""
+    words = parse.words
+    if verb.dep == "ROOT" or (verb.dep == "conj" and words[verb.head].dep == "ROOT"):
+        # two roots are a misparse of one sentence ("A DaemonSet ensures that all (or some) Nodes
+        # run …"): the later one is no main clause
+        root = verb if verb.dep == "ROOT" else words[verb.head]
+        return not any(w.dep == "ROOT" and w.i < root.i for w in words)
+    root = words[verb.head]
+    return (
+        verb.dep == "ccomp"
+        and root.dep == "ROOT"
+        and verb.i < root.i
+        and _one_break(parse.text[words[verb.i].end : root.start])
+    )
+
+
+def _one_break(between: str) -> bool:
+    """One comma, or a colon alone, between two clauses."""
+    return between.count(",") == 1 or (between.count(":") == 1 and not between.count(","))
+
+
+def then(parse: Parse, verb: Word) -> bool:
+    """ "The scheduler then notifies …", "First, plugins register …": ``verb`` is one step in a
+    sequence the text tells."""
+    return any(w.dep == "advmod" and w.lemma.casefold() in _STEPS for w in parse.children(verb.i))
+
+
+_STEPS = frozenset(["then", "first", "next", "finally", "afterwards", "afterward", "lastly", "subsequently"])
+
+
+def in_relative_clause(parse: Parse, word: Word) -> bool:
+    """``word`` sits in a relative clause ("an alpha feature that allows … to select a leader via
+    _coordinated leader election_": the clause says what the feature is, by the term's name)."""
+    seen = set()
+    while word.head != word.i and word.i not in seen:
+        seen.add(word.i)
+        if word.dep == "relcl":
+            return True
+        word = parse.words[word.head]
+    return False
+
+
+def by_means(parse: Parse, verb: Word) -> bool:
+    """ "… by including a _logging agent_ on each node": the means by which the reader does something."""
+    return verb.tag == "VBG" and verb.i > 0 and parse.words[verb.i - 1].text.casefold() == "by"
+
+
+def done_to(parse: Parse, head: Word, verb: Word) -> bool:
+    """ "Lists are stored in memory as …", "Pod priority is specified by setting …": what is done to
+    the subject, not what it does ("Processes are isolated from each other, run concurrent … and
+    communicate …" goes on with what they do)."""
+    if head.dep != "nsubjpass":
+        return False
+    return not any(
+        w.dep == "conj" and w.pos == "VERB" and not any(a.dep == "auxpass" for a in parse.children(w.i))
+        for w in parse.children(verb.i)
+    )
+
+
+EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
+
+
+def of_each(parse: Parse, verb: Word) -> bool:
+    """ "Every object has …", "Any container can enable …": what ``verb`` says holds of each one of
+    its subject's kind (of what they have or do, not of what the object is)."""
+    return any(
+        w.dep in ("nsubj", "nsubjpass") and subjects.determiner(parse, w) in EACH
+        for w in parse.children(verb.i)
+    )
+
+
+def but_not(parse: Parse, verb: Word) -> bool:
+    """ "Structured parameters enable cluster autoscaling, but might not satisfy all use-cases": what
+    the term does, weighed against what it may not do."""
+    children = parse.children(verb.i)
+    return any(w.dep == "cc" and w.lemma.casefold() == "but" for w in children) and any(
+        w.dep == "conj" and w.pos in ("VERB", "AUX") and (hedged(parse, w) or negated(parse, w))
+        for w in children
+    )
+
+
+def part_of(parse: Parse, verb: Word) -> bool:
+    """ "X is part of Y": where X belongs, not what it is."""
+    return verb.lemma == "be" and any(
+        w.dep == "attr" and w.lemma.casefold() == "part" and not subjects.determiner(parse, w)
+        for w in parse.children(verb.i)
+    )
+
+
+EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNORECASE)
+# "For each named port, the record has the form …": what holds once per instance of another kind
+_PER_INSTANCE_START = re.compile(r"^for (?:each|every) [^,]{1,80},", re.IGNORECASE)
+
+
+def example(parse: Parse) -> bool:
+    """ "For example, a bitstring generator can be used with …": what one example does; "For each
+    named port, the record has …" what each instance of another kind has, one case at a time."""
+    return EXAMPLE_START.match(parse.text) is not None or _PER_INSTANCE_START.match(parse.text) is not None
+
+
+def on_condition(parse: Parse, verb: Word) -> bool:
+    """ "A claim is only used for a volume if it was created for the Pod": ``verb`` holds on a
+    condition, a circumstance of its use, not what its subject is for."""
+    return any(
+        w.dep == "advcl"
+        and any(m.dep == "mark" and m.lemma.casefold() in ("if", "unless") for m in parse.children(w.i))
+        for w in parse.children(verb.i)
+    )
+
+
+FURTHER = re.compile(r"^(?:furthermore|moreover|additionally|in addition|besides)\b", re.IGNORECASE)
+
+
+def also(parse: Parse, verb: Word) -> bool:
+    """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
+    return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
+
+
+_SO = frozenset(["so", "thus", "therefore", "hence", "consequently"])
+
+
+def consequence(parse: Parse, verb: Word) -> bool:
+    """ "The value has no effect, so gizmos are still required …": what follows from something else
+    the sentence says, not what the term is or does."""
+    return any(
+        w.dep in ("advmod", "cc", "mark") and w.text.casefold() in _SO for w in parse.children(verb.i)
+    ) or any(
+        w.dep == "prep"  # "As a result, all namespace names must be …"
+        and w.text.casefold() == "as"
+        and any(
+            p.dep == "pobj" and p.lemma.casefold() in ("result", "consequence") for p in parse.children(w.i)
+        )
+        for w in parse.children(verb.i)
+    )
+
+
+_COMPARING = frozenset(
+    ["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"]
+)
+_LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
+_FRONTED_COMPARISON = re.compile(
+    r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to|instead of)\b",
+    re.IGNORECASE,
+)
+
+
+def compares(parse: Parse, verb: Word) -> bool:
+    """ "Ownership is different from …", "`dbg` is similar to …", "`dbg` does it better", "… provides a similar API to …",
+    "… provide a much more concise representation than …": how the term compares with another, not
+    what it is."""
+    if any(w.dep == "acomp" and w.lemma.casefold() in _COMPARING for w in parse.children(verb.i)):
+        return True
+    if _FRONTED_COMPARISON.match(parse.text):
+        return True  # "Similar to constructs like `if`, function definitions support …"
+    if any(w.dep in ("advmod", "acomp") and w.tag in ("RBR", "JJR") for w in parse.children(verb.i)):
+        return True  # "`dbg` does it better: …", "Streams are faster": better than something else
+    if any(
+        w.dep == "dobj" and any(a.dep == "amod" and a.tag == "JJR" for a in parse.children(w.i))
+        for w in parse.children(verb.i)
+    ):
+        return True  # "Virtualization allows better utilization of …": a benefit, against what came before
+    if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
+        w.dep == "amod" and w.lemma.casefold() in _LIKE and parse.words[w.head].dep == "dobj"
+        for w in parse.subtree(verb.i)
+    ):
+        return True
+    return any(w.text.casefold() == "than" for w in parse.words) and any(
+        w.tag in ("JJR", "RBR") for w in parse.subtree(verb.i)
+    )
+
+
+def imperative(parse: Parse) -> bool:
+    """ "Consider adding …", "Use X when …": a root of the sentence is a bare verb with no subject
+    (a list entry's label before it is parsed as a root of its own: "[Projection] (recommended): In
+    v1.20 and later, use …")."""
+    return any(
+        root.dep == "ROOT"
+        and root.tag == "VB"
+        and not any(w.dep in ("nsubj", "nsubjpass", "aux") for w in parse.children(root.i))
+        for root in parse.words
+    )
+
+
+def subject_count(parse: Parse, verb: Word) -> int:
+    return sum(1 for w in parse.children(verb.i) if w.dep in ("nsubj", "nsubjpass"))
+
+
+_USUALLY = frozenset(
+    [
+        "typically",
+        "usually",
+        "often",
+        "generally",
+        "commonly",
+        "normally",
+        "sometimes",
+        "mostly",
+        "frequently",
+    ]
+)
+
+
+def usually(parse: Parse, verb: Word) -> bool:
+    """ "DaemonSets typically provide node-local services …": what it does in most uses, not what it is
+    for."""
+    return verb.lemma not in ("refer", "mean") and any(  # "… typically refers to …" still names it
+        w.dep == "advmod" and w.lemma.casefold() in _USUALLY for w in parse.children(verb.i)
+    )
+
+
+def can(parse: Parse, verb: Word) -> bool:
+    """ "… can provide useful automation": what something may do, not what it is for."""
+    return any(w.dep == "aux" and w.lemma.casefold() == "can" for w in parse.children(verb.i))
+
+
+def negated(parse: Parse, head: Word) -> bool:
+    governor = parse.words[head.head]
+    return any(
+        w.dep == "neg" or w.lemma.casefold() in ("no", "never")
+        for w in [*parse.children(governor.i), *parse.children(head.i)]
+        if w.dep in ("neg", "det", "advmod")
+    )
+
+
+def hedged(parse: Parse, verb: Word) -> bool:
+    return any(w.dep == "aux" and w.lemma.casefold() in _HEDGE for w in parse.children(verb.i))

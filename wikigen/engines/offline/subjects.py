@@ -1,0 +1,530 @@
+"""What a term's noun phrase is, read from the parse (R20): its determiner, what narrows it to some
+members or one instance, the classifier that names its kind, and the name a sentence gives it ("… is
+called X", "X, also known as …"). Used by :mod:`wikigen.engines.offline.readings`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wikigen.engines.offline.parse import Parse, Word
+
+CALL_LEMMAS = frozenset(["call", "know", "refer", "name", "term", "dub"])
+# "This ownership …", "these plugins …": the ones the text just named
+POINTING = frozenset(["this", "that", "these", "those", "such"])
+DEMONSTRATIVE = POINTING | frozenset(
+    [
+        "both",  # "Both mechanisms provide …": the two just named
+        "either",
+        "neither",
+        "it",
+        "they",
+        "its",
+        "their",
+        "our",
+        "your",
+        "his",
+        "her",
+        "my",
+    ]
+)
+
+
+def agrees(parse: Parse, head: Word, clause: Word) -> bool:
+    """Whether a relative clause's verb can have ``head`` as its subject by number: "the shed, which
+    are used for …" belongs to another noun (a name written as code keeps any number)."""
+    if head.code or head.tag not in ("NN", "NNS", "NNP", "NNPS"):
+        return True
+    finite = [w for w in [clause, *parse.children(clause.i)] if w.tag in ("VBZ", "VBP") and w.i <= clause.i]
+    if not finite:
+        return True
+    # the tagger calls a name singular whatever its ending ("`Agent`s" is NNP)
+    plural = head.tag in ("NNS", "NNPS") or (
+        head.tag == "NNP" and re.search(r"[^s]s$", head.text) is not None
+    )
+    return all((w.tag == "VBP") == plural for w in finite)
+
+
+def parenthesized_gloss(parse: Parse, head: Word) -> bool:
+    """ "`MapSet`s (sets based on maps)", "a probe (a check that the kubelet runs)": a kind named in
+    parentheses right after the term, with what narrows it; not "the first element (the key)", a
+    name or one word ("(default)")."""
+    words = parse.words
+    if head.i + 2 >= len(words) or words[head.i + 1].text != "(":
+        return False
+    gloss = next((w for w in parse.children(head.i) if w.dep == "appos" and w.i > head.i + 1), None)
+    return (
+        gloss is not None
+        and gloss.pos == "NOUN"
+        and not gloss.code
+        # "(even pods with no memory request set)": an aside on some, not a kind that glosses the term
+        and all(w.pos in ("DET", "ADJ", "NOUN") for w in words[head.i + 2 : gloss.i])
+        and (determiner(parse, gloss) in ("a", "an") or (not determiner(parse, gloss) and gloss.tag == "NNS"))
+        and any(w.dep in ("acl", "relcl", "prep") for w in parse.children(gloss.i))
+        and ")" in (w.text for w in words[gloss.i :])
+    )
+
+
+def glossed(parse: Parse, head: Word) -> bool:
+    """ "an overview of init containers: specialized containers that run before …": a colon right
+    after the term opens a description of it (a common noun with a clause), not a list of names."""
+    words = parse.words
+    if head.i + 2 >= len(words) or words[head.i + 1].text != ":":
+        return False
+    if counted(parse, head):
+        return False
+    after = words[head.i + 2 :]
+    gloss = next((w for w in after if w.pos in ("NOUN", "PROPN", "VERB", "AUX")), None)
+    return (
+        gloss is not None
+        and gloss.dep in ("appos", "dobj", "attr", "npadvmod", "ROOT")
+        and gloss.pos == "NOUN"
+        and all(w.pos in ("DET", "ADJ", "ADV", "NOUN") for w in words[head.i + 2 : gloss.i])
+        and determiner(parse, gloss) in ("", "a", "an")
+        and any(w.dep in ("relcl", "acl") for w in parse.children(gloss.i))
+    )
+
+
+def symbol_named(parse: Parse, head: Word) -> bool:
+    """ "In Elixir, the `=` operator is called the match operator": what is named is a symbol of the
+    name's own kind (an operator named an operator), with nothing said of it but the symbol."""
+    verb = parse.words[head.head]
+    subject = next((w for w in parse.children(verb.i) if w.dep == "nsubjpass"), None)
+    if subject is None or subject.lemma.casefold() != head.lemma.casefold():
+        return False
+    modifiers = parse.children(subject.i)
+    return any(w.dep == "compound" and w.code for w in modifiers) and all(
+        w.dep == "det" or (w.dep == "compound" and w.code) for w in modifiers
+    )
+
+
+def called(parse: Parse, head: Word) -> bool | None:
+    """The term is the name a sentence gives: "… is called X", "X, known as …", "called X".
+
+    Returns whether the subject that is named is anaphoric ("This set is called …"), or None.
+    """
+    words = parse.words
+    governor = words[head.head]
+    verb: Word | None = None
+    if head.dep in ("oprd", "attr", "dobj") and governor.lemma in CALL_LEMMAS:
+        verb = governor
+    elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALL_LEMMAS:
+        verb = words[governor.head]
+    if verb is None or head.dep == "dobj":
+        return None  # "Name the volume anything", "may be called multiple times": not the name
+    if verb.tag == "VBG":
+        return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
+    if head.lemma.casefold() == "time" or any(
+        w.dep in ("nummod", "amod") and w.lemma.casefold() in _MANY for w in parse.children(head.i)
+    ):
+        return None  # "a hook may be called multiple times": how often, not a name
+    if verb.dep == "acl" and words[verb.head].pos not in ("NOUN", "PROPN"):
+        return None  # "For each named port, …": a port with a name, not a name given
+    children = parse.children(verb.i)
+    if (
+        verb.tag in ("VBZ", "VBP", "VBD")
+        and not any(w.dep in ("auxpass", "dobj") for w in children)
+        and not any(w.dep == "nsubj" and w.lemma.casefold() in ("we", "you", "people") for w in children)
+    ):
+        return None  # "interpolation calls the `to_string` function": a call, not a name
+    if verb.lemma == "name" and (
+        head.code or (verb.dep == "acl" and determiner(parse, words[verb.head]) in ("a", "an"))
+    ):
+        # "a struct named `User`", "Services named `mydb`", "A custom resource named SampleDB": an
+        # example's instance ("an agent called X" names a thing of its own)
+        return None
+    subject = next((w for w in children if w.dep in ("nsubjpass", "nsubj")), None)
+    if subject is not None and subject.lemma.casefold() in ("we", "you", "people"):
+        # "We call other cases *voluntary disruptions*": the cases are what is named
+        subject = next((w for w in children if w.dep == "dobj"), None)
+        if subject is not None and any(
+            w.dep in ("amod", "det") and w.lemma.casefold() in ("other", "such")
+            for w in parse.children(subject.i)
+        ):
+            return True  # the other ones than those the sentence before named
+    if subject is None:
+        return False
+    # "… while the second is referred to as _vertical scaling_", "The first approach is referred to
+    # as …", "The remote service is called a *webhook backend*": one of those just named, or the one
+    # the text spoke of (not "The first set of tools is called …", which says which)
+    bare = not any(w.dep in ("prep", "relcl", "acl", "appos") for w in parse.children(subject.i))
+    ordinal = subject.lemma.casefold() in ORDINALS or (
+        bare and any(w.dep == "amod" and w.lemma.casefold() in ORDINALS for w in parse.children(subject.i))
+    )
+    # "the `=` operator is actually called …" names its subject itself
+    named = any(w.dep == "compound" for w in parse.children(subject.i))
+    the_named = bare and not named and subject.pos == "NOUN" and determiner(parse, subject) == "the"
+    return (
+        ordinal
+        or the_named
+        or subject.lemma.casefold() in DEMONSTRATIVE
+        or determiner(parse, subject) in DEMONSTRATIVE
+    )
+
+
+def entry_term(parse: Parse, head: Word) -> bool:
+    """``head`` is the term of a definition list's entry ("Concept" / ": A named entity …")."""
+    return head.i == 0 and len(parse.words) > 1 and parse.words[1].text == ":"
+
+
+def comma_list(parse: Parse, word: Word) -> bool:
+    """``word`` opens a list of several items set off by commas ("a person …, CI …, and a second
+    person …"; not "a named entity or idea", one gloss with two words for it), or names examples
+    in brackets."""
+    items = [c for c in parse.children(word.i) if c.dep in ("conj", "appos")]
+    # (or a bracket of examples: "Lookup a field (CNAME, TXT, ...) of a domain:")
+    return any("," in parse.text[word.end : c.start] or "(" in parse.text[word.end : c.start] for c in items)
+
+
+_WORD_NOUNS = frozenset(["word", "term", "name", "phrase", "keyword"])
+
+
+def word_example(parse: Parse, head: Word) -> bool:
+    """ "… contains words such as “failure” or “preference”": the quoted words are examples of
+    words, the word itself and not the thing it names (use and mention)."""
+    node = head
+    while node.dep == "conj" and node.head != node.i:
+        node = parse.words[node.head]
+    governor = parse.words[node.head]
+    return (
+        node.dep == "pobj"
+        and governor.text.casefold() in ("as", "like")
+        and parse.words[governor.head].lemma.casefold() in _WORD_NOUNS
+    )
+
+
+def same(parse: Parse, head: Word) -> bool:
+    """ "the same repository", "the same rules": the one already spoken of, never introduced."""
+    return any(w.dep == "amod" and w.lemma.casefold() == "same" for w in parse.children(head.i))
+
+
+def counted(parse: Parse, head: Word) -> bool:
+    """ "Label keys have two segments: an optional prefix and name": a number of parts, then the parts."""
+    return any(w.dep == "nummod" for w in parse.children(head.i))
+
+
+def former_name(parse: Parse, head: Word) -> bool:
+    """ "Prior to 1.27, this feature was known as _X_", "… formerly called X": the name it had."""
+    words = parse.words
+    governor = words[head.head]
+    if head.dep == "pobj" and governor.lemma == "as":
+        governor = words[governor.head]
+    elif head.dep not in ("oprd", "attr"):
+        return False
+    children = parse.children(governor.i)
+    return governor.lemma in CALL_LEMMAS and (
+        any(w.dep == "auxpass" and w.tag == "VBD" for w in children)
+        or any(w.dep == "advmod" and w.lemma.casefold() in _FORMERLY for w in children)
+    )
+
+
+_FORMERLY = frozenset(["formerly", "previously", "originally", "once"])
+_MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
+# "the first manifest", "the second is called …": one of a series just named, not the kind
+ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
+
+
+def definite(parse: Parse, head: Word) -> bool:
+    """ "The form is …" speaks of one thing; "The arity of a function is …" of a kind; "The `Enum`
+    module provides …" of the thing its name names."""
+    return (
+        determiner(parse, head) == "the"
+        and head.pos == "NOUN"
+        and not head.code
+        and not named_classifier(parse, head)
+        and not any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(head.i))
+    )
+
+
+def restricted(parse: Parse, head: Word) -> bool:
+    """ "Each pod in a DaemonSet …", "64 characters is …", "Some organizations run …": a subject
+    narrowed to some of its kind by where they are or how many."""
+    if some_of(parse, head) or any(
+        w.dep == "nummod" or (w.dep == "advmod" and w.lemma.casefold() == "only" and w.i < head.i)
+        for w in parse.children(head.i)
+    ):
+        return True  # "Some organizations …", "64 characters …", "Only Windows pods …"
+    if any(
+        w.dep == "prep"
+        and w.text.casefold() in ("for", "with")
+        and any(o.dep == "pobj" and o.code for o in parse.children(w.i))
+        for w in parse.children(head.i)
+    ):
+        return True  # "A query for `data` returns …": one query, an example's
+    return any(
+        w.dep == "prep"
+        and w.text.casefold() in ("in", "on", "inside", "within", "under", "from")
+        and any(o.dep == "pobj" and determiner(parse, o) for o in parse.children(w.i))
+        for w in parse.children(head.i)
+    )
+
+
+# words that pick some of a kind (also statements: "many functions …" states nothing of all); the
+# tagger reads most of them before a noun as adjectives ("amod"), not determiners
+SOME = frozenset(
+    ["some", "many", "several", "few", "most", "certain", "other", "multiple", "various", "numerous"]
+)
+
+
+def aside(parse: Parse, head: Word, governor: Word) -> bool:
+    """An emphasized term the sentence uses on its way to something else: compared ("The difference
+    between "iodata" and "chardata" is …"), given as a reason ("… because they have *lexical
+    scope*") or the subject of an elided verb ("…, whereas _API Access Extensions_ do")."""
+    first = head
+    while first.dep == "conj" and first.head != first.i:
+        first = parse.words[first.head]
+    if first.dep == "pobj" and parse.words[first.head].text.casefold() == "between":
+        return True
+    if any(w.dep == "mark" and w.text.casefold() in ("because", "since") for w in parse.children(governor.i)):
+        return True
+    return (
+        head.dep == "nsubj"
+        and governor.lemma.casefold() == "do"
+        and not any(w.dep in ("dobj", "xcomp", "ccomp", "attr", "prep") for w in parse.children(governor.i))
+    )
+
+
+def some_of(parse: Parse, head: Word) -> bool:
+    """ "Some interfaces …", "Many functions …", "Multiple generators …": some of a kind."""
+    return determiner(parse, head) in SOME or any(
+        w.dep == "amod" and w.i < head.i and w.lemma.casefold() in SOME for w in parse.children(head.i)
+    )
+
+
+def of_this(parse: Parse, head: Word) -> bool:
+    """ "Direct access to this API allows …": the term of the one just named, not the term."""
+    return any(
+        clause.dep == "prep"
+        and clause.i > head.i
+        and any(w.dep == "pobj" and determiner(parse, w) in POINTING for w in parse.children(clause.i))
+        for clause in parse.children(head.i)
+    )
+
+
+def hyphened(parse: Parse, word: Word) -> bool:
+    """ "set-based", "API-initiated", "container-specific": an adjective made of words joined by a
+    hyphen (the parser splits them, the hyphen hangs on the last) that names a subkind of a common
+    noun; "built-in" says where any of them comes from, and a proper name ("Self-healing
+    Kubernetes") is one thing."""
+    return (
+        word.dep == "amod"
+        and parse.words[word.head].pos != "PROPN"
+        and any(w.tag == "HYPH" for w in parse.children(word.i))
+        and not any(w.text.casefold() == "in" for w in parse.children(word.i))  # "built-in", "opt-in"
+    )
+
+
+def participled(parse: Parse, head: Word) -> bool:
+    """ "The spawned process", "the created Pod": a participle before the noun picks the one an
+    example made, not the kind."""
+    return any(w.dep == "amod" and w.tag == "VBN" and w.i < head.i for w in parse.children(head.i))
+
+
+def narrowed(parse: Parse, head: Word) -> bool:
+    """ "Pods that are removed in this way will be replaced": a subject narrowed by a restrictive
+    clause (or by place and number, :func:`restricted`) says something of some of its kind only."""
+    if restricted(parse, head):
+        return True
+    if of_this(parse, head):
+        return True
+    for clause in parse.children(head.i):
+        if clause.dep == "acl" and clause.tag in ("VBG", "VBN") and clause.i > head.i:
+            return True  # "Functions starting with underscore are …", "Pods created by a Job …"
+        if clause.dep == "relcl":
+            pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
+            if pronoun is not None and pronoun.lemma.casefold() == "that":
+                return True
+    return False
+
+
+def instance(parse: Parse, head: Word) -> bool:
+    """ "a `data` Service", "the `kube-system` namespace": a lower-case code name right before the
+    noun names one thing of its kind."""
+    before = parse.words[head.i - 1] if head.i else None
+    return (
+        before is not None
+        and before.code
+        and before.head == head.i
+        and before.dep in ("compound", "nmod", "amod")
+        and re.fullmatch(r"[a-z][a-z0-9_.-]*", before.text.strip("`")) is not None
+    )
+
+
+# Nouns that stand for the instances of a kind the name before them names ("StorageClass objects",
+# "`Job` resources")
+INSTANCE_NOUNS = frozenset(["object", "resource"])
+_IDENTIFIER = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+
+
+def kind_instances(word: Word, governor: Word) -> bool:
+    """ "StorageClass objects define …": an identifier (code, or a CamelCase word) right before
+    "objects" or "resources" names the kind; what the sentence says of them, it says of the kind."""
+    return (
+        governor.lemma.casefold() in INSTANCE_NOUNS
+        and word.i == governor.i - 1
+        and (word.code or _IDENTIFIER.fullmatch(word.text) is not None)
+    )
+
+
+# Classifiers that name a thing of its own kind, not a slot of another ("the `kubectl` tool", "the
+# `Enum` module"; not "the `name` field", "the `--all` flag")
+NAMING_CLASSIFIERS = frozenset(
+    [
+        "module",
+        "protocol",
+        "library",
+        "package",
+        "tool",
+        "utility",
+        "binary",
+        "daemon",
+        "behaviour",
+        "behavior",
+    ]
+)
+
+
+def classified(parse: Parse, word: Word) -> bool:
+    """ "The `kubectl` command-line tool supports …": a code name the author calls a thing of a
+    kind (the tool, the module), and that thing is what the sentence is about."""
+    governor = parse.words[word.head]
+    return (
+        word.code
+        and word.dep in ("compound", "nmod", "amod")
+        and governor.lemma.casefold() in NAMING_CLASSIFIERS
+        and governor.dep in ("nsubj", "nsubjpass")
+        and determiner(parse, governor) == "the"
+        # "The `kubectl` tool uses the `--validate` flag to set …": how it does one thing
+        and parse.words[governor.head].lemma.casefold() != "use"
+    )
+
+
+def named_classifier(parse: Parse, head: Word) -> bool:
+    """ "the `Enum` module", "the `Inspect` protocol": a classifier noun that a code name names."""
+    return head.lemma.casefold() in CLASSIFIERS and any(
+        w.code and w.head == head.i and w.dep in ("compound", "nmod", "amod") for w in parse.words
+    )
+
+
+def determiner(parse: Parse, word: Word) -> str:
+    for child in parse.children(word.i):
+        if child.dep in ("det", "poss") and child.i < word.i:
+            return child.text.casefold()
+    return ""
+
+
+def noun_phrase(parse: Parse, head: Word) -> tuple[int, int]:
+    """The visible-text span of the name whose head is ``head``: the head and the modifiers right
+    before it that belong to the name (compounds, adjectives, proper nouns), never determiners,
+    numbers, generic adjectives ("other", "main") or clauses. A code word names itself."""
+    if head.code:
+        return head.start, head.end
+    coded = [w for w in parse.words if w.code and w.head == head.i and w.dep in ("compound", "nmod", "amod")]
+    if coded and head.lemma.casefold() in CLASSIFIERS:
+        return coded[-1].start, coded[-1].end  # "the `Enum` module" names `Enum`
+    inside = {w.i for w in parse.subtree(head.i)}
+    start = head.start
+    index = head.i - 1
+    while index >= 0 and index in inside:
+        word = parse.words[index]
+        hyphen = word.text == "-"
+        if not hyphen and (
+            word.dep in ("det", "poss", "nummod", "predet", "case", "punct", "cc", "conj", "prep")
+            or word.pos not in ("NOUN", "PROPN", "ADJ", "X", "VERB")
+            or word.lemma.casefold() in GENERIC_MODIFIERS
+        ):
+            break
+        start = word.start
+        index -= 1
+    if parse.text[start] == "-":
+        start += 1
+    return start, head.end
+
+
+CLASSIFIERS = frozenset(
+    [
+        "module",
+        "function",
+        "operator",
+        "protocol",
+        "macro",
+        "struct",
+        "attribute",
+        "sigil",
+        "type",
+        "class",
+        "method",
+        "library",
+        "package",
+        "command",
+        "tool",  # "the `kubectl` command-line tool", "the `Mix` build tool"
+        "utility",
+        "binary",
+        "daemon",
+        "option",
+        "field",
+        "flag",
+        "keyword",
+        "variable",
+        "directive",
+        "behaviour",
+        "behavior",
+    ]
+)
+GENERIC_MODIFIERS = frozenset(
+    [
+        "other",
+        "another",
+        "main",
+        "many",
+        "several",
+        "various",
+        "new",
+        "same",
+        "different",
+        "particular",
+        "certain",
+        "following",
+        "previous",
+        "next",
+        "first",
+        "last",
+        "basic",
+        "simple",
+        "whole",
+        "entire",
+        "own",
+        "more",
+        "most",
+        "few",
+        "such",
+        "additional",
+        "specific",
+        "given",
+        "existing",
+        "actual",
+        "real",
+        "single",
+        "multiple",
+        "two",
+        "three",
+        "important",
+        "common",
+        "usual",
+        "typical",
+        "special",
+        "general",
+        "small",
+        "large",
+        "big",
+        "good",
+        "bad",
+        "best",
+        "better",
+        "easy",
+        "hard",
+        "necessary",
+        "possible",
+        "example",
+    ]
+)

@@ -1,0 +1,224 @@
+"""Terms (R20): what may name a concept, and the glossary lists that define one.
+
+Stop-lists and filters every concept name and alias passes, the plural/singular forms a mention of
+the same thing may take, the evidence the request's texts give that a phrase is a term, and the
+glossary patterns (definition lists, ``- **Term**: …``, ``Term — …``), which need no grammar.
+Sentences are read by :mod:`wikigen.engines.offline.candidates` from their parse. A definition's quote is a
+verbatim span of the sentence or passage it was read from (R22).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wikigen.engines.offline.text import sentences, visible
+from wikigen.model.ids import normalize_name
+from wikigen.model.inflection import other_numbers, singular_forms
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The normalized words of a ``|``-separated list."""
+    return frozenset(normalize_name(word) for word in text.split("|"))
+
+
+STOP_TERMS = word_set(
+    "what's next|whats next|before you begin|examples|example|see also|overview|introduction|summary|"
+    "background|notes|note|prerequisites|cleaning up|further reading|objectives|caution|warning|tip|"
+    "important|motivation|limitations|limitation|caveats|caveat|troubleshooting|references|reference|"
+    "details|usage|installation|getting started|next steps|how it works|use cases|use case|faq|glossary|"
+    "terminology|recommendation|recommendations|discussion|all|also|do not|this|it|that|these|those|"
+    "there|here|they|we|you|one|each|every|some|any|the following|following|other|others|default|"
+    "defaults|none|true|false|yes|no|enabled|disabled|name|names|value|values|type|types|field|fields|"
+    "key|keys|data|information|result|results|output|input|support|feature|features|way|ways|thing|"
+    "things|case|cases|part|step|steps|list|set|number|option|options|idea|goal|purpose|problem|"
+    "solution|answer|question|reason|difference|advantage|disadvantage|benefit|benefits|approach|"
+    "process|method|user|users|people|team|something|anything|everything|nothing|status|state|version|"
+    "alpha|beta|stable|deprecated|optional|required|what|how|why|when|where|which|who|the|a|an|more|"
+    "less|most|same|first|last|next|previous|new|old|good|bad|better|best|best practices|humans|push|"
+    "pull|done|todo|command|commands|tool|tools|file|files|page|pages|section|sections|text|content|"
+    "document|documentation|change|changes|issue|issues|error|errors|item|items|entry|entries|object|"
+    "objects|resource|resources|system|systems|application|applications|component|components|api|apis|"
+    "configuration|extension|extensions|solution|solutions|mechanism|implementation|spec|metadata|"
+    "specification|condition|conditions|policy|policies|rule|rules|setting|settings|level|levels"
+)
+_LEADING_STOP = word_set(
+    "this|that|these|those|it|its|your|our|their|my|his|her|some|any|all|each|every|both|such|other|"
+    "another|many|most|more|few|no|only|same|following|new|which|what|when|where|how|why|if|one|two|"
+    "three|there|here|we|you|they|i|he|she|in|on|at|for|to|of|by|with|from|as|and|or|but|not|since|"
+    "because|although|while|unless|once|after|before|so|then|thus|also|however|therefore|note|now|"
+    "most|several|certain|various|using|creating|running|configuring|managing|setting|adding|enabling|"
+    "disabling|deleting|writing|reading|getting|making|choosing|specifying|defining|deploying|updating|"
+    "working|understanding|learning|installing"
+)
+_TRAILING_STOP = word_set("of|to|and|or|with|for|in|on|at|by|from|the|a|an|as|is|are|be")
+_ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "less", "ly", "ed")
+_FLAG = re.compile(r"^-{1,2}\w")
+_FORBIDDEN = re.compile(r"[{}<>=\"';:,()\[\]/\\|*`$~#@!?&]")
+_IDENTIFIER = re.compile(
+    r"^(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+s?|[A-Z]{2,}[0-9]*s?|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)$"
+)
+_HYPHENATED = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
+
+
+def term_ok(term: str, *, code: bool = False) -> bool:
+    """Generic filters every concept name and alias passes (stop-list, flags, URLs, placeholders)."""
+    words = term.split()
+    if not 2 <= len(term) <= 60 or not words or len(words) > 5 or normalize_name(term) in STOP_TERMS:
+        return False
+    if re.fullmatch(r"[\d.,:%\-+ ]+", term) or _FLAG.match(term) or "://" in term or term.startswith("www."):
+        return False
+    if _FORBIDDEN.search(term) or term[0] in ".-_" or term[-1] in ".-_":
+        return False
+    if code and (" " in term or "." in term):
+        return False  # command lines and dotted field paths are not concepts
+    if words[0].casefold() in _LEADING_STOP or words[-1].casefold() in _TRAILING_STOP:
+        return False
+    if len(words) == 1 and not identifier_like(term) and term.casefold().endswith(_ADJECTIVE_ENDINGS):
+        return False  # "Portable:", "Namespaced:", "dynamically" are properties, not concepts
+    return any(ch.isalpha() for ch in term)
+
+
+def identifier_like(term: str) -> bool:
+    """CamelCase, ALLCAPS or hyphenated lowercase: ``ReplicaSet``, ``CRI``, ``kube-proxy``."""
+    return _IDENTIFIER.match(term) is not None
+
+
+def head_variants(term: str) -> list[str]:
+    """The term with its last word singular or plural: how a mention of the same thing may read."""
+    words = term.split()
+    if not words:
+        return []
+    return [" ".join([*words[:-1], form]) for form in other_numbers(words[-1])]
+
+
+def canonical_name(term: str, code: bool, words: frozenset[str]) -> str:
+    """The display name: a code form or identifier as written, else singular and capitalized."""
+    if code or (identifier_like(term) and "-" in term):
+        return term
+    parts = term.split()
+    singular = next((f for f in singular_forms(parts[-1]) if normalize_name(f) in words), None)
+    if singular is not None and not (len(parts) == 1 and parts[0].isupper()):
+        parts[-1] = singular
+    name = " ".join(parts)
+    if name[0].islower() and not re.search(r"[\d_.]", name):
+        name = name[0].upper() + name[1:]
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What the request's texts say about words, normalized: the evidence that a phrase is a term.
+
+    ``terms``: titles, headings, glossary tooltips and anchors; ``marked``: bold and italic runs;
+    ``proper``: words written capitalized mid-sentence; ``words``: every word of the texts.
+    """
+
+    terms: frozenset[str] = frozenset()
+    marked: frozenset[str] = frozenset()
+    proper: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+    def knows(self, term: str, *, strong: bool = False) -> bool:
+        forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
+        return bool(forms & self.terms) or (not strong and bool(forms & self.marked))
+
+    def is_proper(self, term: str) -> bool:
+        forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
+        return bool(forms & self.proper)
+
+
+# ---------------------------------------------------------------------------------------------
+# Definitions: a sentence that says what a term is.
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    term: str  # as written in the visible text
+    source: str
+    start: int  # offset of the quote in its text
+    quote: str  # verbatim
+    pattern: str  # copula | called | glossary | list | lead | revoked
+    aliases: tuple[str, ...] = ()
+    code: bool = False
+    whole: bool = False  # a naming sentence quoted with the one it refers back to: both are shown
+    vouched: tuple[str, ...] = ()  # aliases a rule grants past the stop list ("objects" of "*Kubernetes objects*")
+
+
+_PAREN = re.compile(
+    r"^(?P<term>.+?)\s*\((?:(?:also )?(?:called|known as|referred to as|or)\s+)?(?P<inner>[^()]{1,40})\)$"
+)
+_DEF_LIST = re.compile(
+    r"(?m)^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+(?P<definition>\S[^\n]*(?:\n(?![^\n:]{2,80}\n[ \t]*:)[^\n]+)*)"
+)
+_LIST_TERM = re.compile(
+    r"^(?:\*\*(?P<bold>[^*\n]{2,60}?):?\*\*|`(?P<code>[^`\n]{2,60})`|_(?P<em>[^_\n]{2,60})_)"
+    r"\s*(?:[:—–]|\s-)\s+\S"
+)
+_DASH_TERM = re.compile(r"^(?P<term>[A-Za-z][\w .-]{1,40}?)\s+[—–]\s+\S")
+_QUALIFIERS = word_set("optional|deprecated|alpha|beta|stable|ga|required|recommended|default")
+
+
+def list_definitions(source: str, passage_text: str, base: int, vocabulary: Vocabulary) -> list[Definition]:
+    """Glossary patterns of one passage: ``Term`` / ``: definition`` lines, ``- **Term**: …``, ``Term — …``."""
+    found: list[Definition] = []
+    for match in _DEF_LIST.finditer(passage_text):
+        term = visible(match.group("term")).text.strip()
+        aliases: list[str] = []
+        paren = _PAREN.match(term)
+        if paren:
+            term = paren.group("term").strip()
+            if normalize_name(paren.group("inner")) not in _QUALIFIERS:
+                aliases.append(paren.group("inner").strip())
+        code = match.group("term").strip().startswith("`")
+        # "[etcd](/docs/…#etcd)" / ": Consistent … store": a term the author links to its own page
+        linked = re.match(r"\[[^\]\n]+\]\([^)\n]+\)", match.group("term").strip()) is not None
+        if (
+            (_listed_ok(term, code, vocabulary) or (linked and term_ok(term, code=code)))
+            and len(match.group("definition").split()) >= 3
+        ):
+            quote = match.group(0).strip()
+            found.append(
+                Definition(term, source, base + match.start(), quote, "glossary", tuple(aliases), code)
+            )
+    if found:
+        return found
+    listed = _LIST_TERM.match(passage_text)
+    dashed = _DASH_TERM.match(passage_text)
+    if listed:
+        term = (listed.group("bold") or listed.group("code") or listed.group("em") or "").strip()
+        code = listed.group("code") is not None
+    elif dashed:
+        term, code = dashed.group("term").strip(), False
+        if not (identifier_like(term) or vocabulary.is_proper(term) or vocabulary.knows(term)):
+            return found
+    else:
+        return found
+    first = sentences(source, passage_text, base)
+    rest = re.sub(r"^\W*" + re.escape(term) + r"\W*", "", first[0].clean.text) if first else ""
+    if (
+        first
+        and normalize_name(rest.split()[0] if rest.split() else "if") not in _NOT_A_DEFINITION
+        and _listed_ok(term, code, vocabulary)
+        and len(first[0].clean.text.split()) >= len(term.split()) + 4
+    ):
+        found.append(Definition(term, source, first[0].start, first[0].text, "list", (), code))
+    return found
+
+
+# "- **Dedicated Nodes**: If you want …" is a use case, not a definition.
+_NOT_A_DEFINITION = word_set(
+    "if|when|in|for|you|to|this|it|there|because|although|while|as|with|on|by|use|see|note|we|your|"
+    "set|add|create|run|make|do|don't|avoid|consider|check"
+)
+
+
+def _listed_ok(term: str, code: bool, vocabulary: Vocabulary) -> bool:
+    """A list entry's term: code values (``Forbid``, ``spec``) only when the texts name them as terms."""
+    if not term_ok(term, code=code):
+        return False
+    if code:
+        return _HYPHENATED.match(term) is not None or vocabulary.knows(term, strong=True)
+    if len(term.split()) == 1:
+        return identifier_like(term) or vocabulary.knows(term, strong=True) or vocabulary.is_proper(term)
+    return True

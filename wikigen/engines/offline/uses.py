@@ -1,0 +1,360 @@
+"""What a sentence's verb does with a term (R20): the purpose it serves, what it is used for, what
+offers, groups or puts it to use, the text that covers it, and the relative clause that says what it
+does ("a tool that …").
+"""
+
+from __future__ import annotations
+
+import re
+
+from wikigen.engines.offline import complements, frames, subjects
+from wikigen.engines.offline.parse import Parse, Word
+
+# Verbs that say what a thing is for, when the term is their subject.
+FUNCTION_LEMMAS = frozenset(
+    [
+        "let",
+        "allow",
+        "enable",
+        "provide",
+        "define",
+        "represent",
+        "describe",
+        "store",
+        "hold",
+        "contain",
+        "ensure",
+        "manage",
+        "track",
+        "control",
+        "specify",
+        "determine",
+        "mean",
+        "refer",
+        "implement",
+        "give",
+        "return",
+        "create",
+        "keep",
+        "wrap",
+        "encode",
+        "identify",
+        "combine",
+        "convert",
+        "handle",
+        "execute",
+        "evaluate",
+        "perform",
+        "group",
+        "extend",
+        "expose",
+        "schedule",
+        "run",
+        "watch",
+        "maintain",
+        "select",
+        "act",
+        "serve",
+        "consist",
+        "denote",
+        "indicate",
+        "capture",
+        "match",
+        "spawn",
+        "send",
+        "receive",
+        "supervise",
+        "register",
+        "start",
+    ]
+)
+OFFER_LEMMAS = frozenset(["provide", "offer", "introduce", "include", "ship", "support"])
+_PURPOSE_NOUNS = frozenset(["purpose", "role", "job", "goal", "aim", "responsibility", "task"])
+
+
+def purpose_of(parse: Parse, head: Word) -> bool:
+    """ "A ReplicaSet's purpose is to maintain …", "The role of a gate is to …": the sentence says
+    what the term is for."""
+    words = parse.words
+    if head.dep == "poss":
+        noun = words[head.head]
+    elif head.dep == "pobj" and words[head.head].text.casefold() == "of":
+        noun = words[words[head.head].head]
+    else:
+        return False
+    if noun.lemma.casefold() not in _PURPOSE_NOUNS or noun.dep != "nsubj":
+        return False
+    verb = words[noun.head]
+    if (
+        verb.lemma != "be"
+        or not frames.main(parse, verb)
+        or frames.hedged(parse, verb)
+        or frames.negated(parse, noun)
+    ):
+        return False
+    return any(w.dep in ("xcomp", "attr", "ccomp", "acomp") for w in parse.children(verb.i))
+
+
+def for_this(parse: Parse, verb: Word) -> bool:
+    """The purpose clause of ``verb`` acts on something named before: "… to set this field"."""
+    return any(
+        subjects.determiner(parse, w) in subjects.DEMONSTRATIVE
+        for clause in parse.children(verb.i)
+        if clause.dep in ("advcl", "xcomp")
+        for w in parse.children(clause.i)
+        if w.dep in ("dobj", "nsubjpass")
+    )
+
+
+def use_for(parse: Parse, verb: Word) -> bool:
+    """ "Use the pin operator when you want to …", "You use X to …": what the object is for."""
+    if verb.lemma != "use" or frames.hedged(parse, verb) or frames.negated(parse, verb):
+        return False
+    children = parse.children(verb.i)
+    if verb.tag == "VBD" or any(w.dep == "aux" and w.lemma == "have" for w in children):
+        return False  # "Here we have used recursion to traverse a list": what an example did
+    subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
+    # "You use X to …", "Elixir developers use the `Mix` build tool to compile code": the people who
+    # use it tell what it is for (not "Most developers …": some of them)
+    if subject is not None and not (
+        subject.lemma.casefold() in _USERS
+        and not subjects.some_of(parse, subject)
+        and subjects.determiner(parse, subject) not in frames.EACH
+    ):
+        return False
+    objects = [w.i for w in children if w.dep == "dobj"]
+    return any(
+        w.dep in ("advcl", "xcomp")
+        and w.pos in ("VERB", "AUX")
+        and w.lemma not in _DEMONSTRATING
+        and all(w.i > i for i in objects)  # "To set the location, use the `--x` arguments" is advice
+        for w in children
+    )
+
+
+_USERS = frozenset(["you", "we", "developer", "user", "people", "programmer", "administrator", "operator"])
+# "We can use `is_binary/1` to demonstrate this": what the example shows, not what the thing is for
+_DEMONSTRATING = frozenset(
+    ["demonstrate", "show", "illustrate", "see", "check", "confirm", "try", "explore", "test"]
+)
+
+
+def members_offered(parse: Parse, head: Word) -> bool:
+    """ "supports `true` and `false` as booleans": the kind (a bare plural) that the named members
+    are offered as."""
+    verb = parse.words[parse.words[head.head].head]
+    if (
+        verb.lemma not in OFFER_LEMMAS
+        or head.tag != "NNS"
+        or subjects.determiner(parse, head)
+        or frames.hedged(parse, verb)
+    ):
+        return False
+    members = [w for w in parse.children(verb.i) if w.dep == "dobj"]
+    members += [w for m in members for w in parse.children(m.i) if w.dep == "conj"]
+    return len(members) >= 2 and all(w.code for w in members)
+
+
+_GROUP_LEMMAS = frozenset(
+    ["group", "organize", "organise", "bundle", "package", "collect", "gather", "arrange"]
+)
+
+
+def grouped_into(parse: Parse, head: Word) -> Word | None:
+    """ "we group several functions into modules", "Containers are bundled into Pods": the verb that
+    gathers things into the kind ``head`` (a bare plural), said in a main clause, not of one case."""
+    verb = parse.words[parse.words[head.head].head]
+    if verb.dep == "dobj":  # "group several widgets into panels", "into" attached to the object
+        verb = parse.words[verb.head]
+    if (
+        verb.lemma not in _GROUP_LEMMAS
+        or verb.dep != "ROOT"
+        or head.tag != "NNS"
+        or subjects.determiner(parse, head)
+    ):
+        return None
+    if (
+        frames.hedged(parse, verb)
+        or frames.negated(parse, verb)
+        or verb.tag == "VBD"
+        or frames.perfect(parse, verb)
+    ):
+        return None
+    children = parse.children(verb.i)
+    subject = next((w for w in children if w.dep in ("nsubj", "nsubjpass")), None)
+    gathered = next((w for w in children if w.dep in ("dobj", "nsubjpass")), None)
+    # what is gathered is many ("several functions"), not one thing divided ("Gateway API is organized
+    # into different API kinds")
+    many = gathered is not None and gathered.tag in ("NNS", "NNPS")
+    told = subject is None or subject.dep == "nsubjpass" or subject.lemma.casefold() in ("we", "you")
+    return verb if many and told else None
+
+
+def offered_as(parse: Parse, verb: Word) -> bool:
+    """ "… provides macros *as a mechanism for* …": the verb's "as" names the kind of its object."""
+    for prep in parse.children(verb.i):
+        if prep.dep == "prep" and prep.text.casefold() == "as":
+            kind = next((w for w in parse.children(prep.i) if w.dep == "pobj"), None)
+            if kind is not None and kind.pos == "NOUN" and subjects.determiner(parse, kind) in ("a", "an"):
+                return not frames.hedged(parse, verb) and not frames.negated(parse, kind)
+    return False
+
+
+def which_clause(parse: Parse, head: Word) -> str | None:
+    """ "`Agent`s, which are simple abstractions around state": a relative clause that says what
+    the term is ("copula") or what it is meant for ("function"), of a term in the main clause ("we
+    see a message saying the parent process, which is the shell, …" reports one process)."""
+    governor = parse.words[head.head]
+    if governor.i != head.i and governor.pos in ("VERB", "AUX") and not frames.main(parse, governor):
+        return None
+    if governor.i != head.i and (frames.hedged(parse, governor) or frames.can(parse, governor)):
+        return None  # "you can only have 1 DNS suffix, which is the suffix of …": a limit on some
+    if any(w.dep == "nummod" for w in parse.children(head.i)):
+        return None  # "two processes, which are …": those two
+    for clause in parse.children(head.i):
+        if (
+            clause.dep != "relcl"
+            or frames.hedged(parse, clause)
+            or frames.can(parse, clause)
+            or frames.negated(parse, clause)
+        ):
+            continue
+        pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
+        if pronoun is None or pronoun.lemma.casefold() not in ("which", "that", "who"):
+            continue
+        if ", " not in parse.text[head.end : pronoun.start + 1] and pronoun.lemma.casefold() != "that":
+            continue
+        if pronoun.lemma.casefold() == "that" and head.dep not in ("nsubj", "nsubjpass", "attr", "appos"):
+            continue  # "records are created for named ports that are part of …" narrows the ports
+        if not subjects.agrees(parse, head, clause):
+            continue  # "Leases are kept in the tool shed, which are used for …" speaks of the leases
+        if clause.lemma == "be" and any(
+            w.dep == "attr" and complements.defining_attr(parse, w) for w in parse.children(clause.i)
+        ):
+            return "copula"
+        if clause.lemma in ("mean", "use", "design", "intend") and pronoun.dep == "nsubjpass":
+            return "function"
+        if (
+            clause.lemma in FUNCTION_LEMMAS - {"mean", "refer", "give"}
+            and pronoun.dep == "nsubj"
+            and pronoun.lemma.casefold() == "which"
+            and head.dep in ("attr", "nsubj", "appos")
+            and (head.code or subjects.named_classifier(parse, head))
+        ):
+            return "function"  # "… is the `Chars` protocol, which specifies how to …"
+    return None
+
+
+def pointed_subject(parse: Parse, verb: Word) -> bool:
+    """The subject of ``verb``'s clause points back ("these operators", "this set"; not "this
+    document", the text itself)."""
+    return any(
+        w.dep in ("nsubj", "nsubjpass")
+        and subjects.determiner(parse, w) in subjects.POINTING
+        and w.lemma.casefold() not in _TEXT_ITSELF
+        for w in parse.children(verb.i)
+    )
+
+
+def points_back(parse: Parse, verb: Word) -> bool:
+    """What ``verb`` says, it says of something the sentence before named: "_Ephemeral volumes_ are
+    designed for *these* use cases", "… are syntactic sugar for *such* constructs"."""
+    nouns: list[Word] = []
+    for w in parse.children(verb.i):
+        if w.dep in ("dobj", "attr", "oprd"):  # the complement, and what its preposition names
+            nouns.append(w)
+            preps = [p for p in parse.children(w.i) if p.dep == "prep"]
+        elif w.dep in ("prep", "agent"):
+            preps = [w]
+        else:
+            continue
+        nouns += [o for p in preps for o in parse.children(p.i) if o.dep == "pobj"]
+    return any(
+        subjects.determiner(parse, w) in subjects.POINTING and w.lemma.casefold() not in _TEXT_ITSELF
+        for w in nouns
+    )
+
+
+_HAVING = frozenset(["consist", "comprise", "have", "contain", "include"])
+
+
+def parts_listed(parse: Parse, verb: Word) -> bool:
+    """ "The service consists of two parts: the server … and the agents …", "Each context has three
+    parameters: …", "… has two methods, namely …": a number of parts, then the parts — what it is
+    made of, not what it is ("A Pod contains one or more containers" lists none)."""
+    if verb.lemma.casefold() not in _HAVING:
+        return False
+    parts = [w for w in parse.children(verb.i) if w.dep == "dobj"]
+    for prep in parse.children(verb.i):
+        if prep.dep == "prep" and prep.text.casefold() == "of":  # "consists of two parts"
+            parts += [w for w in parse.children(prep.i) if w.dep == "pobj"]
+    return any(
+        subjects.counted(parse, part)
+        and re.match(r"\s*(?::|,\s*namely\b)", parse.text[part.end :]) is not None
+        for part in parts
+    )
+
+
+def the_text_covers(parse: Parse, head: Word) -> bool:
+    """ "This document describes _ephemeral volumes_", "This page gives an overview of X": the text
+    says what it covers, which is no definition of what it covers (unless a gloss follows the term:
+    "… an overview of X: a special type of container that …")."""
+    words = parse.words
+    verb = head
+    while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
+        verb = words[verb.head]
+    if verb.i == head.i or verb.lemma.casefold() not in _TEXT_COVERS or subjects.glossed(parse, head):
+        return False  # "This document uses the term X to refer to …", "… about X: containers that …"
+    return any(
+        w.dep == "nsubj"
+        and w.lemma.casefold() in _TEXT_ITSELF
+        and subjects.determiner(parse, w) in subjects.POINTING
+        for w in parse.children(verb.i)
+    )
+
+
+_TEXT_ITSELF = frozenset(["document", "page", "section", "chapter", "guide", "tutorial", "article", "book"])
+# "This document describes the concept of X": what the text covers
+COVERS = frozenset(["describe", "explain", "cover", "discuss", "outline"])
+_TEXT_COVERS = COVERS | {"give", "provide"}  # "This page gives an overview of X"
+
+
+def put_to_use(parse: Parse, head: Word) -> bool:
+    """ "… scale a workload using a _X_", "… is to run an *X* in Pods": the reader's use of a
+    thing, where nothing says what it does ("use _workload resources_ that manage …", "uses
+    *capabilities* to divide …" do)."""
+    governor = parse.words[head.head]
+    if (
+        head.dep == "pobj"
+        and governor.text.casefold() in ("via", "through")
+        and not frames.in_relative_clause(parse, governor)
+    ):
+        # "… resources handled by Kubernetes via _structured parameters_": the means of another thing
+        return not any(  # "via a _sieve_ that sorts …" says what it does; "(introduced in 1.30)" is an aside
+            w.dep in ("relcl", "acl") and "(" not in parse.text[head.end : w.start]
+            for w in parse.children(head.i)
+        )
+    means = frames.by_means(parse, governor)
+    if governor.lemma.casefold() not in _USING and not means:
+        return False
+    # "In case you need …, *throws* should be used": the passive of the reader's use, as advice
+    used = head.dep == "nsubjpass" and frames.hedged(parse, governor)
+    if (
+        head.dep != "dobj" and not used and not (means and head.dep == "pobj")
+    ):  # "by including" read as a preposition
+        return False
+    if any(w.dep in ("relcl", "acl") and w.lemma.casefold() not in _PLACED for w in parse.children(head.i)):
+        return False  # "… that manage a set of pods" says what they do; "… that run in your cluster" where
+    return not any(  # "… to divide …", "… so that the new release can …": what it is used for
+        w.dep in ("advcl", "xcomp")
+        and any(
+            (a.dep == "aux" and a.text.casefold() == "to")
+            or (a.dep == "mark" and a.text.casefold() in ("so", "that"))
+            for a in parse.children(w.i)
+        )
+        for w in parse.children(governor.i)
+    )
+
+
+_USING = frozenset(["use", "run", "install", "deploy", "employ"])
+_PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, not what it does

@@ -1,0 +1,1 @@
+"""The values the other packages share: sources, objects, ids, hashing, settings, errors. Pure."""

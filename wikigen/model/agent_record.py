@@ -1,0 +1,21 @@
+"""The JSON an agent reads for one compiled object (issue 12): the same shape from the MCP tool `get`
+and from the ``<page>.json`` files of the published site."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from wikigen.model.objects import label_of, object_citations
+
+READABLE = ("article", "concept", "topic")  # kinds with a page; relations are read through `neighbors`
+
+
+def object_record(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """Every structured field of an article, concept or topic, its title and its citations."""
+    return {**dict(obj), "title": label_of(obj), "citations": object_citations(obj)}
+
+
+def cites_private(obj: Mapping[str, Any], private: Collection[str]) -> bool:
+    """True when one of the object's citations points into a private source (the `private` setting)."""
+    return any(c.get("source") in private for c in object_citations(obj))
