@@ -338,12 +338,12 @@ def build_baseline(root: Path, n: int, seed: int) -> dict[str, Any]:
 def finish_baseline(root: Path, n: int, files: dict[str, bytes], generated: float | None) -> dict[str, Any]:
     """Compile what is left to compile (all of it, or the rest of a baseline an earlier run did not
     finish: ``generated`` None), tag it, repack, and measure what it stores."""
-    import wikigen.compiler.driver
+    import wikigen.compiler.increment_run
     from wikigen.compiler.driver import compile_repo
     from wikigen.engines.scripted import ScriptedEngine
 
     repo = pygit2.Repository(str(root))
-    wikigen.compiler.driver.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES * max(1, n // 10_000)  # type: ignore[misc]
+    wikigen.compiler.increment_run.MAX_DELTA_BYTES = BASELINE_DELTA_BYTES * max(1, n // 10_000)  # type: ignore[misc]
     started = time.perf_counter()
     report = compile_repo(root, engine=ScriptedEngine(extract), batch=True)
     compiled = time.perf_counter() - started
