@@ -1,4 +1,4 @@
-"""Benchmark the semantic graph (V3, V4, issue 13): stability of communities, colours and layout,
+"""Benchmark the semantic graph (V3, V4): stability of communities, colours and layout,
 and the page in headless Chromium.
 
 Stability (``--stability``, on by default): on a seeded 5,000-concept power-law graph and on the

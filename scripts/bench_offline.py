@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the offline engine through the real pipeline (issue 4). Prints figures; asserts nothing.
+"""Benchmark of the offline engine (R20) through the real pipeline. Prints figures; asserts nothing.
 
   python scripts/bench_offline.py k8s     # 115 Kubernetes concept docs: batch compile, sample, one edit
   python scripts/bench_offline.py tldr    # 6,643 tldr pages: batch compile, no-op, one edit, withdrawal

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scale benchmark (issue 14, item 2): what one change costs at N = 1,000, 10,000 (and 100,000) sources.
+"""Scale benchmark: what one change costs at N = 1,000, 10,000 (and 100,000) sources.
 
 For each N it commits the synthetic corpus of scripts/make_corpus.py into a temporary repo, builds
 the baseline with the compiler itself (`--batch`, the scripted engine, the caps raised in the bench
@@ -155,7 +155,7 @@ def child(argv: list[str]) -> int:
     code = build_mirror(Path(argv[1])) if argv[2:] == [MIRROR] else wikigen.cli.main(argv)
     counters["command_s"] = time.perf_counter() - started
     counters["blobs_read"] = sum(s.blobs_read for s in stores)
-    # Shards of the manifest and the object index and waiting.json (issue 14) are manifest bytes.
+    # Shards of the manifest and the object index and waiting.json are manifest bytes.
     counters["manifest_bytes"] += sum(s.generated_bytes_read for s in stores)
     counters["exit"] = code
     # `wikigen build` runs MkDocs in a child process: its peak counts too (the larger of the two).
@@ -168,9 +168,9 @@ MIRROR = "lookup-cache"  # the child's own command: build the lookup mirror of H
 
 
 def build_mirror(root: Path) -> int:
-    """What a fresh clone's first compile pays once (issue 14): the lookup mirror built from every
-    index shard of HEAD's snapshot, the manifest mirror from every manifest shard and the communities
-    record's cache from every record shard (``wikigen.store.mirror``), with no earlier tree to diff from."""
+    """What a fresh clone's first compile pays once: the lookup mirror built from every index shard of
+    HEAD's snapshot, the manifest mirror from every manifest shard and the communities record's cache
+    from every record shard (``wikigen.store.mirror``), with no earlier tree to diff from."""
     from wikigen.compiler.communities import COMMUNITIES_DIR
     from wikigen.store.mirror import CommunityMirror, ManifestMirror, Mirror
     from wikigen.store.workspace import Workspace
@@ -458,9 +458,9 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     files = base.pop("files")
     paths = sorted(files)
     results = {"baseline": base}
-    # Issue 14: every compile reads the index through its lookup mirror and plans from the manifest
-    # mirror (caches under .git/wikigen/); a fresh clone builds them once from every shard — measured
-    # on its own, so that the rows below are what each later command costs.
+    # Every compile reads the index through its lookup mirror and plans from the manifest mirror
+    # (caches under .git/wikigen/); a fresh clone builds them once from every shard — measured on its
+    # own, so that the rows below are what each later command costs.
     for stale in [*root.joinpath(".git", "wikigen").glob("lookup.sqlite*"),
                   *root.joinpath(".git", "wikigen").glob("manifest.sqlite*"),
                   *root.joinpath(".git", "wikigen").glob("communities.sqlite*")]:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: `wikigen search` on the shared corpora (issue 12).
+"""Benchmark: `wikigen search` (E6) on the shared corpora.
 
 For k8s-concepts and elixir-guide it answers the hand-written questions in tests/data/search/ (each
 names the file or files that answer it) and prints recall@5 of an answering source, MRR (over the top

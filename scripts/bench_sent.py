@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Bytes sent to the engine per stage against the request's input bytes (issue 14, item 4). Prints
-figures; asserts nothing.
+"""Bytes sent to the engine per stage against the request's input bytes (R19). Prints figures; asserts
+nothing.
 
 On the Kubernetes corpus, after one batch compile of the baseline (offline engine, ~3-6 minutes on
 two cores; kept in BASELINE and reused by later runs), each experiment runs on a copy of it:
@@ -57,7 +57,7 @@ class Recording:
         self.remote = engine.remote
         self.derives_topics = engine.derives_topics
         self.requests: list[tuple[str, dict[str, int]]] = []
-        # What recheck was sent before issue 14, item 4: analyze's whole request again, plus its delta.
+        # What recheck would weigh if it were sent analyze's whole request again, plus its delta.
         self.whole_again = 0
         self.same_answer = True
         self.relations = 0  # what recheck returned

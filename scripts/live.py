@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make live`: the HTTP engine against a real OpenAI-compatible server, on this machine (issue 11.10).
+"""`make live`: the HTTP engine against a real OpenAI-compatible server, on this machine.
 
 Opt-in and never in CI: the first run builds llama.cpp from source (10–20 minutes on 2 cores).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A synthetic scale corpus (issue 14, item 1): N Markdown sources, deterministic from a seed.
+"""A synthetic scale corpus: N Markdown sources, deterministic from a seed.
 
 - sizes: log-normal bodies (median ~2 KB, a long tail, clipped below the 100,000-byte cap of R5);
 - every source defines one to three invented terms ("A *valmori* is a …", one line each), so the

@@ -1,7 +1,7 @@
 """wikigen: a git-native static wiki generator with strictly incremental compiles.
 
 The names below are loaded when first asked for (PEP 562), so that ``wikigen compile`` can start
-reading the work tree's status before the compiler's modules are imported (issue 14)."""
+reading the work tree's status before the compiler's modules are imported."""
 
 from __future__ import annotations
 

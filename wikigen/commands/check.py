@@ -99,8 +99,8 @@ def _asset_problems(ws: Workspace, paths: Sequence[str]) -> list[Problem]:
 
 
 def disk_links(root: Path) -> list[Problem]:
-    """Issue 15.1: every symbolic link under content/ in the work tree, ignored files included,
-    since MkDocs copies whatever the docs folder holds (and follows linked folders)."""
+    """R41: every symbolic link under content/ in the work tree, ignored files included, since MkDocs
+    copies whatever the docs folder holds (and follows linked folders)."""
     content = root / CONTENT_DIR
     if content.is_symlink():
         return [link_problem(CONTENT_DIR, os.readlink(content))]
@@ -136,7 +136,7 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
         result = parse_source(rel, full.read_bytes(), EMPTY_TREE, ws.config)
         if isinstance(result, Source):
             ids.append((rel, result.id, result.id_line))
-            too_large = size_problem(result, ws.config.caps)  # the rule compile applies (issue 11, item 2)
+            too_large = size_problem(result, ws.config.caps)  # R5: the rule compile applies
             if too_large is not None:
                 problems.append(too_large)
         else:

@@ -1,4 +1,4 @@
-"""Where CI can install wikigen from: read off how this copy was installed (issue 11.7).
+"""Where CI can install wikigen from: read off how this copy was installed.
 
 pip records a direct install in the distribution's ``direct_url.json`` (PEP 610); an install from a
 package index has none. The workflow `wikigen init` writes installs the same thing again, so it must

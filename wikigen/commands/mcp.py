@@ -1,4 +1,4 @@
-"""`wikigen mcp` (issue 12): the committed snapshot served to agents over MCP's stdio transport.
+"""`wikigen mcp` (E6): the committed snapshot served to agents over MCP's stdio transport.
 
 Built on the official ``mcp`` SDK (2.x: ``MCPServer``, formerly FastMCP). Five read-only tools —
 ``search``, ``get``, ``neighbors``, ``excerpt``, ``verify`` — each one call into ``wikigen.search``.

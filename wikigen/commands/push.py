@@ -75,7 +75,7 @@ def push(
 ) -> PushReport:
     """Compile and push, re-compiling against the new baseline when the branch moved meanwhile."""
     store = GitStore(path)
-    store.refuse_shallow()  # issue 15.5: before compiling or pushing anything
+    store.refuse_shallow()  # before compiling or pushing anything
     branch = store.head_ref().removeprefix("refs/heads/")
     report = PushReport()
     options = dict(compile_options or {})

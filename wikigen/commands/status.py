@@ -17,7 +17,7 @@ def status_report(ws: Workspace) -> dict[str, Any]:
     summary = baseline.summary
     recorded = plan.waiting
     if recorded is not None:
-        # Issue 14: nothing changed, so the root record's counts say it all — no shard is read.
+        # Nothing changed, so the root record's counts say it all — no shard is read.
         per_category |= summary["perCategory"]
         waiting = {sid: dict(w) for sid, w in recorded.items()}
         objects = int(summary["objects"])

@@ -25,10 +25,10 @@ BODIES_KEPT = 64  # source bodies held at once: objects are checked grouped by t
 def verify_snapshot(ws: Workspace) -> dict[str, Any]:
     """{'citations': checked count, 'objects': count, 'problems': [...]} for the snapshot at HEAD.
 
-    Memory follows the largest source, not the knowledge base (issue 14): the index is streamed
-    shard by shard and only what each object needs is kept (its file, sha and first cited source);
-    objects are then checked in the order of the source they cite first, so each body is read about
-    once and only the last few are held."""
+    Memory follows the largest source, not the knowledge base: the index is streamed shard by shard
+    and only what each object needs is kept (its file, sha and first cited source); objects are then
+    checked in the order of the source they cite first, so each body is read about once and only the
+    last few are held."""
     baseline = ws.baseline
     tree = ws.store.commit_tree(ws.head)
     found: dict[str, list[str]] = {}  # object id → its problems, reported in id order
@@ -64,7 +64,7 @@ def verify_snapshot(ws: Workspace) -> dict[str, Any]:
             bodies.popitem(last=False)
         return body
 
-    # Issue 15.7: a generated file committed by hand (or brought by a merge) is named with its fix.
+    # A generated file committed by hand (or brought by a merge) is named with its fix.
     drift = find_drift(ws.store, ws.head, baseline)
     explained = set(drift.edited) | set(drift.merged)
     work: list[tuple[str, str, str, str, str]] = []  # (group of the first cited source, id, kind, file, sha)

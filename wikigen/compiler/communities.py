@@ -3,36 +3,35 @@
 A community is named by a stable member: the concept it was named by in the parent snapshot's record
 when that concept is still a member, else its most central concept (the largest relation weight to
 other members, ties by id). Its colour is a function of that name alone, so a community that keeps
-its core keeps its name and its colour whatever happens elsewhere (issue 13.3).
+its core keeps its name and its colour whatever happens elsewhere (V3).
 
 The partition comes from Leiden (``leidenalg`` on ``igraph``, modularity, fixed seed) on the
 semantic graph alone: concepts, and relations between two of them weighted by their count; a
 concept with no relation is its own community and is not recorded. With a parent record it is
-updated, not made again: local moves (:mod:`wikigen.compiler.community_moves`) from the concepts whose relations
-changed, so a concept moves only when moving raises modularity and only the change's neighbourhood
-is visited — a 1% change of relations keeps about 99% of assignments where a fresh run keeps about
-half. A community the change cut in two is split into its connected parts. In a compile the update
-reads the graph and the record through the parent's lookup mirror and the record's cache
-(:func:`updated_record`; issue 14: an edit that adds a relation cost 3.1 s at 100,000 sources when
-the moves ran over the whole graph, and 1.0 s now, what an edit that changes no relation costs). A fresh run is made only for a large
-change — at least ``REFRESH_MIN`` concepts, and ``REFRESH_SHARE`` of the linked ones, joined or left
-the graph, as in the increments of a ``--batch`` baseline, which write much anyway — never for an
-ordinary edit: taking a fresh partition moved thousands of concepts in a one-file compile. Local
-moves alone, over a 10,000-source baseline built in 36 increments, ended at 0.86 of a fresh run's
-modularity; ten 1% changes of relations lose under 5% (``tests/test_moves.py``).
+updated, not made again: local moves (:mod:`wikigen.compiler.community_moves`) from the concepts
+whose relations changed, so a concept moves only when moving raises modularity and only the
+change's neighbourhood is visited — a small change of relations keeps almost every assignment,
+where a fresh run would reshuffle many. A community the change cut in two is split into its
+connected parts. In a compile the update reads the graph and the record through the parent's lookup
+mirror and the record's cache (:func:`updated_record`), so what it reads follows the change, not the
+graph. A fresh run is made only for a large change — at least ``REFRESH_MIN`` concepts, and
+``REFRESH_SHARE`` of the linked ones, joined or left the graph, as in the increments of a
+``--batch`` baseline, which write much anyway — never for an ordinary edit, where a fresh partition
+would move thousands of concepts. Local moves alone drift below a fresh run's modularity;
+``tests/test_moves.py`` holds them within 5% of it over ten 1% changes of relations.
 
-The record is sharded like the snapshot's index (issue 14, item 3; :mod:`wikigen.model.shards`):
+The record is sharded like the snapshot's index (:mod:`wikigen.model.shards`):
 ``content/.wikigen/communities/ab/c.json`` holds ``{concept id: community name}`` for the concepts
 whose ``sha1(id)`` starts with ``abc``, one per line, so that a commit rewrites only the shards of the
 concepts that moved. Its constant header (schema, algorithm, seed, folder, levels) is in the snapshot's
 root record (``layout.communities``, :func:`layout`), which every commit writes anyway.
 
-Before it was sharded the record was one file, ``content/.wikigen/communities.json`` (each community's
-name and its members; :func:`load_whole` still reads it). A schema-1 repo's file moves into the shards
-in the storage-layout move (:mod:`wikigen.store.migration`). A repo already in the sharded layout that still
-holds the whole file (compiled by a wikigen that sharded the snapshot but not this record) reads it
-as the parent record, and the next compile that merges writes every shard of the new partition and
-removes the file, in the same commit: no crash, no colour lost.
+A schema-1 repo holds the record as one file, ``content/.wikigen/communities.json`` (each
+community's name and its members; :func:`load_whole` reads it), which the storage-layout move
+(:mod:`wikigen.store.migration`) puts into the shards. A repo in the sharded layout that still holds
+the whole file (its snapshot sharded, this record not) reads it as the parent record, and the next
+compile that merges writes every shard of the new partition and removes the file, in the same
+commit: no crash, no colour lost.
 
 Pure but for :func:`read_record` and :class:`StoredRecord`, the readers of the stored record (given a
 store; the second through its cache, :class:`wikigen.store.mirror.CommunityMirror`).
@@ -56,8 +55,8 @@ from wikigen.model.shards import Levels, changed_shards, decode_shard, encode_sh
 
 COMMUNITIES_DIR = "content/.wikigen/communities"
 COMMUNITIES_LEVELS: Levels = (2, 1)  # 4,096 shards, as the relations
-WHOLE_RECORD_PATH = "content/.wikigen/communities.json"  # the record before it was sharded (schema 1)
-SCHEMA = 2  # of the record: 1 was the whole file
+WHOLE_RECORD_PATH = "content/.wikigen/communities.json"  # the record as one file (schema 1)
+SCHEMA = 2  # of the record: 1 is the whole file
 SEED = 42
 ALGORITHM = "leiden-modularity; updated by local moves from the concepts whose relations changed"
 REFRESH_MIN = 100  # concepts joined or left the graph, at least, for a fresh partition ...
@@ -333,7 +332,7 @@ def updated_record(
     lookup: Lookup, relations: Mapping[str, tuple[Ends | None, Ends | None]], parent: Record
 ) -> dict[str, bytes | None] | None:
     """The files that bring a sharded parent record to the graph the increment made, by local moves
-    from the concepts whose relations changed (issue 14: what it reads follows the change): only the
+    from the concepts whose relations changed, reading only what the change touches: only the
     shards of the concepts whose community changed. ``lookup``: the parent snapshot's;
     ``relations``: every relation the increment added, removed or rewrote → its endpoints before and
     after (``None``: not there). ``None`` when so many concepts joined or left the graph that a fresh

@@ -1,5 +1,5 @@
-"""Local moves of the community partition (V3, issue 14): the parent record brought to a changed
-semantic graph by moving only the concepts near the change. Pure over a :class:`GraphView`.
+"""Local moves of the community partition (V3): the parent record brought to a changed semantic graph
+by moving only the concepts near the change. Pure over a :class:`GraphView`.
 
 The queue starts with the concepts whose relations changed (``seeds``): a concept that lost its last
 relation leaves the record, one that gained its first starts alone. A concept taken from the queue
@@ -12,8 +12,7 @@ gain of joining ``c`` is ``2m·k_c − k·Σ_c`` (``m``: the graph's total weigh
 where it is, else goes to the first community by name. Every move raises modularity, so it ends.
 Communities are weighed most linked first, and no further once ``2m·k_c`` is no more than the best
 gain (none after can beat it): a hub's neighbours are in most communities, whose totals are then
-never read (at 100,000 sources a relation to a concept of 19,000 relations took 1.3 s, against 2.5 s
-weighing every community).
+never read.
 
 A community that lost a member or an inner relation may have come apart. It is checked by searching
 from each member next to what was cut, all searches at once, one step each in turn: searches that

@@ -93,7 +93,7 @@ class Context:
 
 
 def _declared_lang(source: Source) -> dict[str, str]:
-    """``{"lang": …}`` where the source's frontmatter declares a language (issue 10, item 6), else {}."""
+    """``{"lang": …}`` where the source's frontmatter declares a language, else {}."""
     value = source.metadata.get("lang")
     return {"lang": value.strip()} if isinstance(value, str) and value.strip() else {}
 
@@ -110,15 +110,15 @@ def source_entry(source: Source) -> dict[str, Any]:
         "category": source.category,
         "verification": source.verification,
         "body": source.body,
-        # Issue 10, item 6: only a source that declares its language carries it, so that every other
-        # request stays byte-identical.
+        # Only a source that declares its language carries it, so that every other request stays
+        # byte-identical.
         **_declared_lang(source),
     }
 
 
 def recheck_request(request: Mapping[str, Any], delta: Mapping[str, Any]) -> dict[str, Any]:
     """R19: what recheck checks, built from analyze's request and delta, and nothing sent twice for
-    nothing (issue 14, item 4).
+    nothing.
 
     Recheck looks for explicit relations that analyze missed, and inferences across sources, in the
     same bounded text: it gets the changed sources and the fragments as analyze did, the names of
@@ -158,7 +158,7 @@ def input_bytes_of(request: Mapping[str, Any]) -> int:
 
 def alone_bytes(source: Source) -> int:
     """The input bytes of an increment holding ``source`` alone: no fragments, anchors or other
-    sources — the least any compile of it can send (issue 11, item 2)."""
+    sources — the least any compile of it can send (R5)."""
     return input_bytes_of({"sources": [source_entry(source)]})
 
 
@@ -393,7 +393,7 @@ def build_context(
     if over and enforce:
         names = ", ".join(s.id for s in changed) or "(withdrawals only)"
         detail = "; ".join(f"caps.{n}: {v:,} > {lim:,}" for n, v, lim in over)
-        # The advice depends on how compile was run; the pipeline adds it (issue 11, item 1).
+        # R15, R16: the advice depends on how compile was run; the pipeline adds it.
         raise CapExceeded(
             f"the increment is over its caps — {detail}; sources: {names}. Nothing was trimmed or published.",
             sources=[s.id for s in changed],

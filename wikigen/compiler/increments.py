@@ -115,7 +115,7 @@ def increment_manifest(
     baseline: Snapshot, plan: Plan, selected: Sequence[str]
 ) -> dict[str, ManifestEntry] | Overlay[ManifestEntry]:
     """The manifest after this increment: selected sources compiled, later increments' ones as before
-    (an overlay of the baseline's when the plan was made from the diff, issue 14)."""
+    (an overlay of the baseline's when the plan was made from the diff)."""
     manifest: dict[str, ManifestEntry] | Overlay[ManifestEntry] = (
         plan.manifest.copy() if isinstance(plan.manifest, Overlay) else dict(plan.manifest)
     )

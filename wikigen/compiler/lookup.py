@@ -1,6 +1,6 @@
-"""What a compile asks of the object index besides "the entry of this id" (issue 14): who depends on
-a source or an object, which names start with a word, which concept holds a name, and the graph of
-concepts and relations. Pure.
+"""What a compile asks of the object index besides "the entry of this id": who depends on a source or
+an object, which names start with a word, which concept holds a name, and the graph of concepts and
+relations. Pure.
 
 :class:`IndexLookup` answers from an index held whole (a schema-1 snapshot, the tests);
 :class:`wikigen.store.mirror.Mirror` answers the same questions from a local SQLite copy of a sharded
@@ -251,12 +251,12 @@ def topic_neighbourhood(
     index: Overlay[Mapping[str, Any]], lookup: Lookup, touched: Iterable[str]
 ) -> tuple[dict[str, dict[str, Any]], set[str], set[str]] | None:
     """What the topic rule (:mod:`wikigen.compiler.topics`) needs to re-plan the topics an increment may have
-    changed, read from the parent's lookup and the increment's entries (issue 14: not the whole
-    graph). A topic is a function of its anchor's relations and of its anchor's and neighbours'
-    entries, so the anchors to re-plan are the touched concepts, the ends of the touched relations and
-    the touched concepts' neighbours, before and after. Returns :func:`anchors_neighbourhood` of those
-    anchors — or ``None`` when the increment reaches more than :data:`TOPIC_REACH` concepts (every
-    anchor is planned then, :func:`linked_concepts`)."""
+    changed, read from the parent's lookup and the increment's entries, never the whole graph. A topic
+    is a function of its anchor's relations and of its anchor's and neighbours' entries, so the
+    anchors to re-plan are the touched concepts, the ends of the touched relations and the touched
+    concepts' neighbours, before and after. Returns :func:`anchors_neighbourhood` of those anchors —
+    or ``None`` when the increment reaches more than :data:`TOPIC_REACH` concepts (every anchor is
+    planned then, :func:`linked_concepts`)."""
     touched = set(touched)
     merged = MergedRelations(index, lookup, touched)
     anchors = {oid for oid in touched if kind_of(oid) == "concept"}

@@ -174,7 +174,7 @@ def merge(
             articles_of[sid] = kept | new_articles.get(sid, set())
         return articles_of[sid]
 
-    # Relations live in shards (issue 14): only the shards of relations that changed are read and written.
+    # Relations live in shards: only the shards of relations that changed are read and written.
     relation_files: dict[str, bytes] = {}
     relation_shards: dict[str, dict[str, str]] = {}
 
@@ -230,7 +230,7 @@ def merge(
         entry = index_entry(obj, data, deps, prov)
         before = baseline_index.get(oid)
         if before is not None and _same_but_provenance(entry, before):
-            # R24, issue 14: an object a delta repeats (or rebuilds) unchanged keeps its entry and its provenance, so
+            # R24: an object a delta repeats (or rebuilds) unchanged keeps its entry and its provenance, so
             # that its index shard is not rewritten for nothing (its file bytes are the same blob).
             index[oid] = dict(before)
             if kind != "relation":
@@ -244,8 +244,8 @@ def merge(
         if new_bytes != relation_files[path]:
             files[path] = new_bytes if lines else None
     # Concepts and relations (and topics, for the topic rule): what the partition and the rule read.
-    # Issue 14: both run only when the increment changed what they read, and both read only the
-    # neighbourhood of the change (the whole graph where there is no record or topic to update yet).
+    # Both run only when the increment changed what they read, and both read only the neighbourhood of
+    # the change (the whole graph where there is no record or topic to update yet).
     touched = {oid for oid in index.touched() if kind_of(oid) in ("concept", "relation", "topic")}
     moved = any(kind_of(oid) != "topic" and (oid in index) != (oid in baseline_index) for oid in touched)
     topics = derive_topics and bool(touched)
@@ -254,15 +254,15 @@ def merge(
     partition = moved or not communities.sharded or communities.whole
     record: dict[str, bytes | None] | None = None
     if partition and communities.sharded and not communities.whole:
-        # Issue 14: local moves from the concepts whose relations changed, reading only their part of
+        # V3: local moves from the concepts whose relations changed, reading only their part of
         # the graph and of the record (None: so much came or went that a fresh partition is due).
         record = updated_record(lookup, _relation_ends(index, touched), communities)
         partition = record is None
     if topics:
-        # Issue 14: only the topics whose anchor's neighbourhood the increment touched are planned
-        # again, from that neighbourhood. Where the parent's topics are not the rule's whole output
-        # (the rule did not make its snapshot, or an engine's topic is there), or the change reaches
-        # too far, every anchor is planned, a few thousand at a time, each from its neighbourhood.
+        # Only the topics whose anchor's neighbourhood the increment touched are planned again, from
+        # that neighbourhood. Where the parent's topics are not the rule's whole output (the rule did
+        # not make its snapshot, or an engine's topic is there), or the change reaches too far, every
+        # anchor is planned, a few thousand at a time, each from its neighbourhood.
         near = topic_neighbourhood(index, lookup, touched) if topics_complete and not lookup.engine_topics() else None
         if near is not None:
             local, anchors, anchored = near
@@ -275,7 +275,7 @@ def merge(
     if partition:
         graph = lookup.graph(full=False)
         overlay_graph(index, graph, full=False)
-        files.update(record_communities(graph, communities))  # V3, issue 13.3; sharded, issue 14.3
+        files.update(record_communities(graph, communities))  # V3: stable names and colours, sharded
     files.update(record or {})
     problems.extend(changed_problems(index, lookup, compiled, recompiled))
     return Merged(index=index, files=files, counts=counts, problems=problems)
@@ -305,8 +305,8 @@ def _derive_every_topic(
     provenance: Mapping[str, Any],
 ) -> tuple[dict[str, int], list[str]]:
     """The topic rule over every anchor of the merged objects, :data:`wikigen.compiler.lookup.TOPIC_REACH` of
-    them at a time, each group planned from its neighbourhood (issue 14: the whole graph is never held
-    at once); then the parent's topics no group planned or reconsidered are removed."""
+    them at a time, each group planned from its neighbourhood (the whole graph is never held at once);
+    then the parent's topics no group planned or reconsidered are removed."""
     merged = MergedRelations(index, lookup, touched)
     linked = sorted(n for n in merged.linked() if n not in index.removed)  # (a gone concept plans nothing)
     counts = {"added": 0, "updated": 0, "removed": 0}
@@ -345,7 +345,7 @@ def _derive_topics(
     baseline_index = index.base
     # An article a concept depends on is in the snapshot unless this increment removed it (R28 fails
     # a dangling one anyway): asked of the overlay's removals, never of the stored index's shards
-    # (issue 14: a first topic compile at 100,000 sources looked up 450,000 articles).
+    # (a first topic compile would otherwise look up every article of the knowledge base).
     plans = plan_topics(graph, exists=lambda oid: oid not in index.removed)
     if anchors is not None:
         plans = {tid: plan for tid, plan in plans.items() if plan.anchor in anchors}
@@ -423,7 +423,7 @@ def changed_problems(
     # who among the changed entries holds each name, once (not once per name: an increment of a
     # baseline changes thousands of concepts)
     # What the changed entries depend on, asked of the overlay and then of the lookup, never of the
-    # stored index's shards (issue 14: a first topic compile's 10,000 topics name 116,000 members).
+    # stored index's shards (a first topic compile's topics name members by the ten thousand).
     wanted = {dep for entry in changed.values() for dep in entry.get("deps", [])}
     stored = {dep for dep in wanted if dep not in index.changes and dep not in index.removed}
     absent = {dep for dep in wanted if dep in index.removed and dep not in index.changes}

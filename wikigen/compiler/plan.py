@@ -17,8 +17,8 @@ from wikigen.model.hashing import fingerprint
 from wikigen.model.snapshot import ManifestEntry, Pending, Snapshot, private_globs, private_globs_of
 from wikigen.model.sources import Source, SourceSet, matches_private
 
-# Issue 15.7: withdrawing more than this many sources at once, and more than half of them, is
-# refused without --allow-mass-withdrawal (a renamed sources folder withdraws every source).
+# R29: withdrawing more than this many sources at once, and more than half of them, is refused without
+# --allow-mass-withdrawal (a renamed sources folder withdraws every source).
 MASS_WITHDRAWAL = 10
 
 
@@ -41,8 +41,8 @@ class Plan:
     fingerprint: str
     blobs_read: int
     backfill: bool = False  # R10: a legacy snapshot gains a manifest, no model call
-    # issue 14: the waiting sources as the root record's waiting.json lists them (reason, version,
-    # path), when the plan was made from the root record alone (:func:`unchanged_plan`); else None
+    # The waiting sources as the root record's waiting.json lists them (reason, version, path), when
+    # the plan was made from the root record alone (:func:`unchanged_plan`); else None
     waiting: Mapping[str, Mapping[str, str]] | None = None
 
     @property
@@ -370,9 +370,9 @@ def nothing_to_compile() -> dict[str, Any]:
 
 
 def unchanged_plan(baseline: Snapshot, tree: str, waiting: Mapping[str, Mapping[str, Any]] | None) -> Plan | None:
-    """R7, issue 14: the plan of a sources tree identical to the baseline's, from the root record and
-    the ``waiting`` sources alone — no source blob and no manifest shard is read. None when the
-    snapshot cannot answer so (a schema-1 or legacy snapshot, or none): then the full plan runs."""
+    """R7: the plan of a sources tree identical to the baseline's, from the root record and the
+    ``waiting`` sources alone — no source blob and no manifest shard is read. None when the snapshot
+    cannot answer so (a schema-1 or legacy snapshot, or none): then the full plan runs."""
     summary = baseline.summary
     if tree != baseline.sources_tree or not baseline.sharded or waiting is None or "sources" not in summary:
         return None
@@ -398,8 +398,8 @@ def unchanged_plan(baseline: Snapshot, tree: str, waiting: Mapping[str, Mapping[
 
 
 def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot) -> None:
-    """Issue 15.7: a compile that would withdraw more than half of the compiled sources, and more
-    than ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision."""
+    """R29: a compile that would withdraw more than half of the compiled sources, and more than
+    ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision."""
     withdrawn = len(plan.withdrawn)
     if withdrawn <= MASS_WITHDRAWAL:
         return  # the usual case, decided without counting the manifest

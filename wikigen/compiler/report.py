@@ -62,7 +62,7 @@ class CompileReport:
     withdrawn: list[str] = field(default_factory=list)
     increments: list[IncrementReport] = field(default_factory=list)
     message: str = ""
-    warnings: list[str] = field(default_factory=list)  # issue 15.3: what did not follow a publish, and its repair
+    warnings: list[str] = field(default_factory=list)  # R31: what did not follow a publish, and its repair
 
     def as_json(self) -> dict[str, Any]:
         sent = {"analyze": 0, "recheck": 0, "total": 0}

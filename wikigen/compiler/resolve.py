@@ -184,7 +184,7 @@ def resolve(
             "contradictions": _issues(raw.get("contradictions", []), citer, f"{where}.contradictions", bag),
             "open_questions": _issues(raw.get("open_questions", []), citer, f"{where}.open_questions", bag),
         }
-        if raw.get("notes"):  # how it was compiled (issue 10, item 6); absent where there is none
+        if raw.get("notes"):  # how it was compiled; absent where there is none
             obj["notes"] = [" ".join(str(note).split()) for note in raw["notes"]]
         cited = {c.source for c in bag.values()}
         for source in sources:

@@ -15,12 +15,12 @@ def route_of(config: Config) -> dict[str, Any]:
     settings = config.engine
     if settings.name == "offline":
         return {"engine": "offline", "host": None, "models": {"analyze": OFFLINE_MODEL, "recheck": OFFLINE_MODEL}}
-    host = host_of(settings.base_url)  # issue 15.7: never the userinfo, where a key may sit
+    host = host_of(settings.base_url)  # never the userinfo, where a key may sit
     return {"engine": settings.name, "host": host, "models": dict(settings.models)}
 
 
 def host_of(base_url: str | None) -> str | None:
-    """The base URL's host and port, never its user name or password (issue 15.7); None when unset."""
+    """The base URL's host and port, never its user name or password; None when unset."""
     if not base_url:
         return None
     try:

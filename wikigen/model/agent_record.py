@@ -1,4 +1,4 @@
-"""The JSON an agent reads for one compiled object (issue 12): the same shape from the MCP tool `get`
+"""The JSON an agent reads for one compiled object (E6): the same shape from the MCP tool `get`
 and from the ``<page>.json`` files of the published site."""
 
 from __future__ import annotations

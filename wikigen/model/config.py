@@ -201,7 +201,7 @@ def _parsed(text: str | None) -> dict[Any, Any]:
     if text is None:
         return {}
     try:
-        # Issue 15.7: a setting written twice (YAML keeps the last silently), anchors and aliases.
+        # Refused: a setting written twice (YAML keeps the last silently), anchors and aliases.
         refused = refusal(text, CONFIG_FILE, first_line=1)
         if refused is not None:
             raise ConfigError(f"{CONFIG_FILE}:{refused[0]}: {refused[1]}")
@@ -356,7 +356,7 @@ def _build(data: dict[str, Any], problems: _Problems) -> Config:
     api_key_env = str(engine_raw.get("api_key_env", engine.api_key_env))
     base_url = engine_raw.get("base_url")
     if base_url is not None and not str(base_url).startswith(("http://", "https://")):
-        # Issue 15.7: said without the text itself, which may hold a key (`user:KEY@host`).
+        # Said without the text itself, which may hold a key (`user:KEY@host`).
         problems.add(
             f"{problems.name('engine', 'base_url')} must start with http:// or https://, e.g. http://localhost:8000/v1",
             "engine",

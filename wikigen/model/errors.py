@@ -76,8 +76,8 @@ class SnapshotError(WikigenError):
 class CapExceeded(WikigenError):
     """An increment is over one of the caps of R15; nothing was trimmed or published.
 
-    R33, issue 11 item 1: a cap breach judges how compile was run (one increment or --batch), not
-    the sources, so it never makes a later compile of the same sources refuse.
+    R33: a cap breach judges how compile was run (one increment or --batch), not the sources, so it
+    never makes a later compile of the same sources refuse.
     """
 
     retryable = True
@@ -152,7 +152,7 @@ class LocalChangesError(WikigenError):
 
 
 class HandEditError(WikigenError):
-    """A generated file was committed by hand (issue 15.7); the message names it and its restore."""
+    """A generated file was committed by hand; the message names it and its restore."""
 
 
 class MassWithdrawal(WikigenError):

@@ -55,9 +55,8 @@ def source_version(title: str, category: str, metadata: dict[str, Any], body: st
 def fingerprint(pairs: Iterable[tuple[str, str]]) -> str:
     """Hash over the sorted (id, version) pairs of all valid sources.
 
-    A compile hashes the same pairs twice, for its plan and for the snapshot it writes (100,000 pairs
-    take 0.1 s to encode, issue 14): the last pairs and their hash are kept, and comparing costs a
-    few milliseconds."""
+    A compile hashes the same pairs twice, for its plan and for the snapshot it writes: the last
+    pairs and their hash are kept, and comparing them costs far less than encoding them again."""
     ordered = sorted(pairs)
     if _LAST_FINGERPRINT and _LAST_FINGERPRINT[0][0] == ordered:
         return _LAST_FINGERPRINT[0][1]
@@ -82,8 +81,8 @@ def fingerprint_of_text(text: str) -> str:
 def spliced(text: str, changes: Mapping[str, str | None]) -> str | None:
     """``text`` (a :func:`pairs_text`) with each id of ``changes`` paired with its version, or taken
     out where the version is None — what :func:`pairs_text` gives for the changed pairs, in time that
-    grows with the changes, not with the pairs (issue 14: 100,000 pairs took 0.2 s to encode and
-    hash each compile). None where the text cannot be split safely (an escaped character: a
+    grows with the changes, not with the pairs, where encoding and hashing them all would grow with
+    the knowledge base. None where the text cannot be split safely (an escaped character: a
     backslash sorts and splits differently from the string it stands for); the caller then hashes
     the pairs themselves."""
     if "\\" in text or not (text == "[]" or (text.startswith('[["') and text.endswith('"]]'))):

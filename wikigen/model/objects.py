@@ -1,8 +1,8 @@
 """Compiled objects (B and C) and their storage: one Markdown file per article, concept and topic
 (frontmatter = structured data, body = reading text) at ``content/wiki/<kind>s/ab/c/<slug>.md``, and
 relations one JSON line each, sorted by id, in shards ``content/wiki/relations/ab/c.jsonl`` — the
-prefixes are hex digits of ``sha1(object id)`` (issue 14: a commit rewrites a few small folders and
-one small relation shard, never a folder or a file listing every object). Schema-1 snapshots kept
+prefixes are hex digits of ``sha1(object id)``, so that a commit rewrites a few small folders and
+one small relation shard, never a folder or a file listing every object. A schema-1 snapshot keeps
 flat folders and one ``content/wiki/relations.jsonl``; readers follow the index's ``file`` either
 way. An object's file depends only on its inputs: provenance lives in the manifest, never here.
 """
@@ -22,9 +22,9 @@ from wikigen.model.shards import Levels, shard_of
 WIKI_DIR = "content/wiki"
 RELATIONS_DIR = f"{WIKI_DIR}/relations"
 RELATIONS_LEVELS: Levels = (2, 1)
-# Issue 14: object files in prefix folders by a hash of the id (``concepts/ab/c/<slug>.md``), so that a
-# commit rewrites a few small folders, not one tree object listing every concept (600 KB at 10,000
-# sources). A page's URL never depends on this (views.layout names pages by the object's text).
+# Object files in prefix folders by a hash of the id (``concepts/ab/c/<slug>.md``), so that a
+# commit rewrites a few small folders, not one tree object listing every concept. A page's URL never
+# depends on this (views.layout names pages by the object's text).
 OBJECT_LEVELS: Levels = (2, 1)
 LEGACY_RELATIONS_PATH = f"{WIKI_DIR}/relations.jsonl"  # schema 1: every relation in one file
 FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
@@ -33,12 +33,12 @@ FOLDERS = {"article": "articles", "concept": "concepts", "topic": "topics"}
 # times faster. Only for the compiler's own files: a user's frontmatter keeps the pure parser's
 # messages.
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# Writing: LibYAML's emitter writes the same bytes as the pure one, 3.4 times faster on the
-# Kubernetes articles (rendering was a third of a --batch baseline), except for the characters it
-# escapes that the pure one writes as they are — outside the BMP (emoji), NEL and the Unicode line
-# and paragraph separators — and some keys (the empty one), which it writes in another form. An
-# object holding such text, or a key that is not a field name, is written by the pure emitter, so
-# its bytes never depend on the build (R24; tests/test_objects.py compares both on generated text).
+# Writing: LibYAML's emitter writes the same bytes as the pure one, several times faster, except for
+# the characters it escapes that the pure one writes as they are — outside the BMP (emoji), NEL and
+# the Unicode line and paragraph separators — and some keys (the empty one), which it writes in
+# another form. An object holding such text, or a key that is not a field name, is written by the pure
+# emitter, so its bytes never depend on the build (R24; tests/test_objects.py compares both on
+# generated text).
 _DUMPER: Any = getattr(yaml, "CSafeDumper", None)
 _ESCAPED_BY_LIBYAML = re.compile("[\x85\u2028\u2029\U00010000-\U0010FFFF]")
 _FIELD_NAME = re.compile("[A-Za-z_][A-Za-z0-9_]*")

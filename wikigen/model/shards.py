@@ -1,6 +1,6 @@
-"""Sharded storage (issue 14, item 3): a large id → record mapping kept as many small files, so that a
-snapshot commit rewrites only the files whose records changed — O(change) git objects and bytes,
-whatever the size of the knowledge base.
+"""Sharded storage: a large id → record mapping kept as many small files, so that a snapshot commit
+rewrites only the files whose records changed — O(change) git objects and bytes, whatever the size of
+the knowledge base.
 
 An id's shard is fixed by a hash of the id alone (never by history or order): the first hex digits
 of ``sha1(id)``, cut into folder levels (``levels=(2, 1)``: ``ab/c.json``, 4,096 shards). A shard

@@ -24,7 +24,7 @@ from wikigen.model.yamlscan import refusal, safe_load
 
 CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
 SOURCES_DIR = "content/sources"
-# Issue 15.2: frontmatter is small structured data; these bound the work of reading it.
+# R5: frontmatter is small structured data; these bound the work of reading it.
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_FRONTMATTER_DEPTH = 20
 VERIFICATION = ("unverified", "verified", "rejected")
@@ -175,7 +175,7 @@ def _split_frontmatter(text: str) -> tuple[str | None, str, int]:
 
 def _refused_yaml(front: str) -> tuple[int, str] | None:
     """(file line, message) for frontmatter that is refused before it is read (wikigen.model.yamlscan):
-    over the size or nesting limit, anchors and aliases (issue 15.2), a key written twice (15.7).
+    over the size or nesting limit, anchors and aliases, a key written twice (R5).
     Raises yaml.YAMLError for text that is not YAML at all."""
     size = len(front.encode("utf-8"))
     if size > MAX_FRONTMATTER_BYTES:
@@ -187,8 +187,8 @@ def _refused_yaml(front: str) -> tuple[int, str] | None:
 
 
 def alias_advice(name: str, target: str | None) -> str:
-    """Issue 11, item 6: the exact wikigen.yml setting that makes a foreign category name (a Jekyll
-    `category: Concepts`) an alias of ``target`` (else of knowledge, naming the other choices)."""
+    """R2: the exact wikigen.yml setting that makes a foreign category name (a Jekyll `category:
+    Concepts`) an alias of ``target`` (else of knowledge, naming the other choices)."""
     key = " ".join(name.split()).casefold()
     line = yaml.safe_dump({key: target or "knowledge"}, default_flow_style=True, allow_unicode=True).strip()[1:-1]
     choice = "" if target else " (or tasks, retrospectives, constraints)"
@@ -373,7 +373,7 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
         title = None
 
     if not body.strip():
-        # Issue 15.7: it would compile to no article, and R28 would then fail every later compile.
+        # It would compile to no article, and R28 would then fail every later compile.
         problems.append(
             Problem(path, 1, f"the file is empty; write the source's text, or remove it (`git rm {path}`)")
             if not text.strip()
@@ -410,7 +410,7 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
 
 
 def link_problem(path: str, target: str) -> Problem:
-    """Issue 15.1: a symbolic link under content/ would publish whatever it points at."""
+    """R41: a symbolic link under content/ would publish whatever it points at."""
     return Problem(
         path,
         1,

@@ -2,8 +2,8 @@
 loaded so that every value it holds can be hashed, stored and shown.
 
 PyYAML's event stream shows every anchor, alias, nesting level and mapping key before anything is
-built, so reading stays bounded by the text's size (issue 15.2: a 409-byte alias bomb expands to
-billions of values) and a key written twice is caught (issue 15.7: PyYAML keeps the last silently).
+built, so reading stays bounded by the text's size (a few hundred bytes of aliases can expand to
+billions of values) and a key written twice is caught (PyYAML keeps the last silently).
 A value PyYAML cannot build (a 30 February, `!!float abc`, an integer of 5,000 digits, the lone
 surrogate `"\\ud800"`) is a ``yaml.YAMLError`` at its own line, like text that is not YAML (R5).
 """

@@ -1,4 +1,4 @@
-"""Search over the committed snapshot (issue 12): the index under .git/ and the ranking."""
+"""Search over the committed snapshot (E6): the index under .git/ and the ranking."""
 
 from __future__ import annotations
 

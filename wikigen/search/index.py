@@ -1,4 +1,4 @@
-"""The search index (issue 12): the passages (E1) of every compiled source and the compiled objects of one
+"""The search index (E6): the passages (E1) of every compiled source and the compiled objects of one
 snapshot, in SQLite under ``.git/wikigen/search.sqlite``.
 
 It lives outside the snapshot and is rebuilt from git alone. It follows the snapshot in O(change):

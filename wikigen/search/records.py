@@ -1,4 +1,4 @@
-"""What an agent reads besides search results (issue 12): one object with its citations, a concept's
+"""What an agent reads besides search results (E6): one object with its citations, a concept's
 relations with their evidence, a span of a source at a version, one citation re-checked.
 
 Everything is read from the index of the committed snapshot and from git: never the work tree, never

@@ -1,6 +1,6 @@
-"""What an increment reads of its baseline snapshot without copying it (issue 14): compiled bodies
-(read from their blobs, checked against the manifest, R13), compiled versions and titles looked up
-in the manifest, and the lookup of its object index."""
+"""What an increment reads of its baseline snapshot without copying it: compiled bodies (read from
+their blobs, checked against the manifest, R13), compiled versions and titles looked up in the
+manifest, and the lookup of its object index."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from wikigen.store.workspace import Workspace
 
 
 def baseline_lookup(ws: Workspace) -> Lookup:
-    """Who depends on what in the baseline's index: its lookup mirror when it is sharded (issue 14)."""
+    """Who depends on what in the baseline's index: its lookup mirror when it is sharded."""
     stored = ws.baseline.stored
     return lookup_of(ws.store, ws.baseline.objects, stored.index_tree if stored is not None else None)
 

@@ -13,8 +13,8 @@ from wikigen.store.git import GitStore
 
 
 def read_record(store: GitStore, tree: str) -> Record:
-    """The record stored in ``tree`` (a commit's root tree). Issue 14: its assignment is read on first
-    use, so an increment that does not partition (no concept or relation came or went) reads no shard."""
+    """The record stored in ``tree`` (a commit's root tree). Its assignment is read on first use, so
+    an increment that does not partition (no concept or relation came or went) reads no shard."""
     folder = store.subtree(tree, COMMUNITIES_DIR)
     whole = store.read_file(tree, WHOLE_RECORD_PATH)
     if folder == EMPTY_TREE:

@@ -1,4 +1,4 @@
-"""The generated files at HEAD against the compiler commit that published the snapshot (issue 15.6–15.7).
+"""The generated files at HEAD against the compiler commit that published the snapshot.
 
 Only the compiler writes content/wiki/ and content/.wikigen/, so every difference between HEAD and
 the commit that published HEAD's snapshot came from one of two places:
@@ -82,17 +82,17 @@ def _published_by(store: GitStore, head: str) -> tuple[str | None, str | None]:
 
 
 def _in_shards(path: str) -> bool:
-    """A path in the sharded manifest or index folders, or the waiting list (issue 14): the snapshot
-    reads them from the tree and blob ids its root records, so whatever differs there (a merge's
-    mix, an edit) is only restored."""
+    """A path in the sharded manifest or index folders, or the waiting list: the snapshot reads them
+    from the tree and blob ids its root records, so whatever differs there (a merge's mix, an edit) is
+    only restored."""
     return path == WAITING_PATH or path.startswith(tuple(f"{folder}/" for folder in SHARDED_DIRS))
 
 
 def _owner(store: GitStore, commit: str, snapshot: Snapshot) -> Callable[[str], bool]:
     """Whether a path is one of the files the compiler wrote for ``snapshot`` (committed at
     ``commit``): an object file of its index, a relation shard, the root record, or the communities
-    record (issue 13.3: its whole file, and every file in its folder). A sharded snapshot answers
-    path by path (issue 14: one index shard, never the whole index)."""
+    record (V3: its whole file, and every file in its folder). A sharded snapshot answers path by path
+    (one index shard, never the whole index)."""
     fixed = {SNAPSHOT_PATH, WHOLE_RECORD_PATH}
     if not snapshot.sharded:
         files = {str(e["file"]) for e in snapshot.objects.values() if e.get("file")} | fixed
@@ -186,7 +186,7 @@ def find_drift(store: GitStore, head: str | None, baseline: Snapshot) -> Drift:
 
 
 def refuse_hand_edits(drift: Drift) -> None:
-    """Issue 15.7: a committed hand edit of a generated file would survive the compile: refuse."""
+    """A committed hand edit of a generated file would survive the compile: refuse."""
     if drift.edited:
         raise HandEditError(
             f"{', '.join(drift.edited)}: committed by hand, not by the compiler (only the compiler writes "
@@ -208,10 +208,10 @@ def reconciled_files(store: GitStore, drift: Drift) -> dict[str, bytes | None]:
 def reconcile(
     store: GitStore, head: str | None, baseline: Snapshot, refuse_dirty: Callable[[], None]
 ) -> Published | None:
-    """Issue 15.6: after a merge of compiled branches, one compiler commit (no engine call) brings the
-    generated files back to the snapshot HEAD holds; the sources the merge brought then compile as
-    changes. Refuses hand edits (15.7), and a dirty work tree before it writes. None when there is
-    nothing to reconcile."""
+    """After a merge of compiled branches, one compiler commit (no engine call) brings the generated
+    files back to the snapshot HEAD holds; the sources the merge brought then compile as changes.
+    Refuses hand edits (:func:`refuse_hand_edits`), and a dirty work tree before it writes. None when
+    there is nothing to reconcile."""
     drift = find_drift(store, head, baseline)
     refuse_hand_edits(drift)
     if not drift.merged:

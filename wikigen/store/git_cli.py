@@ -1,13 +1,13 @@
-"""The work tree's and the index's state through the git command line (issue 14), with nothing but
+"""The work tree's and the index's state through the git command line, with nothing but
 the standard library: `wikigen compile` starts its question (:func:`start_staged_paths`) before the
 compiler's modules are imported, so that it is answered while the process loads and plans.
 
-The command line stats a work tree in parallel, several times faster than libgit2 on a large one
-(0.8 s against 3.3 s at 430,000 files), and it reads the index's cache tree, so that comparing the
-index with HEAD stats nothing. It is asked with ``--no-optional-locks`` so that it never writes the
-index, and with ``:(top)`` pathspecs, so that it answers for the repository's root from any folder
-in it; its paths are the root's. Where it cannot answer (no ``git`` installed, not a repository, no
-commit yet, an error) the answer is None and the caller asks libgit2 (:mod:`wikigen.store.git`).
+The command line stats a work tree in parallel, several times faster than libgit2 on a large one,
+and it reads the index's cache tree, so that comparing the index with HEAD stats nothing. It is
+asked with ``--no-optional-locks`` so that it never writes the index, and with ``:(top)`` pathspecs,
+so that it answers for the repository's root from any folder in it; its paths are the root's. Where
+it cannot answer (no ``git`` installed, not a repository, no commit yet, an error) the answer is
+None and the caller asks libgit2 (:mod:`wikigen.store.git`).
 
 Started before the repository is opened, a question runs in this process's environment, which git
 reads as the store does or the store refuses (R42); the store's own questions name its repository,
@@ -71,8 +71,8 @@ def start_staged_paths(
     """Files under ``prefixes`` whose index entry is not HEAD's (`git diff-index --cached`), started
     now and answered (sorted, or None where the command line could not tell: no git, no commit yet)
     when the returned function is first called; later calls give the same answer. It stats no file
-    of the work tree: the index's cache tree answers for every folder that did not change (0.04 s at
-    100,000 sources, where the status of the work tree costs 0.6 s of CPU)."""
+    of the work tree: the index's cache tree answers for every folder that did not change, where the
+    status of the work tree would stat every file."""
     running = _start(directory, ["diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD"], prefixes, env)
     answer: list[list[str] | None] = []
 

@@ -1,6 +1,6 @@
 """The move of a schema-1 snapshot (one ``snapshot.json`` holding the manifest and the object index,
-flat object folders, every relation in ``content/wiki/relations.jsonl``) to the sharded layout of
-issue 14.
+flat object folders, every relation in ``content/wiki/relations.jsonl``) to the sharded layout
+(:mod:`wikigen.model.shards`).
 
 R9: a storage-layout move is a bookkeeping commit with no engine call in which every object's content
 stays byte-identical; only its place changes. So the manifest, the versions and the trace stay as they

@@ -1,6 +1,6 @@
-"""The plan of a change read from its diff alone (issue 14): what `make_plan` decides for the whole
-manifest, decided for the entries the change touches, so that one edit at 100,000 sources reads a
-few manifest shards instead of all of them.
+"""The plan of a change read from its diff alone (R7): what `make_plan` decides for the whole
+manifest, decided for the entries the change touches, so that one edit reads a few manifest shards
+instead of all of them, however many sources there are.
 
 Every rule stays in :func:`wikigen.compiler.plan.make_plan`: it runs on a *small* baseline — the manifest
 entries at the diff's old paths — and the changed sources only. Its decisions are then the whole

@@ -52,7 +52,7 @@ def _fault(point: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Published:
-    """A publish whose branch ref moved: the snapshot is published, whatever followed (issue 15.3).
+    """A publish whose branch ref moved: the snapshot is published, whatever followed (R31).
     ``warnings`` say what did not follow and the command that repairs each."""
 
     commit: str
@@ -98,9 +98,9 @@ def repo_lock(store: GitStore, timeout_s: float = 60.0) -> Iterator[None]:
 def restore_command(paths: list[str]) -> str:
     """The command that brings the generated folders holding ``paths`` (index and work tree) to HEAD.
 
-    Issue 15.3: from HEAD, not from the index (`git checkout -- …` restores a stale index after a
-    compile stopped right after publishing), and without overlay, so that objects the new snapshot
-    removed leave the index too.
+    From HEAD, not from the index (`git checkout -- …` restores a stale index after a compile stopped
+    right after publishing), and without overlay, so that objects the new snapshot removed leave the
+    index too.
     """
     folders = [g.rstrip("/") for g in GENERATED if any(p.startswith(g) for p in paths)]
     return "git checkout --no-overlay HEAD -- " + " ".join(folders or [g.rstrip("/") for g in GENERATED])
@@ -124,7 +124,7 @@ def start_dirty_check(
     articles the plan will rewrite) that differ from HEAD. What else a compile writes is known once
     the engine has answered: :func:`publish` refuses a local change there before the ref moves. Like
     git's checkout, a compile leaves alone the local changes it would not overwrite (R38), and so
-    never stats the whole work tree (issue 14). It raises each time on a local change."""
+    never stats the whole work tree. It raises each time on a local change."""
     pending = store.start_staged_paths(GENERATED, started=started)
 
     def refuse(paths: Iterable[str] = ()) -> None:
@@ -157,7 +157,7 @@ def publish(
     """One commit with the snapshot and the object files; the branch ref moves by compare-and-swap.
 
     An error before the ref moves means nothing was published; from the moment it moved the snapshot
-    is published, and what fails after (the work tree) is a warning with its repair (issue 15.3).
+    is published, and what fails after (the work tree) is a warning with its repair (R31).
     """
     ref = store.head_ref()
     moved: list[str] = []
@@ -209,7 +209,7 @@ def _commit(
         if set(changes) != set(files):
             outside = sorted(set(files) - set(changes))
             raise GitStoreError(f"refusing to publish paths outside the generated folders: {outside}")
-        # Issue 14: the root record and the sharded folders, only the shards that changed rewritten.
+        # The root record and the sharded folders, only the shards that changed rewritten.
         changes |= snapshot_files(store, snapshot)
         head_tree = store.commit_tree(head)
         tree = store.build_tree(head_tree, changes)
@@ -299,7 +299,7 @@ def _succeeded(note: str | None) -> bool:
 
 def record_failure(store: GitStore, commit: str | None, record: Mapping[str, Any], error: BaseException) -> None:
     """R33: the failure as a note on the source commit — unless another process's compile of the
-    same commit succeeded (issue 15.4: a late loser never hides the winner's note)."""
+    same commit succeeded (a late loser never hides the winner's note)."""
     if commit is None:
         return
     retryable = not isinstance(error, WikigenError) or error.retryable
@@ -334,8 +334,8 @@ def previous_failure(
 ) -> Mapping[str, Any] | None:
     """The failure recorded for this same attempt, if any (HEAD and ancestors with the same sources).
 
-    R33, issue 11 item 1: only a repeat of the same attempt is refused — same sources tree, same
-    settings (``config_key``) and same mode (``mode``: one increment or --batch, deferred or not).
+    R33: only a repeat of the same attempt is refused — same sources tree, same settings
+    (``config_key``) and same mode (``mode``: one increment or --batch, deferred or not).
     """
     current = commit
     for _ in range(50):

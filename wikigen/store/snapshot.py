@@ -1,6 +1,6 @@
 """The committed snapshot: its root record, its manifest and its object index — load, store, schema.
 
-Schema 2 (issue 14, item 3) stores a snapshot so that a commit writes O(change) git objects:
+Schema 2 stores a snapshot so that a commit writes O(change) git objects:
 
 - ``content/.wikigen/snapshot.json``, the small root record: schema, version, rules, sourcesTree,
   fingerprint, the last compile's compilationTrace, and ``layout`` — where the rest lives, how it is
@@ -16,9 +16,9 @@ folders hold at HEAD: a merge that mixed two branches' shards (or a hand edit) c
 snapshot says, and `wikigen compile` restores the folders (:mod:`wikigen.store.drift`). They are loaded
 lazily: a lookup reads one shard, an iteration all of them.
 
-Schema 1 — the whole manifest and index in ``snapshot.json`` — and pre-manifest snapshots (R10) still
-load as they are; the next compile moves a schema-1 snapshot to schema 2 in a bookkeeping commit
-(R9: every object's bytes stay the same, only places change). Keys follow the seed's camelCase
+Schema 1 — the whole manifest and index in ``snapshot.json`` — and pre-manifest snapshots (R10) load
+as they are; the next compile moves a schema-1 snapshot to schema 2 in a bookkeeping commit (R9: every
+object's bytes stay the same, only places change). Keys follow the seed's camelCase
 (``sourceManifest``, ``sourcesTree``, ``compilationTrace``). Serialization is deterministic.
 """
 
@@ -202,12 +202,12 @@ def _waiting_bytes(snapshot: Snapshot, store: GitStore) -> bytes | None:
     raw = store.read_generated_blob(stored.waiting_blob) if stored is not None and stored.waiting_blob else None
     recorded = _recorded_waiting(snapshot, raw)
     if isinstance(manifest, Overlay) and stored is not None and manifest.base is stored.manifest and recorded is not None:
-        # Issue 14: the stored list (waiting.json of the snapshot this one follows) with the overlay's changes.
+        # The stored list (waiting.json of the snapshot this one follows) with the overlay's changes.
         touched = manifest.changes.keys() | manifest.removed
         added = waiting_of(manifest.changes)
         if not added and recorded.keys().isdisjoint(touched):
-            # nothing waiting came or went: the stored bytes as they are (encoding ~100,000 entries
-            # with an indent is the pure-Python encoder: 0.2 s a compile)
+            # nothing waiting came or went: the stored bytes as they are (encoding every entry with
+            # an indent takes the pure-Python encoder, at a cost that grows with the knowledge base)
             return raw
         waiting = {sid: w for sid, w in recorded.items() if sid not in touched}
         waiting |= added
@@ -276,7 +276,7 @@ def summarize(snapshot: Snapshot) -> dict[str, Any]:
         per_category: dict[str, int] = {}
         waiting = 0
         if stored is not None and isinstance(manifest, Overlay) and manifest.base is stored.manifest and "sources" in old:
-            # Issue 14: the stored counts with the overlay's changes; its base read only where it changed.
+            # The stored counts with the overlay's changes; its base read only where it changed.
             per_category, waiting = dict(old["perCategory"]), int(old["waiting"])
             counted = [
                 (entry, sign)

@@ -41,7 +41,7 @@ def read_sources(
     """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``.
 
     ``links`` are the (path, target) symbolic links under content/ (``GitStore.links``); by default
-    those under content/sources/. Each is a problem (issue 15.1) and none is parsed as a source.
+    those under content/sources/. Each is a problem (R41) and none is parsed as a source.
     ``every`` reads every source, as for a legacy snapshot (R39: the `private` setting changed).
     """
     before = store.blobs_read
@@ -66,7 +66,7 @@ def read_sources(
             result = parse_source(path, store.read_blob(blob), blob, config)
             too_large = size_problem(result, config.caps) if isinstance(result, Source) else None
             if too_large is not None:
-                result = [too_large]  # issue 11, item 2: the rule check applies, measured once per blob
+                result = [too_large]  # R5: the rule check applies, measured once per blob
             if parsed_cache is not None:
                 parsed_cache[(path, blob)] = result
         if isinstance(result, Source):

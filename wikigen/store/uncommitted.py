@@ -9,7 +9,7 @@ from wikigen.store.git import GitStore
 
 def uncommitted_sources(store: GitStore) -> dict[str, list[str]]:
     """Source files changed, staged or untracked but not committed: compile reads commits only, so
-    `status` and a compile with nothing to do name them (issue 11, item 5)."""
+    `status` and a compile with nothing to do name them."""
     found = store.uncommitted(SOURCES_DIR)
     return {key: [p for p in paths if is_source_path(p)] for key, paths in found.items()}
 

@@ -35,7 +35,7 @@ class Workspace:
         """``history=False`` for what reads HEAD alone (check, the site): it then works in a shallow clone."""
         store = GitStore(path)
         if history:
-            store.refuse_shallow()  # issue 15.5: before reading anything
+            store.refuse_shallow()  # before reading anything
         config = load_config(store.root, overrides=overrides)
         head = store.head_commit()
         # R7/R8: the baseline is the last *committed* snapshot, so it survives restarts.
@@ -72,13 +72,13 @@ class Workspace:
             current = self._read(root, links, include_deferred=include_deferred, parsed_cache=parsed_cache, every=True)
             return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
         if not include_deferred and not links and tree == self.baseline.sources_tree and self.baseline.sharded:
-            # R7, issue 14: an unchanged sources tree is planned from the root record alone, once no
-            # link under content/ makes the sources invalid (issue 15.1).
+            # R7: an unchanged sources tree is planned from the root record alone, once no link under
+            # content/ makes the sources invalid (R41).
             unchanged = unchanged_plan(self.baseline, tree, read_waiting(self.store, self.baseline))
             if unchanged is not None:
                 return unchanged
         if not include_deferred:
-            # Issue 14: a change planned from its diff, the manifest read where the change touches it.
+            # R7: a change planned from its diff, the manifest read where the change touches it.
             narrow = plan_from_diff(self.store, self.baseline, tree, self.config, links, parsed_cache)
             if narrow is not None:
                 return narrow
@@ -86,9 +86,9 @@ class Workspace:
         return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
 
     def _links(self, root: str) -> list[tuple[str, str]]:
-        # Issue 15.1: a link anywhere under content/ (the site's docs folder) makes the sources invalid.
-        # Issue 14: the trees found free of links before are not walked again (a tree never changes),
-        # so a plan after one edit walks the few trees that edit made, not the whole knowledge base.
+        # R41: a link anywhere under content/ (the site's docs folder) makes the sources invalid.
+        # The trees found free of links before are not walked again (a tree never changes), so a plan
+        # after one edit walks the few trees that edit made, not the whole knowledge base.
         cache = self.store.cache_path(LINK_FREE_CACHE)
         read = _read_ids(cache)
         known = read if read is not None else frozenset()

@@ -1,4 +1,4 @@
-"""The site's static API for agents (issue 12): a JSON file beside each object page (the shape of the
+"""The site's static API for agents (E6): a JSON file beside each object page (the shape of the
 MCP tool ``get``), ``objects.json`` listing every object, and ``llms.txt`` at the site root.
 
 Static files made at build time from the committed snapshot (V5: no model, no snapshot, no server).

@@ -9,7 +9,7 @@ touching it. Articles, topics and sources are reading pages: they appear in a no
 (``wikigen.views.positions``); they are never written back.
 
 :func:`graph_files` writes that document as the page's files: as it is for a graph the browser lays
-out, and in two files for one the build placed (issue 13, the first frame at 20,000 concepts):
+out, and in two files for one the build placed, so that a large graph's first frame comes fast:
 ``graph.json`` in columns, only what the first frame draws, and ``graph-details.json``, what a
 click or an edge hover shows, which the page fetches after its first frame.
 """
@@ -65,7 +65,7 @@ def semantic_graph(
     community = communities(concepts, weighted, seed=seed, recorded=recorded)
     component = components(concepts, weighted)
     sizes = Counter(community.values())
-    # Issue 13.4: above the size the browser's ForceAtlas2 settles, the build places the nodes.
+    # V4: above the size the browser's ForceAtlas2 settles, the build places the nodes.
     placed = (
         layout(
             concepts,

@@ -6,7 +6,7 @@ and the relative URL from one page to another, following MkDocs' own rules (pure
     concepts.md, topics.md            the concept index A–Z, the topic list
     graph/index.md, graph/graph.json  the semantic graph page and its data (V2–V4)
     wiki/{articles,concepts,topics}/<name>.md   B and C, named by their text (never by the prefix
-                                      folder their compiled file is kept in, issue 14)
+                                      folder their compiled file is kept in)
     sources/<source id>.md            a source, rendered
     sources/<source id>/raw.md        the exact body of its cited version, line-numbered
     assets/wikigen/...                the views' CSS and JS
@@ -16,8 +16,8 @@ Source pages keep the URL their own ``.md`` file would have had, so a link writt
 the text its id is made from (a concept's normalized name, the source id of a one-source article, a
 topic's or synthesis' title, spaces written ``_`` as in ids) by ``escape_segment``, a reversible
 escape that keeps letters, digits, ``_``, ``.`` and ``-`` as they are: ``concept/child_process-3f2a1c``
-is at ``wiki/concepts/child_process/`` — no hash in a URL (issue 13.2). Ids themselves never change
-(R25); only two objects whose texts escape alike share a name, and the second (by id) gets a suffix.
+is at ``wiki/concepts/child_process/`` — no hash in a URL. Ids themselves never change (R25); only two
+objects whose texts escape alike share a name, and the second (by id) gets a suffix.
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ class Layout:
     def _object_uri(object_id: str, file: str) -> str:
         folder = FOLDERS.get(kind_of(object_id), "objects")
         expected = f"content/wiki/{folder}/"
-        # Issue 14: the prefix folders a compiled file is kept in are never part of its URL.
+        # The prefix folders a compiled file is kept in are never part of its URL.
         name = posixpath.basename(file) if file.startswith(expected) else ""
         if not name.endswith(".md") or "/" in name or not name[:-3]:
             name = object_id.split("/", 1)[-1].replace("/", "-") + ".md"

@@ -253,10 +253,10 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class PageSpec:
-    """A page before it is written: what the navigation and the page's stub need (its place, title
-    and meta) and how to write it. The site writes each page only when MkDocs renders it, so a build
-    holds one page's HTML at a time instead of the whole site's (issue 14). ``make()`` returns a page
-    with this place, title and meta."""
+    """A page before it is written: what the navigation and the page's stub need (its place, title and
+    meta) and how to write it. The site writes each page only when MkDocs renders it, so a build holds
+    one page's HTML at a time instead of the whole site's. ``make()`` returns a page with this place,
+    title and meta."""
 
     src_uri: str
     title: str

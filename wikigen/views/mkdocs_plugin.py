@@ -191,7 +191,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             for name, document in graph_files(site_graph(site, seed=self.config.seed)).items():
                 data = json.dumps(document, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
                 files.append(File.generated(config, posixpath.join(folder, name), content=data))
-        if self.config.agents:  # issue 12: a static API for agents, no server
+        if self.config.agents:  # E6: a static API for agents, no server
             made = agent_files(
                 knowledge, layout, site_name=config.site_name, site_url=config.site_url
             )
@@ -244,7 +244,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
 
 
 def _drop_links(files: Files, docs_dir: Path) -> None:
-    """Issue 15.1: never copy a symbolic link into the site, whatever `wikigen check` said.
+    """R41: never copy a symbolic link into the site, whatever `wikigen check` said.
 
     MkDocs follows links (folders too) and copies their targets, which could publish the build
     machine's files (`.git/config`, `/proc/self/environ`). A file that is a link, lies in a linked

@@ -277,7 +277,7 @@ def graph_page(site: Site) -> Page:
             f'<script src="{esc(js)}"></script>',
         )
     else:
-        # Issue 11.7: a `pip install git+URL` runs no npm, so that copy of wikigen has no viewer.
+        # A `pip install git+URL` runs no npm, so that copy of wikigen has no viewer.
         doc.add(
             '<div class="wikigen-warning" id="wikigen-graph-missing"><p>No graph is drawn here: the copy '
             "of wikigen that built this site has no graph viewer. The viewer is built with npm; a release's "
@@ -445,7 +445,7 @@ def topic_page(site: Site, oid: str, obj: Mapping[str, Any]) -> Page:
 
 def _community_note(site: Site, page: str, anchor: str) -> str:
     """Which community the topic's anchor is in on the graph page, in the graph's colour, so a topic
-    and its community never contradict each other (issue 13.3)."""
+    and its community never contradict each other (V3)."""
     name = site.communities.get(anchor)
     if anchor not in site.objects or name is None:
         return ""

@@ -1,4 +1,4 @@
-"""Positions of a big semantic graph, computed at build time (issue 13.4), pure and deterministic.
+"""Positions of a big semantic graph, computed at build time (V4), pure and deterministic.
 
 In the browser ForceAtlas2 settles a few thousand concepts in its time budget; above
 :data:`SERVER_LAYOUT_MIN_NODES` it stops early and leaves a blob, so the build places the nodes

@@ -1,5 +1,5 @@
 """A topic's members as a small drawn graph (pure): its concepts and the evidenced relations among
-them, as an inline SVG that needs no script (issue 13.5).
+them, as an inline SVG that needs no script.
 
 The anchor (a derived topic's concept) sits in the middle and the other concepts on a circle around
 it, most related first, so the same members are always drawn the same way; each node has its

@@ -106,7 +106,7 @@ class _Scrub:
 
     def json(self, value: Any) -> Any:
         """Every string of a JSON value scrubbed, keys included: a server may echo the key into an
-        object (a definition, a title), which would then be committed (issue 15.7)."""
+        object (a definition, a title), which would then be committed."""
         if isinstance(value, str):
             return self(value)
         if isinstance(value, list):

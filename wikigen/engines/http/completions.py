@@ -42,7 +42,7 @@ def read_completion(
     """A chat completion → (delta, usage, model reported). No repair: every problem fails the call."""
     try:
         return _read_completion(stage, raw, scrub)
-    except RecursionError:  # issue 15.10: a hostile server's deeply nested JSON is its failure, not ours
+    except RecursionError:  # a hostile server's deeply nested JSON is its failure, not ours
         raise HttpEngineError(
             f"{stage}: the server's answer is nested too deeply to read ({len(raw):,} bytes); a delta is a few "
             "levels deep — check that engine.base_url is the model server you meant"
