@@ -79,7 +79,7 @@ def invocation(
 
 
 def cap_advice(error: CapExceeded, *, batch: bool, batch_command: str) -> str:
-    """Issue 11, item 1: what to do about a cap breach — a matter of the invocation when --batch
+    """R15–R16: what to do about a cap breach — a matter of the invocation when --batch
     would split the change, of the one source when it cannot be split further."""
     if not batch and len(error.sources) > 1:
         return (

@@ -62,7 +62,7 @@ def _call(
     inc: IncrementReport,
 ) -> Delta:
     size = len(canonical_bytes(request))
-    budget.charge(size, stage)  # R5-of-issue-5: stop before the call, never after
+    budget.charge(size, stage)  # a run budget stops before the call, never after
     if time.monotonic() > deadline:
         raise EngineError(f"the deadline passed before the {stage} call; nothing was published")
     delta = engine.run(stage, request, deadline, cancel)
@@ -146,7 +146,7 @@ def run_increment(
         deltas.append(analyze)
         delta_bytes = len(analyze.to_bytes())
         if delta_bytes > MAX_DELTA_BYTES:
-            # Issue 15.7: --batch helps only a delta in proportion to its sources; a 20 MB answer to one
+            # --batch helps only a delta in proportion to its sources; a 20 MB answer to one
             # small source is the server's doing, and no split would change it.
             batch_helps = len(selected) > 1 and delta_bytes <= DELTA_PER_INPUT * ctx.input_bytes
             advice = (
@@ -162,7 +162,7 @@ def run_increment(
                     f"request; {advice}"
                 ]
             )
-        # R19: recheck is sent what it checks, not analyze's request again (issue 14, item 4).
+        # R19: recheck is sent what it checks, not analyze's request again.
         rechecked = recheck_request(ctx.request, analyze.data)
         recheck = _call(engine, "recheck", rechecked, deadline, cancel, budget, inc)
         deltas.append(recheck)
@@ -230,7 +230,7 @@ def run_increment(
         trace=MappingProxyType(trace),
         exists=True,
         extra=with_private_globs(baseline.extra, private_globs_of(ws.config)),
-        stored=baseline.stored,  # issue 14: only the shards that differ from the baseline's are written
+        stored=baseline.stored,  # only the shards that differ from the baseline's are written
         summary=baseline.summary,  # the root record's counts, brought forward by what changed
     )
     summary = (
