@@ -1,39 +1,53 @@
 #!/usr/bin/env python3
-"""The long attacks of issue 15 (item 8): random SIGKILLs and SIGINTs during compiles, racing
-compiles, a full disk at every phase of a publish, stale locks and a read-only repository — each on
-a real git repo, each followed by the recovery its messages advise, run as a user would paste it.
+"""Attacks on wikigen as an outsider makes them, each on a real git repo through the real CLI.
 
-Prints one table: attacks tried, handled cleanly, tracebacks, data lost, leaks. Not run by .ci/run
-(the short cases are tests in tests/attacks/). The full disk is a size-limited tmpfs where this
-machine lets us mount one (root); otherwise RLIMIT_FSIZE stands in (EFBIG instead of ENOSPC), and
-the table says which.
+The long ones: random SIGKILLs and SIGINTs during compiles, racing compiles, a full disk at every
+phase of a publish, stale locks and a read-only repository — each followed by the recovery its
+messages advise, run as a user would paste it. The short ones, one scenario each, judged by the
+rules they attack: privacy changes (R39), names (R40), non-Markdown files beside sources (R41),
+YAML values PyYAML cannot build (R5), git's environment (R34, R42), settings and arguments (R5, R41).
 
-Usage: python scripts/attack.py [--kills 20] [--races 20] [--seed 15]
+Prints one table: attacks tried, handled cleanly, tracebacks, data lost, leaks; then a note for
+every attack not handled cleanly. Not run by .ci/run (the cases are also tests in tests/attacks/).
+The full disk is a size-limited tmpfs where this machine lets us mount one (root); otherwise
+RLIMIT_FSIZE stands in (EFBIG instead of ENOSPC), and the table says which.
+
+Usage: python scripts/attack.py [--kills 20] [--races 20] [--seed 15] [--only KEY,...] [--skip-long]
+(keys: kill, int, race, disk, locks, readonly, privacy, names, files, yaml, gitenv, settings)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
 import resource
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.attacks.test_git_environment import state as git_state  # noqa: E402
+from tests.attacks.test_privacy import LEDGER, MENTION, VAULT  # noqa: E402
 from tests.attacks.test_publish_truth import K, seeded  # noqa: E402
+from tests.attacks.test_published_files import MKDOCS_YML as SITE_YML  # noqa: E402
 from tests.conftest import GIT_ENV, GitRepo, source  # noqa: E402
+from tests.engines import extract  # noqa: E402
+from tests.fake_openai import FakeOpenAI  # noqa: E402
 from wikigen.model.snapshot import SNAPSHOT_PATH  # noqa: E402
+from wikigen.model.terminal import visible  # noqa: E402
 from wikigen.store.git import GitStore  # noqa: E402
 from wikigen.store.snapshot import load_snapshot  # noqa: E402
 
@@ -321,40 +335,699 @@ def read_only(base: Path) -> Tally | None:
     return tally
 
 
-def main() -> int:
+# -- attacks on what a user writes (R5, R34, R39–R42) -----------------------------------------------
+# Each attack is one scenario on a real git repo, through the real CLI in its own process (this
+# checkout's wikigen first on PYTHONPATH, none of this process's GIT_ or WIKIGEN_ variables), judged
+# by what the rules promise: the expected outcome, a message that names its file (and line), its
+# variable or its fix, no traceback, nothing lost, nothing leaked.
+
+TRACE_MARKS = ("Traceback", "internal error")
+RAW_CONTROL = re.compile("[\x1b\x07\x9b]")  # ESC, BEL and CSI: what a terminal acts on (R41)
+SECRET_MARKS = ("tangerine", "basement safe")  # from test_privacy's SECRET
+QUESTION = "where does the vault passphrase live"
+WIDE = "\U00020000"  # a CJK letter outside the BMP: a word character of four UTF-8 bytes
+PWNED = "\x1b]0;pwned\x07"  # OSC 0: retitles the terminal window
+SHOWN = "\\x1b]0;pwned\\x07"  # how R41 prints it
+GOOD = source("# Pods\n\nA pod is a group of one or more containers that share storage and network.\n", title="Pods")
+BODY = "\nThe pwned source is a test of what a terminal shows when a title holds an escape sequence.\n"
+COMMANDS = (("check",), ("plan",), ("status",), ("hook",), ("compile", "-q"))
+
+
+def outsider_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A user's shell: none of this process's GIT_ or WIKIGEN_ variables, this checkout's wikigen first
+    on the import path, and ``extra`` on top."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "WIKIGEN_"))}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env["NO_MKDOCS_2_WARNING"] = "1"
+    return {**env, **(extra or {})}
+
+
+def wikigen(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> Run:
+    """`wikigen -C REPO ARGS` as a user runs it, from the folder above the repository."""
+    done = subprocess.run([sys.executable, "-m", "wikigen", "-C", str(repo), *args], cwd=repo.parent,
+                          capture_output=True, encoding="utf-8", errors="backslashreplace",
+                          env=outsider_env(env), timeout=600)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def git_as_user(repo: Path, *args: str) -> Run:
+    """A git command as a user types it (their identity, no GIT_DIR): hooks run as they would."""
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, encoding="utf-8",
+                          errors="backslashreplace", env=outsider_env(GIT_ENV), timeout=600)
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def said(run: Run) -> str:
+    return run.out + run.err
+
+
+def shown(run: Run, size: int = 240) -> str:
+    """The end of what a run printed, every control character made visible (never sent raw here)."""
+    return visible((run.err.strip() or run.out.strip())[-size:])
+
+
+@dataclass
+class Attempt:
+    """One attack: the runs it made, and what the judge found wrong with them."""
+
+    runs: list[Run] = field(default_factory=list)
+    unmet: list[str] = field(default_factory=list)  # promised outcomes that did not happen
+    lost: list[str] = field(default_factory=list)
+    leaked: list[str] = field(default_factory=list)
+
+    def wikigen(self, repo: Path, *args: str, env: Mapping[str, str] | None = None) -> Run:
+        run = wikigen(repo, *args, env=env)
+        self.runs.append(run)
+        return run
+
+    def git(self, repo: Path, *args: str) -> Run:
+        run = git_as_user(repo, *args)
+        self.runs.append(run)
+        return run
+
+    def expect(self, ok: bool, what: str, run: Run | None = None) -> bool:
+        if not ok:
+            self.unmet.append(what + (f" (exit {run.code}: {shown(run)})" if run else ""))
+        return ok
+
+    def leak(self, found: bool, what: str) -> None:
+        if found:
+            self.leaked.append(what)
+
+    def raw(self, run: Run, what: str) -> None:
+        """R41: a control character from a source reaches the terminal raw."""
+        match = RAW_CONTROL.search(said(run))
+        self.leak(match is not None, f"raw {visible(match.group()) if match else ''} in the output of {what}")
+
+
+def attack(tally: Tally, name: str, body: Callable[[Attempt], None]) -> None:
+    """Run one attack and add its verdict to ``tally``: clean when every promise held, no run printed
+    a traceback or an internal error, nothing was lost and nothing leaked."""
+    attempt = Attempt()
+    try:
+        body(attempt)
+    except Exception as exc:  # an attack that cannot run to its end is reported, never dropped
+        attempt.unmet.append(f"the attack stopped: {type(exc).__name__}: {visible(str(exc))[:300]}")
+    traced = [r for r in attempt.runs if any(mark in said(r) for mark in TRACE_MARKS)]
+    clean = not (traced or attempt.unmet or attempt.lost or attempt.leaked)
+    tally.tried += 1
+    tally.clean += clean
+    tally.tracebacks += bool(traced)
+    tally.lost += bool(attempt.lost)
+    tally.leaks += bool(attempt.leaked)
+    if not clean:
+        found = [*attempt.unmet, *(f"lost: {x}" for x in attempt.lost), *(f"leak: {x}" for x in attempt.leaked)]
+        found += [f"traceback: {shown(r, 300)}" for r in traced[:1]]
+        tally.notes.append(f"{name}: " + "; ".join(found))
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What a refused command must leave as it was: HEAD and the sources in it."""
+
+    head: str
+    sources: str
+
+
+def kept(repo: Path) -> Kept:
+    return Kept(git(repo, "rev-parse", "HEAD").stdout.strip(),
+                git(repo, "rev-parse", "HEAD:content/sources").stdout.strip())
+
+
+def check_kept(attempt: Attempt, repo: Path, before: Kept, *, published: bool = False) -> None:
+    """Data lost: fsck fails, HEAD moved where nothing may be published (or, where a compile may
+    publish, to a commit that does not descend from the old one), or HEAD's sources changed."""
+    if git(repo, "fsck", "--strict", "--no-dangling").returncode != 0:
+        attempt.lost.append(f"`git fsck` fails in {repo.name}")
+    now = kept(repo)
+    if now.head != before.head and not published:
+        attempt.lost.append(f"HEAD moved in {repo.name} although nothing was to be published")
+    elif now.head != before.head and git(repo, "merge-base", "--is-ancestor", before.head, now.head).returncode:
+        attempt.lost.append(f"HEAD of {repo.name} no longer descends from the old snapshot")
+    if now.sources != before.sources:
+        attempt.lost.append(f"HEAD's content/sources changed in {repo.name}")
+
+
+def expect_named(attempt: Attempt, run: Run, code: int, *needles: str, what: str) -> bool:
+    """``run`` exited ``code`` and its output holds every needle (a path:line, a variable, a fix)."""
+    return attempt.expect(run.code == code and all(n in said(run) for n in needles),
+                          f"{what}: expected exit {code} naming {', '.join(map(repr, needles))}", run)
+
+
+# -- privacy changes (R39) --------------------------------------------------------------------------
+
+
+def secret_in(text: str) -> bool:
+    return any(mark in text for mark in SECRET_MARKS)
+
+
+def published_secret(repo: Path) -> list[str]:
+    """The files of HEAD outside content/sources/ that hold the secret (the compiled wiki)."""
+    found = git(repo, "grep", "--text", "-l", "-F", *(f"-e{m}" for m in SECRET_MARKS), "HEAD", "--",
+                ".", ":(exclude)content/sources")
+    return found.stdout.split()
+
+
+def searched(args: tuple[str, ...]) -> str:
+    """How a note names a search: its options, the question left out."""
+    return " ".join(["search", *(arg for arg in args if arg != QUESTION)])
+
+
+def site_secret(site: Path) -> list[str]:
+    return [str(p.relative_to(site)) for p in sorted(site.rglob("*"))
+            if p.is_file() and secret_in(p.read_bytes().decode("utf-8", "replace"))]
+
+
+def http_env(fake: FakeOpenAI) -> dict[str, str]:
+    """The HTTP engine at the recording fake server, set as the manual says (content/manual/engines.md)."""
+    return {"WIKIGEN_ENGINE": "http", "WIKIGEN_BASE_URL": fake.url, "WIKIGEN_MODEL": "fake-model",
+            "WIKIGEN_API_KEY": "sk-attack-not-a-key"}
+
+
+def turned_private(tally: Tally, root: Path, how: str, fake: FakeOpenAI) -> None:
+    """A compiled public source turned private (a new glob, or its frontmatter), then read, compiled,
+    built and compiled again beside a source that mentions it, in that order."""
+    env = http_env(fake)
+    repo = GitRepo(root)
+    repo.commit({"mkdocs.yml": SITE_YML, ".gitignore": "site/\n", f"{K}/vault.md": source(VAULT, title="Vault"),
+                 f"{K}/ledger.md": source(LEDGER, title="Ledger")})
+    first = wikigen(root, "compile", "-q", env=env)
+    before = wikigen(root, "search", "--json", QUESTION)
+    if first.code or not published_secret(root) or not secret_in(before.out):
+        # Without the secret published and found first, the attacks below would prove nothing.
+        raise RuntimeError(f"setup: the public source was not compiled and found ({shown(first)})")
+    if how == "glob":
+        repo.commit({"wikigen.yml": "private:\n  - knowledge/vault\n"})
+    else:
+        repo.commit({f"{K}/vault.md": source(VAULT, title="Vault", private=True)})
+    private_commit = repo.head()
+
+    def search_before(a: Attempt) -> None:
+        start = kept(root)
+        for args in (("--json", QUESTION), (QUESTION,)):
+            run = a.wikigen(root, "search", *args)
+            a.expect(run.code == 0, f"{searched(args)} exits 0", run)
+            a.leak(secret_in(said(run)), f"the secret in `{searched(args)}` before the compile")
+        check_kept(a, root, start)
+
+    def search_at_1(a: Attempt) -> None:
+        run = a.wikigen(root, "search", "--at", "1", "--json", QUESTION)
+        a.expect(run.code == 0, "search --at 1 exits 0", run)
+        a.leak(secret_in(said(run)), "the secret in `search --at 1` (the snapshot it was public in)")
+
+    def compile_withdraws(a: Attempt) -> None:
+        start, calls = kept(root), len(fake.requests)
+        run = a.wikigen(root, "compile", "--json", "-q", env=env)
+        report = json.loads(run.out) if run.code == 0 and run.out.strip() else {}
+        a.expect(run.code == 0, "the compile exits 0", run)
+        a.expect(report.get("withdrawn") == ["knowledge/vault"], f"withdrawn == ['knowledge/vault'], got {report.get('withdrawn')}")
+        a.expect(report.get("engine_calls") == 0 and len(fake.requests) == calls,
+                 f"0 engine calls, got {report.get('engine_calls')} reported and {len(fake.requests) - calls} received")
+        a.leak(bool(leaked := published_secret(root)), f"the secret in HEAD's {leaked[:3]}")
+        note = git(root, "notes", "--ref=wikigen", "show", private_commit).stdout
+        a.leak(secret_in(note), "the secret in the compile's note")
+        check_kept(a, root, start, published=True)
+
+    def search_after(a: Attempt) -> None:
+        for args in (("--json", QUESTION), (QUESTION,), ("--at", "1", "--json", QUESTION)):
+            run = a.wikigen(root, "search", *args)
+            a.expect(run.code == 0, f"{searched(args)} exits 0", run)
+            a.leak(secret_in(said(run)), f"the secret in `{searched(args)}` after the compile")
+
+    def build(a: Attempt) -> None:
+        run = a.wikigen(root, "build")
+        site = root / "site"
+        a.expect(run.code == 0, "`wikigen build` exits 0", run)
+        for name in ("llms.txt", "objects.json", "sources/knowledge/ledger/index.html"):
+            a.expect((site / name).is_file(), f"site/{name} is built (the public source still ships)")
+        a.leak(bool(leaked := site_secret(site)), f"the secret in site/ {leaked[:4]}")
+
+    def http_mention(a: Attempt) -> None:
+        repo.commit({f"{K}/audit.md": source(MENTION, title="Audit")})
+        start, calls = kept(root), len(fake.requests)
+        run = a.wikigen(root, "compile", "-q", env=env)
+        bodies = [json.dumps(c.body, ensure_ascii=False) for c in fake.requests[calls:]]
+        a.expect(run.code == 0 and bool(bodies), "the compile of the mention exits 0 after calling the engine", run)
+        a.leak(any(secret_in(b) for b in bodies), "the secret in a request body sent to the HTTP engine")
+        a.leak(bool(leaked := published_secret(root)), f"the secret in HEAD's {leaked[:3]}")
+        check_kept(a, root, start, published=True)
+
+    for name, body in (("search --json before the compile", search_before), ("search --at 1", search_at_1),
+                       ("compile: withdrawn, 0 engine calls", compile_withdraws),
+                       ("search after the compile", search_after), ("wikigen build", build),
+                       ("http compile of a source mentioning it", http_mention)):
+        attack(tally, f"private by {how}: {name}", body)
+
+
+def private_value(a: Attempt, root: Path, line: str, words: str, fake: FakeOpenAI) -> None:
+    """R39, R5: `private` that is not a YAML boolean (or `Private:`) is an invalid source at its line;
+    the compile refuses it and sends none of its text."""
+    repo = GitRepo(root)
+    repo.commit({f"{K}/vault.md": f"---\ntitle: Vault\n{line}\n---\n{VAULT}", f"{K}/ledger.md": source(LEDGER, title="Ledger")})
+    start, calls = kept(root), len(fake.requests)
+    expect_named(a, a.wikigen(root, "check"), 1, f"{K}/vault.md:3:", words, what="check")
+    expect_named(a, a.wikigen(root, "compile", "-q", env=http_env(fake)), 1, f"{K}/vault.md:3:", what="compile")
+    a.leak(any(secret_in(json.dumps(c.body, ensure_ascii=False)) for c in fake.requests[calls:]),
+           "the secret in a request body sent to the HTTP engine")
+    check_kept(a, root, start)
+
+
+def privacy(base: Path) -> Tally:
+    tally = Tally()
+    with FakeOpenAI(extract) as fake:
+        for how in ("glob", "frontmatter"):
+            try:
+                turned_private(tally, base / f"private-{how}", how, fake)
+            except RuntimeError as exc:
+                attack(tally, f"private by {how}", lambda a, exc=exc: a.expect(False, str(exc)))
+        values = (('private: "true"', "private must be true or false"),
+                  ("private: 1", "private must be true or false"), ("Private: true", "'Private'"))
+        for i, (line, words) in enumerate(values):
+            attack(tally, f"`{line}` in frontmatter",
+                   lambda a, i=i, line=line, words=words: private_value(a, base / f"private-value{i}", line, words, fake))
+    return tally
+
+
+# -- names (R40) ------------------------------------------------------------------------------------
+
+
+def checks_out(a: Attempt, root: Path, files: Mapping[str, str]) -> None:
+    """R40: a long name passes check, compiles (its own work tree updated), and a clone checks out."""
+    repo = GitRepo(root)
+    repo.commit(files)
+    start = kept(root)
+    check = a.wikigen(root, "check")
+    a.expect(check.code == 0, "check passes", check)
+    compiled = a.wikigen(root, "compile", "-q")
+    a.expect(compiled.code == 0 and "not updated" not in compiled.err, "the compile publishes and updates its work tree", compiled)
+    a.expect(git(root, "status", "--porcelain").stdout == "", "`git status` is clean after the compile")
+    paths = git(root, "ls-tree", "-r", "--name-only", "-z", "HEAD").stdout.split("\0")
+    longest = max(len(part.encode()) for path in paths for part in path.split("/"))
+    a.expect(longest <= 255, f"every path component within 255 bytes, the longest is {longest}")
+    copy = root.parent / f"{root.name}-clone"
+    cloned = a.git(root.parent, "clone", "-q", str(root), str(copy))
+    a.expect(cloned.code == 0 and "checkout failed" not in cloned.err, "the clone checks out", cloned)
+    a.expect(copy.is_dir() and git(copy, "status", "--porcelain").stdout == "", "the clone's `git status` is clean")
+    check_kept(a, root, start, published=True)
+
+
+def collide(a: Attempt, root: Path, first: str, second: str, *, compiled_first: bool = False) -> None:
+    """R40, R5: two sources that would share a generated name are refused together, each problem
+    naming the other file; nothing is published."""
+    repo = GitRepo(root)
+    one, two = f"{K}/{first}", f"{K}/{second}"
+    repo.commit({one: source(f"# One\n{BODY}", title="One")})
+    if compiled_first:  # the plan then reads only the diff (unchanged sources are never read)
+        setup = a.wikigen(root, "compile", "-q")
+        a.expect(setup.code == 0, "setup: the first source compiles", setup)
+    repo.commit({two: source(f"# Two\n{BODY}", title="Two")})
+    start = kept(root)
+    for args in (("check",), ("check", "--staged"), ("plan",)):
+        run = a.wikigen(root, *args)
+        expect_named(a, run, 1, f"{one}:", f"{two}:", what=" ".join(args))
+        line = next((x for x in run.out.splitlines() if x.startswith(f"{one}:")), "")
+        a.expect(two in line, f"{' '.join(args)}: the problem of {one} names {two}")
+    expect_named(a, a.wikigen(root, "compile", "-q"), 1, one, two, what="compile")
+    check_kept(a, root, start)
+
+
+def names(base: Path) -> Tally:
+    tally = Tally()
+    long_name = WIDE * 61 + ".md"  # 247 bytes
+    attack(tally, "247-byte file name in 4-byte characters: compile, clone",
+           lambda a: checks_out(a, base / "long-name", {f"{K}/{long_name}": source(f"# Wide\n{BODY}", title="Wide")}))
+    attack(tally, "100-character id: compile, clone",
+           lambda a: checks_out(a, base / "long-id", {f"{K}/long-id.md": source(f"# Long\n{BODY}", title="Long", id=WIDE * 100)}))
+    pairs = {
+        "Pods.md / pods.md": ("Pods.md", "pods.md"),
+        "café.md NFC / NFD": (unicodedata.normalize("NFC", "café.md"), unicodedata.normalize("NFD", "café.md")),
+        "a/b.md / a--b.md": ("a/b.md", "a--b.md"),
+        "ﬁle.md / file.md": ("ﬁle.md", "file.md"),
+    }
+    for i, (label, (first, second)) in enumerate(pairs.items()):
+        attack(tally, label, lambda a, i=i, first=first, second=second: collide(a, base / f"pair{i}", first, second))
+    attack(tally, "Pods.md added beside a compiled pods.md",
+           lambda a: collide(a, base / "pair-compiled", "pods.md", "Pods.md", compiled_first=True))
+    return tally
+
+
+# -- non-Markdown files (R41) -----------------------------------------------------------------------
+
+
+def files(base: Path) -> Tally:
+    """Active files beside sources, and an untracked and an ignored file under content/: check names
+    each active file, and `wikigen build` publishes none of them."""
+    tally = Tally()
+    root = base / "files"
+    repo = GitRepo(root)
+    active = {  # each script names its file's extension, to be found wherever it lands in site/
+        f"{K}/evil.mdown": "# Evil\n\n<script>window.__pwned_mdown = 1</script>\n",
+        f"{K}/evil.markdown": "# Evil\n\n<script>window.__pwned_markdown = 1</script>\n",
+        f"{K}/evil.html": "<html><script>window.__pwned_html = 1</script></html>\n",
+        f"{K}/evil.svg": '<svg xmlns="http://www.w3.org/2000/svg"><script>window.__pwned_svg = 1</script></svg>\n',
+    }
+    repo.commit({"mkdocs.yml": SITE_YML, ".gitignore": "site/\ncontent/private/\n", "content/manual/index.md": "# Manual\n",
+                 f"{K}/pods.md": GOOD, **active}, message="no hook ran")
+    repo.write({"content/private/creds.txt": "password=hunter2-ignored\n",
+                "content/manual/draft.md": "# Draft\n\nuntracked-draft-7781, not added yet.\n"})
+    start = kept(root)
+    shared = Attempt()
+    check, compiled, built = (shared.wikigen(root, *args) for args in (("check",), ("compile", "-q"), ("build",)))
+    check_kept(shared, root, start)
+    site = root / "site"
+    texts = {str(p.relative_to(site)): p.read_bytes().decode("utf-8", "replace") for p in site.rglob("*") if p.is_file()}
+
+    def judged(a: Attempt) -> None:
+        a.runs += shared.runs
+        a.lost += shared.lost
+        a.expect(built.code == 0 and "sources/knowledge/pods/index.html" in texts, "`wikigen build` builds the site", built)
+
+    def refused(a: Attempt, rel: str) -> None:
+        judged(a)
+        expect_named(a, check, 1, f"{rel}:1: ", what="check")
+        expect_named(a, compiled, 1, rel, what="compile")
+        uri = rel.removeprefix("content/")
+        stem, extension = uri.rsplit(".", 1)
+        a.leak(uri in texts or f"{stem}/index.html" in texts, f"site/{uri} published")
+        a.leak(any(f"__pwned_{extension}" in t for t in texts.values()), f"its script (__pwned_{extension}) in site/")
+
+    def absent(a: Attempt, rel: str, mark: str) -> None:
+        judged(a)
+        a.leak(rel in texts or any(mark in t for t in texts.values()), f"{rel} (or its text) in site/")
+
+    for rel in active:
+        attack(tally, f"{rel.rsplit('/', 1)[1]} beside sources", lambda a, rel=rel: refused(a, rel))
+    attack(tally, "untracked file under content/", lambda a: absent(a, "manual/draft/index.html", "untracked-draft-7781"))
+    attack(tally, "ignored file under content/", lambda a: absent(a, "private/creds.txt", "hunter2-ignored"))
+    return tally
+
+
+# -- YAML values (R5) -------------------------------------------------------------------------------
+
+YAML_VALUES = {
+    "2024-02-30": "day: 2024-02-30",
+    "!!float abc": "x: !!float abc",
+    "!!int 0b102": "n: !!int 0b102",
+    "a 4,301-digit integer": "n: " + "9" * 4301,
+    '"\\ud800"': 's: "\\ud800"',
+}
+
+
+def bad_frontmatter(a: Attempt, root: Path, line: str) -> None:
+    """The value on line 4 of a source: hook and check --staged (staged), then check, plan, compile
+    and status (committed) name the file at that line; nothing is published."""
+    repo = GitRepo(root)
+    repo.commit({f"{K}/pods.md": GOOD})
+    bad = f"{K}/bad.md"
+    repo.stage({bad: f"---\ntitle: Bad\nauthor: me\n{line}\n---\n# Bad\n\nSome text of the source.\n"})
+    for args in (("hook",), ("check", "--staged")):
+        expect_named(a, a.wikigen(root, *args), 1, f"{bad}:4: ", what=" ".join(args))
+    repo.commit(message="bad value")
+    start = kept(root)
+    for args in (("check",), ("plan",), ("compile", "-q")):
+        expect_named(a, a.wikigen(root, *args), 1, f"{bad}:4: ", what=" ".join(args))
+    # `status` is a report: it lists an invalid source with its line and exits 0 (commands.md;
+    # test_yaml_values pins it), so only the naming is judged there.
+    status = a.wikigen(root, "status")
+    a.expect(f"{bad}:4: " in said(status), f"status names {bad}:4", status)
+    check_kept(a, root, start)
+
+
+def bad_settings(a: Attempt, root: Path, line: str) -> None:
+    """The value on line 3 of wikigen.yml: every command refuses, naming wikigen.yml:3."""
+    repo = GitRepo(root)
+    repo.commit({"wikigen.yml": f"caps:\n  anchors: 10\n{line}\n", f"{K}/pods.md": GOOD})
+    start = kept(root)
+    for args in COMMANDS:
+        expect_named(a, a.wikigen(root, *args), 1, "wikigen.yml:3: ", what=" ".join(args))
+    check_kept(a, root, start)
+
+
+def yaml_values(base: Path) -> Tally:
+    tally = Tally()
+    for i, (label, line) in enumerate(YAML_VALUES.items()):
+        attack(tally, f"{label} in frontmatter", lambda a, i=i, line=line: bad_frontmatter(a, base / f"yaml-src{i}", line))
+    for i, (label, line) in enumerate(YAML_VALUES.items()):
+        attack(tally, f"{label} in wikigen.yml", lambda a, i=i, line=line: bad_settings(a, base / f"yaml-cfg{i}", line))
+    return tally
+
+
+# -- git environment (R34, R42) ---------------------------------------------------------------------
+
+BROKEN = "---\ntitle: Broken\ntags: [a, b\n---\nA body long enough to be a passage of its own, it is.\n"
+BETTER = source("Concept Alpha: the first letter of the alphabet, and a passage of its own.\n", title="A")
+
+
+def git_dir_elsewhere(a: Attempt, base: Path) -> None:
+    """R42: GIT_DIR at another repository during a compile: refused naming the variable, and neither
+    repository's refs (notes included), index bytes or work tree moves."""
+    one, other = GitRepo(base / "gitdir-one"), GitRepo(base / "gitdir-other")
+    seeded(one)
+    seeded(other)
+    before = {"one": git_state(one), "other": git_state(other)}
+    start = kept(one.root)
+    run = a.wikigen(one.root, "compile", "-q", env={"GIT_DIR": str(other.root / ".git")})
+    expect_named(a, run, 1, "GIT_DIR", "unset GIT_DIR", what="compile")
+    for name, repo in (("one", one), ("other", other)):
+        now = git_state(repo)
+        a.lost += [f"{name}'s {part} changed" for part in now if now[part] != before[name][part]]
+    check_kept(a, one.root, start)
+
+
+def hooked_commit(a: Attempt, root: Path, command: tuple[str, ...]) -> None:
+    """R34: a source broken in the work tree only, committed past the index through the real hook:
+    refused naming the file and line, HEAD kept; the fixed source then goes in."""
+    repo = GitRepo(root)
+    hooks = root.parent / f"{root.name}-hooks"
+    hooks.mkdir()
+    hook = hooks / "pre-commit"
+    hook.write_text(f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(ROOT))} exec {shlex.quote(sys.executable)} -m wikigen hook\n")
+    hook.chmod(0o755)
+    repo.commit({f"{K}/a.md": source("Concept Alpha: the first letter, and a body long enough to be a passage.\n", title="A")})
+    git(root, "config", "core.hooksPath", str(hooks))
+    start = kept(root)
+    repo.write({f"{K}/a.md": BROKEN})
+    refused = a.git(root, *command)
+    expect_named(a, refused, 1, f"{K}/a.md:4: ", "commit refused", what=f"git {' '.join(command)}")
+    check_kept(a, root, start)
+    repo.write({f"{K}/a.md": BETTER})
+    accepted = a.git(root, *command)
+    a.expect(accepted.code == 0 and git(root, "show", f"HEAD:{K}/a.md").stdout == BETTER,
+             "the fixed source is then committed", accepted)
+
+
+def git_environment(base: Path) -> Tally:
+    tally = Tally()
+    attack(tally, "GIT_DIR at another repo during compile", lambda a: git_dir_elsewhere(a, base))
+    commits = {"git commit -a": ("commit", "-a", "-m", "edit"), "git commit PATH": ("commit", "-m", "edit", f"{K}/a.md"),
+               "git commit --only PATH": ("commit", "--only", "-m", "edit", f"{K}/a.md")}
+    for i, (label, command) in enumerate(commits.items()):
+        attack(tally, f"broken source by {label} through the hook",
+               lambda a, i=i, command=command: hooked_commit(a, base / f"hooked{i}", command))
+    return tally
+
+
+# -- settings and arguments (R5, R41) ---------------------------------------------------------------
+
+
+def refused_everywhere(a: Attempt, root: Path, files: Mapping[str, str | bytes], env: Mapping[str, str],
+                       *needles: str, elsewhere: str | None = None) -> None:
+    """Every command that reads the settings exits 1 naming ``needles`` (and never ``elsewhere``,
+    where a problem would be blamed on the wrong place); HEAD kept."""
+    repo = GitRepo(root)
+    repo.commit({f"{K}/pods.md": GOOD, **files})
+    start = kept(root)
+    for args in COMMANDS:
+        run = a.wikigen(root, *args, env=env)
+        expect_named(a, run, 1, *needles, what=" ".join(args))
+        a.expect(elsewhere is None or elsewhere not in run.err, f"{' '.join(args)}: not blamed on {elsewhere}", run)
+    check_kept(a, root, start)
+
+
+def escaped_file_name(a: Attempt, root: Path) -> None:
+    """R41: a file name holding OSC 0 is printed escaped by check (invalid) and plan (valid)."""
+    repo = GitRepo(root)
+    name = f"{K}/{PWNED}.md"
+    repo.commit({f"{K}/pods.md": GOOD, name: ""})  # empty: an invalid source
+    start = kept(root)
+    check = a.wikigen(root, "check")
+    expect_named(a, check, 1, f"{K}/{SHOWN}.md:1: ", what="check")
+    check_kept(a, root, start)
+    repo.commit({name: source(f"# Pwned\n{BODY}", title="Pwned")})
+    start = kept(root)
+    plan = a.wikigen(root, "plan")
+    expect_named(a, plan, 0, f"knowledge/{SHOWN}", what="plan")
+    plan_json = a.wikigen(root, "plan", "--json")
+    a.expect(plan_json.code == 0, "plan --json exits 0", plan_json)
+    for run, what in ((check, "check"), (plan, "plan"), (plan_json, "plan --json")):
+        a.raw(run, what)
+    check_kept(a, root, start)
+
+
+def titled(a: Attempt, root: Path) -> Path:
+    """A compiled repository whose source's title holds OSC 0 (made by the first attack that asks)."""
+    if not root.exists():
+        GitRepo(root).commit({f"{K}/pods.md": GOOD, f"{K}/pwned.md": source(f"# Pwned\n{BODY}", title=PWNED)})
+        compiled = a.wikigen(root, "compile", "-q")
+        a.expect(compiled.code == 0, "setup: the source with the title compiles", compiled)
+        a.raw(compiled, "compile")
+    return root
+
+
+def escaped_title(a: Attempt, root: Path) -> None:
+    """R41: a title holding OSC 0 is printed escaped by search, and `search --json` holds no raw
+    control character."""
+    start = kept(titled(a, root))
+    text = a.wikigen(root, "search", "what does a terminal show for a pwned title")
+    expect_named(a, text, 0, SHOWN, what="search")
+    as_json = a.wikigen(root, "search", "pwned title", "--json")
+    a.expect(as_json.code == 0, "search --json exits 0", as_json)
+    a.raw(text, "search")
+    a.raw(as_json, "search --json")
+    check_kept(a, root, start)
+
+
+def search_at_garbage(a: Attempt, root: Path) -> None:
+    """`search --at garbage` says it names no snapshot version or commit, and how to list them."""
+    start = kept(titled(a, root))
+    run = a.wikigen(root, "search", "--at", "garbage", "pods")
+    expect_named(a, run, 2, "no snapshot version or commit 'garbage'", "`git log --oneline`", what="search --at garbage")
+    check_kept(a, root, start)
+
+
+def files_in(root: Path) -> list[str]:
+    """Every path of the work tree, .git left out."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.relative_to(root).parts[0] != ".git")
+
+
+def init_link(a: Attempt, base: Path) -> None:
+    """`wikigen init` into a repo whose .gitignore links to a file outside: refused naming the link and
+    its target; nothing written, outside or in the repo."""
+    outside = base / "init-outside"
+    outside.mkdir()
+    victim = outside / "victim.txt"
+    victim.write_text("someone else's file\n", encoding="utf-8")
+    root = base / "init-repo"
+    GitRepo(root)
+    os.symlink(victim, root / ".gitignore")
+    listing = files_in(root)
+    run = a.wikigen(root, "init", str(root), "--install-spec", "wikigen==0.1.0")
+    expect_named(a, run, 1, f".gitignore is a symbolic link to {victim}", "wrote nothing", what="init")
+    if victim.read_text(encoding="utf-8") != "someone else's file\n":
+        a.lost.append(f"init wrote through the link into {victim}")
+    after = files_in(root)
+    a.expect(after == listing, f"init wrote nothing in the repo, yet it holds {sorted(set(after) - set(listing))}")
+
+
+def settings(base: Path) -> Tally:
+    tally = Tally()
+    for value in ("nan", "inf"):
+        attack(tally, f"WIKIGEN_DEADLINE={value}", lambda a, value=value: refused_everywhere(
+            a, base / f"deadline-{value}", {}, {"WIKIGEN_DEADLINE": value}, "WIKIGEN_DEADLINE", f"got {value!r}",
+            elsewhere="wikigen.yml"))
+    attack(tally, "WIKIGEN_CAPS_INPUT_BYTES=abc", lambda a: refused_everywhere(
+        a, base / "caps", {}, {"WIKIGEN_CAPS_INPUT_BYTES": "abc"}, "the environment variable WIKIGEN_CAPS_INPUT_BYTES",
+        elsewhere="wikigen.yml"))
+    attack(tally, "non-UTF-8 wikigen.yml", lambda a: refused_everywhere(
+        a, base / "latin1", {"wikigen.yml": b"caps:\n  anchors: 10\n# caf\xe9\n"}, {},
+        "wikigen.yml:3: not valid UTF-8"))
+    attack(tally, "wikigen.yml is a folder", lambda a: refused_everywhere(
+        a, base / "folder", {"wikigen.yml/notes.txt": "settings go here?\n"}, {},
+        f"{base / 'folder' / 'wikigen.yml'} is a folder"))
+
+    def outside(a: Attempt) -> None:
+        root = base / "outside-repo"
+        GitRepo(root).commit({f"{K}/pods.md": GOOD})
+        stray = base / "outside.md"
+        stray.write_text("---\ntitle: [\n---\nbody\n", encoding="utf-8")
+        expect_named(a, a.wikigen(root, "check", str(stray)), 2, f"{stray} is outside the repository", what="check")
+
+    attack(tally, "check /tmp/…/outside.md", outside)
+    attack(tally, "search --at garbage", lambda a: search_at_garbage(a, base / "titled"))
+    attack(tally, "ESC in a file name: check, plan", lambda a: escaped_file_name(a, base / "escaped-name"))
+    attack(tally, "ESC in a title: search", lambda a: escaped_title(a, base / "titled"))
+    attack(tally, "init with .gitignore linked outside", lambda a: init_link(a, base))
+    return tally
+
+
+# Family keys for --only, in the table's order; the long ones are what --skip-long leaves out.
+LONG = ("kill", "int", "race", "disk")
+COMPILES = (*LONG, "locks", "readonly")  # families judged by judge(): a published row applies
+
+
+def families(args: argparse.Namespace, base: Path) -> dict[str, tuple[str, Callable[[], Tally | None]]]:
+    """Every family: its key → (its row's name, the function that runs it)."""
+    rng = random.Random(args.seed)
+    mount = can_mount(base)
+    kind = "tmpfs, ENOSPC" if mount else "RLIMIT_FSIZE stand-in, EFBIG"
+    return {
+        "kill": (f"SIGKILL at random moments ×{args.kills}", lambda: sigkill(base, rng, args.kills)),
+        "int": (f"SIGINT at random moments ×{args.kills}", lambda: sigint(base, rng, args.kills)),
+        "race": (f"two compiles racing ×{args.races}", lambda: races(base, args.races)),
+        "disk": (f"disk full at each phase ({kind})", lambda: full_disk(base, mount)),
+        "locks": ("stale .lock files (index, notes, branch)", lambda: stale_locks(base)),
+        "readonly": ("read-only repository (bind mount)", lambda: read_only(base) if mount else None),
+        "privacy": ("privacy changes (R39)", lambda: privacy(base)),
+        "names": ("names (R40)", lambda: names(base)),
+        "files": ("non-Markdown files (R41)", lambda: files(base)),
+        "yaml": ("YAML values (R5)", lambda: yaml_values(base)),
+        "gitenv": ("git environment (R34, R42)", lambda: git_environment(base)),
+        "settings": ("settings and arguments (R5, R41)", lambda: settings(base)),
+    }
+
+
+def run_family(run: Callable[[], Tally | None]) -> Tally | None:
+    try:
+        return run()
+    except Exception as exc:  # a family that stops is a row that says so, not a lost table
+        return Tally(tried=1, notes=[f"the family stopped: {type(exc).__name__}: {visible(str(exc))[:300]}"])
+
+
+def print_table(rows: list[tuple[str, str, Tally]]) -> Tally:
+    width = max(len(name) for _, name, _ in rows)
+    header = f"{'attack':<{width}}  tried  handled cleanly  tracebacks  data lost  leaks"
+    print(header)
+    print("-" * len(header))
+    for _, name, t in rows:
+        print(f"{name:<{width}}  {t.tried:>5}  {t.clean:>15}  {t.tracebacks:>10}  {t.lost:>9}  {t.leaks:>5}")
+    total = Tally(*(sum(getattr(t, k) for _, _, t in rows) for k in ("tried", "clean", "tracebacks", "lost", "leaks")))
+    print("-" * len(header))
+    print(f"{'total':<{width}}  {total.tried:>5}  {total.clean:>15}  {total.tracebacks:>10}  {total.lost:>9}  {total.leaks:>5}")
+    compiles = [(name, t) for key, name, t in rows if key in COMPILES]
+    if compiles:
+        print("published / old snapshot kept, per attack: "
+              + "; ".join(f"{name.split(' ')[0]} {t.published}/{t.tried - t.published}" for name, t in compiles))
+    for _, name, t in rows:
+        for note in t.notes:
+            print(f"  {name}: {note}")
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--races", type=int, default=20)
     parser.add_argument("--seed", type=int, default=15)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    rows: list[tuple[str, Tally]] = []
+    parser.add_argument("--only", metavar="NAMES", help="a comma list of family keys to run, of: kill, int, "
+                        "race, disk, locks, readonly, privacy, names, files, yaml, gitenv, settings")
+    parser.add_argument("--skip-long", action="store_true", help=f"leave out the long families ({', '.join(LONG)})")
+    args = parser.parse_args(argv)
+    rows: list[tuple[str, str, Tally]] = []
     with tempfile.TemporaryDirectory(prefix="wikigen-attack-") as tmp:
-        base = Path(tmp)
-        mount = can_mount(base)
-        rows.append((f"SIGKILL at random moments ×{args.kills}", sigkill(base, rng, args.kills)))
-        rows.append((f"SIGINT at random moments ×{args.kills}", sigint(base, rng, args.kills)))
-        rows.append((f"two compiles racing ×{args.races}", races(base, args.races)))
-        kind = "tmpfs, ENOSPC" if mount else "RLIMIT_FSIZE stand-in, EFBIG"
-        rows.append((f"disk full at each phase ({kind})", full_disk(base, mount)))
-        rows.append(("stale .lock files (index, notes, branch)", stale_locks(base)))
-        ro = read_only(base) if mount else None
-        if ro is not None:
-            rows.append(("read-only repository (bind mount)", ro))
-    width = max(len(name) for name, _ in rows)
-    header = f"{'attack':<{width}}  tried  handled cleanly  tracebacks  data lost  leaks"
-    print(header)
-    print("-" * len(header))
-    for name, t in rows:
-        print(f"{name:<{width}}  {t.tried:>5}  {t.clean:>15}  {t.tracebacks:>10}  {t.lost:>9}  {t.leaks:>5}")
-    total = Tally(*(sum(getattr(t, k) for _, t in rows) for k in ("tried", "clean", "tracebacks", "lost", "leaks")))
-    print("-" * len(header))
-    print(f"{'total':<{width}}  {total.tried:>5}  {total.clean:>15}  {total.tracebacks:>10}  {total.lost:>9}  {total.leaks:>5}")
-    print("published / old snapshot kept, per attack: "
-          + "; ".join(f"{name.split(' ')[0]} {t.published}/{t.tried - t.published}" for name, t in rows))
-    for name, t in rows:
-        for note in t.notes:
-            print(f"  {name}: {note}")
+        every = families(args, Path(tmp))
+        chosen = [k.strip() for k in args.only.split(",") if k.strip()] if args.only else list(every)
+        unknown = [k for k in chosen if k not in every]
+        if unknown:
+            parser.error(f"unknown family {', '.join(unknown)}; the families are {', '.join(every)}")
+        for key in every:
+            if key in chosen and not (args.skip_long and key in LONG):
+                name, run = every[key]
+                tally = run_family(run)
+                if tally is not None:
+                    rows.append((key, name, tally))
+    if not rows:
+        parser.error("no family left to run")
+    total = print_table(rows)
     return 0 if total.clean == total.tried else 1
 
 
