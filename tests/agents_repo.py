@@ -1,4 +1,4 @@
-"""A small knowledge repo compiled with the scripted engine, for the search, MCP and site tests (issue 12)."""
+"""A small knowledge repo compiled with the scripted engine, for the search, MCP and site tests (E6)."""
 
 from __future__ import annotations
 

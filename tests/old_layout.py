@@ -1,5 +1,5 @@
-"""The schema-1 storage layout, kept as test data only (issue 14, item 3): one ``snapshot.json`` with
-the whole manifest and object index, every relation in ``content/wiki/relations.jsonl`` and the whole
+"""The schema-1 storage layout, kept as test data only: one ``snapshot.json`` with the
+whole manifest and object index, every relation in ``content/wiki/relations.jsonl`` and the whole
 communities record in ``content/.wikigen/communities.json`` — the writers wikigen used before the
 sharded layout, so that tests can build a repo as an older wikigen left
 it and watch it move (R9, R10)."""

@@ -43,8 +43,9 @@ def test_duplicate_id_names_both_files(git_repo: GitRepo):
     ]
 
 
-def test_check_files_and_staged(git_repo: GitRepo):
-    """R5."""
+def test_check_staged_judges_the_index_and_check_file_finds_a_duplicate_id(git_repo: GitRepo):
+    """R5: `check --staged` judges what is staged, not the work tree, and `check FILE` still finds an
+    id the committed manifest holds."""
     git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
     git_repo.publish_baseline()
     git_repo.write({f"{K}/bad.md": "---\ntitle: [x\n---\n"})
@@ -117,7 +118,7 @@ def test_init_writes_layout_once_and_never_overwrites(git_repo: GitRepo):
 
 
 def test_progress_outside_a_terminal_is_one_line_per_increment(git_repo: GitRepo, monkeypatch):
-    """R16: Issue 11, item 4: stderr that is no terminal gets a line per increment; --quiet silences it."""
+    """R16: stderr that is no terminal gets a line per increment; --quiet silences it."""
     files = {f"{K}/s{i}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)}
     git_repo.commit(files)
     monkeypatch.setenv("WIKIGEN_CAPS_INPUT_BYTES", "1500")
@@ -133,7 +134,7 @@ def test_progress_outside_a_terminal_is_one_line_per_increment(git_repo: GitRepo
 
 
 def test_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRepo):
-    """Issue 11, item 5 (R7: compile reads commits only): changed, staged and untracked sources are named."""
+    """R7: compile reads commits only, so changed, staged and untracked sources are named."""
     git_repo.commit({f"{K}/a.md": source("\nAlpha is the first source of this repo.\n", title="A")})
     assert git_repo.wikigen("compile", "--quiet").code == 0
     git_repo.write({f"{K}/a.md": source("\nAlpha, edited and not committed.\n", title="A")})
@@ -152,7 +153,7 @@ def test_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRepo)
 
 
 def test_init_ends_with_the_first_import_command_then_build_and_serve(git_repo: GitRepo):
-    """R16: Issue 11, item 3: a first import is a large change, so init shows `wikigen compile --batch`."""
+    """R16: a first import is a large change, so init shows `wikigen compile --batch`."""
     result = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen==0.1.0")
     assert result.code == 0
     tail = result.out.split("\nNext:\n", 1)[1]

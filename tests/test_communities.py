@@ -1,4 +1,4 @@
-"""The community record (V3, issue 13.3): Leiden warm-started from the parent record, communities
+"""The community record (V3): Leiden warm-started from the parent record, communities
 named by a stable member and coloured from that name, recorded by the compiler, read by the views."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def test_a_warm_start_keeps_communities_names_and_colours_where_a_fresh_run_does
 
 
 def test_a_warm_start_never_runs_a_fresh_partition(monkeypatch):
-    """R24: Issue 14: with a parent record only local moves run — no whole Leiden run per compile (its cost
+    """R24: with a parent record only local moves run — no whole Leiden run per compile (its cost
     grows with the graph) and no refresh that moves thousands of concepts at once. Many compiles of
     1% changes each keep the communities close to a fresh run's modularity all the same."""
     import igraph as ig
@@ -99,7 +99,7 @@ def test_a_warm_start_never_runs_a_fresh_partition(monkeypatch):
 
 
 def test_a_large_change_takes_a_fresh_partition_so_a_batch_baseline_stays_good():
-    """Issue 14: increments that add many concepts (a --batch baseline) partition afresh, names
+    """V3: increments that add many concepts (a --batch baseline) partition afresh, names
     carried over; local moves alone, growing the graph from nothing, fall far behind a fresh run."""
     import igraph as ig
 
@@ -154,7 +154,7 @@ def test_the_record_round_trips_through_its_shards_and_is_not_rewritten_when_unc
     }
     assert semantic_edges(index) == (["concept/a", "concept/b", "concept/c"], {("concept/a", "concept/b"): 2})
     files = record_communities(index, Record())
-    # Issue 14.3: one shard per sha1 prefix, {concept id: community name}; c has no relation.
+    # One shard per sha1 prefix, {concept id: community name}; c has no relation.
     assert set(files) == {f"{COMMUNITIES_DIR}/{shard_of(c, COMMUNITIES_LEVELS)}" for c in ("concept/a", "concept/b")}
     merged: dict[str, str] = {}
     for data in files.values():
@@ -213,8 +213,8 @@ def test_the_compiler_records_the_partition_and_the_views_read_it(git_repo: GitR
 
 
 def test_an_edit_that_adds_no_concept_or_relation_reads_no_community_shard(git_repo: GitRepo, monkeypatch):
-    """Issue 14: the record is read on first use, and only the partition uses it, so an increment in
-    which no concept or relation came or went reads none of its shards (R24 keeps it as it is)."""
+    """R24: the record is read on first use, and only the partition uses it, so an increment in
+    which no concept or relation came or went reads none of its shards (it stays as it is)."""
     git_repo.commit(
         {f"{K}/pods.md": source(HUB, title="Pods"), f"{K}/cache.md": source(OTHER, title="Cache")}
     )
@@ -240,7 +240,7 @@ def test_an_edit_that_adds_no_concept_or_relation_reads_no_community_shard(git_r
 
 
 def test_the_partition_does_not_depend_on_the_order_of_the_index():
-    """Issue 14: the mirror hands the partition the graph in its table's order, not by id."""
+    """V3: the mirror hands the partition the graph in its table's order, not by id."""
     edges = power_law(400, seed=5)
     index: dict[str, dict[str, str]] = {}
     for a, b in edges:

@@ -1,4 +1,4 @@
-"""Issue 14: a change planned from its diff alone decides what the whole plan decides (R4–R9), and
+"""R7: a change planned from its diff alone decides what the whole plan decides (R4–R9), and
 gives way to the whole plan wherever sources outside the change take part."""
 
 from __future__ import annotations

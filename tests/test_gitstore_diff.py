@@ -1,4 +1,4 @@
-"""Issue 14: the tree diff a plan and a publish read walks only the folders whose ids differ, and
+"""R7: the tree diff a plan and a publish read walks only the folders whose ids differ, and
 says exactly what libgit2's diff (and `git diff-tree`) says: modified, added and deleted files,
 renames of identical content, a mode change, a file that became a folder."""
 

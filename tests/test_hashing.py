@@ -15,7 +15,7 @@ from wikigen.model.hashing import fingerprint, fingerprint_of_text, pairs_text, 
 def test_the_fingerprint_is_the_hash_of_the_sorted_pairs_and_is_encoded_once_per_pairs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """R10: Issue 14: a compile hashes the same 100,000 pairs for its plan and for its snapshot; the
+    """R10: a compile hashes the same 100,000 pairs for its plan and for its snapshot; the
     second time costs a comparison, not an encoding."""
     encoded: list[object] = []
     real = hashing.json_sha256
@@ -41,7 +41,7 @@ _VERSIONS = st.sampled_from(["", "a1", "ff00", "b\\2", "9"])
 def test_a_spliced_pairs_text_is_the_text_of_the_changed_pairs(
     pairs: dict[str, str], changes: dict[str, str | None]
 ) -> None:
-    """Issue 14: the fingerprint's text with a few pairs changed, spliced, is exactly the text of the
+    """R10: the fingerprint's text with a few pairs changed, spliced, is exactly the text of the
     changed pairs (so its hash is today's fingerprint), or None where an escaped character would
     sort or split wrongly; then the caller hashes the pairs."""
     changed = {**pairs, **{k: v for k, v in changes.items() if v is not None}}

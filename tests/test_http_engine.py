@@ -232,7 +232,7 @@ def test_usage_reported_is_numbers_and_absent_is_null(git_repo: GitRepo, usage, 
 # -- retries and the deadline (R21) ------------------------------------------------------------------
 
 
-def test_429_with_retry_after_then_success_inside_the_deadline(git_repo: GitRepo, fake: FakeOpenAI):
+def test_a_429_waits_its_retry_after_and_succeeds_inside_the_deadline(git_repo: GitRepo, fake: FakeOpenAI):
     """R21."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     fake.push(Reply(429, {"error": {"message": "slow down"}}, {"Retry-After": "0.1"}))
@@ -246,8 +246,8 @@ def test_429_with_retry_after_then_success_inside_the_deadline(git_repo: GitRepo
     assert trace(git_repo)["engineCalls"] == 2  # attempts are not engine calls
 
 
-def test_503_then_success(git_repo: GitRepo, fake: FakeOpenAI):
-    """R21."""
+def test_a_503_is_retried_and_the_trace_records_both_answers(git_repo: GitRepo, fake: FakeOpenAI):
+    """R21: a 503 is retried, the compile publishes, and the trace records both HTTP statuses."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     fake.push(Reply(503, "upstream unavailable", {"Content-Type": "text/plain"}))
     assert compile_repo(git_repo.root, engine=engine(fake)).published
@@ -303,7 +303,7 @@ def test_retry_after_past_the_deadline_fails_at_once_without_sleeping():
     assert [c["status"] for c in caught.value.calls] == [429]
 
 
-def test_retry_after_seconds_http_date_and_milliseconds():
+def test_retry_after_is_read_as_seconds_an_http_date_or_milliseconds():
     """R21."""
     soon = email.utils.format_datetime(datetime.now(timezone.utc) + timedelta(seconds=3), usegmt=True)
     past = email.utils.format_datetime(datetime.now(timezone.utc) - timedelta(hours=1), usegmt=True)
@@ -508,7 +508,7 @@ def test_bad_delta_through_the_cli_exits_1(git_repo: GitRepo, fake: FakeOpenAI, 
 # -- structured output fallback -----------------------------------------------------------------------
 
 
-def test_json_mode_fallback_when_the_server_rejects_json_schema(git_repo: GitRepo, fake: FakeOpenAI):
+def test_json_mode_is_the_fallback_when_the_server_rejects_json_schema(git_repo: GitRepo, fake: FakeOpenAI):
     """R21."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     fake.push(Reply(400, {"error": {"message": "response_format type json_schema is not supported"}}))
@@ -534,7 +534,7 @@ def test_json_mode_fallback_when_the_server_rejects_json_schema(git_repo: GitRep
 
 
 # What real servers answer to a json_schema response_format they do not support. llama-cpp-python's
-# server says it with a 500 (issue 11.10), FastAPI-based servers with a 422 and a `detail` list.
+# server says it with a 500, FastAPI-based servers with a 422 and a `detail` list.
 LLAMA_CPP_500 = {
     "error": {
         "message": "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be "
@@ -588,7 +588,7 @@ def test_a_rejection_named_past_the_shown_part_of_a_long_error_is_still_recognis
 
 
 def test_recheck_prompt_says_what_it_receives_and_carries_only_that(git_repo: GitRepo, fake: FakeOpenAI):
-    """R19: Issue 14, item 4: recheck's user message holds the blocks recheck checks, not analyze's again."""
+    """R19: recheck's user message holds the blocks recheck checks, not analyze's again."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compile_repo(git_repo.root, engine=engine(fake))
     analyze, recheck = fake.requests

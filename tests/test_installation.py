@@ -1,4 +1,4 @@
-"""Issue 11.7: the workflow `wikigen init` writes installs wikigen from where it can really be had."""
+"""The workflow `wikigen init` writes installs wikigen from where it can really be had."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sources in other languages (R20, R22, E2; issue 10, item 6): the parser is English, so a German or
+"""Sources in other languages (R20, R22, E2): the parser is English, so a German or
 Chinese source is compiled by the language-independent rules only — emphasized terms, definition
 lists, headings — never crashes, states no relation, and its article says which rules applied."""
 
@@ -85,7 +85,7 @@ def _concept(delta: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 
 def test_detection_rule_tells_german_and_chinese_from_english():
-    """Issue 10, item 6: the deterministic rule (CJK share; function-word shares) names the language."""
+    """R20: the deterministic rule (CJK share; function-word shares) names the language."""
     assert lang.detect(GERMAN) == "de"
     assert lang.detect(CHINESE) == "zh"
     assert lang.detect(DECLARED) == "en"
@@ -111,7 +111,7 @@ def test_chinese_full_stops_end_sentences_and_quotes_stay_verbatim():
 
 
 def test_german_and_chinese_sources_compile_by_language_independent_rules():
-    """R20/R22/E2, issue 10 item 6: emphasized and listed terms become concepts with verbatim quotes;
+    """R20/R22/E2: emphasized and listed terms become concepts with verbatim quotes;
     no relation comes from a source the parser cannot read; each article says which rules applied."""
     request = make_request(GERMAN, CHINESE, titles=["Behälter", "容器"])
     bodies = {s["id"]: s["body"] for s in request["sources"]}
@@ -136,7 +136,7 @@ def test_german_and_chinese_sources_compile_by_language_independent_rules():
 
 
 def test_frontmatter_lang_wins_over_detection_and_english_articles_carry_no_notes():
-    """R20: Issue 10, item 6: a source whose frontmatter says ``lang: de`` is German even if its text looks
+    """R20: a source whose frontmatter says ``lang: de`` is German even if its text looks
     English: no parse, no relation, a note on its article. The same text without ``lang`` is English."""
     english = run(make_request(DECLARED))
     assert "notes" not in english["articles"][0]
@@ -154,7 +154,8 @@ def test_frontmatter_lang_wins_over_detection_and_english_articles_carry_no_note
 
 @pytest.mark.parametrize("corpus", ["k8s-concepts", "elixir-guide", "tldr-pages"])
 def test_english_corpora_are_detected_as_english(corpus: str):
-    """Issue 10, item 6: the thresholds keep every file of the English corpora English (R20 unchanged)."""
+    """R20: the thresholds keep every file of the English corpora English, so the English rules still
+    apply to them."""
     root = Path(__file__).resolve().parents[2] / "shared" / "corpora" / corpus
     if not root.is_dir():
         pytest.skip(f"corpus {corpus} is not checked out beside the repository")
@@ -170,7 +171,7 @@ def test_english_corpora_are_detected_as_english(corpus: str):
 
 
 def test_end_to_end_compile_of_german_and_chinese_sources_verifies(git_repo: GitRepo):
-    """R20/E2/E5, issue 10 item 6: compiled through the pipeline with the offline engine, published,
+    """R20/E2/E5: compiled through the pipeline with the offline engine, published,
     ``wikigen verify`` passes, the request carries ``lang`` only where the frontmatter declares it, and
     the site shows the note under the article's title."""
     k = "content/sources/knowledge"

@@ -1,4 +1,4 @@
-"""R28 on what an increment changed (issue 14): ``merge.changed_problems`` checks the new and rewritten
+"""R28 on what an increment changed: ``merge.changed_problems`` checks the new and rewritten
 entries of an overlay over a valid baseline, and finds exactly what the whole-snapshot check
 (``merge.final_problems``) finds — stale citations, names held twice, uncovered sources, dangling
 dependencies — without iterating the baseline."""

@@ -1,4 +1,4 @@
-"""scripts/make_corpus.py (issue 14, item 1): the synthetic scale corpus is deterministic and valid."""
+"""scripts/make_corpus.py: the synthetic scale corpus is deterministic and valid."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The move of a schema-1 snapshot (one snapshot.json, one relations.jsonl, one communities.json) to the
-sharded storage layout of issue 14, item 3 (R9: a bookkeeping commit, no engine call, every object's
+sharded storage layout (R9: a bookkeeping commit, no engine call, every object's
 bytes unchanged, every concept's community unchanged; R10: older snapshots load as they are)."""
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def test_the_old_layout_moves_in_one_bookkeeping_commit_with_no_engine_call(git_
     assert flat_path("concept/pod") in changed and object_path("concept/pod") in changed
     assert not (git_repo.root / flat_path("concept/pod")).exists()
     assert all(p.startswith(("content/.wikigen/", "content/wiki/")) for p in changed)
-    # Issue 14.3: the communities record moved into its shards in the same commit, every concept's
+    # V3: the communities record moved into its shards in the same commit, every concept's
     # community (so its colour) unchanged.
     assert WHOLE_RECORD_PATH in changed and not (git_repo.root / WHOLE_RECORD_PATH).exists()
     assert any(p.startswith(COMMUNITIES_DIR + "/") for p in changed)
@@ -210,8 +210,9 @@ def test_a_sharded_repo_with_a_whole_communities_record_moves_it_at_the_next_com
     assert git_repo.wikigen("verify").code == 0
 
 
-def test_moved_is_pure_and_keeps_every_relation_line():
-    """R9."""
+def test_the_move_spreads_every_relation_line_over_shards():
+    """R9: the move writes every line of the old relations file into the shards, each relation's file
+    at its new place, and removes the old file."""
     lines = [
         json.dumps({"id": f"relation/{i:04x}", "subject": "concept/a", "predicate": "p", "object": "concept/b"},
                    sort_keys=True, separators=(",", ":"))
@@ -239,7 +240,7 @@ def test_a_schema_2_root_without_a_repository_is_refused_with_what_to_do(git_rep
 
 
 def test_page_urls_stay_the_same_after_the_move(git_repo: GitRepo):
-    """R9: Issue 14: objects' files move into prefix folders, but every page keeps its URL — with the
+    """R9: objects' files move into prefix folders, but every page keeps its URL — with the
     readable names the site uses and with the file-name fallback alike."""
     from wikigen.views.knowledge import load_knowledge
     from wikigen.views.layout import Layout, readable_names
@@ -263,7 +264,7 @@ def test_page_urls_stay_the_same_after_the_move(git_repo: GitRepo):
 
 
 def test_a_dirty_work_tree_is_refused_before_the_move_writes(git_repo: GitRepo):
-    """Issue 14: the work tree's status is read while the plan is, but answered before the move's
+    """R38: the work tree's status is read while the plan is, but answered before the move's
     bookkeeping commit: a local edit to a generated file is refused, not overwritten."""
     old_layout_repo(git_repo)
     before = git_repo.head()

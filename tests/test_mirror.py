@@ -1,4 +1,4 @@
-"""The lookup mirror (issue 14): a compile asks who depends on what, which names start with a word and
+"""The lookup mirror (R7): a compile asks who depends on what, which names start with a word and
 which concept holds a name of a SQLite cache of the sharded index, brought from one index tree to the
 next by diffing the two — so that a one-edit compile reads the shards it needs, never the whole
 knowledge base, and answers exactly as the whole index would."""
@@ -56,7 +56,7 @@ def answers(lookup: Lookup, index: dict[str, Any]) -> dict[str, Any]:
         "among_many": _among_many(lookup, concepts),
         "graph": lookup.graph(),
         "edges": lookup.graph(full=False),
-        # the local updates' questions (the partition's and the topic rule's, issue 14)
+        # the local updates' questions (the partition's and the topic rule's)
         "degrees": lookup.degrees(concepts),
         "relation_count": lookup.relation_count(),
         "entries": lookup.entries([*sorted(index), "concept/absent"]),
@@ -185,7 +185,7 @@ def test_verify_streams_the_index_and_reads_each_body_once(git_repo: GitRepo, mo
 def test_an_edit_that_moves_no_concept_or_relation_never_runs_the_partition(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
-    """R24: Issue 14: the partition runs only when the increment added or removed a concept or a
+    """R24: the partition runs only when the increment added or removed a concept or a
     relation; otherwise the parent's record stands, unrewritten. When it runs on a stored record it
     is the local update (local moves from the changed relations), never a partition of the whole graph."""
     from wikigen.compiler import communities

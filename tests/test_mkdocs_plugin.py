@@ -17,7 +17,7 @@ MKDOCS_YML = "site_name: kb\ndocs_dir: content\nsite_dir: site\ntheme:\n  name: 
 def test_a_site_built_without_the_graph_viewer_says_so_on_the_graph_page(
     git_repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """Issue 11.7: a `pip install git+URL` has no graph viewer (npm never ran); its graph page says
+    """V4: a `pip install git+URL` has no graph viewer (npm never ran); its graph page says
     why and how to get one instead of showing an empty box."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config

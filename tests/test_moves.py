@@ -1,4 +1,4 @@
-"""Local moves of the community partition (V3, issue 14): the parent record brought to a changed graph
+"""Local moves of the community partition (V3): the parent record brought to a changed graph
 from the concepts whose relations changed, reading only their neighbourhood of the graph and record."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def check_record(record: dict[str, str], edges: Edges) -> None:
 
 
 def test_local_moves_keep_the_record_whole_connected_and_close_to_a_fresh_run():
-    """V3: Issue 14: ten changes, each seeded with only the concepts whose relations changed (what the
+    """V3: ten changes, each seeded with only the concepts whose relations changed (what the
     compiler knows), keep every invariant of the record, keep ≥ 95% of assignments each time, and
     stay within 5% of a fresh run's modularity."""
     import igraph as ig

@@ -120,8 +120,9 @@ def triples(delta: Mapping[str, Any]) -> set[tuple[str, str, str]]:
     return {(r["subject"], r["predicate"], r["object"]) for r in delta["relations"]}
 
 
-def test_engine_contract() -> None:
-    """R19."""
+def test_the_offline_engine_runs_both_stages_locally_and_refuses_an_unknown_one() -> None:
+    """R19: the offline engine is not remote, routes analyze and recheck to the same local model, and
+    refuses an unknown stage."""
     engine = OfflineEngine()
     assert engine.name == "offline" and engine.remote is False
     assert (
@@ -199,7 +200,7 @@ def test_sections_follow_headings_with_best_passages() -> None:
     article = run(make_request(body, titles=["Volumes"]))["articles"][0]
     sections = {s["heading"]: [c["quotes"][0]["quote"] for c in s["claims"]] for s in article["sections"]}
     assert list(sections) == ["Storage", "Ephemeral volumes"]  # "####" belongs to its "##" section
-    # Issue 10: the summary takes the passage that best covers the page (here the "####" one), and
+    # R20: the summary takes the passage that best covers the page (here the "####" one), and
     # no passage is cited twice, so the section keeps its own best one; off-topic text stays out.
     summary = [c["quotes"][0]["quote"] for c in article["summary"]]
     assert summary == ["A PersistentVolume is storage in the cluster that an administrator provisioned."]
@@ -219,7 +220,7 @@ def test_source_without_passages_still_gets_a_cited_article() -> None:
     assert [a["summary"][0]["quotes"][0]["quote"] for a in articles] == ["# x\n\nshort", "tiny"]
 
 
-def test_concepts_from_bold_copula_and_glossary_lists() -> None:
+def test_concepts_come_from_bold_terms_copulas_and_glossary_lists() -> None:
     """R20."""
     body = (
         "A **Widget** is a reusable part that a Gadget mounts at start-up.\n\n"
@@ -295,7 +296,7 @@ def test_relation_needs_one_sentence_with_both_concepts_and_a_predicate() -> Non
     assert ("Deployment", "manages", "ReplicaSet") not in triples(run(make_request(no_verb)))
 
 
-def test_relation_rules_negation_passive_and_prepositions() -> None:
+def test_relations_turn_passives_around_and_skip_negations_and_prepositional_nouns() -> None:
     """R20."""
     body = (
         "A **Pod** is a group of containers that share storage and a network namespace.\n\n"
@@ -310,7 +311,7 @@ def test_relation_rules_negation_passive_and_prepositions() -> None:
 
 
 def test_a_function_named_without_its_arity_relates_as_code_or_by_its_kind() -> None:
-    """Issue 10 (R20): `sow/1` is also "the sow functions" and `sow`, but not the English verb
+    """R20: `sow/1` is also "the sow functions" and `sow`, but not the English verb
     ("sow the seeds")."""
     body = (
         "## `sow/1`\n\nThe `sow/1` function plants one seed in a furrow of the field.\n\n"
@@ -324,7 +325,7 @@ def test_a_function_named_without_its_arity_relates_as_code_or_by_its_kind() -> 
 
 
 def test_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None:
-    """Issue 10 (R20): "`pasture` and `barn`" as a metric's labels are fields, not the concept
+    """R20: "`pasture` and `barn`" as a metric's labels are fields, not the concept
     Pasture; the word in prose still names it."""
     body = (
         "A **Pasture** is a fenced field where the herd grazes.\n\n"
@@ -442,8 +443,8 @@ def test_revoked_concept_is_rebuilt_from_a_fragment() -> None:
 
 
 def test_topics_are_left_to_the_compilers_topic_rule() -> None:
-    """R20: Topics by meaning (issue 10): the offline engine returns no topics of an increment; the
-    compiler derives them from the merged objects (wikigen.compiler.topics, tests/test_topics.py)."""
+    """R20: the offline engine returns no topics of an increment; the compiler derives topics by
+    meaning from the merged objects (wikigen.compiler.topics, tests/test_topics.py)."""
     definition = "A **Widget** is a reusable part of the assembly line that other parts attach to.\n"
     uses = [
         f"Page {i} explains how the Widget is painted in colour number {i} before shipping.\n"
@@ -569,7 +570,7 @@ def test_a_large_increment_never_changes_its_articles() -> None:
     assert len(canonical_bytes(request["sources"])) > 90_000
     analyzed = run(request)
     assert_verbatim(analyzed, request)
-    # The passages here repeat each other, so an article cites few of them (issue 10: no two claims
-    # say the same); what matters is that neither article is trimmed by the size of the increment.
+    # The passages here repeat each other, so an article cites few of them (no two claims say
+    # the same); what matters is that neither article is trimmed by the size of the increment.
     assert analyzed["articles"][0] == run(make_request(first))["articles"][0]
     assert analyzed["articles"][1:] == run(make_request("", second))["articles"]  # "" has no article

@@ -1,4 +1,4 @@
-"""Offline articles that read like a wiki page (issue 10): markup-free claims (E1), the article's title
+"""Offline articles that read like a wiki page: markup-free claims (E1), the article's title
 (R1), a lead and a covering summary without repeats (R20), and per-sentence status (R37).
 
 Every sentence here was written for these tests.
@@ -55,7 +55,7 @@ def quotes_of(built: dict[str, Any]) -> list[str]:
 
 
 def test_no_claim_or_definition_shows_raw_html() -> None:
-    """E1/E2 and issue 10: a sentence with an inline tag is never a claim, definition or quote (a
+    """E1/E2: a sentence with an inline tag is never a claim, definition or quote (a
     quote is verbatim, so the page would show the tag); a trailing ``<br>`` is cut off the sentence;
     anchor and caption paragraphs are never claims; code spans keep their angle brackets."""
     body = (
@@ -318,8 +318,8 @@ def test_section_headings_drop_attribute_blocks() -> None:
     assert [(h.level, h.text) for h in document.headings] == [(2, "Watering"), (3, "Frost")]
 
 
-def test_what_counts_as_raw_html() -> None:
-    """E1: Issue 10: a tag is raw HTML; a code span, an autolink and a Hugo shortcode are not."""
+def test_a_tag_is_raw_html_but_a_code_span_an_autolink_or_a_shortcode_is_not() -> None:
+    """E1: a tag is raw HTML; a code span, an autolink and a Hugo shortcode are not."""
     from wikigen.engines.offline.text import has_tag
 
     assert has_tag("Range size: 2<sup>12</sup> addresses in all.")

@@ -19,8 +19,8 @@ def check_verbatim(body: str) -> tuple[Passage, ...]:
     return found
 
 
-def test_paragraph_offsets_and_lines() -> None:
-    """E1."""
+def test_a_paragraph_passage_keeps_its_lines_and_starts_after_its_indent() -> None:
+    """E1: a paragraph's passage spans its lines, and its offset starts after the leading spaces."""
     body = f"Intro.\n\n{POD}\nIt wraps one or more containers.\n\n  {POD}  \n"
     found = check_verbatim(body)
     assert [passage.text for passage in found] == [f"{POD}\nIt wraps one or more containers.", POD]
@@ -56,7 +56,8 @@ def test_blockquote_keeps_inner_markers_to_stay_contiguous() -> None:
     assert (passage.start, passage.line_start, passage.line_end) == (2, 1, 2)
 
 
-def test_e1_crlf_body() -> None:
+def test_a_crlf_body_gives_passages_with_their_lines_and_no_trailing_cr() -> None:
+    """E1."""
     body = f"# Pods\r\n\r\n{POD}\r\nSecond line.\r\n\r\n- {POD}\r\n"
     found = check_verbatim(body)
     assert [passage.text for passage in found] == [f"{POD}\r\nSecond line.", POD]
@@ -116,13 +117,15 @@ def test_code_is_not_a_passage_and_a_table_is_one() -> None:
     assert (passage.line_start, passage.line_end) == (7, 9)
 
 
-def test_e1_empty_body() -> None:
+def test_an_empty_body_has_no_passages_and_one_line() -> None:
+    """E1."""
     assert passages("") == ()
     assert line_starts("") == (0,)
 
 
-def test_line_helpers() -> None:
-    """E1."""
+def test_a_span_maps_to_1_based_lines_across_crlf_and_lone_cr_breaks() -> None:
+    """E1: CRLF and a lone CR each end one line, a span maps to its first and last 1-based lines, and
+    a span past the body raises."""
     body = "ab\r\ncd\ref\n\ngh"
     assert line_starts(body) == (0, 4, 7, 10, 11)
     assert lines_of_span(body, 0, 2) == (1, 1)

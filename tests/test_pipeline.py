@@ -81,7 +81,7 @@ def test_verification_change_is_a_bookkeeping_commit_without_engine(git_repo: Gi
     engine = ScriptedEngine(extract)
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.bookkeeping and report.version == 1
-    # The root record and the one manifest shard of that source (issue 14), nothing else.
+    # The root record and the one manifest shard of that source, nothing else.
     changed = git_repo.changed_paths()
     assert len(changed) == 2 and SNAPSHOT_PATH in changed and changed[0].startswith(MANIFEST_DIR + "/")
     assert snapshot_at(git_repo).manifest["knowledge/pod"].verification == "verified"
@@ -238,7 +238,7 @@ def test_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monkeypa
 
 
 def test_cap_breach_names_the_command_that_works_and_never_refuses_it(git_repo: GitRepo, monkeypatch):
-    """R15, R33: Issue 11, item 1: a plain compile over a cap says `wikigen compile --batch`; that command runs
+    """R15, R33: a plain compile over a cap says `wikigen compile --batch`; that command runs
     without --retry, and so does the plain compile again (a cap breach judges the invocation)."""
     files = {f"{K}/s{i}.md": source(f"Body of source number {i} with some words.\n" * 3, title=f"S{i}") for i in range(6)}
     git_repo.commit(files)
@@ -255,7 +255,7 @@ def test_cap_breach_names_the_command_that_works_and_never_refuses_it(git_repo: 
 
 
 def test_a_failure_refuses_only_the_same_attempt(git_repo: GitRepo):
-    """R33, issue 11 item 1: same sources tree, same settings, same mode — or it runs."""
+    """R33: same sources tree, same settings, same mode — or it runs."""
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     bad = {
         **empty_delta(),
@@ -615,7 +615,7 @@ def test_dirty_generated_files_are_refused_before_any_call(git_repo: GitRepo):
 
 
 def test_a_staged_generated_file_is_reported_before_an_invalid_source(git_repo: GitRepo):
-    """Issue 14: the index is read while the plan is; the refusal still comes first."""
+    """R5, R38: the index is read while the plan is; the refusal of the staged file still comes first."""
     git_repo.commit({f"{K}/a.md": source("Alpha text.\n", title="A")})
     compiled(git_repo)
     git_repo.commit({f"{K}/b.md": "---\ntitle: [unclosed\n---\nBody.\n"})
@@ -625,7 +625,7 @@ def test_a_staged_generated_file_is_reported_before_an_invalid_source(git_repo: 
 
 
 def test_a_local_change_the_compile_would_not_overwrite_is_left_alone(git_repo: GitRepo):
-    """R38: Issue 14, as git's checkout does: only the local changes a compile would overwrite are refused,
+    """R38: as git's checkout does, only the local changes a compile would overwrite are refused,
     so that it never stats the whole work tree; a hand edit of a file it does not write stays as it is."""
     git_repo.commit(
         {
@@ -684,7 +684,7 @@ def test_legacy_snapshot_with_matching_fingerprint_gets_a_manifest_only_commit(g
     engine = ScriptedEngine(extract)
     report = compiled(git_repo, engine)
     assert engine.calls == 0 and report.bookkeeping and report.version == 7
-    # The root record and the manifest (sharded, issue 14), nothing else.
+    # The root record and the manifest (sharded), nothing else.
     assert {p.split("/")[1] for p in git_repo.changed_paths()} == {".wikigen"}
     assert {p for p in git_repo.changed_paths() if not p.startswith(MANIFEST_DIR + "/")} == {SNAPSHOT_PATH}
     data = json.loads(git_repo.read(SNAPSHOT_PATH))
@@ -756,7 +756,7 @@ def test_withdrawal_whose_topic_and_concept_cite_only_it_is_local(git_repo: GitR
 
 
 def test_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
-    """R5, R15: Issue 11, item 2: a source that cannot fit one increment on its own, under the caps in force
+    """R5, R15: a source that cannot fit one increment on its own, under the caps in force
     (here an environment override), is refused by check with its path and by how much, and a --batch
     run lists every such source before its first engine call."""
     from wikigen.compiler.context import alone_bytes
@@ -793,7 +793,7 @@ def test_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
 
 
 def test_recheck_is_sent_what_it_checks_and_nothing_twice(git_repo: GitRepo):
-    """R19: Issue 14, item 4: recheck gets the same sources and fragments, the anchors' names, the relations
+    """R19: recheck gets the same sources and fragments, the anchors' names, the relations
     it must not return again and what analyze found; not analyze's whole request again."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
     compiled(git_repo)

@@ -37,8 +37,8 @@ def test_only_changed_blobs_are_read(git_repo: GitRepo):
     assert plan["updated"] == ["knowledge/s3"] and plan["blobs_read"] == 1 and plan["unchanged"] == 19
 
 
-def test_added_updated_withdrawn(git_repo: GitRepo):
-    """R8."""
+def test_the_plan_lists_added_updated_and_withdrawn_sources(git_repo: GitRepo):
+    """R8: the plan lists the sources added, updated and withdrawn since the baseline, with the reason."""
     git_repo.commit({f"{K}/a.md": source(body(), title="A"), f"{K}/b.md": source(body(), title="B")})
     git_repo.publish_baseline()
     git_repo.commit(

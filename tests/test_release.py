@@ -1,4 +1,4 @@
-"""Issue 11.7: the release workflow builds the sdist and the wheel with the graph viewer inside."""
+"""The release workflow builds the sdist and the wheel with the graph viewer inside."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def test_rank_orders_by_score_then_offset(ranker: Ranker) -> None:
     assert reversed_ranked == ranked
 
 
-def test_rank_of_nothing(ranker: Ranker) -> None:
+def test_ranking_no_passages_gives_an_empty_list(ranker: Ranker) -> None:
     """E1."""
     assert ranker.rank(QUERY, [], text=str, offset=len) == []
 

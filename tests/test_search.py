@@ -1,4 +1,4 @@
-"""`wikigen search` and its index (issue 12, E1, E4–E6): ranked passages whose citations pass the same
+"""`wikigen search` and its index (E1, E4–E6): ranked passages whose citations pass the same
 check as `wikigen verify`; an index under .git/ that follows the snapshot in O(change); private
 sources left out; the token budget reported, never silently cut."""
 

@@ -1,4 +1,4 @@
-"""Sharded storage (issue 14, item 3): a snapshot commit after one edit writes only the shards of what
+"""Sharded storage: a snapshot commit after one edit writes only the shards of what
 changed — the edited source's manifest shard, the index and relation shards of the objects that
 changed, the communities shards of the concepts whose community changed, the root record — never the
 others (R24: nothing unaffected is rewritten)."""
@@ -85,7 +85,7 @@ def test_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
     relations = {object_path(oid) for oid in moved if oid.startswith("relation/")}
     assert {p for p in changed if p.startswith(RELATIONS_DIR + "/")} <= relations
     objects = {object_path(oid) for oid in moved if not oid.startswith("relation/")}
-    # Communities (issue 14.3): only the shards of the concepts whose community changed.
+    # Communities (V3): only the shards of the concepts whose community changed.
     assert {p for p in changed if p.startswith(COMMUNITIES_DIR + "/")} == {
         community_shard(c) for c in moved_communities(git_repo)
     }
@@ -113,7 +113,7 @@ def test_one_edit_writes_only_the_shards_of_what_changed(git_repo: GitRepo):
 
 
 def test_an_edit_that_moves_concepts_rewrites_only_their_community_shards(git_repo: GitRepo):
-    """R24: Issue 14.3: the communities record is sharded like the index, so a commit that moves a few
+    """R24: the communities record is sharded like the index, so a commit that moves a few
     concepts to another community rewrites their shards, not the record of every concept."""
     files = corpus()
     git_repo.commit(files)
@@ -194,7 +194,7 @@ def test_shard_map_reads_one_shard_for_a_lookup_and_all_for_an_iteration():
 
 
 def test_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_list(git_repo: GitRepo, monkeypatch):
-    """R7, issue 14: with the sources tree unchanged, `plan` and `status` answer from the root record
+    """R7: with the sources tree unchanged, `plan` and `status` answer from the root record
     and waiting.json — no source blob, no manifest shard — and say exactly what the full plan says."""
     from wikigen.cli import plan_json
     from wikigen.commands import status as status_module
@@ -234,9 +234,9 @@ def test_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_list(
 
 
 def test_a_no_op_plan_loads_neither_the_compile_driver_nor_an_http_client(git_repo: GitRepo):
-    """Issue 14: `plan` with nothing to compile answers from the root record; the modules a compile
-    needs (the driver, merge, the schema validator) and the HTTP client are never imported — they were
-    two thirds of a no-op plan's time at 100,000 sources. Its figures are those of the full plan."""
+    """R7, R9: `plan` with nothing to compile answers from the root record; the modules a compile
+    needs (the driver, merge, the schema validator) and the HTTP client are never imported. Its figures
+    are those of the full plan."""
     import subprocess
     import sys
 

@@ -118,7 +118,7 @@ def test_binary_md_file_is_invalid():
 
 
 def test_body_over_100000_bytes_is_invalid_and_says_how_to_split():
-    """R5 with R15's measure (issue 11, item 2): the source alone, as a request, over caps.input_bytes."""
+    """R5 with R15's measure: the source alone, as a request, over caps.input_bytes."""
     from wikigen.compiler.context import size_problem
     from wikigen.model.config import Caps
 
@@ -135,7 +135,7 @@ def test_every_problem_collected_not_just_the_first():
     assert isinstance(problems, list) and [p.line for p in problems] == [2, 3]
 
 
-def test_unclosed_frontmatter():
+def test_frontmatter_that_is_never_closed_is_refused():
     """R5."""
     problems = parse("content/sources/knowledge/x.md", "---\ntitle: x\nbody\n")
     assert isinstance(problems, list) and "never closed" in problems[0].message
@@ -161,8 +161,9 @@ def test_volatile_fields_make_no_new_version():
     assert a.task.checkpoint_key == b.task.checkpoint_key  # type: ignore[union-attr]
 
 
-def test_checkpoint_statuses():
-    """R35."""
+def test_only_final_failed_cancelled_blocked_and_reverify_statuses_are_checkpoints():
+    """R35: accepted or final, failed, cancelled (either spelling), blocked and reverify are checkpoints;
+    awaiting acceptance, running and a tool step are not."""
     for status, expected in [
         ("accepted", True),
         ("final", True),
@@ -187,7 +188,7 @@ def test_private_flag_and_globs():
 
 
 def test_foreign_category_is_refused_with_the_alias_that_fixes_it(tmp_path):
-    """R2, R5: Issue 11, item 6: a Jekyll-style `category: Concepts` is refused with the exact wikigen.yml
+    """R2, R5: a Jekyll-style `category: Concepts` is refused with the exact wikigen.yml
     setting that aliases it; with that setting the source is valid, its foreign keys kept (R1)."""
     import re
 

@@ -1,4 +1,4 @@
-"""Topics by meaning (issue 10): the compiler's topic rule over the merged objects, on real temporary
+"""Topics by meaning: the compiler's topic rule over the merged objects, on real temporary
 git repos with a scripted engine whose topics the compiler derives (R12, R24, R25, R28, R29, R32)."""
 
 from __future__ import annotations
@@ -249,7 +249,7 @@ def neighbourhood_calls(monkeypatch: Any) -> list[bool]:
 def test_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile_from_scratch(
     make_repo, monkeypatch
 ):
-    """Issue 14 with R25: an increment plans again only the topics anchored near what it touched,
+    """R25: an increment plans again only the topics anchored near what it touched,
     reading that neighbourhood (not the whole graph); after every edit the topics are byte for byte
     those of one compile of the same sources in a new repo."""
     import random
@@ -290,7 +290,7 @@ def test_topics_planned_from_the_change_s_neighbourhood_equal_those_of_a_compile
 def test_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_neighbourhood(
     git_repo: GitRepo, monkeypatch
 ):
-    """Issue 14 with R32: the trace says the topic rule made the parent snapshot, so its topics (here
+    """R32: the trace says the topic rule made the parent snapshot, so its topics (here
     none: no concept has three relations yet) are the rule's whole output; the next increment plans
     only near its change, and the anchor it completes gets its topic."""
     near = neighbourhood_calls(monkeypatch)
@@ -304,7 +304,7 @@ def test_a_snapshot_the_rule_made_without_topics_is_still_planned_from_the_neigh
 
 
 def test_a_hub_s_topic_planned_from_labels_of_its_many_neighbours_equals_a_compile_from_scratch(make_repo):
-    """R25: Issue 14: a hub's topic ranks its 30 neighbours by their labels alone and reads only the 24 it
+    """R25: a hub's topic ranks its 30 neighbours by their labels alone and reads only the 24 it
     keeps; an edit of one neighbour (its definition and a new relation) plans it again, byte for byte
     as a new repo's one compile of the same sources."""
     parts = [f"Spoke{chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(30)]

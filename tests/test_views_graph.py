@@ -209,7 +209,7 @@ def test_the_views_read_the_recorded_partition():
 
 
 def test_a_graph_placed_at_build_time_is_written_in_columns_and_details():
-    """Issue 13: the big graph's first file holds only what the first frame draws, one array per
+    """V4: the big graph's first file holds only what the first frame draws, one array per
     field; the details (what a click or an edge hover shows) are a second file, in the same order."""
     nodes, rels = _two_clusters()
     small = semantic_graph(nodes, rels)

@@ -360,7 +360,7 @@ def quoting_snapshot() -> tuple[Knowledge, dict[str, Any]]:
 
 
 def test_claims_definitions_and_quotes_render_their_inline_markdown_safely():
-    """Issue 13.1: code spans, emphasis and links (reference links from the source's own
+    """V1: code spans, emphasis and links (reference links from the source's own
     definitions) are rendered; raw HTML and unsafe links stay text; a missing reference is text."""
     k, _ = quoting_snapshot()
     pages = all_pages(k, layout_for(k))
@@ -458,7 +458,7 @@ def test_overview_pages_home_categories_and_concept_index():
 
 
 def test_a_page_listed_before_it_is_written_has_the_place_title_and_meta_it_is_written_with():
-    # Issue 14: the MkDocs plugin stubs every page from its spec and writes it later; the two agree.
+    # V1: the MkDocs plugin stubs every page from its spec and writes it later; the two agree.
     from wikigen.views.pages import page_specs
     from wikigen.views.site import Site
     from wikigen.views.source_pages import source_page_specs
@@ -570,7 +570,7 @@ def test_url_segments_are_a_reversible_escape_that_keeps_underscores_and_dots(te
 
 
 def test_page_urls_come_from_names_and_source_ids_with_no_hash():
-    """Issue 13.2: an id that carries a hash (a name or source id with `_` or `.`) still gets a
+    """V1: an id that carries a hash (a name or source id with `_` or `.`) still gets a
     readable URL; ids stay as they are (R25)."""
     from wikigen.model.ids import article_id, concept_id, topic_id
 
@@ -611,7 +611,7 @@ def test_page_urls_come_from_names_and_source_ids_with_no_hash():
 
 
 def test_a_topic_page_draws_its_members_subgraph_and_links_to_their_articles():
-    """Issue 13.5: the member concepts and the relations among them, each node a link; the members'
+    """V1: the member concepts and the relations among them, each node a link; the members'
     articles listed."""
     k, cites = snapshot()
     topic = {

@@ -1,4 +1,4 @@
-"""Build-time positions of big graphs (issue 13.4): deterministic, stable under a small change,
+"""Build-time positions of big graphs (V4): deterministic, stable under a small change,
 communities apart, isolated concepts in a band beside the connected part."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def test_workflow_has_the_promised_shape():
     steps = " ".join(str(s.get("run", "")) + str(s.get("uses", "")) for s in flow["jobs"]["compile"]["steps"])
     assert "wikigen push" in steps and "--force" not in steps
     site = " ".join(str(s.get("run", "")) + str(s.get("uses", "")) for s in flow["jobs"]["site"]["steps"])
-    # Issue 11, item 9: through wikigen build, which hides the theme's end-of-life banner.
+    # Through wikigen build, which hides the theme's end-of-life banner.
     assert "wikigen build --strict" in site and "upload-pages-artifact" in site and "deploy-pages" in site
     check = " ".join(str(s.get("run", "")) for s in flow["jobs"]["check"]["steps"])
     assert "wikigen check" in check and "GITHUB_STEP_SUMMARY" in check

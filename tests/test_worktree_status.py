@@ -1,4 +1,4 @@
-"""The work tree's and the index's state (issue 14): read with the git command line where one is
+"""The work tree's and the index's state (R38): read with the git command line where one is
 installed (it stats a large work tree several times faster than libgit2, and compares the index with
 HEAD from its cache tree), else with libgit2 — both give the same answer, for what `compile` refuses
 before it sends anything (generated files staged against HEAD) and what `status` reports."""
@@ -89,7 +89,7 @@ def test_the_command_line_and_libgit2_bring_the_index_to_the_same_tree(
 
 
 def test_a_split_index_is_read_through_the_command_line(git_repo: GitRepo):
-    """`git config core.splitIndex true` (git's setting for large repositories, issue 14) writes an
+    """`git config core.splitIndex true` (git's setting for large repositories) writes an
     index libgit2 cannot read ("unsupported mandatory extension: 'link'"): --staged then asks `git
     write-tree`, and `check --staged` (the pre-commit hook) still works."""
     import subprocess
@@ -108,7 +108,7 @@ def test_a_split_index_is_read_through_the_command_line(git_repo: GitRepo):
 def test_the_staged_generated_files_read_the_same_through_the_command_line_and_libgit2(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ):
-    """What a compile refuses before it sends anything (issue 14): generated files whose index entry
+    """R38: what a compile refuses before it sends anything: generated files whose index entry
     is not HEAD's — asked of `git diff-index --cached`, which stats no file, or of libgit2; a work-tree
     edit that is not staged is not listed (the compile checks the files it writes itself). `wikigen
     compile` asks in the folder it was given, before it knows the repository: from a subfolder the

@@ -1,6 +1,6 @@
-"""Issue 15.7: the advice for a server's 20 MB answer to one small source was "split the change
-with --batch", which cannot help. It now names the model and the server; --batch stays the advice
-only for a large delta in proportion to several sources.
+"""R15, R16: a server's 20 MB answer to one small source is no change that "split the change with
+--batch" could help, so the advice names the model and the server; --batch stays the advice only for
+a large delta in proportion to several sources.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def huge(captured: Captured) -> Reply:
 
 
 def test_a_20_mb_answer_is_not_advised_to_batch(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
-    """issue 15.7: one source, a 20 MB delta: the compile fails, nothing is published, and the message
+    """R15: one source, a 20 MB delta: the compile fails, nothing is published, and the message
     says to check the model and the server — not to split with --batch."""
     for var in ("WIKIGEN_ENGINE", "WIKIGEN_DEADLINE", "WIKIGEN_API_KEY"):
         monkeypatch.delenv(var, raising=False)

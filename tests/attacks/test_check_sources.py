@@ -1,4 +1,4 @@
-"""Issue 15.7: sources that `check` once passed and that then broke every compile, and YAML keys
+"""R5: sources that `check` once passed and that then broke every compile, and YAML keys
 written twice (PyYAML keeps the last one silently).
 
 Before the fix, an empty or frontmatter-only source passed `check`, and every later compile — an
@@ -28,7 +28,7 @@ EMPTY = {
 
 @pytest.mark.parametrize("case", sorted(EMPTY))
 def test_check_names_empty_and_frontmatter_only_sources(git_repo: GitRepo, case: str):
-    """issue 15.7, R5: `check` (work tree and --staged) names the file and line, exit 1."""
+    """R5: `check` (work tree and --staged) names the file and line, exit 1."""
     text, line, words = EMPTY[case]
     git_repo.commit({f"{K}/good.md": GOOD})
     git_repo.stage({f"{K}/bad.md": text})
@@ -40,7 +40,7 @@ def test_check_names_empty_and_frontmatter_only_sources(git_repo: GitRepo, case:
 
 
 def test_compile_with_an_empty_source_names_it(git_repo: GitRepo):
-    """issue 15.7, R5: an empty source committed (no hook) fails the compile of an unrelated edit
+    """R5: an empty source committed (no hook) fails the compile of an unrelated edit
     with the file's name and the fix, not an R28 error about a source id; removing it compiles."""
     git_repo.commit({f"{K}/good.md": GOOD})
     assert git_repo.wikigen("compile", "--engine", "offline").code == 0
@@ -64,7 +64,7 @@ DUPLICATES = {
 
 @pytest.mark.parametrize("case", sorted(DUPLICATES))
 def test_duplicate_frontmatter_keys_name_both_lines(case: str):
-    """issue 15.7, R5: a key written twice is an error with both lines (PyYAML keeps the last)."""
+    """R5: a key written twice is an error with both lines (PyYAML keeps the last)."""
     front, line, words = DUPLICATES[case]
     result = parse_source(f"{K}/a.md", f"---\n{front}---\nBody text.\n".encode(), "0" * 40, Config())
     assert isinstance(result, list), result
@@ -72,7 +72,7 @@ def test_duplicate_frontmatter_keys_name_both_lines(case: str):
 
 
 def test_same_key_in_different_mappings_is_fine():
-    """issue 15.7: only a key repeated in one mapping is refused; lists of mappings repeat keys."""
+    """R5: only a key repeated in one mapping is refused; lists of mappings repeat keys."""
     front = "title: A\na: {x: 1}\nb: {x: 2}\nitems:\n  - k: 1\n  - k: 2\nc:\n  d: 1\nd: 2\n"
     result = parse_source(f"{K}/a.md", f"---\n{front}---\nBody text.\n".encode(), "0" * 40, Config())
     assert not isinstance(result, list), result
@@ -87,7 +87,7 @@ def test_same_key_in_different_mappings_is_fine():
     ],
 )
 def test_wikigen_yml_refuses_duplicate_keys_and_anchors(git_repo: GitRepo, text, line, words):
-    """issue 15.7: wikigen.yml is read the same way: `wikigen.yml:<line>: …`, exit 1, no traceback."""
+    """R5: wikigen.yml is read the same way: `wikigen.yml:<line>: …`, exit 1, no traceback."""
     git_repo.commit({"wikigen.yml": text, f"{K}/good.md": GOOD})
     for args in (("check",), ("plan",)):
         result = git_repo.wikigen(*args)

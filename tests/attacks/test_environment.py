@@ -1,4 +1,4 @@
-"""Issue 15.7 and 15.10: environmental failures (read-only repo, locks, full disk) are worded as the
+"""R33: environmental failures (read-only repo, locks, full disk) are worded as the
 machine's fault with the fix, never "internal error … report it"; and every failure path writes the
 note the manual promises (content/manual/engines.md: "Ctrl-C or the deadline stops the request in
 flight; nothing is published either way, and the failure is recorded as a git note") — a hostile
@@ -32,7 +32,7 @@ def note(repo: GitRepo, commit: str) -> dict:  # type: ignore[type-arg]
 def test_deeply_nested_json_from_a_server_fails_cleanly_with_a_note(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
-    """issue 15.10: a server answers 100,000 nested arrays — an engine failure that says what to
+    """R33: a server answers 100,000 nested arrays — an engine failure that says what to
     check (no "internal error", no RecursionError), exit 1, HEAD kept, and the failure note written."""
     head = git_repo.commit({f"{K}/a.md": source("Concept Alpha: the first thing.\n", title="A")})
     for var in ("WIKIGEN_ENGINE", "WIKIGEN_DEADLINE"):
@@ -51,7 +51,7 @@ def test_deeply_nested_json_from_a_server_fails_cleanly_with_a_note(
 
 
 def test_sigint_during_a_compile_writes_the_failure_note(git_repo: GitRepo, tmp_path: Path):
-    """issue 15.10: Ctrl-C (SIGINT) while the engine works — exit 130, "interrupted; nothing was
+    """R33: Ctrl-C (SIGINT) while the engine works — exit 130, "interrupted; nothing was
     published", a note on the source commit; Ctrl-C judges no source, so the next compile runs
     without --retry."""
     source_commit = seeded(git_repo)
@@ -77,8 +77,9 @@ def test_sigint_during_a_compile_writes_the_failure_note(git_repo: GitRepo, tmp_
 
 
 def test_sigint_outside_the_compile_is_interrupted_not_aborted(capsys: pytest.CaptureFixture[str]):
-    """issue 15.10: click turns a Ctrl-C outside the compile's own handling (start-up, printing) into
-    Abort; it was reported as "aborted", exit 1, with nothing to do (scripts/attack.py, SIGINT row)."""
+    """A Ctrl-C outside the compile's own handling (start-up, printing), which click turns into
+    Abort, exits 130 as "interrupted" with what to do — never "aborted", exit 1, with nothing to do
+    (scripts/attack.py, SIGINT row)."""
     import click
 
     from wikigen.cli import run
@@ -112,7 +113,7 @@ def read_only(git_repo: GitRepo, tmp_path: Path):  # type: ignore[no-untyped-def
 
 
 def test_read_only_repo_is_worded_as_the_machines_fault(git_repo: GitRepo, read_only: Path):
-    """issue 15.7: compile in a repo on a read-only file system — exit 1, "read-only file system" and
+    """R31: compile in a repo on a read-only file system — exit 1, "read-only file system" and
     what to do, "Nothing was published"; never "internal error … report it"."""
     source_commit = seeded(git_repo)
     view = GitRepo.__new__(GitRepo)
@@ -141,7 +142,7 @@ def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("free_kib", [0, 8, 24])
 def test_a_really_full_disk_is_worded_as_such_at_every_phase(small_disk: Path, free_kib: int):
-    """issue 15.3 and 15.7: ENOSPC from a full tmpfs, with 0, 8 or 24 KiB left — libgit2 reports some
+    """R31: ENOSPC from a full tmpfs, with 0, 8 or 24 KiB left — libgit2 reports some
     of these as "object not found"; either way the message says the disk is full and whether it was
     published, never "internal error", and after freeing space one compile lands."""
     repo = GitRepo(small_disk / "repo")

@@ -1,4 +1,4 @@
-"""Issue 15.7: a committed hand edit of a generated file makes `verify` fail naming the file, and the
+"""R31, E5: a committed hand edit of a generated file makes `verify` fail naming the file, and the
 next compile refuses with the command that restores it (`git checkout <compiler commit> -- path`).
 
 Before the fix, the hand edit survived the next compile (it even became part of the new snapshot's
@@ -48,7 +48,7 @@ NAMED = {"article edited": ARTICLE, "article deleted": ARTICLE, "snapshot edited
 
 @pytest.mark.parametrize("case", sorted(EDITS))
 def test_hand_edit_fails_verify_and_compile_names_the_restore(git_repo: GitRepo, case: str):
-    """issue 15.7, R31: verify fails naming the file; compile refuses (no engine call, no commit) with
+    """R31: verify fails naming the file; compile refuses (no engine call, no commit) with
     `git checkout <last compiler commit> -- path`; that command, committed, makes both pass again."""
     published = compiled(git_repo)
     git_repo.commit(EDITS[case](git_repo), message="hand edit")
@@ -71,7 +71,7 @@ def test_hand_edit_fails_verify_and_compile_names_the_restore(git_repo: GitRepo,
 
 
 def test_people_s_own_files_in_generated_folders_are_not_hand_edits(git_repo: GitRepo):
-    """R38 with issue 15.7: a file the snapshot does not own is left alone, edited or not."""
+    """R38: a file the snapshot does not own is left alone, edited or not."""
     compiled(git_repo)
     git_repo.commit({"content/wiki/notes.md": "# my notes\n"}, message="mine")
     git_repo.commit({"content/wiki/notes.md": "# my notes, edited\n",

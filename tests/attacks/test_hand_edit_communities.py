@@ -1,5 +1,5 @@
-"""Issue 15.7 with issue 13.3: the communities record (its shards, ``content/.wikigen/communities/``,
-issue 14.3) is the compiler's like every generated file, so a hand edit of it fails `verify`, naming it."""
+"""V3, R31: the communities record (its shards, ``content/.wikigen/communities/``) is the compiler's
+like every generated file, so a hand edit of it fails `verify`, naming it."""
 
 from __future__ import annotations
 

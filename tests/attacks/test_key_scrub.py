@@ -1,6 +1,6 @@
-"""Issue 15.7 (and the issue's problem 9): the API key is scrubbed from anything printed, logged or
-committed — a key placed in the base URL's userinfo (`http://user:KEY@host/v1`) included, and a key
-the server echoes into an object or into the model name it reports.
+"""R21: the API key is scrubbed from anything printed, logged or committed — a key placed in the
+base URL's userinfo (`http://user:KEY@host/v1`) included, and a key the server echoes into an object
+or into the model name it reports.
 
 Before the fix, `plan --engine http` printed the userinfo (`route: http at user:KEY@host`), and a
 key the server wrote into a summary or a title was committed into the article file.
@@ -53,7 +53,7 @@ def everything_in(repo: GitRepo) -> bytes:
 def test_plan_never_prints_the_base_url_userinfo(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, password: str | None
 ):
-    """issue 15.7 (problem 9): `plan --engine http` (text and --json) shows the host, not the key."""
+    """R11, R21: `plan --engine http` (text and --json) shows the host, not the key."""
     user = "user" if password else URL_KEY
     monkeypatch.setenv("WIKIGEN_BASE_URL", with_userinfo("http://127.0.0.1:9/v1", user, password))
     monkeypatch.setenv("WIKIGEN_MODEL", "m")
@@ -65,7 +65,7 @@ def test_plan_never_prints_the_base_url_userinfo(
 
 
 def test_a_bad_base_url_is_refused_without_showing_it(git_repo: GitRepo, monkeypatch):
-    """issue 15.7: a base URL without its scheme is a config error that does not repeat the URL."""
+    """R21: a base URL without its scheme is a config error that does not repeat the URL."""
     monkeypatch.setenv("WIKIGEN_BASE_URL", f"user:{URL_KEY}@models.example/v1")
     result = git_repo.wikigen("plan", "--engine", "http")
     assert result.code == 1 and "the environment variable WIKIGEN_BASE_URL must start with http://" in result.err
@@ -92,7 +92,7 @@ def echo_keys(delta: Mapping[str, Any]) -> dict[str, Any]:
 def test_keys_echoed_by_the_server_reach_no_file_commit_or_output(
     git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ):
-    """issue 15.7: the env key and a key in the base URL's userinfo, echoed by the server into an
+    """R21: the env key and a key in the base URL's userinfo, echoed by the server into an
     error, into the objects of the delta and into the reported model name, are scrubbed before
     anything is printed, traced or committed; the compile still publishes."""
 

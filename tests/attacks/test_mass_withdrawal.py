@@ -1,4 +1,4 @@
-"""Issue 15.7: renaming the sources folder withdraws every source. A compile that would withdraw more
+"""R29: renaming the sources folder withdraws every source. A compile that would withdraw more
 than half of the compiled sources, and more than 10 at once, refuses without
 `--allow-mass-withdrawal`, naming the count.
 
@@ -31,7 +31,7 @@ def compiled_library(repo: GitRepo, count: int) -> None:
 
 
 def test_withdrawing_most_sources_at_once_is_refused_with_the_count(git_repo: GitRepo):
-    """issue 15.7, R29: 12 of 14 sources removed at once (a moved folder with ids by path): refused,
+    """R29: 12 of 14 sources removed at once (a moved folder with ids by path): refused,
     no commit, the count and the flag named; with --allow-mass-withdrawal it publishes."""
     compiled_library(git_repo, 14)
     git_repo.commit({path: None for path in list(library(14))[:12]}, message="moved the folder away")
@@ -46,7 +46,7 @@ def test_withdrawing_most_sources_at_once_is_refused_with_the_count(git_repo: Gi
 
 
 def test_renamed_sources_folder_is_refused(git_repo: GitRepo):
-    """issue 15.7: `git mv` of the category folder to an alias folder (ids follow the path): every
+    """R29: `git mv` of the category folder to an alias folder (ids follow the path): every
     old id is withdrawn and every new one added — refused, naming the count."""
     compiled_library(git_repo, 11)
     git_repo.git("mv", K, "content/sources/requirements")  # an alias of tasks: valid, new ids
@@ -56,7 +56,7 @@ def test_renamed_sources_folder_is_refused(git_repo: GitRepo):
 
 
 def test_small_or_partial_withdrawals_need_no_flag(git_repo: GitRepo):
-    """issue 15.7, R29: both limits must be passed: 10 of 12 (not over 10) and 11 of 24 (not over
+    """R29: both limits must be passed: 10 of 12 (not over 10) and 11 of 24 (not over
     half) compile as before."""
     compiled_library(git_repo, 12)
     git_repo.commit({path: None for path in list(library(12))[:10]}, message="ten")

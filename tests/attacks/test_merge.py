@@ -1,4 +1,4 @@
-"""Issue 15.6: two branches that each compiled can be merged. The user resolves the conflicts in the
+"""R7: two branches that each compiled can be merged. The user resolves the conflicts in the
 generated files by taking either side (`git checkout --ours|--theirs content/wiki content/.wikigen`),
 and `wikigen compile` reconciles with no other step: the generated files come back to the snapshot
 kept, and what the other side brought compiles as changes (R7: the plan diffs the sources tree
@@ -44,7 +44,7 @@ def two_compiled_branches(repo: GitRepo, theirs_edits_base: bool = False) -> Non
 
 def merge_taking(repo: GitRepo, side: str) -> None:
     merged = repo.git("merge", "--no-edit", "feature", check=False)
-    assert merged.returncode == 1 and SNAPSHOT_PATH in merged.stdout  # the conflict the issue names
+    assert merged.returncode == 1 and SNAPSHOT_PATH in merged.stdout  # both branches changed the snapshot
     repo.git("checkout", f"--{side}", "content/wiki", "content/.wikigen")
     repo.git("add", "content")
     repo.git("commit", "--no-edit", "-q")
@@ -56,8 +56,8 @@ def covered_sources(repo: GitRepo) -> set[str]:
 
 
 @pytest.mark.parametrize("side", ["ours", "theirs"])
-def test_merge_two_compiled_branches_then_compile(git_repo: GitRepo, side: str):
-    """issue 15.6, R7: keeping either side, `compile` reconciles and compiles what the other side
+def test_a_merge_keeping_either_side_compiles_what_the_other_brought(git_repo: GitRepo, side: str):
+    """R7: keeping either side, `compile` reconciles and compiles what the other side
     brought; `verify` passes and every source has its article (R28)."""
     two_compiled_branches(git_repo)
     merge_taking(git_repo, side)
@@ -76,7 +76,7 @@ def test_merge_two_compiled_branches_then_compile(git_repo: GitRepo, side: str):
 
 
 def test_a_source_the_other_side_updated_is_recompiled(git_repo: GitRepo):
-    """issue 15.6, R12: their branch updated a source both share; keeping our snapshot, the compile
+    """R12: their branch updated a source both share; keeping our snapshot, the compile
     revokes our article of it and compiles their version — the article cites the merged body."""
     two_compiled_branches(git_repo, theirs_edits_base=True)
     merge_taking(git_repo, "ours")
@@ -91,7 +91,7 @@ def test_a_source_the_other_side_updated_is_recompiled(git_repo: GitRepo):
 
 
 def test_verify_before_the_compile_says_the_compile_reconciles(git_repo: GitRepo):
-    """issue 15.6: between the merge and the compile, `verify` names the merged files and the fix."""
+    """E5: between the merge and the compile, `verify` names the merged files and the fix."""
     two_compiled_branches(git_repo)
     merge_taking(git_repo, "ours")
     result = git_repo.wikigen("verify")

@@ -1,6 +1,6 @@
-"""Issue 15.4: a failed attempt never overwrites another process's note of success on the same source
+"""R33: a failed attempt never overwrites another process's note of success on the same source
 commit — the note is set by compare-and-swap on refs/notes/wikigen, re-read and re-decided when
-another writer moved the ref. And R33: a lost race, like Ctrl-C or a full disk, is recorded but
+another writer moved the ref. And a lost race, like Ctrl-C or a full disk, is recorded but
 never makes the next compile of the same sources refuse as "failed before".
 """
 
@@ -36,9 +36,9 @@ def note(repo: GitRepo, commit: str) -> dict:  # type: ignore[type-arg]
     return json.loads(repo.git("notes", "--ref=wikigen", "show", commit).stdout)
 
 
-def test_issue_15_4_the_losing_racer_never_overwrites_the_winners_ok_note(make_repo):  # type: ignore[no-untyped-def]
-    """issue 15.4: two compiles race from one source commit, five times; exactly one publishes and
-    the source commit's note stays the winner's "ok" (before: the loser's "failed", 20 of 20)."""
+def test_the_losing_racer_never_overwrites_the_winners_ok_note(make_repo):  # type: ignore[no-untyped-def]
+    """R30, R33: two compiles race from one source commit, five times; exactly one publishes and
+    the source commit's note stays the winner's "ok", never the loser's "failed"."""
     for _ in range(5):
         repo = make_repo()
         source_commit = seeded(repo)
@@ -51,7 +51,7 @@ def test_issue_15_4_the_losing_racer_never_overwrites_the_winners_ok_note(make_r
 
 
 def test_a_failure_rereads_the_note_when_another_writer_moved_the_ref(git_repo: GitRepo):
-    """issue 15.4: the winner's "ok" lands between the loser's read and its write: the loser's
+    """R33: the winner's "ok" lands between the loser's read and its write: the loser's
     compare-and-swap fails, it reads the note again, sees the success and writes nothing."""
     commit = git_repo.commit({"a.txt": "a\n"})
     loser, winner = GitStore(git_repo.root), GitStore(git_repo.root)
@@ -75,7 +75,7 @@ def test_a_failure_rereads_the_note_when_another_writer_moved_the_ref(git_repo: 
 
 
 def test_a_lock_another_writer_holds_a_moment_is_waited_for(git_repo: GitRepo):
-    """issue 15.4: the other compile holds refs/notes/wikigen.lock for a moment while it writes its
+    """R33: the other compile holds refs/notes/wikigen.lock for a moment while it writes its
     note; this writer waits and writes its own, instead of giving up on a "stale lock" (the CI run
     where the winner's "ok" was never written)."""
     commit = git_repo.commit({"a.txt": "a\n"})
@@ -89,7 +89,7 @@ def test_a_lock_another_writer_holds_a_moment_is_waited_for(git_repo: GitRepo):
 
 
 def test_a_lock_left_by_a_killed_writer_is_still_the_machines_error(git_repo: GitRepo):
-    """issue 15.3/15.4: a lock nobody releases is named, with its repair, once the waits run out."""
+    """R33: a lock nobody releases is named, with its repair, once the waits run out."""
     commit = git_repo.commit({"a.txt": "a\n"})
     store = GitStore(git_repo.root)
     record_outcome(store, commit, {"status": "failed"})
@@ -101,7 +101,7 @@ def test_a_lock_left_by_a_killed_writer_is_still_the_machines_error(git_repo: Gi
 
 
 def test_a_note_in_a_fanned_out_notes_tree_is_replaced_not_doubled(git_repo: GitRepo):
-    """issue 15.4 (a guard for the compare-and-swap writer, which builds the notes tree itself): git
+    """R33 (a guard for the compare-and-swap writer, which builds the notes tree itself): git
     fans notes out (`ab/cdef…`) in large notes trees; the note there is replaced, never doubled."""
     commit = git_repo.commit({"a.txt": "a\n"})
     store = GitStore(git_repo.root)
@@ -117,7 +117,7 @@ def test_a_note_in_a_fanned_out_notes_tree_is_replaced_not_doubled(git_repo: Git
 
 
 def test_a_lost_race_is_recorded_but_never_refuses_the_same_sources(git_repo: GitRepo):
-    """issue 15.4 and R33: the loser's note says what happened (retryable), and the next compile of
+    """R33: the loser's note says what happened (retryable), and the next compile of
     the same sources runs without --retry; a real failure (validation) still refuses."""
     source_commit = seeded(git_repo)
     store = GitStore(git_repo.root)

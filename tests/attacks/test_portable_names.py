@@ -150,7 +150,7 @@ def test_check_of_one_named_file_names_the_committed_file_it_collides_with(git_r
 
 
 def test_a_source_added_beside_a_compiled_one_it_collides_with_is_refused(git_repo: GitRepo):
-    """R40: a plan made from the diff alone (issue 14: unchanged sources are never read) still finds
+    """R40: a plan made from the diff alone (R7: unchanged sources are never read) still finds
     that a new id is one name with a compiled source's, and names both files."""
     git_repo.commit({f"{K2}/pods.md": source(f"# Pods\n{BODY}", title="Pods")})
     assert git_repo.wikigen("compile", "--engine", "offline").code == 0

@@ -1,4 +1,4 @@
-"""Issue 15.3: publish tells the truth. Once the branch ref has moved the snapshot is published
+"""R31, R33: publish tells the truth. Once the branch ref has moved the snapshot is published
 (exit 0), and what failed after it — the note, the work tree — is a warning with the command that
 repairs it; before it moved, nothing was published. Every repair advice is tested by running it.
 
@@ -87,7 +87,7 @@ def assert_published_and_clean(repo: GitRepo, source_commit: str) -> None:
 
 
 def test_stale_notes_lock_after_the_ref_moved_is_published_with_a_note_warning(git_repo: GitRepo):
-    """issue 15.3: a stale refs/notes/wikigen.lock — the branch moves, so exit 0; the unwritten note
+    """R33: a stale refs/notes/wikigen.lock — the branch moves, so exit 0; the unwritten note
     is a warning whose commands (remove the lock, write the note) work when run."""
     source_commit = seeded(git_repo)
     lock = git_repo.root / ".git/refs/notes/wikigen.lock"
@@ -105,7 +105,7 @@ def test_stale_notes_lock_after_the_ref_moved_is_published_with_a_note_warning(g
 
 
 def test_stale_index_lock_after_the_ref_moved_is_published_with_a_work_tree_warning(git_repo: GitRepo):
-    """issue 15.3: a stale .git/index.lock — exit 0, no "failed" note; the warning names the lock and
+    """R31: a stale .git/index.lock — exit 0, no "failed" note; the warning names the lock and
     `git checkout --no-overlay HEAD -- …`, and running them leaves a clean, verified work tree."""
     source_commit = seeded(git_repo, withdraw=True)
     (git_repo.root / ".git/index.lock").write_text("")
@@ -119,7 +119,7 @@ def test_stale_index_lock_after_the_ref_moved_is_published_with_a_work_tree_warn
 
 
 def test_full_disk_during_the_work_tree_update_is_published_with_a_warning(git_repo: GitRepo):
-    """issue 15.3 and 15.7: the kernel refuses a work-tree file (RLIMIT_FSIZE: EFBIG, as a full disk
+    """R31: the kernel refuses a work-tree file (RLIMIT_FSIZE: EFBIG, as a full disk
     gives ENOSPC) after the ref moved — exit 0, worded as the machine's fault, no half file left."""
     seeded(git_repo)
     rng = random.Random(15)
@@ -135,7 +135,7 @@ def test_full_disk_during_the_work_tree_update_is_published_with_a_warning(git_r
 
 
 def test_full_disk_before_the_ref_moved_says_nothing_was_published(git_repo: GitRepo):
-    """issue 15.3 and 15.7: a git object the kernel refuses (before the ref moves) — exit 1, "the disk
+    """R31, R33: a git object the kernel refuses (before the ref moves) — exit 1, "the disk
     is full … Nothing was published", HEAD unchanged, and the next compile is not refused."""
     seeded(git_repo)
     rng = random.Random(7)
@@ -154,9 +154,9 @@ def test_full_disk_before_the_ref_moved_says_nothing_was_published(git_repo: Git
 
 @pytest.mark.parametrize("point", ["kill-after-ref", "kill-during-worktree"])
 def test_kill_after_the_ref_moved_the_recovery_advice_works(git_repo: GitRepo, point: str):
-    """issue 15.3: SIGKILL right after the ref moved (index and work tree still the old snapshot, and
-    the new one withdrew files). The next compile refuses with `git checkout --no-overlay HEAD -- …`;
-    the old advice (`git checkout -- …`) and the overlay form leave it dirty, the new one cleans it."""
+    """R31: SIGKILL right after the ref moved (index and work tree still the old snapshot, and
+    the new one withdrew files). The next compile refuses with `git checkout --no-overlay HEAD -- …`,
+    which cleans the work tree; `git checkout -- …` and the overlay form leave it dirty."""
     source_commit = seeded(git_repo, withdraw=True)
     killed = cli_compile(git_repo, env={"WIKIGEN_FAULT": point})
     assert killed.returncode == -9
@@ -180,7 +180,7 @@ def repo_compiles_nothing(repo: GitRepo) -> bool:
 
 
 def test_stale_branch_lock_before_the_ref_moved_says_nothing_was_published(git_repo: GitRepo):
-    """issue 15.3 and 15.7: refs/heads/main.lock left by a killed git — exit 1, the lock named with
+    """R31: refs/heads/main.lock left by a killed git — exit 1, the lock named with
     its `rm`, "Nothing was published", no internal error; after running the advice the compile lands."""
     source_commit = seeded(git_repo)
     (git_repo.root / ".git/refs/heads/main.lock").write_text("")
@@ -195,7 +195,7 @@ def test_stale_branch_lock_before_the_ref_moved_says_nothing_was_published(git_r
 
 
 def test_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(git_repo: GitRepo):
-    """issue 15.3: SIGINT arrives as the ref moves (held until the move is recorded) — exit 0, a
+    """R31: SIGINT arrives as the ref moves (held until the move is recorded) — exit 0, a
     warning that Ctrl-C stopped the work-tree update with its command, which works when run."""
     source_commit = seeded(git_repo, withdraw=True)
     result = cli_compile(git_repo, env={"WIKIGEN_FAULT": "sigint-ref-moved"})
@@ -207,7 +207,7 @@ def test_ctrl_c_the_moment_the_ref_moved_is_published_with_a_warning(git_repo: G
 
 
 def test_a_batch_that_fails_late_says_what_it_published(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch):
-    """issue 15.3: with --batch, an increment that fails after earlier ones published says that the
+    """R16, R31: with --batch, an increment that fails after earlier ones published says that the
     run's snapshot stays published (exit 1: the run did not finish), not only "nothing was published"."""
     from wikigen.model.errors import EngineError
 
@@ -228,10 +228,10 @@ def test_a_batch_that_fails_late_says_what_it_published(git_repo: GitRepo, monke
     assert git_repo.git("log", "-1", "--format=%an").stdout.strip() == "wikigen"
 
 
-def test_issue_15_3_push_prints_the_warnings_of_what_it_published(
+def test_push_prints_the_warnings_of_what_it_published(
     tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ):  # type: ignore[no-untyped-def]
-    """issue 15.3: `wikigen push` (CI's checkpoint) with a stale .git/index.lock — the compile
+    """R31, R34: `wikigen push` (CI's checkpoint) with a stale .git/index.lock — the compile
     publishes, the push goes through (exit 0), and the work-tree warning with its command is printed."""
     import wikigen.compiler.driver
     from wikigen.cli import main

@@ -1,4 +1,4 @@
-"""Issue 15.5: a shallow clone (GitHub Actions' default `fetch-depth: 1`) is detected before anything
+"""R7: a shallow clone (GitHub Actions' default `fetch-depth: 1`) is detected before anything
 is read, and every command that needs history says exactly how to fetch it.
 
 Before the fix, `compile` on a depth-1 clone whose tip is a user commit failed with "git object not
@@ -57,7 +57,7 @@ def shallow(origin: GitRepo, tmp_path: Path) -> GitRepo:
     [("compile", "--engine", "offline"), ("plan",), ("verify",), ("status",), ("push",), ("check", "--staged")],
 )
 def test_commands_that_need_history_say_how_to_fetch_it(shallow: GitRepo, args: tuple[str, ...]):
-    """issue 15.5: compile, plan, verify, status, push (and the index check) refuse a shallow clone
+    """R7: compile, plan, verify, status, push (and the index check) refuse a shallow clone
     before reading anything, naming `git fetch --unshallow` and `fetch-depth: 0`; nothing is published."""
     head = shallow.head()
     result = shallow.wikigen(*args)
@@ -68,7 +68,7 @@ def test_commands_that_need_history_say_how_to_fetch_it(shallow: GitRepo, args: 
 
 
 def test_unshallow_then_compile_works(shallow: GitRepo):
-    """issue 15.5: the advice works — after `git fetch --unshallow` the compile publishes and verifies."""
+    """R7: the advice works — after `git fetch --unshallow` the compile publishes and verifies."""
     assert shallow.wikigen("check").code == 0  # the work tree alone needs no history
     shallow.git("fetch", "-q", "--unshallow")
     assert shallow.wikigen("compile", "--engine", "offline").code == 0

@@ -1,4 +1,4 @@
-"""Issue 15.1: a symlink under content/ must never publish the build machine's files.
+"""R41: a symlink under content/ must never publish the build machine's files.
 
 Each test builds a real git repo: links committed with the real `git` CLI (as a user would) or by
 pygit2 straight into the index, then the real CLI (`check`, `check --staged`, `plan`, `compile`)
@@ -75,7 +75,7 @@ def assert_names_every_link(output: str, paths: list[str]) -> None:
 
 
 def test_check_refuses_committed_links_in_work_tree_and_index(git_repo: GitRepo, secret: Path):
-    """issue 15.1: `check` (work tree) and `check --staged` name every link under content/."""
+    """R41: `check` (work tree) and `check --staged` name every link under content/."""
     base(git_repo)
     commit_links(git_repo, links_to(secret))
     for args in (("check",), ("check", "--staged"), ("hook",)):
@@ -85,7 +85,7 @@ def test_check_refuses_committed_links_in_work_tree_and_index(git_repo: GitRepo,
 
 
 def test_check_of_named_files_refuses_a_link(git_repo: GitRepo, secret: Path):
-    """issue 15.1: `check FILE` (how pre-commit calls it) refuses a link given by name."""
+    """R41: `check FILE` (how pre-commit calls it) refuses a link given by name."""
     base(git_repo)
     commit_links(git_repo, {f"{K}/leak.md": str(secret)})
     result = git_repo.wikigen("check", str(git_repo.root / K / "leak.md"))
@@ -94,7 +94,7 @@ def test_check_of_named_files_refuses_a_link(git_repo: GitRepo, secret: Path):
 
 
 def test_uncommitted_link_to_a_folder_is_refused_by_check(git_repo: GitRepo, secret: Path):
-    """issue 15.1: a linked folder in the docs folder (MkDocs would walk into it) fails `check`."""
+    """R41: a linked folder in the docs folder (MkDocs would walk into it) fails `check`."""
     base(git_repo)
     os.symlink(secret.parent, git_repo.root / "content" / "manual" / "outside")
     result = git_repo.wikigen("check")
@@ -103,7 +103,7 @@ def test_uncommitted_link_to_a_folder_is_refused_by_check(git_repo: GitRepo, sec
 
 
 def test_plan_and_compile_refuse_and_publish_nothing(git_repo: GitRepo, secret: Path):
-    """issue 15.1, R5: `plan` and `compile` refuse the same way; the branch does not move."""
+    """R5, R41: `plan` and `compile` refuse the same way; the branch does not move."""
     base(git_repo)
     commit_links(git_repo, links_to(secret))
     head = git_repo.head()
@@ -121,7 +121,7 @@ def test_plan_and_compile_refuse_and_publish_nothing(git_repo: GitRepo, secret: 
 
 
 def test_link_committed_by_pygit2_is_refused(git_repo: GitRepo):
-    """issue 15.1: a mode-120000 tree entry written by pygit2 (no link on disk) fails plan and compile."""
+    """R41: a mode-120000 tree entry written by pygit2 (no link on disk) fails plan and compile."""
     base(git_repo)
     repo = git_repo.repo
     index = repo.index
@@ -142,7 +142,7 @@ def test_link_committed_by_pygit2_is_refused(git_repo: GitRepo):
 
 
 def test_a_link_that_became_a_file_is_fine_again(git_repo: GitRepo, secret: Path):
-    """issue 15.1: the advice works — replacing the link with a plain file makes `check` pass."""
+    """R41: the advice works — replacing the link with a plain file makes `check` pass."""
     base(git_repo)
     commit_links(git_repo, {f"{K}/leak.md": str(secret)})
     (git_repo.root / K / "leak.md").unlink()
@@ -167,7 +167,7 @@ def site_text(site: Path) -> str:
 
 
 def test_mkdocs_never_copies_a_link_into_the_site(git_repo: GitRepo, secret: Path):
-    """issue 15.1: whatever `check` said, the plugin drops linked files (and files reached through a
+    """R41: whatever `check` said, the plugin drops linked files (and files reached through a
     linked folder) from the site with a warning; the link targets' bytes are nowhere in site/."""
     git_repo.commit(
         {
@@ -201,7 +201,7 @@ def test_mkdocs_never_copies_a_link_into_the_site(git_repo: GitRepo, secret: Pat
 
 
 def test_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo, secret: Path, monkeypatch):
-    """issue 15.1 with issue 14's cache of trees found free of links: a plan walks only the trees it
+    """R7, R41: with its cache of trees found free of links, a plan walks only the trees it
     has not seen, and a link committed anywhere below a tree it saw is still found (a new link makes
     new trees, up to content/)."""
     from wikigen.store.git import GitStore
@@ -228,7 +228,7 @@ def test_the_link_free_cache_never_hides_a_new_link(git_repo: GitRepo, secret: P
     walked.clear()
     assert not Workspace.open(git_repo.root).plan().invalid
     assert len(walked) < first / 3
-    # the new trees are appended: the ids known before are not written again (issue 14)
+    # the new trees are appended: the ids known before are not written again
     after = cache.read_text()
     assert after.startswith(before) and len(after.split()) > len(before.split())
 

@@ -1,4 +1,4 @@
-"""Issue 15.2: frontmatter YAML that would expand without bound is refused in bounded time.
+"""R5: frontmatter YAML that would expand without bound is refused in bounded time.
 
 The 409-byte "billion laughs" alias bomb once hung `check`, `plan` and `compile` (exponential
 expansion, then canonical JSON over it). Anchors and aliases are refused from PyYAML's own event
@@ -28,7 +28,7 @@ MAX_DEPTH = 20  # the limits the manual states
 MAX_BYTES = 64 * 1024
 
 
-def test_the_bomb_is_the_409_bytes_of_the_issue():
+def test_the_bomb_is_the_409_byte_billion_laughs_file():
     assert len(BOMB_FILE.encode()) == 409
 
 
@@ -39,7 +39,7 @@ def timed(call):  # type: ignore[no-untyped-def]
 
 
 def test_parse_source_refuses_the_bomb_at_its_first_anchor():
-    """issue 15.2, R5: the library call refuses with file and line, in bounded time."""
+    """R5: the library call refuses with file and line, in bounded time."""
     result, seconds = timed(lambda: parse_source(f"{K}/bomb.md", BOMB_FILE.encode(), "0" * 40, Config()))
     assert seconds < LIMIT_S
     assert isinstance(result, list)
@@ -49,7 +49,7 @@ def test_parse_source_refuses_the_bomb_at_its_first_anchor():
 
 
 def test_check_plan_compile_refuse_the_bomb_quickly(git_repo: GitRepo):
-    """issue 15.2, R5: `check`, `check --staged`, `plan` and `compile` refuse the committed bomb,
+    """R5: `check`, `check --staged`, `plan` and `compile` refuse the committed bomb,
     each naming the file and line, each in well under the bound; nothing is published."""
     git_repo.commit({f"{K}/good.md": source("\nfine\n", title="Good")})
     git_repo.commit({f"{K}/bomb.md": BOMB_FILE}, message="bomb")
@@ -77,7 +77,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_each_refusal_names_file_and_line(git_repo: GitRepo, case: str):
-    """issue 15.2, R5: anchors, aliases, too deep, too big: `path:line: message`, exit 1."""
+    """R5: anchors, aliases, too deep, too big: `path:line: message`, exit 1."""
     front, line, words = CASES[case]
     git_repo.write({f"{K}/x.md": f"---\n{front}---\nbody\n"})
     result = git_repo.wikigen("check")
@@ -88,7 +88,7 @@ def test_each_refusal_names_file_and_line(git_repo: GitRepo, case: str):
 
 
 def test_frontmatter_at_the_limits_is_fine():
-    """issue 15.2: nesting up to the limit, and an anchor-like '&' inside a quoted string, still parse."""
+    """R5: nesting up to the limit, and an anchor-like '&' inside a quoted string, still parse."""
     depth = MAX_DEPTH - 1  # the top-level mapping is one level
     front = "title: T\nnote: 'a & b, *c'\nx: " + "[" * depth + "1" + "]" * depth + "\n"
     result = parse_source(f"{K}/x.md", f"---\n{front}---\nbody\n".encode(), "0" * 40, Config())

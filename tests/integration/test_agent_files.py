@@ -1,4 +1,4 @@
-"""The built site serves agents too (issue 12), browser-free: `llms.txt`, `objects.json` and one JSON
+"""The built site serves agents too (E6), browser-free: `llms.txt`, `objects.json` and one JSON
 file per object page, each readable with json.loads, in the shape of the MCP tool `get`, and citing
 what its page cites. Objects that cite a private source are not published."""
 

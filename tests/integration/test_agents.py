@@ -1,4 +1,4 @@
-"""`wikigen mcp` as a real stdio subprocess, driven by the official MCP SDK's own client (issue 12):
+"""`wikigen mcp` as a real stdio subprocess, driven by the official MCP SDK's own client (E6):
 it lists the five tools, answers each, and gives a tool error — no crash, no traceback — for an
 unknown id and for an empty query. Private sources stay out of every answer."""
 

@@ -1,7 +1,8 @@
-"""Issue 11, as a new user would: `wikigen init` in a repo holding docs written by others — some too
-large for one increment, one with Jekyll frontmatter, the rest plain — then `check`, the fixes it
-asks for, a plain compile that names the command that works, that command (no --retry), progress
-lines in a log that is no terminal, and `status` naming an edit not yet committed (R5, R15, R16, R33)."""
+"""A first import, as a new user would do it: `wikigen init` in a repo holding docs written by
+others — some too large for one increment, one with Jekyll frontmatter, the rest plain — then
+`check`, the fixes it asks for, a plain compile that names the command that works, that command (no
+--retry), progress lines in a log that is no terminal, and `status` naming an edit not yet committed
+(R5, R15, R16, R33)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.conftest import GIT_ENV
 pytestmark = pytest.mark.integration
 BIN = Path(sys.executable).parent
 K = "content/sources/knowledge"
-CAP = 6000  # small caps keep it fast; set as the issue's user did, in the environment
+CAP = 6000  # small caps keep it fast; set in the environment, as a user would
 
 
 def run(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -127,7 +127,7 @@ def dense_graph(nodes: int) -> dict[str, object]:
     return semantic_graph(concepts, relations)
 
 
-# The shape of the Elixir guide's graph (issue 13, seen in screenshots): a connected part around a
+# The shape of the Elixir guide's graph (seen in screenshots): a connected part around a
 # hub, and 41 concepts with no relation in the band beside it, some with long labels.
 # fmt: off
 GUIDE_LINKED = [
@@ -369,7 +369,7 @@ def settled_labels(page, site: str, name: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("name", ["graph", "dense", "big", "guide"])
 def test_no_label_overlaps_another_at_the_default_zoom(page, site, name):
-    """Issue 13.4: the boxes of the labels drawn on the page never intersect, on a small graph, on
+    """V4: the boxes of the labels drawn on the page never intersect, on a small graph, on
     a dense one laid out in the browser and on one laid out at build time."""
     boxes = settled_labels(page, site, name)
     assert len(boxes) >= {"graph": 7, "dense": 10, "big": 5, "guide": 60}[name]

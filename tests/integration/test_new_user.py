@@ -1,4 +1,4 @@
-"""Issue 7, as a new user would: git init, wikigen init, the hook, a refused and a fixed commit,
+"""R34, as a new user would meet it: git init, wikigen init, the hook, a refused and a fixed commit,
 `wikigen compile` (offline engine), `mkdocs build`, an edit compiled incrementally, and
 `pre-commit try-repo` with this project's hook."""
 

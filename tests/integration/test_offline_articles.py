@@ -1,6 +1,6 @@
-"""Issue 4: an article is a function of its source — compiled alone, in a batch, or after an unrelated
-history, a source's article file is byte-identical (ids from source ids and names; provenance in the
-manifest). And the same input compiled twice gives byte-identical files."""
+"""R20, R24, R25: an article is a function of its source — compiled alone, in a batch, or after an
+unrelated history, a source's article file is byte-identical (ids from source ids and names;
+provenance in the manifest). And the same input compiled twice gives byte-identical files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 4 on the 115 Kubernetes concept docs, through the real pipeline and the offline engine:
+"""R20 and R24 on the 115 Kubernetes concept docs, through the real pipeline and the offline engine:
 a batch compile from empty, the counts that matter, verify, and one edited doc compiled incrementally."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     assert len(cross) >= 10
     assert len([o for o in snapshot.objects if o.startswith("article/")]) == 115
     assert git_repo.wikigen("verify").code == 0
-    # Topics by meaning (issue 10): derived from the objects, one per anchor concept, titled by it;
+    # Topics by meaning (R20): derived from the objects, one per anchor concept, titled by it;
     # no two topics share a title and none is without a summary.
     topics = [parse_object(git_repo.repo.revparse_single(f"HEAD:{e['file']}").data)
               for e in snapshot.objects.values() if e["kind"] == "topic"]
@@ -70,8 +70,8 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     rewritten = {e["file"] for oid, e in after.objects.items() if e["provenance"].get("snapshot") == after.version
                  or e["provenance"].get("extended", {}).get("snapshot") == after.version}
     removed = {e["file"] for oid, e in snapshot.objects.items() if oid not in after.objects}
-    # the communities record (issue 13.3) follows the relations: the shards of the concepts that moved
-    # (issue 14.3); the manifest and index shards (issue 14) are the compiler's bookkeeping
+    # the communities record (V3) follows the relations: the shards of the concepts that moved; the
+    # manifest and index shards are the compiler's bookkeeping
     changed_objects = {p for p in changed if not p.startswith((*SHARDED_DIRS, COMMUNITIES_DIR + "/"))}
     assert changed_objects <= rewritten | removed | {SNAPSHOT_PATH}
     assert len([p for p in changed if p.startswith(SHARDED_DIRS)]) <= 2 * len(rewritten | removed) + 2

@@ -86,7 +86,7 @@ def test_injected_failures_leave_old_or_new_snapshot(git_repo: GitRepo, point: s
     old_head, old_version = seeded(git_repo)
     proc = spawn(git_repo, env={"WIKIGEN_FAULT": point})
     _, err = proc.communicate(timeout=120)
-    # Issue 15.3: once the ref moved the snapshot is published (exit 0), what failed after is a warning.
+    # R31: once the ref moved the snapshot is published (exit 0), what failed after is a warning.
     moved = point in ("after-ref", "during-worktree")
     assert proc.returncode == (0 if moved else 1), err
     assert ("warning: snapshot commit" in err) == moved, err
@@ -97,7 +97,8 @@ def test_injected_failures_leave_old_or_new_snapshot(git_repo: GitRepo, point: s
         assert git_repo.head() != old_head
 
 
-def test_r31_sigkill_at_random_moments_leaves_old_or_new_snapshot(make_repo):  # type: ignore[no-untyped-def]
+def test_sigkill_at_random_moments_leaves_old_or_new_snapshot(make_repo):  # type: ignore[no-untyped-def]
+    """R31: a compile killed at 20 random moments leaves the old snapshot or the new one, never a mix."""
     rng = random.Random(20261129)
     outcomes = {"old": 0, "new": 0}
     for _ in range(20):

@@ -119,7 +119,7 @@ def test_push_failure_note_reaches_the_remote(remote: Path, tmp_path: Path):
 
 
 def test_push_shows_progress_outside_a_terminal(remote: Path, tmp_path: Path):
-    """Issue 11, item 4: `wikigen push` is what CI runs, so its log shows a line per increment."""
+    """R16, R34: `wikigen push` is what CI runs, so its log shows a line per increment."""
     import contextlib
     import io
 

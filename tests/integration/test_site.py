@@ -285,7 +285,7 @@ def test_article_marker_from_another_source_with_emoji(page, server):
 
 
 def test_a_claim_renders_its_code_spans_emphasis_and_reference_link(page, server):
-    """Issue 13.1: quoted Markdown is rendered, the reference link resolved from the source's own
+    """V1: quoted Markdown is rendered, the reference link resolved from the source's own
     definition; no backtick is left on the page's claims."""
     page.goto(f"{server}/wiki/articles/knowledge--pods/")
     claim = page.locator(".wikigen-claim", has_text="kubectl get pods")
@@ -306,7 +306,9 @@ def test_a_claim_renders_its_code_spans_emphasis_and_reference_link(page, server
     assert "line " in card.inner_text() and "lines " not in card.inner_text()
 
 
-def test_r27_r37_are_shown(page, server):
+def test_a_hypothesis_contradictions_open_questions_and_candidates_are_shown(page, server):
+    """R27, R37: a hypothesis stays marked as one, and contradictions (with scope and uncertainty),
+    open questions and candidates are shown on the article's page."""
     page.goto(f"{server}/wiki/articles/retrospectives--slow/")
     claim = page.locator(".wikigen-claim--hypothesis")
     assert claim.inner_text().startswith("Hypothesis The disk was full.")
@@ -486,7 +488,7 @@ def one_source_edit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[s
 
 
 def test_colours_of_unchanged_communities_stay_after_a_one_source_edit(browser, one_source_edit):
-    """Issue 13.3: a community whose members did not change keeps its colour on the page."""
+    """V3: a community whose members did not change keeps its colour on the page."""
     if not (ASSETS / "graph.js").is_file():
         pytest.skip("the graph bundle is not built")
     colours = []
