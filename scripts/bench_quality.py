@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Knowledge-quality benchmark of the offline engine (issue 10, item 10). Prints figures; asserts nothing.
+"""Knowledge-quality benchmark of the offline engine. Prints figures; asserts nothing.
 
   python scripts/bench_quality.py [k8s] [elixir] [tldr] [--sample-dir DIR] [--keep DIR] [--overwrite-judged]
+  python scripts/bench_quality.py --fold [--sample-dir DIR]
 
 Each corpus (default: all three) is committed into a fresh git repo and compiled from empty through
 the real pipeline (``compile_repo(root, engine=OfflineEngine(), batch=True)``), each in a subprocess of
@@ -23,12 +24,14 @@ them. It writes to the sample dir (default ``tests/data/judged/``):
   concepts and 30 relations with empty ``verdict`` and ``reason`` columns to judge by hand; a file whose
   ``verdict`` column is already filled in is never overwritten unless ``--overwrite-judged`` is given;
 - ``<corpus>-missing.txt``: the gold entries not found;
-- and, printed, the precision over every concept and relation that some judged sample in
-  ``tests/data/judged/`` holds with the same quote (its latest verdict), which one draw of 30 moves
-  by several rows;
+- and, printed, the precision over every concept and relation that the judged set
+  ``tests/data/judged/current/`` holds with the same quote (its latest verdict), which one draw of 30
+  moves by several rows;
 - ``<corpus>-figures.json``: every figure printed.
 
-``--keep DIR`` keeps each compiled repo as ``DIR/<corpus>`` (it must not exist yet).
+``--keep DIR`` keeps each compiled repo as ``DIR/<corpus>`` (it must not exist yet). ``--fold`` folds
+the judged samples of the sample dir into the judged set (a row judged again takes its new verdict)
+and compiles nothing.
 """
 
 from __future__ import annotations
@@ -67,10 +70,12 @@ TLDR_SAMPLE = 1000
 TLDR_SEED = 7
 JUDGE_SEED = 10
 JUDGE_SIZE = 30
+# One judged row per concept or relation ever judged, its latest verdict (``--fold`` adds a judged draw).
+JUDGED_DIR = REPO_ROOT / "tests" / "data" / "judged" / "current"
 WIKI_DIR = "content/wiki"
 SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
-# A raw HTML tag as the issue counts it; inline code spans (`Rc<T>`), autolinks (<https://…>) and Hugo
-# shortcodes ({{< glossary_tooltip … >}}, counted on their own) are not HTML.
+# A raw HTML tag as the quality checks count it; inline code spans (`Rc<T>`), autolinks
+# (<https://…>) and Hugo shortcodes ({{< glossary_tooltip … >}}, counted on their own) are not HTML.
 HTML_TAG = re.compile(r"<[a-zA-Z/][^>]*>")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 SHORTCODE = re.compile(r"\{\{[<%].*?[%>]\}\}", re.S)
@@ -436,7 +441,7 @@ def k8s_recall(concepts: Mapping[str, Mapping[str, Any]]) -> tuple[dict[str, Any
 
 # Verdicts of tests/data/judged/glossary-ceiling/k8s-glossary-missing.tsv under which no sentence of
 # the subset says what the glossary's term is or does (README there): no engine bound by R20 and
-# issue 10's precision rule can define the term from these sources.
+# the judging rule of tests/data/judged/ can define the term from these sources.
 UNREACHABLE = frozenset({"none", "narrower", "use", "member", "comparison", "clause", "across-block"})
 
 
@@ -596,51 +601,78 @@ def write_samples(
     ]
 
 
-# "pass17-final" → (17, 3): later passes, and later stages of a pass, judged last
-_PASS = re.compile(r"pass(\d+)-(\w+)")
-_STAGES = {"drawn": 0, "mid": 1, "last": 2, "final": 3, "end": 4}
-
-
-def _judged_order(folder: Path) -> tuple[int, int, int]:
-    """A pass's whole lists (``pass12-end/all/``) just before its samples, which a later reader judged."""
-    whole = folder.name == "all"
-    name = folder.parent.name if whole else folder.name
-    match = _PASS.fullmatch(name)
-    if match is not None:
-        return int(match.group(1)), _STAGES.get(match.group(2), 0), int(not whole)
-    return ((3, 5) if name == "final" else (2, 0)) + (int(not whole),)
-
-
-def _row_key(row: Mapping[str, str]) -> tuple[str, ...]:
+def _row_key(row: Mapping[str, str | None]) -> tuple[str, ...]:
     """A judged row is the same row where its object, quote and definition (or predicate and object)
-    are: the verdict is on what the reader saw. Quote marks and spaces are dropped from the key: some
-    judged files were written with csv quoting, some without."""
-    cells = (row["id"], row.get("quote", ""), row.get("definition", row.get("predicate", "")), row.get("object", ""))
+    are: the verdict is on what the reader saw. Quote marks and spaces are dropped from the key: a
+    draw writes its cells unquoted, the judged set quotes a cell that holds a quote mark."""
+    cells = (
+        row["id"],
+        row.get("quote", ""),
+        row.get("definition", row.get("predicate", "")),
+        row.get("object", ""),
+    )
     return tuple(re.sub(r'["\s]+', " ", cell or "").strip() for cell in cells)
+
+
+# The order of each file of the judged set: a concept by its name, a relation by its endpoints.
+JUDGED_ORDER = {
+    "concepts": ("name", "id", "definition", "quote"),
+    "relations": ("subject", "predicate", "object", "quote", "id"),
+}
+
+
+def read_judged(path: Path) -> dict[tuple[str, ...], dict[str, str]]:
+    """The rows of ``path`` that have a verdict, by ``_row_key`` (a later row replaces an earlier one
+    with the same key); none where the file does not exist."""
+    if not path.is_file():
+        return {}
+    with path.open(newline="", encoding="utf-8") as handle:
+        # read as csv: the judged set quotes a cell that holds a quote mark
+        rows = [row for row in csv.DictReader(handle, delimiter="\t") if row.get("verdict")]
+    return {_row_key(row): row for row in rows}
+
+
+def fold_judged(sample_dir: Path, judged_dir: Path = JUDGED_DIR) -> list[str]:
+    """Folds the judged samples of ``sample_dir`` into the judged set: a row judged again replaces the
+    verdict the set holds for it, a new row is added. Samples without a verdict are left out."""
+    done = []
+    for name in CORPORA:
+        for kind, header in (("concepts", CONCEPT_HEADER), ("relations", RELATION_HEADER)):
+            sample = sample_dir / f"{name}-{kind}.tsv"
+            new = read_judged(sample)
+            if not new:
+                continue
+            target = judged_dir / f"{name}-{kind}.tsv"
+            rows = read_judged(target) | new
+            columns = JUDGED_ORDER[kind]
+            ordered = sorted(
+                rows.items(), key=lambda item: ([(item[1].get(c) or "").casefold() for c in columns], item[0])
+            )
+            judged_dir.mkdir(parents=True, exist_ok=True)
+            with target.open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(
+                    handle, header, delimiter="\t", lineterminator="\n", restval="", extrasaction="ignore"
+                )
+                writer.writeheader()
+                writer.writerows(row for _, row in ordered)
+            done.append(f"folded {len(new)} judged rows of {sample} into {target} ({len(rows)} rows)")
+    return done
 
 
 def judged_anywhere(
     name: str, concepts: Mapping[str, Mapping[str, Any]], relations: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """Every concept and relation of the compile that some judged sample under ``tests/data/judged/``
-    holds with the same quote (the latest pass's verdict): the precision over all of them moves less
-    with one seeded draw than a draw of 30 does."""
-    root = REPO_ROOT / "tests" / "data" / "judged"
-    folders = sorted([root, *(d for d in root.rglob("*") if d.is_dir())], key=_judged_order)
+    """Every concept and relation of the compile that the judged set (``tests/data/judged/current/``)
+    holds with the same quote, and its verdict: the precision over all of them moves less with one
+    seeded draw than a draw of 30 does."""
     result: dict[str, Any] = {}
     for kind, header, rows in (
         ("concepts", CONCEPT_HEADER, [concept_row(cid, c) for cid, c in sorted(concepts.items())]),
         ("relations", RELATION_HEADER, [relation_row(r, concepts) for r in relations]),
     ):
-        verdicts: dict[tuple[str, ...], str] = {}
-        for folder in folders:  # a later pass's verdict replaces an earlier one
-            path = folder / f"{name}-{kind}.tsv"
-            if path.is_file():
-                with path.open(newline="", encoding="utf-8") as handle:
-                    # the judged files are written by csv (quoted where a cell holds a quote mark)
-                    for judged_row in csv.DictReader(handle, delimiter="\t"):
-                        if judged_row.get("verdict"):
-                            verdicts[_row_key(judged_row)] = judged_row["verdict"]
+        verdicts = {
+            key: row["verdict"] for key, row in read_judged(JUDGED_DIR / f"{name}-{kind}.tsv").items()
+        }
         cells = [[collapse(c).replace("\t", " ") for c in row] for row in rows]  # as write_tsv writes them
         found = [verdicts.get(_row_key(dict(zip(header, row, strict=False)))) for row in cells]
         known = [v for v in found if v]
@@ -822,6 +854,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rewrite sample files even when their verdict column is filled in",
     )
+    parser.add_argument(
+        "--fold",
+        action="store_true",
+        help="fold the judged samples of the sample dir into tests/data/judged/current/ and exit",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     unknown = [c for c in args.corpora if c not in CORPORA]
@@ -831,6 +868,9 @@ def main(argv: list[str] | None = None) -> int:
     sample_dir = args.sample_dir.resolve()
     sample_dir.mkdir(parents=True, exist_ok=True)
     keep = args.keep.resolve() if args.keep else None
+    if args.fold:
+        print("\n".join(fold_judged(sample_dir)) or f"no judged samples in {sample_dir}")
+        return 0
     if args.child:
         return run_child(names[0], sample_dir, keep, args.overwrite_judged)
 
