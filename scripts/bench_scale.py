@@ -172,7 +172,9 @@ def build_mirror(root: Path) -> int:
     HEAD's snapshot, the manifest mirror from every manifest shard and the communities record's cache
     from every record shard (``wikigen.store.mirror``), with no earlier tree to diff from."""
     from wikigen.compiler.communities import COMMUNITIES_DIR
-    from wikigen.store.mirror import CommunityMirror, ManifestMirror, Mirror
+    from wikigen.store.community_cache import CommunityMirror
+    from wikigen.store.lookup_cache import Mirror
+    from wikigen.store.manifest_cache import ManifestMirror
     from wikigen.store.workspace import Workspace
 
     ws = Workspace.open(root)

@@ -19,7 +19,7 @@ from wikigen.model.shards import Overlay, ShardMap
 from wikigen.model.snapshot import ManifestEntry
 from wikigen.model.sources import SOURCES_DIR
 from wikigen.store.git import GitStore
-from wikigen.store.mirror import ManifestMirror
+from wikigen.store.manifest_cache import ManifestMirror
 from wikigen.store.plan_from_diff import plan_from_diff
 from wikigen.store.snapshot import read_waiting
 from wikigen.store.workspace import Workspace

@@ -9,7 +9,8 @@ import os
 import pytest
 
 from tests.conftest import GitRepo
-from wikigen.store.git import Change, GitStore
+from wikigen.store.git import GitStore
+from wikigen.store.tree_diff import Change
 
 S = "content/sources"
 

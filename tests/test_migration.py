@@ -18,8 +18,9 @@ from wikigen.model.errors import SnapshotError, WikigenError
 from wikigen.model.objects import RELATIONS_DIR, object_path
 from wikigen.model.snapshot import EMPTY_TREE, INDEX_DIR, MANIFEST_DIR, SNAPSHOT_PATH, Snapshot
 from wikigen.store.communities import read_record
-from wikigen.store.git import COMPILER_NAME, GitStore
+from wikigen.store.git import GitStore
 from wikigen.store.migration import moved
+from wikigen.store.object_writer import COMPILER_NAME
 from wikigen.store.snapshot import load_snapshot
 
 K = "content/sources/knowledge"

@@ -17,10 +17,10 @@ from wikigen.compiler.driver import compile_repo
 from wikigen.compiler.lookup import IndexLookup, Lookup, name_tokens
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.model.shards import ShardMap
-from wikigen.store import mirror
+from wikigen.store import lookup_cache as mirror
 from wikigen.store import snapshot as snapshot_module
 from wikigen.store.git import GitStore
-from wikigen.store.mirror import MIRROR_FILE, Mirror
+from wikigen.store.lookup_cache import MIRROR_FILE, Mirror
 
 
 def index_tree(repo: GitRepo, rev: str = "HEAD") -> str:

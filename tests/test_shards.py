@@ -196,8 +196,8 @@ def test_shard_map_reads_one_shard_for_a_lookup_and_all_for_an_iteration():
 def test_an_unchanged_tree_is_planned_from_the_root_record_and_the_waiting_list(git_repo: GitRepo, monkeypatch):
     """R7: with the sources tree unchanged, `plan` and `status` answer from the root record
     and waiting.json — no source blob, no manifest shard — and say exactly what the full plan says."""
-    from wikigen.cli import plan_json
     from wikigen.commands import status as status_module
+    from wikigen.commands.plan import plan_json
     from wikigen.compiler.plan import make_plan
     from wikigen.model.snapshot import WAITING_PATH
     from wikigen.store import workspace as workspace_module

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GitRepo, source
-from wikigen.store import git as gitstore
 from wikigen.store import git_cli as worktree
+from wikigen.store import work_tree as gitstore
 from wikigen.store.git import GitStore
 from wikigen.store.git_cli import GENERATED
 

@@ -1,21 +1,34 @@
-"""Command line: parse → one library call → print. No logic lives here."""
+"""The command line: click's wiring of each command to its body in :mod:`wikigen.commands` and its
+printer (:mod:`wikigen.commands.printers`), and the one place where errors become exit codes and
+messages (:func:`run`)."""
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import signal
 import sys
-import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from wikigen import __version__
+from wikigen.commands.printers import (
+    echo,
+    print_compile,
+    print_hook,
+    print_init,
+    print_json,
+    print_plan,
+    print_push,
+    print_search,
+    print_status,
+    print_verify,
+    print_warnings,
+)
+from wikigen.commands.progress import CompileProgress
 from wikigen.model.errors import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -24,41 +37,6 @@ from wikigen.model.errors import (
     environmental,
     exit_code_for,
 )
-from wikigen.model.terminal import visible, visible_json
-
-if TYPE_CHECKING:
-    from wikigen.compiler.plan import Plan
-
-
-def _echo(text: str, *, err: bool = False, lines: bool = False) -> None:
-    """Every human-readable line goes through here: R41, text from sources (paths, ids, titles,
-    excerpts) never reaches the terminal as control characters or escape sequences."""
-    click.echo(visible(text, lines=lines), err=err)
-
-
-def _print_json(data: Any) -> None:
-    click.echo(visible_json(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)))
-
-
-def plan_json(plan: Plan) -> dict[str, Any]:
-    """The `plan --json` contract (snake_case); later stages add their figures."""
-    return {
-        "baseline_version": plan.baseline_version,
-        "baseline_tree": plan.baseline_tree,
-        "sources_tree": plan.sources_tree,
-        "added": list(plan.added),
-        "updated": list(plan.updated),
-        "withdrawn": list(plan.withdrawn),
-        "deferred": list(plan.deferred),
-        "pending": list(plan.pending),
-        "unchanged": plan.unchanged,
-        "invalid": [p.as_dict() for p in plan.invalid],
-        "bookkeeping": [{"source": s, "reason": r} for s, r in plan.bookkeeping],
-        "reasons": dict(sorted(plan.reasons.items())),
-        "fingerprint": plan.fingerprint,
-        "blobs_read": plan.blobs_read,
-        "backfill": plan.backfill,
-    }
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,21 +69,7 @@ def init(directory: str, install_spec: str | None) -> None:
     from wikigen.commands.init import init_repo
 
     written = init_repo(Path(directory), install_spec=install_spec)
-    for path in written:
-        _echo(f"created {path}")
-    if not written:
-        _echo("nothing to do: every file is already there")
-    # Issue 11, item 3: the first import is a large change; --batch splits it to fit the caps.
-    where = "" if directory == "." else f"cd {shlex.quote(directory)} && "
-    _echo(
-        "\nNext:\n"
-        f"  {where}git config core.hooksPath hooks   # check sources before each commit\n"
-        "  git add -A && git commit -m 'Adopt wikigen'\n"
-        "  wikigen compile --batch               # the first import, in increments that fit the caps\n"
-        "  wikigen build                         # the static site in site/\n"
-        "  wikigen serve                         # look at it on http://127.0.0.1:8000",
-        lines=True,
-    )
+    print_init(written, directory)
 
 
 @cli.command()
@@ -121,9 +85,9 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     named = [str(Path(ctx.obj["dir"], name)) for name in files]
     problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=named)
     for problem in problems:
-        _echo(str(problem))
+        echo(str(problem))
     if problems:
-        _echo(f"{len(problems)} problem(s) in sources", err=True)
+        echo(f"{len(problems)} problem(s) in sources", err=True)
         ctx.exit(EXIT_FAILURE)
 
 
@@ -135,56 +99,17 @@ def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
 @click.pass_context
 def plan(ctx: click.Context, staged: bool, include_deferred: bool, engine_name: str | None, as_json: bool) -> None:
     """Print what a compile would do, without calling a model."""
-    from wikigen.compiler.plan import nothing_to_compile
-    from wikigen.engines.route import route_of
+    from wikigen.commands.plan import plan_report
 
     overrides: dict[str, Any] = {"engine.name": engine_name}
     ws = _workspace(ctx, **overrides)
-    result = ws.plan(staged=staged, include_deferred=include_deferred)
-    data = plan_json(result)
-    if not result.invalid:
-        # Issue 14: a plan with nothing to compile never loads the compile driver (a third of its time).
-        if result.needs_compile:
-            from wikigen.compiler.increments import plan_figures
-
-            data |= plan_figures(ws, result)
-        else:
-            data |= nothing_to_compile()
-    data["route"] = route_of(ws.config)
+    result, data = plan_report(ws, staged=staged, include_deferred=include_deferred)
     if as_json:
-        _print_json(data)
+        print_json(data)
     else:
-        _print_plan(data)
+        print_plan(data)
     if result.invalid:
         ctx.exit(EXIT_FAILURE)
-
-
-def _print_plan(data: dict[str, Any]) -> None:
-    _echo(f"baseline: snapshot {data['baseline_version']}, sources tree {data['sources_tree'][:12]}")
-    for key in ("added", "updated", "withdrawn", "deferred", "pending"):
-        ids = data[key]
-        if ids:
-            _echo(f"{key} ({len(ids)}):")
-            for sid in ids:
-                _echo(f"  {sid}  — {data['reasons'].get(sid, '')}")
-    _echo(f"unchanged: {data['unchanged']}")
-    for item in data["bookkeeping"]:
-        _echo(f"bookkeeping: {item['source']}: {item['reason']}")
-    for problem in data["invalid"]:
-        _echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
-    _echo(f"blobs read: {data['blobs_read']}")
-    if "engine_calls" in data:
-        revoked = ", ".join(f"{v} {k}(s)" for k, v in data["revoked"].items() if v) or "nothing"
-        _echo(f"revoked: {revoked}; fragments: {data['fragments']}; anchors: {data['anchors']}")
-        for name, (used, limit) in data["caps"].items():
-            flag = "  OVER — a plain compile will fail; run `wikigen compile --batch`" if used > limit else ""
-            _echo(f"  caps.{name}: {used:,} / {limit:,}{flag}")
-        _echo(f"engine calls the next compile would make: {data['engine_calls']}")
-    route = data["route"]
-    fallback = "embedded model" if route["engine"] == "offline" else "no model set: engine.models or WIKIGEN_MODEL"
-    models = ", ".join(f"{k}: {v}" for k, v in route["models"].items()) or fallback
-    host = f" at {route['host']}" if route.get("host") else ""
-    _echo(f"route: {route['engine']}{host} ({models})")
 
 
 @cli.command()
@@ -197,22 +122,13 @@ def hook(ctx: click.Context) -> None:
     ws = _workspace(ctx)
     problems = check_sources(ws, staged=True)
     for problem in problems:
-        _echo(str(problem))
+        echo(str(problem))
     if problems:
-        _echo(f"wikigen: {len(problems)} problem(s) in staged sources; commit refused", err=True)
+        echo(f"wikigen: {len(problems)} problem(s) in staged sources; commit refused", err=True)
         ctx.exit(EXIT_FAILURE)
     result = ws.plan(staged=True)
     figures = plan_figures(ws, result)
-    over = (
-        f"; over caps: {', '.join(figures['over_caps'])} (compile it with `wikigen compile --batch`)"
-        if figures["over_caps"]
-        else ""
-    )
-    _echo(
-        f"wikigen: {len(result.added) + len(result.updated) + len(result.withdrawn)} source(s) changed "
-        f"({len(result.added)} added, {len(result.updated)} updated, {len(result.withdrawn)} withdrawn); "
-        f"the next compile makes {figures['engine_calls']} engine call(s){over}"
-    )
+    print_hook(result, figures)
 
 
 @cli.command()
@@ -224,27 +140,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
 
     report = status_report(_workspace(ctx))
     if as_json:
-        _print_json(report)
+        print_json(report)
         return
-    _echo(f"snapshot version {report['snapshot_version']} ({report['objects']} objects)")
-    for category, count in report["sources_per_category"].items():
-        switch = report["auto_archive"].get(category)
-        note = "" if switch is None else f"  auto_archive: {'on' if switch else 'off'}"
-        _echo(f"  {category:<15} {count:>6}{note}")
-    for key, ids in report["pending_changes"].items():
-        if ids:
-            _echo(f"{key}: {', '.join(ids)}")
-    if report["deferred"]:
-        _echo(f"deferred: {', '.join(report['deferred'])}")
-    for sid, info in report["waiting"].items():
-        _echo(f"waiting: {sid} ({info['reason']})")
-    for problem in report["invalid"]:
-        _echo(f"{problem['path']}:{problem['line']}: {problem['message']}")
-    from wikigen.store.uncommitted import uncommitted_note
-
-    note = uncommitted_note(report["uncommitted"])
-    if note:
-        _echo(note, lines=True)
+    print_status(report)
 
 
 @cli.command(name="compile")
@@ -275,12 +173,12 @@ def compile_command(
     """Compile the committed sources into a new snapshot and commit it (as `wikigen`)."""
     from wikigen.store.git_cli import start_staged_paths
 
-    # Started before the compiler is loaded: the index is read while it loads and plans (issue 14);
+    # Started before the compiler is loaded: the index is read while it loads and plans;
     # the compile refuses local changes to generated files before it sends or writes anything.
     dirty_status = start_staged_paths(ctx.obj["dir"])
     from wikigen.compiler.driver import compile_repo
 
-    with _progress(enabled=not quiet, bar=not as_json) as progress:
+    with CompileProgress(enabled=not quiet, bar=not as_json) as progress:
         report = compile_repo(
             ctx.obj["dir"],
             dirty_status=dirty_status,
@@ -293,17 +191,9 @@ def compile_command(
         )
     data = report.as_json()
     if as_json:
-        _print_json(data)
+        print_json(data)
         return
-    _echo(data["message"], lines=True)
-    for warning in data["warnings"]:
-        _echo(f"wikigen: warning: {warning}", err=True, lines=True)
-    if data["published"] and not data["bookkeeping"]:
-        _echo(
-            f"snapshot {data['version']} ({data['commit'][:12]}): {len(data['added'])} added, "
-            f"{len(data['updated'])} updated, {len(data['withdrawn'])} withdrawn; "
-            f"{data['engine_calls']} engine call(s), {data['sent_bytes']['total']:,} bytes sent"
-        )
+    print_compile(data)
 
 
 @cli.command(name="push")
@@ -321,7 +211,7 @@ def push_command(
     """Compile, then push the compiler's commit and refs/notes/wikigen (CI's checkpoint). Never forces."""
     from wikigen.commands.push import push
 
-    with _progress(enabled=not quiet, bar=not as_json) as progress:  # CI logs see every increment
+    with CompileProgress(enabled=not quiet, bar=not as_json) as progress:  # CI logs see every increment
         report = push(
             ctx.obj["dir"], remote=remote, attempts=attempts,
             compile_options={
@@ -330,25 +220,17 @@ def push_command(
         )
     data = report.as_json()
     for compiled in report.reports:
-        for warning in compiled.warnings:  # issue 15.3: published, but something after it failed
-            _echo(f"wikigen: warning: {warning}", err=True, lines=True)
+        print_warnings(compiled.warnings)  # published, but something after it failed
     if as_json:
-        _print_json(data)
+        print_json(data)
     else:
-        state = "pushed" if data["pushed"] else "nothing to push"
-        _echo(f"{state} after {data['attempts']} attempt(s); snapshot {data['version']}")
+        print_push(data)
 
 
 def _mkdocs(ctx: click.Context, verb: str, args: list[str]) -> None:
-    import subprocess
+    from wikigen.commands.site import run_mkdocs
 
-    from wikigen.store.git import GitStore
-
-    store = GitStore(ctx.obj["dir"])
-    root = store.root
-    env = {**store.environment, "NO_MKDOCS_2_WARNING": "1"}  # R42: the plugin opens the same repository
-    result = subprocess.run([sys.executable, "-m", "mkdocs", verb, "-f", str(root / "mkdocs.yml"), *args], env=env)
-    ctx.exit(result.returncode)
+    ctx.exit(run_mkdocs(ctx.obj["dir"], verb, args))
 
 
 @cli.command()
@@ -367,59 +249,6 @@ def serve(ctx: click.Context, dev_addr: str) -> None:
     _mkdocs(ctx, "serve", ["-a", dev_addr])
 
 
-class _progress:
-    """Progress of a compile on stderr: a rich bar in a terminal (not with --json), else one line per
-    increment, so that CI logs and redirected output show a long compile moving (issue 11, item 4)."""
-
-    def __init__(self, enabled: bool, bar: bool = True) -> None:
-        self.enabled = enabled
-        self.terminal = sys.stderr.isatty()
-        self.with_bar = bar
-        self.bar: Any = None
-        self.task: Any = None
-        self.started = time.monotonic()
-        self.calls = 0
-        self.sent = 0
-
-    def __enter__(self) -> Callable[[int, int, str, Any], None] | None:
-        if not self.enabled or (self.terminal and not self.with_bar):
-            return None
-        if not self.terminal:
-            return self.line
-        from rich.progress import Progress
-
-        self.bar = Progress(transient=True)
-        self.bar.start()
-        self.task = self.bar.add_task("compiling", total=None)
-
-        def update(done: int, total: int, what: str, increment: Any) -> None:
-            self.bar.update(self.task, completed=done, total=total, description=what)
-
-        return update
-
-    def line(self, done: int, total: int, what: str, increment: Any) -> None:
-        if increment is None:
-            if done == 0 and self.calls == 0 and what != "done":
-                _echo(f"wikigen: compiling {total} changed source(s)…", err=True)
-            return
-        self.calls += increment.engine_calls
-        self.sent += increment.sent_bytes["total"]
-        elapsed = int(time.monotonic() - self.started)
-        left = total - done
-        _echo(
-            f"wikigen: snapshot {increment.version}: {len(increment.sources)} source(s) compiled"
-            + (f", {len(increment.withdrawn)} withdrawn" if increment.withdrawn else "")
-            + f"; {increment.engine_calls} engine call(s), {increment.sent_bytes['total']:,} bytes sent "
-            f"({self.calls} call(s), {self.sent:,} bytes in this run); {elapsed // 60}m{elapsed % 60:02d}s elapsed; "
-            + (f"{left} source(s) left" if left else "nothing left"),
-            err=True,
-        )
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
@@ -429,14 +258,9 @@ def verify(ctx: click.Context, as_json: bool) -> None:
 
     result = verify_snapshot(_workspace(ctx))
     if as_json:
-        _print_json({**result, "ok": not result["problems"]})
+        print_json({**result, "ok": not result["problems"]})
     else:
-        for problem in result["problems"]:
-            _echo(problem)
-        _echo(
-            f"{result['citations']} citation(s) in {result['objects']} object(s): "
-            f"{'ok' if not result['problems'] else str(len(result['problems'])) + ' problem(s)'}"
-        )
+        print_verify(result)
     if result["problems"]:
         ctx.exit(EXIT_FAILURE)
 
@@ -454,30 +278,12 @@ def search(
     """Rank the committed snapshot's passages for a question: evidence with verifiable citations."""
     from wikigen.search import Searcher
 
-    searcher = Searcher(ctx.obj["dir"], progress=lambda s: _echo(f"wikigen: {s}", err=True))
+    searcher = Searcher(ctx.obj["dir"], progress=lambda s: echo(f"wikigen: {s}", err=True))
     result = searcher.search(" ".join(query), k=k, budget=budget, at=at)
     if as_json:
-        _print_json(result)
+        print_json(result)
         return
-    _echo(f"snapshot {result['snapshot']['version']}: {len(result['evidence'])} passage(s)")
-    for number, item in enumerate(result["evidence"], 1):
-        lines = item["lines"]
-        _echo("")
-        _echo(
-            f"{number}. {item['title']} — {item['source']} @ {item['version']}, lines {lines['start']}–{lines['end']} "
-            f"[{item['citation_id']}] score {item['score']}"
-        )
-        _echo("   " + " ".join(item["excerpt"].split())[:400])
-    if result["objects"]:
-        _echo("")
-        _echo("supported: " + ", ".join(o["id"] for o in result["objects"][:10]))
-    budget_report = result["budget"]
-    if budget_report and budget_report["dropped"]:
-        _echo("")
-        _echo(
-            f"budget: {budget_report['used']}/{budget_report['tokens']} tokens; {budget_report['dropped']} passage(s) "
-            f"({budget_report['dropped_tokens']} tokens) dropped, cited by source only"
-        )
+    print_search(result)
 
 
 @cli.command()
@@ -499,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def interrupted() -> int:
     """Ctrl-C outside the compile's own handling (start-up, printing): say how to find out what happened."""
-    _echo(
+    echo(
         "wikigen: interrupted (Ctrl-C). `wikigen status` shows whether anything was published; "
         "compile again to continue.",
         err=True,
@@ -518,21 +324,21 @@ def run(command: Callable[..., Any], argv: list[str] | None) -> int:
     except click.Abort as exc:
         if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
             return interrupted()
-        _echo("aborted", err=True)
+        echo("aborted", err=True)
         return EXIT_FAILURE
     except WikigenError as exc:
-        _echo(f"wikigen: {exc.message}", err=True, lines=True)
+        echo(f"wikigen: {exc.message}", err=True, lines=True)
         return exit_code_for(exc)
     except KeyboardInterrupt:
         return interrupted()
     except Exception as exc:  # the last line of defence: no traceback unless asked for
         if os.environ.get("WIKIGEN_DEBUG"):
             traceback.print_exc()
-        machine = environmental("running", exc)  # a full disk or a read-only repo is no bug (issue 15.7)
+        machine = environmental("running", exc)  # a full disk or a read-only repo is no bug
         if machine is not None:
-            _echo(f"wikigen: {machine.message}", err=True, lines=True)
+            echo(f"wikigen: {machine.message}", err=True, lines=True)
             return exit_code_for(machine)
-        _echo(
+        echo(
             f"wikigen: internal error: {type(exc).__name__}: {exc}\n"
             "Nothing was published. Re-run with WIKIGEN_DEBUG=1 for a traceback and report it.",
             err=True,

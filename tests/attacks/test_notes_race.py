@@ -19,7 +19,8 @@ from tests.attacks.test_publish_truth import seeded
 from tests.conftest import GitRepo
 from tests.corpora import REPO_ROOT
 from wikigen.model.errors import ConflictError, LockHeld, ValidationError
-from wikigen.store.git import NOTES_REF, GitStore
+from wikigen.store.git import GitStore
+from wikigen.store.notes import NOTES_REF
 from wikigen.store.publish import record_failure, record_outcome
 
 OK = {"status": "ok", "snapshot": 2}

@@ -16,7 +16,8 @@ from typing import Any
 from wikigen.compiler.driver import compile_repo
 from wikigen.compiler.report import CompileReport
 from wikigen.model.errors import GitStoreError, WikigenError
-from wikigen.store.git import NOTES_REF, GitStore
+from wikigen.store.git import GitStore
+from wikigen.store.notes import NOTES_REF
 
 REMOTE_NOTES = "refs/notes/wikigen-remote"
 

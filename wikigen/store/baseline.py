@@ -11,7 +11,7 @@ from wikigen.model.config import Config
 from wikigen.model.errors import ValidationError
 from wikigen.model.snapshot import ManifestEntry
 from wikigen.store.git import GitStore
-from wikigen.store.mirror import lookup_of
+from wikigen.store.lookup_cache import lookup_of
 from wikigen.store.sourceset import read_recorded
 from wikigen.store.workspace import Workspace
 

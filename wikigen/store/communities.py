@@ -36,7 +36,7 @@ class StoredRecord:
 
     def _cache(self) -> Any:
         if self._mirror is None:
-            from wikigen.store.mirror import CommunityMirror
+            from wikigen.store.community_cache import CommunityMirror
 
             self._mirror = CommunityMirror(self.store, self.folder)
         return self._mirror

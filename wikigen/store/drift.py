@@ -23,8 +23,9 @@ from wikigen.model.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.model.objects import FOLDERS, RELATIONS_DIR, WIKI_DIR, object_path
 from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot
 from wikigen.model.sources import SOURCES_DIR
-from wikigen.store.git import COMPILER_NAME, GitStore
+from wikigen.store.git import GitStore
 from wikigen.store.git_cli import GENERATED
+from wikigen.store.object_writer import COMPILER_NAME
 from wikigen.store.publish import Published, StartedFrom, commit_message, publish
 from wikigen.store.snapshot import load_snapshot
 

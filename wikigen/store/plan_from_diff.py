@@ -29,7 +29,7 @@ from wikigen.model.shards import Overlay
 from wikigen.model.snapshot import ManifestEntry, Snapshot
 from wikigen.model.sources import SOURCES_DIR, is_source_path
 from wikigen.store.git import GitStore
-from wikigen.store.mirror import ManifestMirror
+from wikigen.store.manifest_cache import ManifestMirror
 from wikigen.store.snapshot import read_waiting
 from wikigen.store.sourceset import read_sources
 

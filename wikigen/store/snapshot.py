@@ -49,7 +49,8 @@ from wikigen.model.snapshot import (
     Snapshot,
     Stored,
 )
-from wikigen.store.git import GitStore, TreeId
+from wikigen.store.git import GitStore
+from wikigen.store.object_writer import TreeId
 
 
 def load_snapshot(data: bytes | None, store: GitStore | None = None) -> Snapshot:

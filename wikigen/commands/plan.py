@@ -1,0 +1,50 @@
+"""`wikigen plan`: what a compile would do, without calling a model, and the `plan --json` format."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from wikigen.compiler.plan import nothing_to_compile
+from wikigen.engines.route import route_of
+
+if TYPE_CHECKING:
+    from wikigen.compiler.plan import Plan
+    from wikigen.store.workspace import Workspace
+
+
+def plan_json(plan: Plan) -> dict[str, Any]:
+    """The `plan --json` contract (snake_case); later stages add their figures."""
+    return {
+        "baseline_version": plan.baseline_version,
+        "baseline_tree": plan.baseline_tree,
+        "sources_tree": plan.sources_tree,
+        "added": list(plan.added),
+        "updated": list(plan.updated),
+        "withdrawn": list(plan.withdrawn),
+        "deferred": list(plan.deferred),
+        "pending": list(plan.pending),
+        "unchanged": plan.unchanged,
+        "invalid": [p.as_dict() for p in plan.invalid],
+        "bookkeeping": [{"source": s, "reason": r} for s, r in plan.bookkeeping],
+        "reasons": dict(sorted(plan.reasons.items())),
+        "fingerprint": plan.fingerprint,
+        "blobs_read": plan.blobs_read,
+        "backfill": plan.backfill,
+    }
+
+
+def plan_report(ws: Workspace, *, staged: bool, include_deferred: bool) -> tuple[Plan, dict[str, Any]]:
+    """The plan from HEAD (or the index), and its `plan --json` object with the next compile's
+    figures and the engine's route."""
+    result = ws.plan(staged=staged, include_deferred=include_deferred)
+    data = plan_json(result)
+    if not result.invalid:
+        # R9: a plan with nothing to compile never loads the compile driver.
+        if result.needs_compile:
+            from wikigen.compiler.increments import plan_figures
+
+            data |= plan_figures(ws, result)
+        else:
+            data |= nothing_to_compile()
+    data["route"] = route_of(ws.config)
+    return result, data
