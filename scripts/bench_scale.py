@@ -8,7 +8,7 @@ work tree out (as a clone has it: the dirty check then lists nothing) and then r
 command in its own child process:
 
   lookup caches     the lookup mirror, the manifest mirror and the community record's cache
-                    (wikigen.store.mirror) built from every index, manifest and record shard, as a fresh
+                    (wikigen.store.lookup_cache, manifest_cache, community_cache) built from every index, manifest and record shard, as a fresh
                     clone's first compile does once (the caches are removed first)
   no-op plan        `wikigen plan --json` with nothing changed
   one-edit compile  `wikigen compile` after one appended paragraph in one source (wall: the
@@ -170,7 +170,7 @@ MIRROR = "lookup-cache"  # the child's own command: build the lookup mirror of H
 def build_mirror(root: Path) -> int:
     """What a fresh clone's first compile pays once: the lookup mirror built from every index shard of
     HEAD's snapshot, the manifest mirror from every manifest shard and the communities record's cache
-    from every record shard (``wikigen.store.mirror``), with no earlier tree to diff from."""
+    from every record shard (``wikigen.store.community_cache``), with no earlier tree to diff from."""
     from wikigen.compiler.communities import COMMUNITIES_DIR
     from wikigen.store.community_cache import CommunityMirror
     from wikigen.store.lookup_cache import Mirror

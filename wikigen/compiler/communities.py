@@ -34,7 +34,7 @@ compile that merges writes every shard of the new partition and removes the file
 commit: no crash, no colour lost.
 
 Pure but for :func:`read_record` and :class:`StoredRecord`, the readers of the stored record (given a
-store; the second through its cache, :class:`wikigen.store.mirror.CommunityMirror`).
+store; the second through its cache, :class:`wikigen.store.community_cache.CommunityMirror`).
 """
 
 from __future__ import annotations

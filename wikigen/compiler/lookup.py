@@ -3,7 +3,7 @@ an object, which names start with a word, which concept holds a name, and the gr
 relations. Pure.
 
 :class:`IndexLookup` answers from an index held whole (a schema-1 snapshot, the tests);
-:class:`wikigen.store.mirror.Mirror` answers the same questions from a local SQLite copy of a sharded
+:class:`wikigen.store.lookup_cache.Mirror` answers the same questions from a local SQLite copy of a sharded
 index, so that a compile reads the shards it needs and never the whole knowledge base. The merged
 index of an increment is an :class:`wikigen.model.shards.Overlay` over the baseline's, never a copy;
 :class:`Dependents` and :func:`overlay_graph` answer the same questions of it.

@@ -28,7 +28,7 @@ def read_record(store: GitStore, tree: str) -> Record:
 
 class StoredRecord:
     """A :class:`RecordReader` of the shards in one stored folder, through their cache
-    (:class:`wikigen.store.mirror.CommunityMirror`), opened on the first question."""
+    (:class:`wikigen.store.community_cache.CommunityMirror`), opened on the first question."""
 
     def __init__(self, store: GitStore, folder: str) -> None:
         self.store, self.folder = store, folder

@@ -7,7 +7,7 @@ and it reads the index's cache tree, so that comparing the index with HEAD stats
 asked with ``--no-optional-locks`` so that it never writes the index, and with ``:(top)`` pathspecs,
 so that it answers for the repository's root from any folder in it; its paths are the root's. Where
 it cannot answer (no ``git`` installed, not a repository, no commit yet, an error) the answer is
-None and the caller asks libgit2 (:mod:`wikigen.store.git`).
+None and the caller asks libgit2 (:mod:`wikigen.store.work_tree`).
 
 Started before the repository is opened, a question runs in this process's environment, which git
 reads as the store does or the store refuses (R42); the store's own questions name its repository,

@@ -11,7 +11,7 @@ Elsewhere :func:`plan_from_diff` answers None and the whole plan is made. Versio
 (R4, R36) stay waiting, as the baseline's waiting.json lists them. What is composed: the manifest
 (an :class:`~wikigen.model.shards.Overlay` of the baseline's), the waiting lists, the count of unchanged
 sources and the fingerprint, whose pairs come from the manifest mirror
-(:class:`~wikigen.store.mirror.ManifestMirror`).
+(:class:`~wikigen.store.manifest_cache.ManifestMirror`).
 """
 
 from __future__ import annotations
