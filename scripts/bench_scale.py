@@ -171,7 +171,7 @@ def build_mirror(root: Path) -> int:
     """What a fresh clone's first compile pays once: the lookup mirror built from every index shard of
     HEAD's snapshot, the manifest mirror from every manifest shard and the communities record's cache
     from every record shard (``wikigen.store.community_cache``), with no earlier tree to diff from."""
-    from wikigen.compiler.communities import COMMUNITIES_DIR
+    from wikigen.compiler.community_record import COMMUNITIES_DIR
     from wikigen.store.community_cache import CommunityMirror
     from wikigen.store.lookup_cache import Mirror
     from wikigen.store.manifest_cache import ManifestMirror

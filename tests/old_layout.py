@@ -10,7 +10,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from wikigen.compiler.communities import ALGORITHM, SEED, WHOLE_RECORD_PATH
+from wikigen.compiler.communities import ALGORITHM, SEED
+from wikigen.compiler.community_record import WHOLE_RECORD_PATH
 from wikigen.model.shards import plain
 from wikigen.model.snapshot import SNAPSHOT_PATH, Snapshot
 

@@ -13,16 +13,18 @@ from tests.conftest import GitRepo, source
 from tests.engines import extract
 from tests.old_layout import dump_whole_communities
 from wikigen.compiler.communities import (
+    community_color,
+    kept_share,
+    partition,
+    record_communities,
+    semantic_edges,
+)
+from wikigen.compiler.community_record import (
     COMMUNITIES_DIR,
     COMMUNITIES_LEVELS,
     WHOLE_RECORD_PATH,
     Record,
-    community_color,
-    kept_share,
     load_record,
-    partition,
-    record_communities,
-    semantic_edges,
 )
 from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine

@@ -1,6 +1,6 @@
-"""R28 on what an increment changed: ``merge.changed_problems`` checks the new and rewritten
+"""R28 on what an increment changed: ``publish_checks.changed_problems`` checks the new and rewritten
 entries of an overlay over a valid baseline, and finds exactly what the whole-snapshot check
-(``merge.final_problems``) finds — stale citations, names held twice, uncovered sources, dangling
+(``publish_checks.final_problems``) finds — stale citations, names held twice, uncovered sources, dangling
 dependencies — without iterating the baseline."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from wikigen.compiler.lookup import IndexLookup
-from wikigen.compiler.merge import changed_problems, final_problems
+from wikigen.compiler.publish_checks import changed_problems, final_problems
 from wikigen.model.shards import Overlay
 
 SOURCES = [f"s{i}" for i in range(5)]

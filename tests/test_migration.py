@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import GitRepo, source
 from tests.engines import extract
 from tests.old_layout import RELATIONS_PATH, WHOLE_RECORD_PATH, dump_single, dump_whole_communities, flat_path
-from wikigen.compiler.communities import COMMUNITIES_DIR
+from wikigen.compiler.community_record import COMMUNITIES_DIR
 from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.model.errors import SnapshotError, WikigenError

@@ -11,7 +11,7 @@ import pygit2
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
-from wikigen.compiler.communities import COMMUNITIES_DIR, COMMUNITIES_LEVELS
+from wikigen.compiler.community_record import COMMUNITIES_DIR, COMMUNITIES_LEVELS
 from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.model.objects import RELATIONS_DIR, object_path

@@ -4,7 +4,7 @@ like every generated file, so a hand edit of it fails `verify`, naming it."""
 from __future__ import annotations
 
 from tests.conftest import GitRepo, source
-from wikigen.compiler.communities import COMMUNITIES_DIR
+from wikigen.compiler.community_record import COMMUNITIES_DIR
 
 K = "content/sources/knowledge"
 POD = (

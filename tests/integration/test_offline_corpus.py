@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import GitRepo
 from tests.corpora import commit_files, corpus_available, corpus_files
-from wikigen.compiler.communities import COMMUNITIES_DIR
+from wikigen.compiler.community_record import COMMUNITIES_DIR
 from wikigen.compiler.driver import compile_repo
 from wikigen.compiler.topics import TOPIC_ROUTE
 from wikigen.engines.offline.engine import OfflineEngine

@@ -20,18 +20,19 @@ graph. A fresh run is made only for a large change — at least ``REFRESH_MIN`` 
 would move thousands of concepts. Local moves alone drift below a fresh run's modularity;
 ``tests/test_moves.py`` holds them within 5% of it over ten 1% changes of relations.
 
-The record is sharded like the snapshot's index (:mod:`wikigen.model.shards`):
-``content/.wikigen/communities/ab/c.json`` holds ``{concept id: community name}`` for the concepts
-whose ``sha1(id)`` starts with ``abc``, one per line, so that a commit rewrites only the shards of the
-concepts that moved. Its constant header (schema, algorithm, seed, folder, levels) is in the snapshot's
-root record (``layout.communities``, :func:`layout`), which every commit writes anyway.
+The record (:mod:`wikigen.compiler.community_record`) is sharded like the snapshot's index
+(:mod:`wikigen.model.shards`): ``content/.wikigen/communities/ab/c.json`` holds ``{concept id: community
+name}`` for the concepts whose ``sha1(id)`` starts with ``abc``, one per line, so that a commit rewrites
+only the shards of the concepts that moved. Its constant header (schema, algorithm, seed, folder,
+levels) is in the snapshot's root record (``layout.communities``, :func:`layout`), which every commit
+writes anyway.
 
-A schema-1 repo holds the record as one file, ``content/.wikigen/communities.json`` (each
-community's name and its members; :func:`load_whole` reads it), which the storage-layout move
-(:mod:`wikigen.store.migration`) puts into the shards. A repo in the sharded layout that still holds
-the whole file (its snapshot sharded, this record not) reads it as the parent record, and the next
-compile that merges writes every shard of the new partition and removes the file, in the same
-commit: no crash, no colour lost.
+A schema-1 repo holds the record as one file, ``content/.wikigen/communities.json`` (each community's
+name and its members; :func:`wikigen.compiler.community_record.load_whole` reads it), which the
+storage-layout move (:mod:`wikigen.store.migration`) puts into the shards. A repo in the sharded layout
+that still holds the whole file (its snapshot sharded, this record not) reads it as the parent record,
+and the next compile that merges writes every shard of the new partition and removes the file, in the
+same commit: no crash, no colour lost.
 
 Pure but for :func:`read_record` and :class:`StoredRecord`, the readers of the stored record (given a
 store; the second through its cache, :class:`wikigen.store.community_cache.CommunityMirror`).
@@ -41,21 +42,23 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
-import json
 import math
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Protocol
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from wikigen.compiler.community_moves import GraphView, community_names, local_moves
+from wikigen.compiler.community_record import (
+    COMMUNITIES_DIR,
+    COMMUNITIES_LEVELS,
+    HeldRecord,
+    Record,
+    RecordReader,
+    record_files,
+)
 from wikigen.compiler.lookup import Lookup
-from wikigen.model.shards import Levels, changed_shards, decode_shard, encode_shard, shard_of
+from wikigen.model.shards import encode_shard, shard_of
 
-COMMUNITIES_DIR = "content/.wikigen/communities"
-COMMUNITIES_LEVELS: Levels = (2, 1)  # 4,096 shards, as the relations
-WHOLE_RECORD_PATH = "content/.wikigen/communities.json"  # the record as one file (schema 1)
 SCHEMA = 2  # of the record: 1 is the whole file
 SEED = 42
 ALGORITHM = "leiden-modularity; updated by local moves from the concepts whose relations changed"
@@ -194,28 +197,6 @@ def community_color(name: str | None, size: int = 2) -> str:
 # -- the record ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """A stored record: concept id → community name, and how it is stored."""
-
-    assignment: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    sharded: bool = False  # read from shards: what the next write diffs against
-    whole: bool = False  # a whole communities.json is there: the next write removes it
-    # Opens a reader of its stored shards (:class:`wikigen.store.communities.StoredRecord`), so that
-    # a local update reads only what it asks; none: the assignment is all there is.
-    open_reader: Callable[[], RecordReader] | None = field(default=None, compare=False)
-
-    def reader(self) -> RecordReader:
-        """What the local update asks of the record (close it after)."""
-        if self.open_reader is not None:
-            return self.open_reader()
-        return HeldRecord(self.assignment)
-
-    @property
-    def exists(self) -> bool:
-        return self.sharded or self.whole
-
-
 def layout() -> dict[str, Any]:
     """The record's constant header, kept in the snapshot's root record (``layout.communities``)."""
     return {
@@ -225,96 +206,6 @@ def layout() -> dict[str, Any]:
         "algorithm": ALGORITHM,
         "seed": SEED,
     }
-
-
-def load_record(shards: Iterable[tuple[str, bytes]], whole: bytes | None) -> Record:
-    """The record from its shards' bytes, else from a whole communities.json (the shards win where
-    both are there). An unreadable shard or file is left out: its concepts start alone at the next
-    compile, which is correct, only less stable."""
-    assignment: dict[str, str] = {}
-    sharded = False
-    for _, data in shards:
-        sharded = True
-        try:
-            assignment.update({str(k): str(v) for k, v in decode_shard(data).items()})
-        except (ValueError, UnicodeDecodeError):
-            continue
-    if not sharded:
-        assignment = load_whole(whole)
-    return Record(MappingProxyType(dict(sorted(assignment.items()))), sharded, whole is not None)
-
-
-def load_whole(data: bytes | None) -> dict[str, str]:
-    """Concept id → community name from a whole communities.json (schema 1: ``{"communities": {name:
-    [members]}}``); {} when there is none or it is unreadable."""
-    if not data:
-        return {}
-    try:
-        doc = json.loads(data)
-        groups = doc["communities"]
-        return {str(m): str(name) for name, found in groups.items() for m in found}
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return {}
-
-
-class RecordReader(Protocol):
-    """The parent record as a local update reads it: a few concepts, a few communities, a few shards."""
-
-    def names_of(self, concepts: Collection[str]) -> Mapping[str, str]: ...
-
-    def members(self, name: str) -> Sequence[str]: ...
-
-    def count(self) -> int: ...
-
-    def shard(self, path: str) -> dict[str, str]:
-        """The records of one shard (its path below the folder); {} where there is none."""
-        ...
-
-    def close(self) -> None: ...
-
-
-class HeldRecord:
-    """A :class:`RecordReader` of an assignment held whole."""
-
-    def __init__(self, assignment: Mapping[str, str]) -> None:
-        self.assignment = assignment
-        self._members: dict[str, list[str]] | None = None
-        self._shards: dict[str, dict[str, str]] | None = None
-
-    def names_of(self, concepts: Collection[str]) -> Mapping[str, str]:
-        return {c: self.assignment[c] for c in concepts if c in self.assignment}
-
-    def members(self, name: str) -> Sequence[str]:
-        if self._members is None:
-            self._members = {}
-            for n, c in sorted(self.assignment.items()):
-                self._members.setdefault(c, []).append(n)
-        return self._members.get(name, [])
-
-    def count(self) -> int:
-        return len(self.assignment)
-
-    def shard(self, path: str) -> dict[str, str]:
-        if self._shards is None:
-            self._shards = {}
-            for n, c in self.assignment.items():
-                self._shards.setdefault(shard_of(n, COMMUNITIES_LEVELS), {})[n] = c
-        return dict(self._shards.get(path, {}))
-
-    def close(self) -> None:
-        pass
-
-
-def record_files(assignment: Mapping[str, str], parent: Record) -> dict[str, bytes | None]:
-    """The files that store ``assignment`` where ``parent`` is stored: only the shards holding a
-    concept whose community changed (R24), every shard when the parent is not in shards; ``None``
-    removes a shard left empty, and the whole file."""
-    old = parent.assignment if parent.sharded else None
-    shards = changed_shards(assignment, old, COMMUNITIES_LEVELS, str)
-    files: dict[str, bytes | None] = {f"{COMMUNITIES_DIR}/{path}": data for path, data in shards.items()}
-    if parent.whole:
-        files[WHOLE_RECORD_PATH] = None
-    return files
 
 
 def record_communities(index: Mapping[str, Mapping[str, Any]], parent: Record) -> dict[str, bytes | None]:
@@ -412,15 +303,6 @@ class MergedView(GraphView):
 
     def members(self, name: str) -> Sequence[str]:
         return self.records.members(name)
-
-
-def moved_record(whole: bytes | None) -> dict[str, bytes | None]:
-    """R9: a whole communities.json moved into its shards, every assignment unchanged (the storage
-    layout move of a schema-1 repo); nothing when there is no such file."""
-    if whole is None:
-        return {}
-    parent = load_record((), whole)
-    return record_files(parent.assignment, parent)
 
 
 def kept_share(before: Mapping[str, str], after: Mapping[str, str]) -> float:

@@ -10,19 +10,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikigen.compiler.communities import Record, record_communities, updated_record
+from wikigen.compiler.communities import record_communities, updated_record
+from wikigen.compiler.community_record import Record
+from wikigen.compiler.index_entries import index_entry
 from wikigen.compiler.lookup import (
     TOPIC_REACH,
-    Dependents,
     IndexLookup,
     Lookup,
     MergedRelations,
     anchors_neighbourhood,
-    concept_keys,
     graph_entry,
     overlay_graph,
     topic_neighbourhood,
 )
+from wikigen.compiler.publish_checks import changed_problems
 from wikigen.compiler.resolve import Resolved
 from wikigen.compiler.topics import TOPIC_ROUTE, build_topic, is_derived, plan_topics
 from wikigen.evidence.citations import Citation
@@ -30,7 +31,6 @@ from wikigen.model.hashing import sha256_hex
 from wikigen.model.ids import kind_of, normalize_name
 from wikigen.model.objects import (
     dump_relations,
-    label_of,
     object_citations,
     object_path,
     parse_object,
@@ -51,53 +51,8 @@ class Merged:
     problems: list[str] = field(default_factory=list)
 
 
-def compact_citation(c: Mapping[str, Any]) -> list[Any]:
-    """The index keeps every citation as (id, source, version, start, end, lines, quote hash)."""
-    return [
-        c["citation_id"],
-        c["source"],
-        c["version"],
-        c["source_span"]["start"],
-        c["source_span"]["end"],
-        c["lines"]["start"],
-        c["lines"]["end"],
-        sha256_hex(c["quote"])[:16],
-    ]
-
-
 def _same_but_provenance(entry: Mapping[str, Any], before: Mapping[str, Any]) -> bool:
     return {**entry, "provenance": None} == {**before, "provenance": None}
-
-
-def index_entry(
-    obj: Mapping[str, Any], data: bytes, deps: list[str], provenance: Mapping[str, Any]
-) -> dict[str, Any]:
-    citations = object_citations(obj)
-    entry: dict[str, Any] = {
-        "kind": obj["kind"],
-        "file": object_path(obj["id"]),
-        "label": label_of(obj),
-        "sources": dict(sorted({c["source"]: c["version"] for c in citations}.items())),
-        "deps": sorted(set(deps)),
-        "citations": [
-            compact_citation(c)
-            for c in sorted(citations, key=lambda c: (c["source"], c["source_span"]["start"]))
-        ],
-        "sha": sha256_hex(data),
-        "provenance": dict(provenance),
-    }
-    if obj["kind"] == "concept":
-        entry["names"] = [obj["name"], *obj.get("aliases", [])]
-        entry["aliases"] = list(obj.get("aliases", []))
-        entry["type"] = obj["type"]
-        entry["definition"] = obj["definition"]["text"][:280]
-        entry["definitionCitations"] = list(obj["definition"].get("citations", []))
-    elif obj["kind"] == "article":
-        entry["names"] = [obj["title"]]
-        entry["sourceIds"] = list(obj["sources"])
-    elif obj["kind"] == "relation":
-        entry.update({k: obj[k] for k in ("subject", "predicate", "object", "basis")})
-    return entry
 
 
 def merge(
@@ -399,95 +354,6 @@ def _derive_topics(
     after = {k for k in candidates if k in index}
     updated = sum(1 for k in before & after if index[k].get("sha") != baseline_index[k].get("sha"))
     return {"added": len(after - before), "updated": updated, "removed": len(before - after)}, problems
-
-
-def changed_problems(
-    index: Overlay[Mapping[str, Any]], lookup: Lookup, compiled: Mapping[str, str], recompiled: Iterable[str]
-) -> list[str]:
-    """R28 for a merged index whose baseline passed it: the same checks as :func:`final_problems`, of
-    what the increment could have broken — its new and rewritten entries, the entries that cite a
-    source compiled anew or withdrawn, the holders of a name a new entry takes, the sources of a
-    changed or removed article, and whatever depended on a removed object."""
-    problems: list[str] = []
-    dependents = Dependents(index, lookup)
-    changed = {oid: index.changes[oid] for oid in sorted(index.changes)}
-    stale_check = set(changed)
-    for sid in sorted(set(recompiled)):
-        stale_check |= dependents(f"source:{sid}")
-    for oid in sorted(stale_check):
-        for cid, source, version, *_ in index[oid].get("citations", []):
-            if compiled.get(source) != version:
-                problems.append(
-                    f"{oid}: citation {cid} names {source}@{version}, but the compiled version is {compiled.get(source)} (stale)"
-                )
-    # who among the changed entries holds each name, once (not once per name: an increment of a
-    # baseline changes thousands of concepts)
-    # What the changed entries depend on, asked of the overlay and then of the lookup, never of the
-    # stored index's shards (a first topic compile's topics name members by the ten thousand).
-    wanted = {dep for entry in changed.values() for dep in entry.get("deps", [])}
-    stored = {dep for dep in wanted if dep not in index.changes and dep not in index.removed}
-    absent = {dep for dep in wanted if dep in index.removed and dep not in index.changes}
-    absent |= stored - lookup.present(stored)
-    changed_holders: dict[str, set[str]] = {}
-    for oid, entry in changed.items():
-        for key in concept_keys(entry):
-            changed_holders.setdefault(key, set()).add(oid)
-    for oid, entry in changed.items():
-        for key in concept_keys(entry):
-            holders = {h for h in lookup.concepts_named(key) if h in index and h not in changed}
-            holders |= changed_holders[key]
-            for other in sorted(holders - {oid}):
-                name = next(n for n in entry.get("names", []) if normalize_name(n) == key)
-                problems.append(f"{oid}: name or alias {name!r} is also used by {other}")
-        for dep in entry.get("deps", []):
-            if dep in absent:
-                problems.append(f"{oid}: depends on {dep}, which is not in the snapshot (dangling)")
-    for gone in sorted(index.removed):
-        for oid in sorted(dependents(gone)):
-            if oid not in changed:
-                problems.append(f"{oid}: depends on {gone}, which is not in the snapshot (dangling)")
-    # Coverage: the sources compiled anew, and those of every article the increment changed or removed.
-    to_cover = {sid for sid in recompiled if sid in compiled}
-    for oid in index.removed | set(changed):
-        before = index.base.get(oid)
-        if kind_of(oid) == "article":
-            to_cover |= set((before or {}).get("sources", {})) | set(index.get(oid, {}).get("sources", {}))
-    for sid in sorted(to_cover):
-        if sid in compiled and not any(
-            kind_of(a) == "article" and sid in index[a].get("sources", {}) for a in dependents(f"source:{sid}")
-        ):
-            problems.append(f"source {sid} is compiled but no article covers it")
-    return problems
-
-
-def final_problems(index: Mapping[str, Mapping[str, Any]], compiled: Mapping[str, str]) -> list[str]:
-    """R28: the whole snapshot before publish — citations at compiled versions, unique names,
-    every compiled source covered by an article, graph endpoints and members present."""
-    problems: list[str] = []
-    names: dict[str, str] = {}
-    covered: set[str] = set()
-    for oid in sorted(index):
-        entry = index[oid]
-        for cid, source, version, *_ in entry.get("citations", []):
-            if compiled.get(source) != version:
-                problems.append(
-                    f"{oid}: citation {cid} names {source}@{version}, but the compiled version is {compiled.get(source)} (stale)"
-                )
-        kind = entry.get("kind")
-        if kind == "concept":
-            for name in entry.get("names", []):
-                key = normalize_name(name)
-                if key in names and names[key] != oid:
-                    problems.append(f"{oid}: name or alias {name!r} is also used by {names[key]}")
-                names[key] = oid
-        elif kind == "article":
-            covered |= set(entry.get("sources", {}))
-        for dep in entry.get("deps", []):
-            if dep not in index:
-                problems.append(f"{oid}: depends on {dep}, which is not in the snapshot (dangling)")
-    for source in sorted(set(compiled) - covered):
-        problems.append(f"source {source} is compiled but no article covers it")
-    return problems
 
 
 def citations_of(obj: Mapping[str, Any]) -> list[Citation]:

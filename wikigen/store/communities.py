@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
-from wikigen.compiler.communities import COMMUNITIES_DIR, WHOLE_RECORD_PATH, Record, load_record
+from wikigen.compiler.community_record import COMMUNITIES_DIR, WHOLE_RECORD_PATH, Record, load_record
 from wikigen.model.shards import decode_shard
 from wikigen.model.snapshot import EMPTY_TREE
 from wikigen.store.git import GitStore

@@ -29,7 +29,7 @@ CREATE INDEX IF NOT EXISTS assignment_by_community ON assignment (community);
         try:
             return super()._records(blob)
         except (ValueError, UnicodeDecodeError):
-            return {}  # an unreadable shard: its concepts start alone, as communities.load_record says
+            return {}  # an unreadable shard: its concepts start alone, as community_record.load_record says
 
     def _rebuild(self, tree: str) -> None:
         self.rebuilt = True

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from wikigen.compiler.communities import COMMUNITIES_DIR, WHOLE_RECORD_PATH
+from wikigen.compiler.community_record import COMMUNITIES_DIR, WHOLE_RECORD_PATH
 from wikigen.model.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.model.objects import FOLDERS, RELATIONS_DIR, WIKI_DIR, object_path
 from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from wikigen.compiler.communities import WHOLE_RECORD_PATH, moved_record
+from wikigen.compiler.community_record import WHOLE_RECORD_PATH, moved_record
 from wikigen.model.objects import LEGACY_RELATIONS_PATH, dump_relations, object_path, parse_relations
 from wikigen.model.snapshot import LAYOUT, Snapshot
 from wikigen.model.sources import SOURCES_DIR
