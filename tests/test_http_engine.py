@@ -25,7 +25,8 @@ from wikigen.compiler.driver import compile_repo
 from wikigen.engines import make_engine
 from wikigen.engines.contract import empty_delta
 from wikigen.engines.http import prompts
-from wikigen.engines.http.client import DeltaError, HttpEngine, HttpEngineError, _retry_after
+from wikigen.engines.http.client import DeltaError, HttpEngine, HttpEngineError
+from wikigen.engines.http.retries import _retry_after
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.model.config import EngineSettings, load_config
 from wikigen.model.errors import BudgetExceeded, ConfigError, EngineError, ValidationError

@@ -11,12 +11,12 @@ with exponential backoff and jitter, honouring ``Retry-After``, but never past t
 
 The API key is read from the environment at call time and only ever placed in the Authorization
 header: every text that leaves this module (errors, the per-attempt trace) is scrubbed of it.
-Reading a 200 answer into a delta is ``completions.py``'s.
+Reading a 200 answer into a delta is ``completions.py``'s; how structured output is asked for,
+``output.py``'s; when to try again, ``retries.py``'s; the scrubbing, ``redaction.py``'s.
 """
 
 from __future__ import annotations
 
-import email.utils
 import json
 import os
 import random
@@ -24,9 +24,8 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -40,25 +39,17 @@ from wikigen.engines.http.completions import (
     error_text,
     read_completion,
 )
+from wikigen.engines.http.output import FORMATS, JSON_OBJECT_SCHEMA, JSON_SCHEMA, rejects_format, stage_schema
+from wikigen.engines.http.redaction import _Scrub, url_secrets
+from wikigen.engines.http.retries import BACKOFF_S, MAX_ATTEMPTS, MAX_BACKOFF_S, RETRY_STATUSES, _retry_after
 from wikigen.engines.route import host_of
 from wikigen.model.config import EngineSettings
 from wikigen.model.errors import ConfigError, EngineError
-from wikigen.schemas import load_schema
 
 __all__ = ["DeltaError", "HttpEngine", "HttpEngineError"]
 
-RETRY_STATUSES = frozenset({408, 429})  # plus every 5xx
-MAX_ATTEMPTS = 5
-BACKOFF_S = 0.5
-MAX_BACKOFF_S = 30.0
 POLL_S = 0.05  # how often a waiting call looks at the cancellation event
 KEY_ENV = "WIKIGEN_API_KEY"
-
-# How structured output is asked for, most exact first: a server that rejects one gets the next.
-JSON_SCHEMA = "json_schema"
-JSON_OBJECT_SCHEMA = "json_object+schema"  # JSON mode with the schema beside it (llama-cpp-python)
-JSON_OBJECT = "json_object"
-FORMATS = (JSON_SCHEMA, JSON_OBJECT_SCHEMA, JSON_OBJECT)
 
 # (base_url, model) → the first format its server accepted: later calls start there.
 _FORMAT: dict[tuple[str, str], str] = {}
@@ -78,42 +69,6 @@ class _Stop(Exception):
     def __init__(self, why: str) -> None:
         super().__init__(why)
         self.why = why
-
-
-def url_secrets(base_url: str | None) -> list[str]:
-    """What a base URL's userinfo carries: its password, or a lone user name (a token as the user)."""
-    try:
-        parts = urlsplit(base_url or "")
-    except ValueError:
-        return []
-    if parts.password:
-        return [unquote(parts.password), parts.password]
-    return [unquote(parts.username), parts.username] if parts.username else []
-
-
-class _Scrub:
-    """Removes the API key (and a key in the base URL's userinfo) from any text before it reaches a
-    message, a trace or a file."""
-
-    def __init__(self, key: str | None, *others: str) -> None:
-        # Longest first, so that a secret containing another is replaced whole.
-        self.secrets = sorted({s for s in (key, *others) if s}, key=len, reverse=True)
-
-    def __call__(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, "***")
-        return text
-
-    def json(self, value: Any) -> Any:
-        """Every string of a JSON value scrubbed, keys included: a server may echo the key into an
-        object (a definition, a title), which would then be committed."""
-        if isinstance(value, str):
-            return self(value)
-        if isinstance(value, list):
-            return [self.json(v) for v in value]
-        if isinstance(value, dict):
-            return {self(k): self.json(v) for k, v in value.items()}
-        return value
 
 
 class HttpEngine:
@@ -439,63 +394,6 @@ class HttpEngine:
         except ValueError:
             return self.host
         return f"{parts.scheme}://{self.host}{parts.path}"
-
-
-# -- what the status and headers say ----------------------------------------------------------------
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
-    lowered = {k.lower(): v for k, v in headers.items()}
-    millis = lowered.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = lowered.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
-
-
-def stage_schema(stage: str) -> dict[str, Any]:
-    """The delta schema as this stage's contract: recheck may only add relations, so its articles,
-    concepts and topics are empty arrays. A server that enforces the schema (a grammar, strict
-    structured output) then cannot break the rule; the compiler checks it either way."""
-    schema = load_schema("delta")
-    if stage != "recheck":
-        return schema
-    properties = {**schema["properties"]}
-    for key in ("articles", "concepts", "topics"):
-        # Items kept: llama.cpp's grammar maker ignores maxItems on an array without them (any array).
-        properties[key] = {**properties[key], "maxItems": 0}
-    return {**schema, "properties": properties}
-
-
-def rejects_format(status: int, text: str, response_format: str) -> bool:
-    """Whether an error answer refuses the way structured output was asked for, not the request.
-
-    Told by what the answer names, never by its status alone: servers say it with 400, 422 or 500.
-    """
-    if status < 400:
-        return False
-    lowered = text.lower()
-    named: tuple[str, ...] = ("response_format", "response format", "json_schema", "json schema")
-    if response_format == JSON_OBJECT_SCHEMA:
-        # A server may take JSON mode but not the schema beside it (or fail to make a grammar of it).
-        named += ("schema", "grammar")
-    return any(word in lowered for word in named)
 
 
 def _ms(started: float) -> int:
