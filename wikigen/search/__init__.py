@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from wikigen.search.index import At, Index, SyncReport, resolve_snapshot
+from wikigen.search.index import Index, SyncReport
 from wikigen.search.ranking import DEFAULT_K, Searcher
+from wikigen.search.snapshots import At, resolve_snapshot
 
 __all__ = ["DEFAULT_K", "At", "Index", "Searcher", "SyncReport", "resolve_snapshot"]

@@ -24,7 +24,8 @@ import numpy.typing as npt
 from wikigen.evidence.rerank import Ranker
 from wikigen.model.errors import SnapshotError, UsageError
 from wikigen.model.hashing import citation_id
-from wikigen.search.index import At, Index, SyncReport, resolve_snapshot
+from wikigen.search.index import Index, SyncReport
+from wikigen.search.snapshots import At, resolve_snapshot
 from wikigen.store.git import GitStore
 from wikigen.store.privacy import private_now
 
