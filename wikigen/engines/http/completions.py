@@ -2,7 +2,7 @@
 
 No repair: the content must be one JSON object that passes the delta schema, and every problem
 fails the call (a ``DeltaError`` lists them all). Sending, retrying and the deadline are
-``http.py``'s; the errors both raise live here, below it.
+``client.py``'s; the errors both raise live here, below it.
 """
 
 from __future__ import annotations
