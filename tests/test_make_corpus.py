@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 from wikigen.model.config import Config
-from wikigen.model.sources import Source, duplicate_id_problems, parse_source
+from wikigen.model.sources import Source, parse_source
+from wikigen.model.tree_problems import duplicate_id_problems
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_corpus.py"
 _spec = importlib.util.spec_from_file_location("make_corpus", SCRIPT)

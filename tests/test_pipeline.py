@@ -759,7 +759,7 @@ def test_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
     """R5, R15: a source that cannot fit one increment on its own, under the caps in force
     (here an environment override), is refused by check with its path and by how much, and a --batch
     run lists every such source before its first engine call."""
-    from wikigen.compiler.context import alone_bytes
+    from wikigen.compiler.sizes import alone_bytes
     from wikigen.model.errors import SourceError
     from wikigen.store.workspace import Workspace
 

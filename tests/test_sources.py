@@ -119,7 +119,7 @@ def test_binary_md_file_is_invalid():
 
 def test_body_over_100000_bytes_is_invalid_and_says_how_to_split():
     """R5 with R15's measure: the source alone, as a request, over caps.input_bytes."""
-    from wikigen.compiler.context import size_problem
+    from wikigen.compiler.sizes import size_problem
     from wikigen.model.config import Caps
 
     big = ok("content/sources/knowledge/x.md", "---\ntitle: Big\n---\n" + "é" * 50_001)

@@ -6,19 +6,17 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from wikigen.compiler.context import size_problem
+from wikigen.compiler.sizes import size_problem
 from wikigen.model.errors import Problem, UsageError
 from wikigen.model.snapshot import EMPTY_TREE
 from wikigen.model.sources import (
     CONTENT_DIR,
     SOURCES_DIR,
     Source,
-    asset_problem,
-    duplicate_id_problems,
     is_source_path,
-    link_problem,
     parse_source,
 )
+from wikigen.model.tree_problems import asset_problem, duplicate_id_problems, link_problem
 from wikigen.store.workspace import Workspace
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from wikigen.compiler.plan import nothing_to_compile
+from wikigen.compiler.plan_edges import nothing_to_compile
 from wikigen.engines.route import route_of
 
 if TYPE_CHECKING:

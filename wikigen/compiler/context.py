@@ -14,7 +14,7 @@ from typing import Any
 from wikigen.compiler.lookup import IndexLookup, Lookup, name_tokens
 from wikigen.evidence.passages import line_starts
 from wikigen.model.config import Caps
-from wikigen.model.errors import CapExceeded, Problem, ValidationError
+from wikigen.model.errors import CapExceeded, ValidationError
 from wikigen.model.hashing import canonical_bytes, sha256_hex
 from wikigen.model.ids import kind_of
 from wikigen.model.inflection import other_numbers
@@ -154,34 +154,6 @@ def _triple(relation: Mapping[str, Any]) -> dict[str, Any]:
 def input_bytes_of(request: Mapping[str, Any]) -> int:
     """R15's measure: the UTF-8 bytes of a request's data part (sources, fragments, anchors, …)."""
     return len(canonical_bytes({k: request.get(k, []) for k in DATA_KEYS}))
-
-
-def alone_bytes(source: Source) -> int:
-    """The input bytes of an increment holding ``source`` alone: no fragments, anchors or other
-    sources — the least any compile of it can send (R5)."""
-    return input_bytes_of({"sources": [source_entry(source)]})
-
-
-def size_problem(source: Source, caps: Caps) -> Problem | None:
-    """R5 with R15's measure: a source that cannot fit one increment on its own, under the caps in
-    force, can never be compiled; ``check``, ``plan`` and ``compile`` all refuse it with this."""
-    size = alone_bytes(source)
-    if size <= caps.input_bytes:
-        return None
-    over = size - caps.input_bytes
-    room = source.body_bytes - over
-    advice = (
-        f"split this file into smaller sources (by section), each body under about {room:,} bytes"
-        if room > 0
-        else "caps.input_bytes is smaller than a request's fixed part: raise it"
-    )
-    return Problem(
-        source.path,
-        source.body_line,
-        f"too large to compile: the body is {source.body_bytes:,} bytes, and a request holding this source "
-        f"alone is {size:,} bytes, {over:,} over caps.input_bytes ({caps.input_bytes:,}). No split of the "
-        f"change can help: {advice}",
-    )
 
 
 # A body reader: (source id, version) → body text of that version, verified against its blob.

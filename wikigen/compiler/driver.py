@@ -21,7 +21,8 @@ from wikigen.compiler.increments import (
     next_increment,
 )
 from wikigen.compiler.lookup import Lookup
-from wikigen.compiler.plan import Plan, refuse_mass_withdrawal
+from wikigen.compiler.plan import Plan
+from wikigen.compiler.plan_edges import refuse_mass_withdrawal
 from wikigen.compiler.report import CompileReport, IncrementReport, RunBudget
 from wikigen.engines import Engine, make_engine
 from wikigen.model.config import Config

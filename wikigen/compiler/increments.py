@@ -12,7 +12,8 @@ from typing import Any
 
 from wikigen.compiler.context import Context, build_context, name_index, names_in
 from wikigen.compiler.lookup import Lookup, name_tokens
-from wikigen.compiler.plan import Plan, nothing_to_compile
+from wikigen.compiler.plan import Plan
+from wikigen.compiler.plan_edges import nothing_to_compile
 from wikigen.compiler.revocation import revoke
 from wikigen.compiler.topics import is_derived
 from wikigen.model.ids import kind_of

@@ -18,7 +18,6 @@ from markdown_it import MarkdownIt
 from wikigen.model.config import Config
 from wikigen.model.errors import Problem
 from wikigen.model.hashing import canonical_json, sha256_hex, source_version
-from wikigen.model.ids import name_keys
 from wikigen.model.snapshot import ManifestEntry
 from wikigen.model.yamlscan import refusal, safe_load
 
@@ -41,12 +40,6 @@ CHECKPOINT_STATUSES = frozenset({"accepted", "final", "failed", "cancelled", "bl
 _STATUS_ALIASES = {"canceled": "cancelled", "finalized": "final", "re-verify": "reverify"}
 # R35: the fields checkpoints are deduplicated by — never updated_at, usage or a counter.
 CHECKPOINT_KEY = ("task", "step", "run", "status", "attempt", "revision", "acceptance", "invalidated")
-
-# R41: the assets beside sources that the site publishes — passive media only. Anything else there
-# (HTML, SVG, scripts, other Markdown extensions, which MkDocs would render with their raw HTML) is
-# refused by `check` and never copied: it would run on the site's origin.
-ASSET_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".pdf")
-MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn", ".mdtxt", ".mdtext")
 
 _md = MarkdownIt("commonmark")
 
@@ -104,34 +97,6 @@ class Source:
 def is_source_path(path: str) -> bool:
     """Only ``*.md`` files under content/sources/ are sources; anything else there is an asset."""
     return path.startswith(SOURCES_DIR + "/") and path.endswith(".md")
-
-
-def is_published_asset(path: str) -> bool:
-    """R41: a file the site may copy from the sources folder: passive media (any letter case)."""
-    return path.casefold().endswith(ASSET_EXTENSIONS)
-
-
-def asset_problem(path: str) -> Problem | None:
-    """R41: the problem of a file under the sources folder that is neither a source nor an asset the
-    site publishes; None for those, and for hidden files (a `.gitkeep`), which no site publishes."""
-    name = path.rsplit("/", 1)[-1]
-    if is_source_path(path) or is_published_asset(path) or name.startswith("."):
-        return None
-    stem, dot, suffix = name.rpartition(".")
-    if dot and f".{suffix}".casefold() in MARKDOWN_EXTENSIONS:
-        return Problem(
-            path,
-            1,
-            f"only `*.md` files are sources, and the site would render this `.{suffix}` file as a page with "
-            f"its raw HTML; rename it to `{stem}.md` to make it a source, or move it out of {SOURCES_DIR}/ (R41)",
-        )
-    kinds = ", ".join(ext[1:] for ext in ASSET_EXTENSIONS)
-    return Problem(
-        path,
-        1,
-        f"beside sources the site publishes only passive media ({kinds}), because a file such as HTML, SVG "
-        f"or a script would run on the site; convert it (an SVG to PNG) or move it out of {SOURCES_DIR}/ (R41)",
-    )
 
 
 def default_id(path: str) -> str:
@@ -407,50 +372,6 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
         private=is_private(path, source_id, metadata, config),
         task=task,
     )
-
-
-def link_problem(path: str, target: str) -> Problem:
-    """R41: a symbolic link under content/ would publish whatever it points at."""
-    return Problem(
-        path,
-        1,
-        f"is a symbolic link (to {target!r}); links under {CONTENT_DIR}/ are refused because the site "
-        f"would publish what they point at: replace the link with a plain file, or remove it "
-        f"(`git rm {path}`)",
-    )
-
-
-def duplicate_id_problems(entries: Iterable[tuple[str, str, int]]) -> list[Problem]:
-    """(path, id, line) triples → one problem per file whose id another file also uses, or whose id is
-    one name with another's (R5, R40); each problem names the other files."""
-    places = list(dict.fromkeys(entries))
-    groups: dict[tuple[int, str], list[tuple[str, str, int]]] = {}
-    for place in places:
-        for which, key in enumerate(name_keys(place[1])):
-            groups.setdefault((which, key), []).append(place)
-    others: dict[tuple[str, str, int], set[tuple[str, str, int]]] = {}
-    for members in groups.values():
-        if len(members) > 1:
-            for place in members:
-                others.setdefault(place, set()).update(m for m in members if m[0] != place[0])
-    problems = []
-    for (path, source_id, line), clashing in sorted(others.items()):
-        same = sorted(other[0] for other in clashing if other[1] == source_id)
-        alike = sorted((other[1], other[0]) for other in clashing if other[1] != source_id)
-        if same:
-            problems.append(Problem(path, line, f"duplicate id {source_id!r}, also used by {', '.join(same)}"))
-        if alike:
-            named = ", ".join(f"{other_id!r} ({other_path})" for other_id, other_path in alike)
-            problems.append(
-                Problem(
-                    path,
-                    line,
-                    f"id {source_id!r} and {named} are one name once letter case and Unicode normalization "
-                    "are set aside and `/` is written `--`, so their compiled articles would share a file; "
-                    "give one of them another `id` in its frontmatter, or rename its file (R40)",
-                )
-            )
-    return problems
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from wikigen.compiler.context import size_problem
+from wikigen.compiler.sizes import size_problem
 from wikigen.model.config import Config
 from wikigen.model.errors import Problem
 from wikigen.model.hashing import sha256_hex
@@ -18,12 +18,10 @@ from wikigen.model.sources import (
     SOURCES_DIR,
     Source,
     SourceSet,
-    asset_problem,
-    duplicate_id_problems,
     is_source_path,
-    link_problem,
     parse_source,
 )
+from wikigen.model.tree_problems import asset_problem, duplicate_id_problems, link_problem
 from wikigen.store.git import GitStore
 
 

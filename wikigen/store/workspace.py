@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikigen.compiler.plan import Plan, make_plan, unchanged_plan
+from wikigen.compiler.plan import Plan, make_plan
+from wikigen.compiler.plan_edges import unchanged_plan
 from wikigen.model.config import CONFIG_FILE, Config, load_config
 from wikigen.model.snapshot import SNAPSHOT_PATH, Snapshot, private_globs, private_globs_of
 from wikigen.model.sources import CONTENT_DIR, SOURCES_DIR, SourceSet

@@ -38,8 +38,9 @@ from mkdocs.utils.templates import TemplateContext
 
 from wikigen.model.errors import WikigenError
 from wikigen.model.objects import object_path
-from wikigen.model.sources import CONTENT_DIR, is_published_asset
+from wikigen.model.sources import CONTENT_DIR
 from wikigen.model.terminal import visible
+from wikigen.model.tree_problems import is_published_asset
 from wikigen.store.git import GitStore
 from wikigen.views.agent_files import agent_files
 from wikigen.views.graph import graph_files, site_graph
@@ -297,7 +298,7 @@ def _drop_untracked(files: Files, docs_dir: Path, tracked: frozenset[str]) -> No
 
 
 def _drop_active_assets(files: Files) -> None:
-    """R41: beside sources only passive media is copied (``wikigen.model.sources.ASSET_EXTENSIONS``); an
+    """R41: beside sources only passive media is copied (``wikigen.model.tree_problems.ASSET_EXTENSIONS``); an
     HTML, SVG, script or other Markdown file there would run on the site, whatever `check` said.
     Sources themselves (``*.md``) are rendered from git by this plugin."""
     for file in list(files):
