@@ -470,10 +470,10 @@ def test_a_value_labelled_with_its_default_is_no_concept() -> None:
 def test_a_heading_names_a_term_only_as_words_of_its_own() -> None:
     """R20: "### Harvest" is the section of `Harvest`; "### HarvestMoon" is not, although it contains
     the word: a mention there is no definition of `Harvest` in its own section."""
-    from wikigen.engines.offline.definitions import _names
+    from wikigen.engines.offline.definitions import _is_named_in_heading
 
-    assert _names("Using `Harvest`", "Harvest") and _names("Harvests", "harvest")
-    assert not _names("HarvestMoon", "Harvest") and not _names("Preharvest checks", "harvest")
+    assert _is_named_in_heading("Using `Harvest`", "Harvest") and _is_named_in_heading("Harvests", "harvest")
+    assert not _is_named_in_heading("HarvestMoon", "Harvest") and not _is_named_in_heading("Preharvest checks", "harvest")
 
 
 def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
@@ -481,7 +481,7 @@ def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     a haywain is said where the text introduces it, not there. "Using `Harvest`" is still the
     section of `Harvest`."""
     from wikigen.engines.offline.candidates import Candidate
-    from wikigen.engines.offline.definitions import _own_section
+    from wikigen.engines.offline.definitions import _is_own_section
 
     body = (
         "A _Haywain_ creates hay bales on a repeating schedule.\n\n"
@@ -491,8 +491,8 @@ def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     )
     assert defined_as(body, "Haywain", title="Farm carts").startswith("A _Haywain_ creates hay bales")
     haywain = Candidate("Haywain", False)
-    assert not _own_section("Modifying a Haywain", haywain) and _own_section("Haywain", haywain)
-    assert _own_section("Using `Harvest`", Candidate("Harvest", True))
+    assert not _is_own_section("Modifying a Haywain", haywain) and _is_own_section("Haywain", haywain)
+    assert _is_own_section("Using `Harvest`", Candidate("Harvest", True))
 
 
 def test_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from wikigen.engines.offline.candidates import code_term_ok
+from wikigen.engines.offline.candidates import is_code_term
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
 from wikigen.engines.offline.predicates import third_person
 from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
@@ -169,9 +169,9 @@ def test_names_are_noun_phrases_without_determiners() -> None:
 def test_r20_code_names() -> None:
     """R20: code spans that name things, not expressions or lower-case field paths."""
     for good in ("case", "@moduledoc", "Rc<T>", "String.Chars", "IO.inspect/2", "kube-proxy", "~r"):
-        assert code_term_ok(good), good
+        assert is_code_term(good), good
     for bad in ("x = 1", "spec.replicas", "foo(bar)", "a, b", "123", "DATABASE_HOST", "pod-a", "mydb"):
-        assert not code_term_ok(bad), bad
+        assert not is_code_term(bad), bad
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,8 +440,8 @@ def test_a_code_name_before_a_common_noun_is_the_thing() -> None:
 def test_instance_names_of_examples_are_not_concepts() -> None:
     """R20: `pod-a`, `web-0`, `mydb` name one instance in an example; `kube-proxy` names a kind."""
     for instance in ("pod-a", "web-0", "mydb", "my-service"):
-        assert not code_term_ok(instance), instance
-    assert code_term_ok("kube-proxy")
+        assert not is_code_term(instance), instance
+    assert is_code_term("kube-proxy")
 
 
 def test_a_relational_word_keeps_its_preposition() -> None:

@@ -18,20 +18,26 @@ from dataclasses import dataclass, replace
 
 from wikigen.engines.offline.candidates import (
     Candidate,
-    emphasized,
     independent_spans,
+    is_emphasized,
+    is_mentioned_only_as_code,
+    is_quoted,
     links_its_page,
-    quoted,
     term_key,
-    written_as_code,
 )
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
 from wikigen.engines.offline.relations import Mentions
-from wikigen.engines.offline.subjects import hyphened
-from wikigen.engines.offline.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
+from wikigen.engines.offline.subjects import is_hyphened
+from wikigen.engines.offline.terms import (
+    Definition,
+    Vocabulary,
+    head_variants,
+    is_acceptable_term,
+    is_identifier_like,
+)
 from wikigen.engines.offline.text import CJK, Sentence, visible
 from wikigen.model.ids import normalize_name
 from wikigen.model.inflection import singular_forms
@@ -77,7 +83,7 @@ def definitions(
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
                     counts[ref] = counts.get(ref, 0) + 1
-                    own = _own_section(sentence.heading, candidates[ref])
+                    own = _is_own_section(sentence.heading, candidates[ref])
                     readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
                 continue
             # a sentence that weighs the term up (a pro or con): nothing there defines it
@@ -90,14 +96,14 @@ def definitions(
                 head = parse.span_head(mention.start, mention.end)
                 if head is None:
                     continue
-                if candidate.code and written_as_code(candidate.term) and not head.code:
+                if candidate.code and is_mentioned_only_as_code(candidate.term) and not head.code:
                     continue  # `case`, `if`, `use`: the word in prose is not the construct
                 counts[mention.ref] = counts.get(mention.ref, 0) + 1
-                marked = emphasized(sentence.clean, mention.start, mention.end) or quoted(
+                marked = is_emphasized(sentence.clean, mention.start, mention.end) or is_quoted(
                     sentence.clean.text, mention.start, mention.end
                 )
                 reading = read(parse, head, marked=marked)
-                if candidate.code and _other_arity(candidate.term, sentence.clean.text):
+                if candidate.code and _has_other_arity(candidate.term, sentence.clean.text):
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
                     reading = Reading("mention", MENTIONS)
@@ -122,12 +128,12 @@ def definitions(
                     # defines it only as a list definition does (terms.list_definitions)
                     reading = Reading("label", MENTIONS)
                 elif (entry := _ENTRY.match(sentence.text)) is not None and (
-                    mention.end <= len(visible(entry.group(0)).text.strip()) and _own_subject(parse, head)
+                    mention.end <= len(visible(entry.group(0)).text.strip()) and _has_own_subject(parse, head)
                 ):
                     # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
                     # are ignored": the entry says something of its own subject, not what its label is
                     reading = Reading("label", MENTIONS)
-                own = _own_section(sentence.heading, candidate)
+                own = _is_own_section(sentence.heading, candidate)
                 opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
                 narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (DEFINES, DESCRIBES) else ""
                 readings.setdefault(mention.ref, []).append(
@@ -139,7 +145,7 @@ def definitions(
     hubs = {
         key
         for key, candidate in candidates.items()
-        if _everywhere(readings.get(key, ()), documents)
+        if _is_everywhere(readings.get(key, ()), documents)
         and not candidate.code
         and candidate.term[:1].isupper()
         and vocabulary.is_proper(candidate.term)
@@ -156,7 +162,7 @@ def definitions(
         ]
         best = _best_form(found)
         hub = key in hubs
-        if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
+        if not best or not _is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
     # Only a choice needs the model: one embedding call for every query and sentence to rank.
@@ -193,7 +199,7 @@ def definitions(
                 tuple(sorted({*candidate.aliases, *unqualified})),
                 candidate.code,
                 whole=quote != chosen.sentence.text,
-                vouched=tuple(alias for alias in unqualified if not term_ok(alias)),
+                vouched=tuple(alias for alias in unqualified if not is_acceptable_term(alias)),
             )
         )
     return accepted
@@ -219,7 +225,7 @@ def _fold_product_names(
         short = candidates.get(short_key)
         if short is None or short_key == key or short.code:
             continue
-        moved = [f for f in readings[key] if _own_section(f.sentence.heading, short) and f.opens]
+        moved = [f for f in readings[key] if _is_own_section(f.sentence.heading, short) and f.opens]
         if not moved:
             continue
         readings[key] = [f for f in readings[key] if f not in moved]
@@ -230,7 +236,7 @@ def _fold_product_names(
             del readings[key]
 
 
-def _everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
+def _is_everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
     """A hub's spread: most of the increment's sources mention it (at least HUB_SOURCES of them), or,
     in an increment of two, both do, each in HUB_SENTENCES sentences ("Elixir" in two chapters of its
     guide; not "Unicode", named once in the second)."""
@@ -252,7 +258,7 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
     head, _, rest = candidate.term.partition(" ")
     if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower():
         return []
-    if not term_ok(rest) and not ("marked" in candidate.signals and rest.isalpha()):
+    if not is_acceptable_term(rest) and not ("marked" in candidate.signals and rest.isalpha()):
         # a common noun ("objects") is the term's other name only where the author marks the
         # product's phrase as a term ("*Kubernetes objects* are …")
         return []
@@ -278,7 +284,7 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
         return ""
     inside = {head.i, *(w.i for w in parse.children(head.i) if w.start >= start)}
     for w in parse.words:
-        if w.end <= start and w.head in inside and hyphened(parse, w):
+        if w.end <= start and w.head in inside and is_hyphened(parse, w):
             return w.text.casefold()  # "Container-specific operating systems help …": a subkind
     for w in parse.children(head.i):
         if (
@@ -292,7 +298,7 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
     return ""
 
 
-def _other_arity(term: str, text: str) -> bool:
+def _has_other_arity(term: str, text: str) -> bool:
     """The text names the function ``term`` (``name/arity``) with another arity too."""
     named = re.fullmatch(r"(?P<name>.+)/(?P<arity>\d+)", term)
     if named is None:
@@ -360,7 +366,7 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
         for form in [candidate.term, *candidate.aliases]:
             variants = [form] if candidate.code else [form, *head_variants(form)]
             for variant in variants:
-                if candidate.code or form == candidate.term or term_ok(variant) or identifier_like(variant):
+                if candidate.code or form == candidate.term or is_acceptable_term(variant) or is_identifier_like(variant):
                     owners.setdefault(normalize_name(variant), set()).add(key)
     return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
 
@@ -416,7 +422,7 @@ def _best_form(found: list[Found]) -> list[Found]:
     return [f for f in found if form(f) == best]
 
 
-def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
+def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
     """R20, precision first: how much of a term the candidate must be for the form of its best
     definition. A hub (a name most sources mention) is defined only by what it *is*."""
     # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
@@ -438,7 +444,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         # each one does
         return False
     strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
-    named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
+    named = candidate.code or is_identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank
     if hub:
         return best.reading.pattern in ("copula", "called") and (strong or named)
@@ -458,7 +464,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
             # reader can do with it says nothing of what it is, however the author named it
             return False
         return (
-            (named_by_author and not _common_noun(candidate))
+            (named_by_author and not _is_common_noun(candidate))
             or (named and count >= 3 and best.own_section)
             or (
                 # "[Garbage collection](…/garbage-collection/) tidies up objects …": what a term does,
@@ -466,8 +472,8 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
                 "linked" in candidate.signals
                 and best.reading.pattern in ("function", "purpose", "subject")
                 and best.opens
-                and _linked_here(best, candidate)
-                and not _common_noun(candidate)
+                and _is_linked_here(best, candidate)
+                and not _is_common_noun(candidate)
                 # "The [README](…) for the autoscaler lists …", "The [security checklist](…) has …":
                 # a page of documentation the sentence points to
                 and candidate.term.split()[-1].casefold() not in _DOCUMENTS
@@ -497,7 +503,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
 _ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
 
 
-def _own_subject(parse: Parse, label: Word) -> bool:
+def _has_own_subject(parse: Parse, label: Word) -> bool:
     """The clause after an entry's label has a subject other than the label."""
     clause = parse.words[label.head]
     return clause.i != label.i and any(
@@ -518,7 +524,7 @@ _DOCUMENTS = frozenset(
 )
 
 
-def _linked_here(found: Found, candidate: Candidate) -> bool:
+def _is_linked_here(found: Found, candidate: Candidate) -> bool:
     """The sentence opens with the term as a link to the page about it."""
     clean = found.sentence.clean
     return any(
@@ -530,7 +536,7 @@ def _linked_here(found: Found, candidate: Candidate) -> bool:
     )
 
 
-def _common_noun(candidate: Candidate) -> bool:
+def _is_common_noun(candidate: Candidate) -> bool:
     """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
     words = candidate.term.split()
     return (
@@ -606,7 +612,7 @@ def _read_without_parse(
             continue  # a code name in prose counts where it is written as code
         if (start, end) in defining:
             found.append((ref, Reading(defining[(start, end)], DEFINES)))
-        elif emphasized(clean, start, end):
+        elif is_emphasized(clean, start, end):
             found.append((ref, Reading("emphasis", DEFINES)))
         else:
             found.append((ref, Reading("mention", MENTIONS)))
@@ -620,15 +626,15 @@ _TASK_HEADING = re.compile(
 )
 
 
-def _own_section(heading: str, candidate: Candidate) -> bool:
+def _is_own_section(heading: str, candidate: Candidate) -> bool:
     """Whether ``heading`` names the candidate's own section: one of the headings it was found in,
     or one that names it as words of its own — never a task done to one of its kind."""
     if _TASK_HEADING.match(normalize_name(heading)):
         return False
-    return normalize_name(heading) in candidate.sections or _names(heading, candidate.term)
+    return normalize_name(heading) in candidate.sections or _is_named_in_heading(heading, candidate.term)
 
 
-def _names(heading: str, term: str) -> bool:
+def _is_named_in_heading(heading: str, term: str) -> bool:
     """The heading names the term as words of its own: "Using `Date`" does, "NaiveDateTime" does not."""
     key = normalize_name(term)
     text = normalize_name(heading)
