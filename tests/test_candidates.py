@@ -723,7 +723,7 @@ def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() 
     """R20: "Note that …", "As we said, …" and an "also" add to what the text said of a term before;
     of two sentences that describe it alike, the one that stands on its own defines it."""
     from wikigen.engines.offline.definitions import Found, _best_form
-    from wikigen.engines.offline.readings import DESCRIBES, Reading
+    from wikigen.engines.offline.readings import Rank, Reading
     from wikigen.engines.offline.text import sentences
 
     text = (
@@ -733,7 +733,7 @@ def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() 
         "As we said, `:archived` hides the page from the index."
     )
     found = [
-        Found(":archived", sentence, Reading("subject", DESCRIBES), own_section=True, opens=True)
+        Found(":archived", sentence, Reading("subject", Rank.DESCRIBES), own_section=True, opens=True)
         for sentence in sentences("knowledge/notes", text)
     ]
     assert len(found) == 4
@@ -820,7 +820,7 @@ def test_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
     body = "# Panels\n\nIn Gizmo we group several widgets into panels.\n\nPanels are saved.\n"
     assert defined_as(body, "Panels", title="Panels") == "In Gizmo we group several widgets into panels."
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word in (
@@ -830,7 +830,7 @@ def test_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
-        assert read(parse, head).rank != DEFINES, text
+        assert read(parse, head).rank != Rank.DEFINES, text
 
 
 def test_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to() -> None:
@@ -852,7 +852,7 @@ def test_one_step_of_a_process_defines_nothing() -> None:
     _sorting table_ then passes …") is no more defined by one step, nor is a term by a step counted
     at the start ("First, sieves hold …", "Finally, …")."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
@@ -866,21 +866,21 @@ def test_one_step_of_a_process_defines_nothing() -> None:
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         reading = read(parse, head, marked="_" in text)
-        assert (reading.rank == DEFINES) is defines, (text, reading)
+        assert (reading.rank == Rank.DEFINES) is defines, (text, reading)
 
 
 def test_what_the_text_says_it_covers_defines_nothing() -> None:
     """Issue 10 (R20): "This page describes _seed banks_ …" says what the text covers, not what seed
     banks are; "A _seed bank_ stores …" does."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, MENTIONS, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, rank in (
-        ("This page describes _seed banks_ in farming.", MENTIONS),
-        ("This document gives an overview of _seed banks_.", MENTIONS),
-        ("A _seed bank_ stores rare grain for decades.", DEFINES),
-        ("This page gives an overview of seed banks: stores that keep rare grain for decades.", DEFINES),
+        ("This page describes _seed banks_ in farming.", Rank.MENTIONS),
+        ("This document gives an overview of _seed banks_.", Rank.MENTIONS),
+        ("A _seed bank_ stores rare grain for decades.", Rank.DEFINES),
+        ("This page gives an overview of seed banks: stores that keep rare grain for decades.", Rank.DEFINES),
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text.startswith("bank"))
@@ -894,12 +894,12 @@ def test_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
     which one itself, so it stands alone, even opening a paragraph (and, a symbol's name with nothing
     it does, describes: test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines)."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, DESCRIBES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, rank, anaphoric in (
-        ("The remote service is called a *webhook backend*.", DEFINES, True),
-        ("In Gizmo, the `:=` operator is called *the walrus operator*.", DESCRIBES, False),
+        ("The remote service is called a *webhook backend*.", Rank.DEFINES, True),
+        ("In Gizmo, the `:=` operator is called *the walrus operator*.", Rank.DESCRIBES, False),
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.dep == "oprd")
@@ -912,7 +912,7 @@ def test_parts_counted_what_follows_and_a_change_define_nothing() -> None:
     what a section is; "Seed trays have the following form." points at what comes next; "Seed trays
     have replaced paper cups." tells a change. "Seed trays, a kind of flat box, …" still glosses."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
@@ -925,9 +925,9 @@ def test_parts_counted_what_follows_and_a_change_define_nothing() -> None:
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         reading = read(parse, head)
-        assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
+        assert (reading.rank == Rank.DEFINES and not reading.forward) is defines, (text, reading)
         if not defines:
-            assert reading.rank != DEFINES or reading.forward, (text, reading)
+            assert reading.rank != Rank.DEFINES or reading.forward, (text, reading)
 
 
 def test_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
@@ -954,7 +954,7 @@ def test_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> N
     what a thing *typically* does and where it starts ("Rows start from the gate") are no definitions;
     "Trellises let us train vines" and "A seed drill starts the sowing" say what the term does."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
@@ -970,7 +970,7 @@ def test_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> N
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         reading = read(parse, head)
-        assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
+        assert (reading.rank == Rank.DEFINES and not reading.forward) is defines, (text, reading)
 
 
 def test_a_scenario_is_no_concept() -> None:
@@ -1009,13 +1009,13 @@ def test_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
     """Issue 10 (R20): in "seed tins are the "go to" container for dry seeds" the quoted words qualify
     "container" (read as one name, as a code span is); the sentence says what seed tins are."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     (parse,) = parse_sentences([visible('Whenever you need to keep seeds dry, tins are the "go to" container in a shed.')])
     head = next(w for w in parse.words if w.text == "tins")
     reading = read(parse, head)
-    assert reading.rank == DEFINES and reading.pattern == "copula" and not reading.forward, reading
+    assert reading.rank == Rank.DEFINES and reading.pattern == "copula" and not reading.forward, reading
     # a quoted phrase before a connective qualifies nothing: it stays words of their own
     (parse,) = parse_sentences([visible('We would rather "let it rot" since the soil recovers.')])
     assert "let it rot" not in [w.text for w in parse.words]

@@ -10,7 +10,7 @@ import pytest
 from wikigen.engines.offline.candidates import is_code_term
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
 from wikigen.engines.offline.predicates import third_person
-from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.statements import stated
 from wikigen.engines.offline.subjects import noun_phrase
@@ -66,7 +66,7 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
 def test_definition_shapes(sentence: str, term: str, pattern: str) -> None:
     """R20: copular, functional, appositive, naming and emphasized first-use definitions."""
     reading = reading_of(sentence, term)
-    assert (reading.pattern, reading.rank) == (pattern, DEFINES)
+    assert (reading.pattern, reading.rank) == (pattern, Rank.DEFINES)
 
 
 def test_anaphoric_naming_needs_the_sentence_before() -> None:
@@ -81,61 +81,61 @@ def test_anaphoric_naming_needs_the_sentence_before() -> None:
 @pytest.mark.parametrize(
     ("sentence", "term", "rank"),
     [
-        ("Gizmos are prevalent in every workshop.", "Gizmos", MENTIONS),  # an adjective: a property
-        ("Gizmos are the successors to the old sprocket counters.", "Gizmos", DESCRIBES),  # to another
-        ("A gizmo is the counterpart of a sprocket in the workshop.", "gizmo", DESCRIBES),
-        ("A gizmo is not a sprocket.", "gizmo", MENTIONS),  # negated: defines nothing
-        ("Is a gizmo a kind of sprocket?", "gizmo", MENTIONS),  # a question
-        ("You can read more about the gizmo in the appendix.", "gizmo", MENTIONS),
-        ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", DESCRIBES),  # may do
-        ("Each gizmo in a workshop performs a count every hour.", "gizmo", DESCRIBES),  # some of them
-        ("Sixty gizmos is the limit of one workshop.", "gizmos", DESCRIBES),  # a quantity
-        ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
-        ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
-        ("Some gizmos run on batteries in the shed.", "gizmos", MENTIONS),  # some of the kind only
-        ("Gizmos that are removed in this way will be replaced at once.", "Gizmos", MENTIONS),  # some
-        ("As a result, all gizmo names must be short words.", "gizmo names", MENTIONS),  # follows from
+        ("Gizmos are prevalent in every workshop.", "Gizmos", Rank.MENTIONS),  # an adjective: a property
+        ("Gizmos are the successors to the old sprocket counters.", "Gizmos", Rank.DESCRIBES),  # to another
+        ("A gizmo is the counterpart of a sprocket in the workshop.", "gizmo", Rank.DESCRIBES),
+        ("A gizmo is not a sprocket.", "gizmo", Rank.MENTIONS),  # negated: defines nothing
+        ("Is a gizmo a kind of sprocket?", "gizmo", Rank.MENTIONS),  # a question
+        ("You can read more about the gizmo in the appendix.", "gizmo", Rank.MENTIONS),
+        ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", Rank.DESCRIBES),  # may do
+        ("Each gizmo in a workshop performs a count every hour.", "gizmo", Rank.DESCRIBES),  # some of them
+        ("Sixty gizmos is the limit of one workshop.", "gizmos", Rank.DESCRIBES),  # a quantity
+        ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", Rank.MENTIONS),  # hedged
+        ("We can use the seed drill to demonstrate this.", "seed drill", Rank.MENTIONS),  # shows the example
+        ("Some gizmos run on batteries in the shed.", "gizmos", Rank.MENTIONS),  # some of the kind only
+        ("Gizmos that are removed in this way will be replaced at once.", "Gizmos", Rank.MENTIONS),  # some
+        ("As a result, all gizmo names must be short words.", "gizmo names", Rank.MENTIONS),  # follows from
         (
             "Take the previous frontend Barn example, and the Pods specified in the following list:",
             "Pods",
-            MENTIONS,
+            Rank.MENTIONS,
         ),
-        ("The seed bags are then used when sowing the field.", "seed bags", DESCRIBES),  # those bags
-        ("Together, a plough and a harrow are referred to as the tillage set.", "plough", MENTIONS),
-        ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", MENTIONS),
-        ("Name the barrel anything, and set a label to reference your shed.", "barrel", MENTIONS),  # named
-        ("In the example above, we defined a barn named `Barn7`.", "Barn7", MENTIONS),  # an instance
-        ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
-        ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
-        ("The `sow` command is often used as a first step.", "command", MENTIONS),  # one command, named
-        ("A _Planter_ ensures that all (or some) Beds hold a row of a Crop.", "Beds", MENTIONS),  # a second root
-        ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", MENTIONS),  # naming in use
-        ("Here we have used a seed drill to sow the long row.", "seed drill", MENTIONS),  # what an example did
-        ("Above, we used the seed drill to sow two rows.", "seed drill", MENTIONS),  # past: the example
-        ("You can use a seed drill to sow the rows of one field.", "seed drill", DESCRIBES),  # one use
-        ("In short, seed bags are used when the field is wet.", "seed bags", DESCRIBES),  # when, not what for
-        ("A query for `oats` returns no rows, because it reads the old barn.", "query", DESCRIBES),  # one query
-        ("The only allowed value is `Weekly`, which is the default.", "Weekly", MENTIONS),  # a value
-        ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", MENTIONS),  # a manner
-        ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", MENTIONS),  # advice
-        ("If you need to store grain for years, *silos* should be used.", "silos", DESCRIBES),  # advice, passive
-        ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", MENTIONS),  # its values
-        ("In winter, you can only keep 1 seed bank, which is the bank of the village.", "seed bank", MENTIONS),  # a limit
-        ("For winter storage, seed bags are used with sealed crates.", "seed bags", DESCRIBES),  # a fronted frame
-        ("The grain mill consists of two parts: the millstone and the hopper.", "grain mill", MENTIONS),  # its parts
-        ("We planted two orchards, which are the fields that feed the village.", "orchards", MENTIONS),  # those two
-        ("A sowing mode can be a plan for the whole season.", "sowing mode", DESCRIBES),  # what it may be
-        ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", MENTIONS),
-        ("For those, `rake` is a useful alternative:", "rake", MENTIONS),  # a verdict, how it compares
-        ("Bundles are the most common answer to this question.", "Bundles", MENTIONS),  # a ranking
-        ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", MENTIONS),  # points at an example
-        ("Both harrows break the clods of a field.", "harrows", MENTIONS),  # the two just named
-        ("Threshers always run to completion.", "Threshers", DESCRIBES),  # where it runs
-        ("Delivery is at least once, which means a bell may be called multiple times a day.", "times", MENTIONS),  # how often
+        ("The seed bags are then used when sowing the field.", "seed bags", Rank.DESCRIBES),  # those bags
+        ("Together, a plough and a harrow are referred to as the tillage set.", "plough", Rank.MENTIONS),
+        ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", Rank.MENTIONS),
+        ("Name the barrel anything, and set a label to reference your shed.", "barrel", Rank.MENTIONS),  # named
+        ("In the example above, we defined a barn named `Barn7`.", "Barn7", Rank.MENTIONS),  # an instance
+        ("Sprockets wear out because the gizmo is noisy.", "gizmo", Rank.MENTIONS),  # subordinate clause
+        ("You also get some basic gizmo features with the bench.", "gizmo", Rank.MODIFIES),  # a modifier
+        ("The `sow` command is often used as a first step.", "command", Rank.MENTIONS),  # one command, named
+        ("A _Planter_ ensures that all (or some) Beds hold a row of a Crop.", "Beds", Rank.MENTIONS),  # a second root
+        ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", Rank.MENTIONS),  # naming in use
+        ("Here we have used a seed drill to sow the long row.", "seed drill", Rank.MENTIONS),  # what an example did
+        ("Above, we used the seed drill to sow two rows.", "seed drill", Rank.MENTIONS),  # past: the example
+        ("You can use a seed drill to sow the rows of one field.", "seed drill", Rank.DESCRIBES),  # one use
+        ("In short, seed bags are used when the field is wet.", "seed bags", Rank.DESCRIBES),  # when, not what for
+        ("A query for `oats` returns no rows, because it reads the old barn.", "query", Rank.DESCRIBES),  # one query
+        ("The only allowed value is `Weekly`, which is the default.", "Weekly", Rank.MENTIONS),  # a value
+        ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", Rank.MENTIONS),  # a manner
+        ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", Rank.MENTIONS),  # advice
+        ("If you need to store grain for years, *silos* should be used.", "silos", Rank.DESCRIBES),  # advice, passive
+        ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", Rank.MENTIONS),  # its values
+        ("In winter, you can only keep 1 seed bank, which is the bank of the village.", "seed bank", Rank.MENTIONS),  # a limit
+        ("For winter storage, seed bags are used with sealed crates.", "seed bags", Rank.DESCRIBES),  # a fronted frame
+        ("The grain mill consists of two parts: the millstone and the hopper.", "grain mill", Rank.MENTIONS),  # its parts
+        ("We planted two orchards, which are the fields that feed the village.", "orchards", Rank.MENTIONS),  # those two
+        ("A sowing mode can be a plan for the whole season.", "sowing mode", Rank.DESCRIBES),  # what it may be
+        ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", Rank.MENTIONS),
+        ("For those, `rake` is a useful alternative:", "rake", Rank.MENTIONS),  # a verdict, how it compares
+        ("Bundles are the most common answer to this question.", "Bundles", Rank.MENTIONS),  # a ranking
+        ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", Rank.MENTIONS),  # points at an example
+        ("Both harrows break the clods of a field.", "harrows", Rank.MENTIONS),  # the two just named
+        ("Threshers always run to completion.", "Threshers", Rank.DESCRIBES),  # where it runs
+        ("Delivery is at least once, which means a bell may be called multiple times a day.", "times", Rank.MENTIONS),  # how often
         (  # the parser gives "matches" two subjects: a misparse defines nothing
             "An empty `tag` with operator `Any` matches all tags, names and marks which means this will keep everything.",
             "Any",
-            DESCRIBES,
+            Rank.DESCRIBES,
         ),
     ],
 )
@@ -646,7 +646,7 @@ def test_a_bare_name_after_a_definite_class_is_one_of_that_kind() -> None:
 def test_what_a_second_clause_says_happens_is_no_definition() -> None:
     """R20: "…, and `gather` starts again" tells what happens next; it does not define `gather`."""
     reading = reading_of("In this case the basket is emptied, and `gather` starts again.", "gather")
-    assert reading.rank != DEFINES
+    assert reading.rank != Rank.DEFINES
 
 
 @pytest.mark.parametrize(
@@ -693,17 +693,17 @@ def test_a_colon_gloss_defines_and_a_call_names_nothing() -> None:
     """R20: "an overview of X: special Ys that …" glosses X; a list after the colon does not; "Z
     calls the `x` helper" is a call, not a name, but "we call them X" names X."""
     gloss = "This page gives an overview of seed drills: special machines that sow seeds in rows."
-    assert reading_of(gloss, "seed drills") == Reading("appositive", DEFINES)
-    assert reading_of("The farm grows three kinds of grain: oats, rye and barley.", "grain").rank == MENTIONS
-    assert reading_of("Notice that the mill calls the `grind` helper:", "grind").rank == MENTIONS
+    assert reading_of(gloss, "seed drills") == Reading("appositive", Rank.DEFINES)
+    assert reading_of("The farm grows three kinds of grain: oats, rye and barley.", "grain").rank == Rank.MENTIONS
+    assert reading_of("Notice that the mill calls the `grind` helper:", "grind").rank == Rank.MENTIONS
     assert reading_of("We call them hayricks.", "hayricks").pattern == "called"
 
 
 def test_where_a_thing_runs_is_a_property_and_what_it_runs_its_function() -> None:
     """R20: "Threshers always run to completion" describes; "A thresher runs the grain through
     its drum" says what it does."""
-    assert reading_of("Threshers always run to completion.", "Threshers") == Reading("function", DESCRIBES)
-    assert reading_of("A thresher runs the grain through its drum.", "thresher") == Reading("function", DEFINES)
+    assert reading_of("Threshers always run to completion.", "Threshers") == Reading("function", Rank.DESCRIBES)
+    assert reading_of("A thresher runs the grain through its drum.", "thresher") == Reading("function", Rank.DEFINES)
 
 
 def test_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> None:
@@ -772,27 +772,27 @@ def test_the_kind_an_object_is_offered_as_is_no_relation_and_both_points_back() 
 def test_a_comparison_says_how_a_term_compares_not_what_it_is() -> None:
     """Issue 10 (R20): "Mulching is different from …", "A `rake` is similar to …", "… provides a
     similar handle to …", "… provide a much finer tilth than …" compare; "A harrow holds …" defines."""
-    assert reading_of("Mulching is different from the composting that some growers also use.", "Mulching").rank == MENTIONS
-    assert reading_of("`rake` is similar to `hoe` but tailored for leaves.", "rake").rank == MENTIONS
+    assert reading_of("Mulching is different from the composting that some growers also use.", "Mulching").rank == Rank.MENTIONS
+    assert reading_of("`rake` is similar to `hoe` but tailored for leaves.", "rake").rank == Rank.MENTIONS
     comparisons = [
         ("The `Rake` module provides a very similar handle to the `Hoe` module with smaller tines.", "Rake"),
         ("Harrows generally provide a much finer tilth than using the equivalent ploughs.", "Harrows"),
     ]
     for sentence, term in comparisons:
         reading = reading_of(sentence, term)
-        assert reading.rank > DEFINES and not reading.of_the_one, sentence
-    assert reading_of("A harrow holds its tines in a heavy frame.", "harrow").rank == DEFINES
+        assert reading.rank > Rank.DEFINES and not reading.of_the_one, sentence
+    assert reading_of("A harrow holds its tines in a heavy frame.", "harrow").rank == Rank.DEFINES
 
 
 def test_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a_mention() -> None:
     """Issue 10 (R20): "A seed drill is a machine that lets a *grower* sow …" defines the seed drill;
     the emphasized grower is named on the way. Emphasis alone still introduces a term."""
     sentence = "A seed drill is a farm machine that lets a specific *grower*, such as a tenant, sow seeds in rows."
-    assert reading_of(sentence, "grower").rank == MENTIONS
+    assert reading_of(sentence, "grower").rank == Rank.MENTIONS
     assert reading_of("We say these neighbouring beds form a _rotation pair_.", "rotation pair") == Reading(
-        "emphasis", DEFINES, anaphoric=True  # "these" beds: quoted with the sentence before
+        "emphasis", Rank.DEFINES, anaphoric=True  # "these" beds: quoted with the sentence before
     )
-    assert reading_of("Neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", DEFINES)
+    assert reading_of("Neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", Rank.DEFINES)
     assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").pattern == "copula"
 
 
@@ -800,7 +800,7 @@ def test_a_description_of_the_one_named_outranks_a_circumstance() -> None:
     """Issue 10 (R20): "The grain store holds …" (weak only by its article) is a description of what
     "the" grain store does; "The grain store runs …", "Each grain store holds …" are not."""
     assert reading_of("The grain store holds the harvest until it is sold.", "grain store") == Reading(
-        "function", DESCRIBES, of_the_one=True
+        "function", Rank.DESCRIBES, of_the_one=True
     )
     assert not reading_of("The grain store runs warm in summer.", "grain store").of_the_one
     assert not reading_of("Each grain store in a village holds the harvest.", "grain store").of_the_one
@@ -808,22 +808,22 @@ def test_a_description_of_the_one_named_outranks_a_circumstance() -> None:
 
 def test_a_subject_that_points_back_describes_nothing_by_itself() -> None:
     """Issue 10 (R20): "This tenancy lasts …" speaks of the tenancy just named."""
-    assert reading_of("This tenancy lasts one year in the barn.", "tenancy").rank == MENTIONS
-    assert reading_of("Tenancy lasts one year in the barn.", "Tenancy").rank == DESCRIBES
+    assert reading_of("This tenancy lasts one year in the barn.", "tenancy").rank == Rank.MENTIONS
+    assert reading_of("Tenancy lasts one year in the barn.", "Tenancy").rank == Rank.DESCRIBES
     # "different" qualities of an object are various ones, no comparison
-    assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == DEFINES
+    assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == Rank.DEFINES
 
 
 def test_a_further_thing_a_term_does_and_a_sentence_bound_to_its_context_define_nothing() -> None:
     """Issue 10 (R20): "X also provides …" tells one more thing X does; "Therefore if …", "In both
     cases, …" hold where the text before says; "Similar to ploughs, harrows …" compares."""
     also = reading_of("The `Reaper` module also provides a way to sharpen blades.", "Reaper")
-    assert also.rank == DESCRIBES and not also.of_the_one
-    assert reading_of("The `Reaper` module provides a way to sharpen blades.", "Reaper").rank == DEFINES
+    assert also.rank == Rank.DESCRIBES and not also.of_the_one
+    assert reading_of("The `Reaper` module provides a way to sharpen blades.", "Reaper").rank == Rank.DEFINES
     assert reading_of("Therefore if you sow the seed bags late, the yield drops.", "seed bags").forward
     assert reading_of("In both cases, seed bags are sacks of grain kept for sowing.", "seed bags").forward
     assert not reading_of("Seed bags are sacks of grain kept for sowing.", "Seed bags").forward
-    assert reading_of("Similar to ploughs, harrows break the soil before sowing.", "harrows").rank == MENTIONS
+    assert reading_of("Similar to ploughs, harrows break the soil before sowing.", "harrows").rank == Rank.MENTIONS
 
 
 def test_on_top_of_a_named_thing_is_that_thing() -> None:
@@ -927,26 +927,26 @@ def test_what_a_thing_takes_into_account() -> None:
 def test_a_sentence_about_one_named_instance_defines_no_kind() -> None:
     """Issue 10 (R20): "A `north` barn is on the `hill` farm" speaks of one barn; "A barn is a farm
     building …" of the kind, and "the `Barn` module" of `Barn`."""
-    assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == MENTIONS
-    assert reading_of("The `kube-tools` shed holds the ladders of the farm.", "shed").rank == MENTIONS
-    assert reading_of("A barn is a farm building that stores hay.", "barn").rank == DEFINES
+    assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == Rank.MENTIONS
+    assert reading_of("The `kube-tools` shed holds the ladders of the farm.", "shed").rank == Rank.MENTIONS
+    assert reading_of("A barn is a farm building that stores hay.", "barn").rank == Rank.DEFINES
 
 
 def test_what_a_term_may_do_describes_nothing() -> None:
     """Issue 10 (R20): "Different sacks may be accepted …" says what may happen, not what sacks are."""
-    assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == MENTIONS
+    assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == Rank.MENTIONS
     # what is done to sacks is not what they are or do either (_done_to)
-    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == MENTIONS
-    assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
+    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("Sacks rot in the rain.", "Sacks").rank == Rank.DESCRIBES
 
 
 def test_what_a_term_can_be_is_no_definition_and_what_it_can_do_no_description() -> None:
     """Issue 10 (R20): "A sack policy can be a rule …" describes what it may be, and "Sacks can rot"
     tells only what may happen to them; "A sack policy is a rule …" defines, "Sacks rot …" describes."""
-    assert reading_of("A sack policy can be a rule for the whole mill.", "policy").rank == DESCRIBES
-    assert reading_of("A sack policy is a rule for the whole mill.", "policy").rank == DEFINES
-    assert reading_of("Sacks can rot in the rain.", "Sacks").rank == MENTIONS
-    assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
+    assert reading_of("A sack policy can be a rule for the whole mill.", "policy").rank == Rank.DESCRIBES
+    assert reading_of("A sack policy is a rule for the whole mill.", "policy").rank == Rank.DEFINES
+    assert reading_of("Sacks can rot in the rain.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("Sacks rot in the rain.", "Sacks").rank == Rank.DESCRIBES
 
 
 def test_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
@@ -959,9 +959,9 @@ def test_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
         "to tell the miller to seal each sack as a *closed bundle*."
     )
     assert sum(w.dep == "ROOT" for w in parsed(text).words) == 2
-    assert reading_of(text, "closed bundle").rank == MENTIONS
-    assert reading_of(text, "sack ledger").rank == MENTIONS
-    assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == DEFINES
+    assert reading_of(text, "closed bundle").rank == Rank.MENTIONS
+    assert reading_of(text, "sack ledger").rank == Rank.MENTIONS
+    assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == Rank.DEFINES
 
 
 def test_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
@@ -1090,30 +1090,30 @@ def test_a_pointing_subject_stands_for_no_appositive() -> None:
 )
 def test_what_a_term_is_for_defines_it(sentence: str) -> None:
     """Issue 10 (R20): "X's purpose is to …", "The purpose of X is to …" say what X is for."""
-    assert reading_of(sentence, "gatekeeper") == Reading("purpose", DEFINES)
+    assert reading_of(sentence, "gatekeeper") == Reading("purpose", Rank.DEFINES)
 
 
 def test_one_example_of_a_kind_defines_nothing() -> None:
     """Issue 10 (R20): "For example, a gatekeeper is the owner of a set of keys." says what one
     example is; "A gatekeeper is the owner of a set of keys." defines."""
-    assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DESCRIBES
-    assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
+    assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == Rank.DESCRIBES
+    assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == Rank.DEFINES
 
 
 def test_the_name_of_a_symbol_describes_and_what_it_does_defines() -> None:
     """Issue 10 (R20): "the `~` operator is called the harvest operator" gives a symbol's name and
     nothing it does; "A sign that marks the granary is called …" names what it says."""
     assert reading_of("In the village, the `~` operator is called *the harvest operator*.", "harvest operator") == Reading(
-        "called", DESCRIBES
+        "called", Rank.DESCRIBES
     )
-    assert reading_of("A sign that marks the granary is called *the harvest sign*.", "harvest sign").rank == DEFINES
+    assert reading_of("A sign that marks the granary is called *the harvest sign*.", "harvest sign").rank == Rank.DEFINES
 
 
 def test_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None:
     """Issue 10 (R20): "To see an example, read …" points elsewhere, but "To see an example, look no
     further than … called `Tally`" presents the thing it points to, in this very sentence."""
     presented = reading_of("To see an example, look no further than the village's grain ledger called `Tally`.", "Tally")
-    assert presented == Reading("called", DEFINES)
+    assert presented == Reading("called", Rank.DEFINES)
     assert reading_of("To see an example, read the village's grain ledger called `Tally`.", "Tally").forward
 
 
@@ -1123,22 +1123,22 @@ def test_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None
     sentence = "The owner object you're deleting first enters a waiting state."
     parse = parsed(sentence)
     assert [(w.text, w.tag) for w in parse.words[1:3]] == [("owner", "NN"), ("object", "VBP")]  # the misparse
-    assert reading_of(sentence, "owner").rank == MENTIONS
-    assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", DESCRIBES)
+    assert reading_of(sentence, "owner").rank == Rank.MENTIONS
+    assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", Rank.DESCRIBES)
 
 
 def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     """Issue 10 (R20): "For every harvest, a granary holds grain." says what each case has, as an
     example tells one; "A ledger is only used for a harvest if …" when it is used, and "Ledgers are
     mostly used to …" how it is used most, not what it is for."""
-    assert reading_of("For every harvest, a granary holds grain.", "granary").rank == DESCRIBES
-    assert reading_of("A granary holds grain.", "granary").rank == DEFINES
-    assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == MENTIONS
-    assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == DESCRIBES
-    assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", DEFINES)
+    assert reading_of("For every harvest, a granary holds grain.", "granary").rank == Rank.DESCRIBES
+    assert reading_of("A granary holds grain.", "granary").rank == Rank.DEFINES
+    assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == Rank.MENTIONS
+    assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == Rank.DESCRIBES
+    assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", Rank.DEFINES)
     # what it is mostly used for, like what it typically does, is one use among others
-    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == DESCRIBES
-    assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == DEFINES
+    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == Rank.DESCRIBES
+    assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == Rank.DEFINES
 
 
 def test_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
@@ -1289,14 +1289,14 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
 @pytest.mark.parametrize(
     ("sentence", "term", "reading"),
     [
-        ("Each granary stores the grain of one farm.", "granary", Reading("function", DESCRIBES)),
-        ("A granary stores the grain of one farm.", "granary", Reading("function", DEFINES)),
-        ("This granary is used to store the grain.", "granary", Reading("function", DESCRIBES)),
-        ("Any granary can be used to store the grain.", "granary", Reading("function", DESCRIBES)),
-        ("A granary is used to store the grain.", "granary", Reading("function", DEFINES)),
-        ("Use these granaries to store the grain.", "granaries", Reading("mention", MENTIONS)),
-        ("Use granaries to store the grain.", "granaries", Reading("function", DEFINES)),
-        ("For each named granary, the miller keeps a record.", "granary", Reading("mention", MENTIONS)),
+        ("Each granary stores the grain of one farm.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("A granary stores the grain of one farm.", "granary", Reading("function", Rank.DEFINES)),
+        ("This granary is used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("Any granary can be used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("A granary is used to store the grain.", "granary", Reading("function", Rank.DEFINES)),
+        ("Use these granaries to store the grain.", "granaries", Reading("mention", Rank.MENTIONS)),
+        ("Use granaries to store the grain.", "granaries", Reading("function", Rank.DEFINES)),
+        ("For each named granary, the miller keeps a record.", "granary", Reading("mention", Rank.MENTIONS)),
     ],
 )
 def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
@@ -1366,20 +1366,20 @@ def test_a_verdict_on_a_term_is_no_definition() -> None:
     """R20: "A ledger is a good fit for …", "… is a useful alternative" judge what the term is good
     for, "the preferred (recommended) way to …" which to choose; "A ledger is a useful record of …"
     still says what it is."""
-    assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > DEFINES
-    assert reading_of("The ledger is the preferred way to keep the grain records.", "ledger").rank > DEFINES
-    assert reading_of("Ledgers are the recommended record for a farm that sells grain.", "Ledgers").rank > DEFINES
-    assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > DEFINES
-    assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == DEFINES
+    assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > Rank.DEFINES
+    assert reading_of("The ledger is the preferred way to keep the grain records.", "ledger").rank > Rank.DEFINES
+    assert reading_of("Ledgers are the recommended record for a farm that sells grain.", "Ledgers").rank > Rank.DEFINES
+    assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > Rank.DEFINES
+    assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == Rank.DEFINES
 
 
 def test_an_adjective_says_a_property_and_responsible_for_says_what_it_does() -> None:
     """Issue 10 (R20): "Sheds are small", "Public barns on the farm are open to every visitor" tell a
     property, not what a shed or a barn is; "… is responsible for feeding …" what the keeper does."""
-    assert reading_of("Sheds are small.", "Sheds").rank == MENTIONS
-    assert reading_of("Public barns on the farm are open to every visitor.", "barns").rank == MENTIONS
-    assert reading_of("Sheds without a lock are private to their owner.", "Sheds").rank == MENTIONS
-    assert reading_of("The barn keeper is responsible for feeding the animals.", "keeper").rank == DESCRIBES
+    assert reading_of("Sheds are small.", "Sheds").rank == Rank.MENTIONS
+    assert reading_of("Public barns on the farm are open to every visitor.", "barns").rank == Rank.MENTIONS
+    assert reading_of("Sheds without a lock are private to their owner.", "Sheds").rank == Rank.MENTIONS
+    assert reading_of("The barn keeper is responsible for feeding the animals.", "keeper").rank == Rank.DESCRIBES
 
 
 def test_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None:
@@ -1387,58 +1387,58 @@ def test_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None:
     as an adjective; an article and a relative clause make it the noun the sentence defines by."""
     sentence = "A sheaf is a constant whose size never changes."
     assert [w.pos for w in parsed(sentence).words if w.dep == "attr"] == ["ADJ"]  # the misread
-    assert reading_of(sentence, "sheaf") == Reading("copula", DEFINES)
+    assert reading_of(sentence, "sheaf") == Reading("copula", Rank.DEFINES)
 
 
 def test_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothing() -> None:
     """Issue 10 (R20): "Sacks filled by the miller are sealed …" speaks of some sacks; "The row a
     seed, bulb or cutting belongs to." is parsed with a subject under a subject — neither describes
     sacks or seeds; "Sacks keep the grain dry …" says what sacks do."""
-    assert reading_of("Sacks filled by the miller are sealed with wax.", "Sacks").rank == MENTIONS
-    assert reading_of("Sacks holding grain are stored in the dry barn.", "Sacks").rank == MENTIONS
-    assert reading_of("The row a seed, bulb or cutting belongs to.", "seed").rank == MENTIONS
+    assert reading_of("Sacks filled by the miller are sealed with wax.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("Sacks holding grain are stored in the dry barn.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("The row a seed, bulb or cutting belongs to.", "seed").rank == Rank.MENTIONS
     # "Any sack …", "Every sack …": what holds of each one, as for what each one does
-    assert reading_of("Any sack is allowed to hold rye.", "sack").rank == MENTIONS
-    assert reading_of("Every sack is weighed at the mill door.", "sack").rank == MENTIONS
-    assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == DEFINES
+    assert reading_of("Any sack is allowed to hold rye.", "sack").rank == Rank.MENTIONS
+    assert reading_of("Every sack is weighed at the mill door.", "sack").rank == Rank.MENTIONS
+    assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == Rank.DEFINES
 
 
 def test_what_a_thing_is_able_or_responsible_for_is_what_it_does() -> None:
     """Issue 10 (R20): "Seed drills are able to sow …", "A seed drill is responsible for sowing …" say
     what it does; "… responsible for that" leaves what it does to the sentence before, and "Only
     winter drills …" speaks of some of them."""
-    assert reading_of("Seed drills are able to sow a whole row at once.", "drills") == Reading("function", DEFINES)
-    assert reading_of("A seed drill is responsible for sowing the rows.", "drill") == Reading("function", DEFINES)
-    assert reading_of("Seed drills are responsible for that.", "drills").rank == MENTIONS
-    assert reading_of("Only winter drills are able to sow frozen soil.", "drills").rank == DESCRIBES
+    assert reading_of("Seed drills are able to sow a whole row at once.", "drills") == Reading("function", Rank.DEFINES)
+    assert reading_of("A seed drill is responsible for sowing the rows.", "drill") == Reading("function", Rank.DEFINES)
+    assert reading_of("Seed drills are responsible for that.", "drills").rank == Rank.MENTIONS
+    assert reading_of("Only winter drills are able to sow frozen soil.", "drills").rank == Rank.DESCRIBES
 
 
 def test_the_one_of_any_of_a_kind_is_a_kind() -> None:
     """Issue 10 (R20): "The furrow is the first groove of a field" says what the furrow of any field
     is; "… of the field" speaks of one field."""
-    assert reading_of("The furrow is the first groove of a field.", "furrow").rank == DEFINES
-    assert reading_of("The furrow is the first groove of the field.", "furrow").rank == DESCRIBES
+    assert reading_of("The furrow is the first groove of a field.", "furrow").rank == Rank.DEFINES
+    assert reading_of("The furrow is the first groove of the field.", "furrow").rank == Rank.DESCRIBES
 
 
 def test_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
     """Issue 10 (R20): "`Drill`s (machines built for sowing)" glosses the term with its kind; "(even
     bins with no lid)" is an aside on some bins, and "(the key)" names one thing."""
     assert reading_of("For example, `Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
-        "appositive", DEFINES
+        "appositive", Rank.DEFINES
     )
     aside = "The farmer keeps bins of the `Oats` or `Rye` kinds (even bins with no lid) in the barn."
-    assert reading_of(aside, "Oats").rank == MENTIONS
-    assert reading_of("Use the first element (the key) to sort.", "element").rank == MENTIONS
+    assert reading_of(aside, "Oats").rank == Rank.MENTIONS
+    assert reading_of("Use the first element (the key) to sort.", "element").rank == Rank.MENTIONS
 
 
 def test_what_is_done_to_a_thing_describes_nothing() -> None:
     """Issue 10 (R20): "Bales are stored in the loft as …", "Bale priority is specified by setting …" tell
     what is done to bales; "Bales are stacked in the loft, keep their shape and feed …" goes on with
     what they do."""
-    assert reading_of("Bales are stored in the loft as tight blocks.", "Bales").rank == MENTIONS
-    assert reading_of("Bale priority is specified by setting a tag on the bale.", "priority").rank == MENTIONS
+    assert reading_of("Bales are stored in the loft as tight blocks.", "Bales").rank == Rank.MENTIONS
+    assert reading_of("Bale priority is specified by setting a tag on the bale.", "priority").rank == Rank.MENTIONS
     done_and_doing = "Bales are stacked in the loft, keep their shape and feed the cows all winter."
-    assert reading_of(done_and_doing, "Bales").rank == DESCRIBES
+    assert reading_of(done_and_doing, "Bales").rank == Rank.DESCRIBES
 
 
 def test_in_case_frames_a_circumstance() -> None:
@@ -1463,9 +1463,9 @@ def test_a_further_feature_a_need_and_what_is_listed_below_define_nothing() -> N
     """Issue 10 (R20): "Furthermore, `Sower` provides …" adds one more thing it does, like "also";
     "Sower logs require a separate barn …" says what they need; "… a machine called `sow` summarized
     below:" leaves what it is to the list after it."""
-    assert reading_of("Furthermore, `Sower` provides convenience functions.", "Sower").rank == DESCRIBES
-    assert reading_of("`Sower` provides convenience functions.", "Sower").rank == DEFINES
-    assert reading_of("Sower logs require a separate barn to store the records.", "logs").rank == MENTIONS
+    assert reading_of("Furthermore, `Sower` provides convenience functions.", "Sower").rank == Rank.DESCRIBES
+    assert reading_of("`Sower` provides convenience functions.", "Sower").rank == Rank.DEFINES
+    assert reading_of("Sower logs require a separate barn to store the records.", "logs").rank == Rank.MENTIONS
     listed = "The farm provides three tools plus a machine called `sow` summarized below:"
     assert reading_of(listed, "sow").forward
 
@@ -1474,15 +1474,15 @@ def test_only_use_x_if_is_advice_on_when_not_to() -> None:
     """Issue 10 (R20): "Only use the hay press if …" says when not to use it; "Use the hay press when
     you need …" says what it is for."""
     advice = reading_of("Only use the hay press if you have no baler that you can borrow.", "hay press")
-    assert advice == Reading("use", DESCRIBES)
-    assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == DEFINES
+    assert advice == Reading("use", Rank.DESCRIBES)
+    assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == Rank.DEFINES
 
 
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
     """Issue 10 (R20): "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""
-    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", DEFINES)
-    assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == MENTIONS
+    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", Rank.DEFINES)
+    assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == Rank.MENTIONS
 
 
 @pytest.mark.parametrize(
@@ -1498,8 +1498,8 @@ def test_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sentence: st
     """Issue 10 (R20), precision first: the tagger reads "many", "several", "multiple" and "other"
     before a noun as adjectives, not determiners; they pick some of the kind all the same, as
     "Some granaries …" does, so the sentence only mentions it."""
-    assert reading_of(sentence, term).rank == MENTIONS
-    assert reading_of("A granary stores barley through the winter.", "granary").rank != MENTIONS
+    assert reading_of(sentence, term).rank == Rank.MENTIONS
+    assert reading_of("A granary stores barley through the winter.", "granary").rank != Rank.MENTIONS
 
 
 def test_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduced() -> None:
@@ -1507,10 +1507,10 @@ def test_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduced() -> 
     but not where the sentence says what every one of another kind has ("Every farm object also has
     a _tag_ …") or may do ("Any shed can enable *dry mode* if …"), nor where it counts some of them
     ("multiple _tines_"); "Linux uses *capabilities* to …" still introduces its term."""
-    assert reading_of("Every farm object also has a _tag_ that is unique across the valley.", "tag").rank == MENTIONS
-    assert reading_of("Any shed on a farm can enable *dry mode* if you set the dry field.", "dry mode").rank == MENTIONS
-    assert reading_of("A harrow can be made of multiple _tines_ which are comma-separated.", "tines").rank == MENTIONS
-    assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == DEFINES
+    assert reading_of("Every farm object also has a _tag_ that is unique across the valley.", "tag").rank == Rank.MENTIONS
+    assert reading_of("Any shed on a farm can enable *dry mode* if you set the dry field.", "dry mode").rank == Rank.MENTIONS
+    assert reading_of("A harrow can be made of multiple _tines_ which are comma-separated.", "tines").rank == Rank.MENTIONS
+    assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == Rank.DEFINES
 
 
 def test_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
@@ -1519,39 +1519,39 @@ def test_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
     subject of an elided verb ("whereas _barn extensions_ do") or reaches as the means of something
     else ("by adding a _tarp_") is used there, not introduced; "_Barn extensions_ do the work of …"
     says what they do."""
-    assert reading_of("The difference between _hayseed_ and _chaff_ is what the sieve keeps.", "chaff").rank == MENTIONS
+    assert reading_of("The difference between _hayseed_ and _chaff_ is what the sieve keeps.", "chaff").rank == Rank.MENTIONS
     sheds = "Keep in mind the first three are called sheds because they have *dry floors*, while barns are open."
-    assert reading_of(sheds, "dry floors").rank == MENTIONS
+    assert reading_of(sheds, "dry floors").rank == Rank.MENTIONS
     whereas = "Adding a shed does not let you change existing barns, whereas _barn extensions_ do."
-    assert reading_of(whereas, "barn extensions").rank == MENTIONS
-    assert reading_of("You can keep the hay dry by adding a _tarp_ over each stack.", "tarp").rank == DESCRIBES
-    assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == DEFINES
+    assert reading_of(whereas, "barn extensions").rank == Rank.MENTIONS
+    assert reading_of("You can keep the hay dry by adding a _tarp_ over each stack.", "tarp").rank == Rank.DESCRIBES
+    assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == Rank.DEFINES
 
 
 def test_a_part_of_something_is_where_it_belongs() -> None:
     """Issue 10 (R20): "is a central part of the barn" says how much the hayloft matters there, where
     "a part that breaks the soil" and "a reusable part of the harrow" say what a tine is."""
-    assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > DEFINES
-    assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > DEFINES
-    assert reading_of("A tine is a part that breaks the soil.", "tine").rank == DEFINES
-    assert reading_of("A tine is a reusable part of the harrow.", "tine").rank == DEFINES
+    assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > Rank.DEFINES
+    assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > Rank.DEFINES
+    assert reading_of("A tine is a part that breaks the soil.", "tine").rank == Rank.DEFINES
+    assert reading_of("A tine is a reusable part of the harrow.", "tine").rank == Rank.DEFINES
 
 
 def test_a_relative_clause_whose_verb_disagrees_in_number_is_another_nouns() -> None:
     """Issue 10 (R20): in "Leases are kept in the tool shed, which are used for heavy tools" the
     plural verb makes the leases the subject of the clause, not the shed; "…, which is used for …"
     says what the shed is for."""
-    assert reading_of("Leases are kept in the tool shed, which are used for heavy tools.", "tool shed").rank == MENTIONS
-    assert reading_of("Tools are kept in the tool shed, which is used for heavy tools.", "tool shed").rank == DEFINES
+    assert reading_of("Leases are kept in the tool shed, which are used for heavy tools.", "tool shed").rank == Rank.MENTIONS
+    assert reading_of("Tools are kept in the tool shed, which is used for heavy tools.", "tool shed").rank == Rank.DEFINES
     # a name is plural by its ending, whatever the tagger says ("`Barrow`s" reads as NNP)
-    assert reading_of("The farm provides `Barrow`s, which are simple carts with one wheel.", "Barrows").rank == DEFINES
+    assert reading_of("The farm provides `Barrow`s, which are simple carts with one wheel.", "Barrows").rank == Rank.DEFINES
 
 
 def test_a_benefit_against_something_else_describes_but_does_not_define() -> None:
     """Issue 10 (R20): "Irrigation allows better use of water" tells a benefit, better than what came
     before; "Irrigation allows the use of water …" what it does."""
-    assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == DESCRIBES
-    assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == DEFINES
+    assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == Rank.DESCRIBES
+    assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == Rank.DEFINES
 
 
 def test_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
@@ -1579,7 +1579,7 @@ def test_a_subject_the_model_read_into_the_verb_is_read_again_as_the_subject(sen
     words = {w.text: w for w in parse.words}
     assert words["tidies"].pos == "VERB" and words["tidies"].dep == "ROOT"
     assert words["rotation"].dep == "nsubj" and words["rotation"].head == words["tidies"].i
-    assert reading_of(sentence, "rotation").rank == DESCRIBES
+    assert reading_of(sentence, "rotation").rank == Rank.DESCRIBES
 
 
 def test_a_subject_narrowed_or_made_in_an_example_describes_some_not_the_kind() -> None:
@@ -1587,9 +1587,9 @@ def test_a_subject_narrowed_or_made_in_an_example_describes_some_not_the_kind() 
     granaries can do, and "The filled granary will hold …" what the one just filled does: neither
     is what "the" one named does, which outranks a plain description of the kind."""
     narrowed = reading_of("Any granary that holds the barley above will be able to feed the village.", "granary")
-    assert narrowed.rank == DESCRIBES and not narrowed.of_the_one
+    assert narrowed.rank == Rank.DESCRIBES and not narrowed.of_the_one
     made = reading_of("The filled granary will hold the new harvest of the farm.", "granary")
-    assert made.rank == DESCRIBES and not made.of_the_one
+    assert made.rank == Rank.DESCRIBES and not made.of_the_one
     assert reading_of("The granary will hold the new harvest of the farm.", "granary").of_the_one
 
 
@@ -1615,10 +1615,10 @@ def test_a_term_of_the_one_just_named_or_where_a_term_belongs_does_not_define_it
     """Issue 10 (R20): "Direct access to this barn lets …" says what access to one barn does, and
     "Acme seed tracking is part of how …" where seed tracking belongs: neither defines the term;
     "Direct access to the barn lets …" and "… is a record of …" do."""
-    assert reading_of("Direct access to this barn lets farmers take grain.", "access").rank == DESCRIBES
-    assert reading_of("Direct access to the barn lets farmers take grain.", "access").rank == DEFINES
-    assert reading_of("Acme seed tracking is part of how the farm plans its beds.", "seed tracking").rank == MENTIONS
-    assert reading_of("Acme seed tracking is a record of how the farm plans its beds.", "seed tracking").rank == DEFINES
+    assert reading_of("Direct access to this barn lets farmers take grain.", "access").rank == Rank.DESCRIBES
+    assert reading_of("Direct access to the barn lets farmers take grain.", "access").rank == Rank.DEFINES
+    assert reading_of("Acme seed tracking is part of how the farm plans its beds.", "seed tracking").rank == Rank.MENTIONS
+    assert reading_of("Acme seed tracking is a record of how the farm plans its beds.", "seed tracking").rank == Rank.DEFINES
 
 
 def test_an_object_the_model_read_apart_from_its_noun_only_qualifies_it() -> None:
@@ -1636,9 +1636,9 @@ def test_what_a_term_does_weighed_against_what_it_may_not_do_describes_it() -> N
     """Issue 10 (R20): "Seed planners enable bed rotation, but might not satisfy all use-cases"
     weighs what they do against what they may not: a description, not a definition; "… and
     satisfy all farms" is what they do."""
-    assert reading_of("Seed planners enable bed rotation, but might not satisfy all use-cases.", "Seed planners").rank == DESCRIBES
-    assert reading_of("Seed planners enable bed rotation, but do not satisfy all farms.", "Seed planners").rank == DESCRIBES
-    assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == DEFINES
+    assert reading_of("Seed planners enable bed rotation, but might not satisfy all use-cases.", "Seed planners").rank == Rank.DESCRIBES
+    assert reading_of("Seed planners enable bed rotation, but do not satisfy all farms.", "Seed planners").rank == Rank.DESCRIBES
+    assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == Rank.DEFINES
 
 
 def test_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_does() -> None:
@@ -1647,8 +1647,8 @@ def test_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_does() -> 
     label; "Silos create …" says what silos do."""
     misread = reshaped("Silo: Create a silo with a wide roof.", {"Silo": ("nsubj", "Create"), "Create": ("ROOT", None)})
     head = next(w for w in misread.words if w.text == "Silo")
-    assert read(misread, head).rank != DEFINES
-    assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == DEFINES
+    assert read(misread, head).rank != Rank.DEFINES
+    assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == Rank.DEFINES
 
 
 def test_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> None:
@@ -1656,10 +1656,10 @@ def test_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> None:
     or CamelCase) right before "objects" or "resources" names the kind; a plain noun before them
     ("barn objects") is a modifier still, and a GrainSilo named in another noun's phrase mentions it."""
     defined = reading_of("GrainSilo objects describe the grain that a farm keeps.", "GrainSilo")
-    assert (defined.pattern, defined.rank) == ("function", DEFINES)
-    assert reading_of("`GrainSilo` resources describe the grain that a farm keeps.", "GrainSilo").rank == DEFINES
-    assert reading_of("Barn objects describe the grain that a farm keeps.", "Barn").rank != DEFINES
-    assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != DEFINES
+    assert (defined.pattern, defined.rank) == ("function", Rank.DEFINES)
+    assert reading_of("`GrainSilo` resources describe the grain that a farm keeps.", "GrainSilo").rank == Rank.DEFINES
+    assert reading_of("Barn objects describe the grain that a farm keeps.", "Barn").rank != Rank.DEFINES
+    assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != Rank.DEFINES
 
 
 def test_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicate() -> None:
@@ -1677,14 +1677,14 @@ def test_quoted_words_given_as_examples_of_words_are_the_words_themselves() -> N
     parse = parsed(text)
     for term in ("grain", "straw"):
         head = next(w for w in parse.words if w.text == term)
-        assert read(parse, head, marked=True).rank == MENTIONS
+        assert read(parse, head, marked=True).rank == Rank.MENTIONS
 
 
 def test_the_same_thing_is_the_one_already_spoken_of() -> None:
     """Issue 10 (R20): "Two carters can load the same wagon: a farmer …, and a second farmer …"
     introduces no wagon (and the list after the colon names the carters, not what a wagon is)."""
     text = "Two carters can load the same wagon: a farmer with a cart, and a second farmer who came later."
-    assert reading_of(text, "wagon").rank == MENTIONS
+    assert reading_of(text, "wagon").rank == Rank.MENTIONS
 
 
 def test_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
@@ -1692,8 +1692,8 @@ def test_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
     date" lists what it records; "the crate weight" is no gloss of the id, nor "a price" of the weight.
     "Fennel, a herb with a strong taste, grows …" still glosses its term."""
     listed = "The ledger records a crate id, the crate weight, a price, the buyer and the date."
-    assert reading_of(listed, "crate weight").rank != DEFINES
-    assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == DEFINES
+    assert reading_of(listed, "crate weight").rank != Rank.DEFINES
+    assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == Rank.DEFINES
 
 
 def test_a_pointed_subject_is_defined_together_with_the_sentence_before() -> None:
@@ -1754,8 +1754,8 @@ def test_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parser_sees_i
     buyer." defines the harvest, however the parser hangs the list inside it; an instruction that
     opens with a word and lists examples ("Lookup a record (MX, NS, ...) of a host:") does not."""
     entry = "Harvest\n:   A gathered crop or yield with sacks, a date, a weight and a buyer."
-    assert reading_of(entry, "Harvest").rank == DEFINES
-    assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != DEFINES
+    assert reading_of(entry, "Harvest").rank == Rank.DEFINES
+    assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != Rank.DEFINES
 
 
 def test_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
@@ -1763,6 +1763,6 @@ def test_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
     sieves_ (new this year)." says what the sieves are used for, not what they are; "… a new machine that lets millers sort
     the seeds via _seed sieving_" names what the machine does."""
     text = "Millers grind the grain, with the sorting of seeds handled by the farm via _seed sieves_ (introduced this year)."
-    assert reading_of(text, "seed sieves").rank != DEFINES
+    assert reading_of(text, "seed sieves").rank != Rank.DEFINES
     named = "The farm has a new machine that lets millers sort the seeds via _seed sieving_."
-    assert reading_of(named, "seed sieving").rank == DEFINES
+    assert reading_of(named, "seed sieving").rank == Rank.DEFINES

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.offline.language import english, is_english, language
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
-from wikigen.engines.offline.readings import DEFINES, DESCRIBES, Reading, read
+from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.subjects import is_classified, noun_phrase
 from wikigen.engines.offline.terms import (
     STOP_TERMS,
@@ -258,11 +258,11 @@ def collect(
                 reading = read(parse, word, marked=marked)
                 if word.code:
                     if reading.pattern == "called" or (
-                        reading.rank == DEFINES and reading.pattern != "emphasis"
+                        reading.rank == Rank.DEFINES and reading.pattern != "emphasis"
                     ):
                         add(term, True, "called" if reading.pattern == "called" else "defined")
                     if (
-                        reading.rank in (DEFINES, DESCRIBES)
+                        reading.rank in (Rank.DEFINES, Rank.DESCRIBES)
                         and not reading.forward
                         and reading.pattern in ("subject", "function", "purpose", "copula")
                         and is_classified(parse, word)
@@ -285,7 +285,7 @@ def collect(
                     # "… is known as Quality of Service (QoS) class": "Quality" alone is no name, nor
                     # "model" in 'is called the "IP-per-pod" model'
                     add(term, False, "called")
-                elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
+                elif reading.rank == Rank.DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
                     # "the `Enum` module provides …" defines `Enum`, a name written as code
                     add(term, any(w.code and w.start == start for w in parse.words), "defined")
                 if vocabulary.is_known(term, strong=True) and normalize_name(term) in vocabulary.terms:
@@ -374,7 +374,7 @@ def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) ->
     """The first sentence of a section says what the term its heading names is: "## Extensions" /
     "Extensions are …"."""
     return (
-        reading.rank == DEFINES
+        reading.rank == Rank.DEFINES
         and reading.pattern == "copula"
         and not (reading.forward or reading.anaphoric)
         and word.dep == "nsubj"

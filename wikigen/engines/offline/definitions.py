@@ -28,7 +28,7 @@ from wikigen.engines.offline.candidates import (
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.parse import Parse, Word
-from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.subjects import is_hyphened
 from wikigen.engines.offline.terms import (
@@ -106,36 +106,36 @@ def definitions(
                 if candidate.code and _has_other_arity(candidate.term, sentence.clean.text):
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
-                    reading = Reading("mention", MENTIONS)
-                if reading.rank != DEFINES and any(start <= sentence.start < end for start, end in asides):
+                    reading = Reading("mention", Rank.MENTIONS)
+                if reading.rank != Rank.DEFINES and any(start <= sentence.start < end for start, end in asides):
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
-                if reading.rank == DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
+                if reading.rank == Rank.DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
                     # "these" points to is not in the block, so the sentence cannot be quoted with it
-                    reading = replace(reading, rank=DESCRIBES, anaphoric=False)
-                if reading.rank in (DEFINES, DESCRIBES) and weighing:
+                    reading = replace(reading, rank=Rank.DESCRIBES, anaphoric=False)
+                if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
-                    reading = replace(reading, rank=MENTIONS, of_the_one=False)
+                    reading = replace(reading, rank=Rank.MENTIONS, of_the_one=False)
                 label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
-                    reading = Reading("labelled", MODIFIES)
+                    reading = Reading("labelled", Rank.MODIFIES)
                 elif label is not None and reading.pattern == "emphasis":
                     # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
                     # defines it only as a list definition does (terms.list_definitions)
-                    reading = Reading("label", MENTIONS)
+                    reading = Reading("label", Rank.MENTIONS)
                 elif (entry := _ENTRY.match(sentence.text)) is not None and (
                     mention.end <= len(visible(entry.group(0)).text.strip()) and _has_own_subject(parse, head)
                 ):
                     # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
                     # are ignored": the entry says something of its own subject, not what its label is
-                    reading = Reading("label", MENTIONS)
+                    reading = Reading("label", Rank.MENTIONS)
                 own = _is_own_section(sentence.heading, candidate)
                 opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
-                narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (DEFINES, DESCRIBES) else ""
+                narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) else ""
                 readings.setdefault(mention.ref, []).append(
                     Found(mention.ref, sentence, reading, own, opens, narrowed_by)
                 )
@@ -157,7 +157,7 @@ def definitions(
         # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
         # "Kubernetes Pods are …" about Pods (the product's name narrows nothing)
         found = [
-            replace(f, reading=Reading("mention", MENTIONS)) if f.narrowed_by not in ("", *hub_terms) else f
+            replace(f, reading=Reading("mention", Rank.MENTIONS)) if f.narrowed_by not in ("", *hub_terms) else f
             for f in readings[key]
         ]
         best = _best_form(found)
@@ -187,7 +187,7 @@ def definitions(
         )
         chosen = ranked[0]
         start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
-        pattern = "copula" if chosen.reading.rank == DEFINES else "described"
+        pattern = "copula" if chosen.reading.rank == Rank.DEFINES else "described"
         unqualified = _unqualified(candidate, hub_terms, texts)
         accepted.append(
             Definition(
@@ -396,11 +396,11 @@ def _best_form(found: list[Found]) -> list[Found]:
         # definitions, one that says what the term *is* ("Kubernetes is a portable … platform")
         # before one that says what it does ("Kubernetes provides the building blocks …")
         lead_in = f.sentence.text.rstrip().endswith(":")
-        other = f.reading.rank == DESCRIBES and not f.reading.of_the_one
+        other = f.reading.rank == Rank.DESCRIBES and not f.reading.of_the_one
         # what it does before a sentence whose only sign is the author's emphasis ("_Tolerations_
         # are applied to pods" after "Tolerations allow the scheduler to …")
         does = 0 if f.reading.pattern in _IS else 2 if f.reading.pattern == "emphasis" else 1
-        does = does if f.reading.rank == DEFINES else 0
+        does = does if f.reading.rank == Rank.DEFINES else 0
         # a remark on the side ("Note that like the `alias` directive, `require` is also lexically
         # scoped", "`catch` can also be used within …") adds to what the text said of the term before
         aside = _ASIDE_REMARK.search(f.sentence.clean.text) is not None
@@ -448,14 +448,14 @@ def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Voca
     rank = best.reading.rank
     if hub:
         return best.reading.pattern in ("copula", "called") and (strong or named)
-    if rank == DEFINES and best.reading.pattern == "emphasis":
+    if rank == Rank.DEFINES and best.reading.pattern == "emphasis":
         # emphasis also stresses ("a variable's *existing value*"): a term is named again
         return count >= 2 or "heading" in candidate.signals
-    if rank == DEFINES:
+    if rank == Rank.DEFINES:
         if best.reading.pattern in ("copula", "called", "appositive"):
             return strong or named or count >= 2
         return strong or named or count >= 3
-    if rank == DESCRIBES:
+    if rank == Rank.DESCRIBES:
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
         named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation", "classified"})
@@ -491,7 +491,7 @@ def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Voca
     # Only a construct written as code: a prose heading ("Networking", "DNS Subdomain Names") names
     # a section about many things, and its sentences rarely say what the heading's term is.
     return (
-        rank == MENTIONS
+        rank == Rank.MENTIONS
         and "heading" in candidate.signals
         and best.own_section
         and count >= 2
@@ -611,11 +611,11 @@ def _read_without_parse(
         ):
             continue  # a code name in prose counts where it is written as code
         if (start, end) in defining:
-            found.append((ref, Reading(defining[(start, end)], DEFINES)))
+            found.append((ref, Reading(defining[(start, end)], Rank.DEFINES)))
         elif is_emphasized(clean, start, end):
-            found.append((ref, Reading("emphasis", DEFINES)))
+            found.append((ref, Reading("emphasis", Rank.DEFINES)))
         else:
-            found.append((ref, Reading("mention", MENTIONS)))
+            found.append((ref, Reading("mention", Rank.MENTIONS)))
     return found
 
 

@@ -3,7 +3,8 @@
 A *reading* places one mention of a term in its sentence: the subject of a copula ("A **trait** is a
 …"), of a verb that says what the term does ("*Modules* let us organize code …"), the name a sentence
 gives ("… is called the *prelude*", "… known as IEx"), an apposition ("ETS, a cache …"), any other
-subject, or a mere mention. Its rank orders definitions by form: 0 defines, 1 describes, 2 mentions.
+subject, or a mere mention. Its :class:`Rank` orders definitions by form: it defines, describes,
+mentions, or only modifies another noun.
 Negated and question sentences define nothing; a forward reference ("… which Chapter 18 covers")
 ranks below a sentence that does not point elsewhere.
 
@@ -16,20 +17,28 @@ and :mod:`~wikigen.engines.offline.frames` (the clause around it: hedges, condit
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import IntEnum
 
 from wikigen.engines.offline import complements, frames, subjects, uses
 from wikigen.engines.offline.parse import Parse, Word
 
-DEFINES, DESCRIBES, MENTIONS, MODIFIES = 0, 1, 2, 3  # MODIFIES: the term only qualifies another noun
+
+class Rank(IntEnum):
+    """How well a reading defines its term; a lower rank is a better definition."""
+
+    DEFINES = 0
+    DESCRIBES = 1
+    MENTIONS = 2
+    MODIFIES = 3  # the term only qualifies another noun
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
     pattern: str  # copula | function | purpose | called | appositive | emphasis | subject | mention
-    rank: int
+    rank: Rank
     anaphoric: bool = False  # "This set is called …": the sentence before says what "this" is
     forward: bool = False
-    # A description (DESCRIBES) of what "the" one named is or does ("The aggregation layer allows
+    # A description (Rank.DESCRIBES) of what "the" one named is or does ("The aggregation layer allows
     # …", weak only because a definite article may pick one thing) says more of the term than any
     # other ("The aggregation layer runs in-process …", "Pod priority is specified by …").
     of_the_one: bool = False
@@ -51,15 +60,15 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     elif not head.code and (subjects.is_named_classifier(parse, head) or subjects.is_named_instance(parse, head)):
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
-        return Reading("mention", MENTIONS)
+        return Reading("mention", Rank.MENTIONS)
     if subjects.is_same(parse, head):
-        return Reading("mention", MENTIONS)  # "Three actors can compile the same repository: …"
+        return Reading("mention", Rank.MENTIONS)  # "Three actors can compile the same repository: …"
     if head.dep in ("nsubj", "nsubjpass") and (
         subjects.is_some_of(parse, head) or frames.is_consequence(parse, parse.words[head.head])
     ):
         # "Some interfaces match …": what some of them do; "As a result, all namespace names must
         # be …", "…, so taints are still required": what follows from something else
-        return Reading("mention", MENTIONS)
+        return Reading("mention", Rank.MENTIONS)
     reading = _read(parse, head, marked)
     if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text):
         # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
@@ -82,9 +91,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         or frames.WHAT_FOLLOWS.search(parse.text.strip()) is not None
     )
     if parse.text.rstrip().endswith("?") or frames.is_negated(parse, head):
-        return Reading("mention", MENTIONS, forward=forward)
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if uses.is_covered_by_text(parse, head):
-        return Reading("mention", MENTIONS, forward=True)  # "This page describes _X_": what it covers
+        return Reading("mention", Rank.MENTIONS, forward=True)  # "This page describes _X_": what it covers
     words = parse.words
     governor = words[head.head]
     main = frames.is_main_clause(parse, governor)
@@ -106,7 +115,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             weak = restricted or definite or frames.is_example_frame(parse)  # "For example, a Set is …"
             return Reading(
                 "copula",
-                DESCRIBES if weak else DEFINES,
+                Rank.DESCRIBES if weak else Rank.DEFINES,
                 # "This boundary is an authorization rule …" says it of what the sentence before set up
                 anaphoric=uses.points_back(parse, governor) or uses.has_pointed_subject(parse, governor),
                 forward=forward,
@@ -114,14 +123,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             )
         if frames.is_comparison(parse, governor):
             return Reading(
-                "mention", MENTIONS, forward=forward
+                "mention", Rank.MENTIONS, forward=forward
             )  # "X is different from Y", "… is faster than"
         if complements.is_choice_of_values(parse, governor):
-            return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
+            return Reading("mention", Rank.MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
         if attr is not None and attr.dep == "attr" and complements.is_verdict(parse, attr):
             # "`if` is a useful alternative", "Bundles are the most common answer to …": a verdict on
             # it, or how it ranks
-            return Reading("mention", MENTIONS, forward=forward)
+            return Reading("mention", Rank.MENTIONS, forward=forward)
         if attr is not None and attr.dep == "acomp" and complements.is_capability(parse, attr):
             # "Associative data structures are able to associate a key …", "The node controller is
             # responsible for updating …": what it does, said with an adjective
@@ -136,21 +145,21 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             )
             return Reading(
                 "function",
-                DESCRIBES if weak else DEFINES,
+                Rank.DESCRIBES if weak else Rank.DEFINES,
                 forward=forward,
                 of_the_one=weak and not restricted,
             )
         if attr is not None and attr.dep == "acomp":
             # "Public functions are globally available", "Labels without a prefix are private": a property
-            return Reading("mention", MENTIONS, forward=forward)
+            return Reading("mention", Rank.MENTIONS, forward=forward)
         if frames.is_part_of(parse, governor):
             # "Kubernetes volume health monitoring is part of how Kubernetes implements …": where it
             # belongs, not what it is or does
-            return Reading("mention", MENTIONS, forward=forward)
+            return Reading("mention", Rank.MENTIONS, forward=forward)
         # "A policy can be a rule for …": what it may be describes it
-        return Reading("subject", DESCRIBES, forward=forward)
+        return Reading("subject", Rank.DESCRIBES, forward=forward)
     if head.dep == "nsubj" and main and uses.has_parts_listed(parse, governor):
-        return Reading("mention", MENTIONS, forward=forward)  # "X consists of two parts: …": its structure
+        return Reading("mention", Rank.MENTIONS, forward=forward)  # "X consists of two parts: …": its structure
     if (
         head.dep == "nsubj"
         and main
@@ -197,7 +206,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         weak = incidental or subjects.is_definite(parse, head)
         return Reading(
             "function",
-            DESCRIBES if weak else DEFINES,
+            Rank.DESCRIBES if weak else Rank.DEFINES,
             anaphoric=uses.points_back(parse, governor),
             forward=forward,
             of_the_one=weak and not incidental,
@@ -207,7 +216,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         restricted = subjects.is_restricted(parse, head)
         weak = restricted or subjects.is_definite(parse, head)
         return Reading(
-            "purpose", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted
+            "purpose", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward, of_the_one=weak and not restricted
         )
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not frames.is_hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
@@ -228,36 +237,36 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             # "This address is used as …", "any certificate … can be used to gain …": one, or each
             or subjects.determiner(parse, head) in subjects.DEMONSTRATIVE | frames.EACH
         )
-        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
+        return Reading("function", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward)  # "X is used to …"
     if head.dep == "nsubjpass" and governor.lemma in subjects.CALL_LEMMAS:
-        return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
+        return Reading("mention", Rank.MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and main and uses.is_use_for_purpose(parse, governor):
         # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
         if subjects.determiner(parse, head) in subjects.DEMONSTRATIVE:
-            return Reading("mention", MENTIONS, forward=forward)  # "Use these guidelines to …"
+            return Reading("mention", Rank.MENTIONS, forward=forward)  # "Use these guidelines to …"
         # "Use a mutating admission webhook to set this field …": what it does for the thing just
         # named, not what it is for
         only = any(w.dep == "advmod" and w.lemma.casefold() == "only" for w in parse.children(governor.i))
         if frames.is_possibility(parse, governor) or uses.is_for_this(parse, governor) or only:
             # "You can use X to view …": what the reader can do with it, as "using a _X_" is; "Only
             # use X if …" when not to use it
-            return Reading("use", DESCRIBES, forward=forward)
-        return Reading("function", DEFINES, forward=forward)
+            return Reading("use", Rank.DESCRIBES, forward=forward)
+        return Reading("function", Rank.DEFINES, forward=forward)
     if (
         head.dep == "dobj"
         and main
         and governor.lemma in uses.OFFER_LEMMAS
         and uses.is_offered_as(parse, governor)
     ):
-        return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
+        return Reading("copula", Rank.DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
     if head.dep == "pobj" and governor.text.casefold() == "as" and uses.is_kind_of_offered_members(parse, head):
-        return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
+        return Reading("called", Rank.DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
     grouping = (
         uses.grouped_into(parse, head) if head.dep == "pobj" and governor.text.casefold() == "into" else None
     )
     if grouping is not None:
         # "In Elixir we group several functions into modules"; "You can organize … into namespaces" one use
-        return Reading("function", DESCRIBES if frames.is_possibility(parse, grouping) else DEFINES, forward=forward)
+        return Reading("function", Rank.DESCRIBES if frames.is_possibility(parse, grouping) else Rank.DEFINES, forward=forward)
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = complements.is_maturity(parse, head)
@@ -266,8 +275,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and not frames.is_hedged(parse, governor)
             and not (example or status)
         ):
-            return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
-        return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
+            return Reading("copula", Rank.DEFINES, forward=forward)  # "… is the **pipe operator**"
+        return Reading("mention", Rank.MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
     if (
         head.dep == "pobj"
         and governor.text.casefold() == "of"
@@ -275,16 +284,16 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not frames.is_hedged(parse, words[words[governor.head].head])
     ):
         if words[words[governor.head].head].lemma.casefold() in uses.COVERS:
-            return Reading("mention", MENTIONS, forward=True)  # "This document describes the concept of X"
+            return Reading("mention", Rank.MENTIONS, forward=True)  # "This document describes the concept of X"
         # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
         # what they are in the sentence after it, when that one opens with them
-        return Reading("called", DEFINES, forward=forward, introduced=True)
+        return Reading("called", Rank.DEFINES, forward=forward, introduced=True)
     if subjects.is_former_name(parse, head):
-        return Reading("mention", MENTIONS, forward=True)
+        return Reading("mention", Rank.MENTIONS, forward=True)
     called = subjects.called(parse, head)
     if called is not None:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
-        rank = DESCRIBES if subjects.is_symbol_named(parse, head) else DEFINES
+        rank = Rank.DESCRIBES if subjects.is_symbol_named(parse, head) else Rank.DEFINES
         return Reading("called", rank, anaphoric=called, forward=forward)
     if (
         not subjects.is_counted(parse, head)
@@ -303,14 +312,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     ):  # "ETS, a cache …"; not "the first element (the key)", nor one item of a list ("records an
         # id, the version, a span, …") or a list after a colon ("… the same repository: a person
         # running …, and a second person …")
-        return Reading("appositive", DEFINES, forward=forward)
+        return Reading("appositive", Rank.DEFINES, forward=forward)
     if subjects.has_parenthesized_gloss(parse, head):
-        return Reading("appositive", DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
+        return Reading("appositive", Rank.DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
     if subjects.has_colon_gloss(parse, head):
-        return Reading("appositive", DEFINES, forward=forward)
+        return Reading("appositive", Rank.DEFINES, forward=forward)
     which = uses.which_clause(parse, head)
     if which is not None:
-        return Reading(which, DEFINES, forward=forward)
+        return Reading(which, Rank.DEFINES, forward=forward)
     # a "noun" as the object of a passive verb is a misread manner ("are specified _inline_")
     # (not where the verb names: "are considered _truthy_", "is called _x_")
     manner = (
@@ -320,7 +329,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     )
     used = marked and uses.is_put_to_use(parse, head)  # what the reader does with it
     if marked and subjects.is_word_example(parse, head):
-        return Reading("mention", MENTIONS, forward=forward)  # "words such as “failure”": the word itself
+        return Reading("mention", Rank.MENTIONS, forward=forward)  # "words such as “failure”": the word itself
     if (
         marked
         and head.pos in ("NOUN", "PROPN")
@@ -341,15 +350,15 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # one on the way; "We say these operators perform _X_" names what the sentence before
         # spoke of, and is quoted with it
         # "The _handling server_ then proxies …" is one step of what the text before describes
-        rank = DESCRIBES if head.dep in ("nsubj", "nsubjpass") and frames.is_sequence_step(parse, governor) else DEFINES
+        rank = Rank.DESCRIBES if head.dep in ("nsubj", "nsubjpass") and frames.is_sequence_step(parse, governor) else Rank.DEFINES
         pointed = uses.has_pointed_subject(parse, governor) or uses.points_back(parse, governor)
         return Reading("emphasis", rank, forward=forward, anaphoric=pointed)
     if marked and used:
         # "… scale a workload using a _VerticalPodAutoscaler_", "… is to run an *extension API
         # server* in Pods": what the reader does with it, like "You can use X to …"
-        return Reading("use", DESCRIBES, forward=forward)
+        return Reading("use", Rank.DESCRIBES, forward=forward)
     if marked:
-        return Reading("mention", MENTIONS, forward=forward)
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     participle = governor.tag == "VBN" and not any(
         w.dep in ("aux", "auxpass") for w in parse.children(governor.i)
     )
@@ -377,7 +386,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # plural verb is a misparse of a noun phrase
         and not (head.tag == "NN" and not head.code and governor.tag == "VBP")
     ):
-        return Reading("subject", DESCRIBES, forward=forward)
+        return Reading("subject", Rank.DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
-        return Reading("modifier", MODIFIES, forward=forward)  # "observability features"
-    return Reading("mention", MENTIONS, forward=forward)
+        return Reading("modifier", Rank.MODIFIES, forward=forward)  # "observability features"
+    return Reading("mention", Rank.MENTIONS, forward=forward)
