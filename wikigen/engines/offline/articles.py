@@ -310,7 +310,7 @@ def _article(plan: Plan) -> Json:
 def fit(plans: Sequence[Plan], delta: Json) -> None:
     """The articles, each a function of its own source only; cross-source objects give way if needed.
 
-    An article never depends on what else is in its increment (issue 4: compiled alone, in a batch or
+    An article never depends on what else is in its increment (R24: compiled alone, in a batch or
     after any history, its file is byte-identical). The pipeline refuses an analyze delta over
     100,000 bytes, so when the delta is too big the concepts keep one piece of evidence and topics
     drop their summaries; what still does not fit fails in the pipeline and is split with --batch,

@@ -166,7 +166,7 @@ def is_code_term(term: str) -> bool:
 
 def parses(documents: Sequence[Document]) -> dict[str, Parse]:
     """Every sentence's parse, by its verbatim text; one batched parser call for the increment.
-    The parser is English: a document in another language is never parsed (issue 10, item 6)."""
+    The parser is English: a document in another language is never parsed."""
     sentences = [s for d in english(documents) for s in d.sentences]
     parsed = parse_sentences([s.clean for s in sentences])
     return {s.text: p for s, p in zip(sentences, parsed, strict=True)}
@@ -434,7 +434,7 @@ def is_quoted(text: str, start: int, end: int) -> bool:
 
 
 def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
-    """Terms a sentence marks in any language (issue 10, item 6): its emphasized words (at most 4
+    """Terms a sentence marks in any language: its emphasized words (at most 4
     words, 40 characters) and a definition list's term (``Term`` / ``: definition``), as spans of
     its visible text with the signal each gives."""
     clean = sentence.clean

@@ -414,7 +414,7 @@ def _best_form(found: list[Found]) -> list[Found]:
             int(not f.opens),
         )
 
-    # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
+    # A sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
     if not found:
         return []

@@ -141,7 +141,7 @@ _PICKING = frozenset(["for", "of", "with", "without"])
 
 
 def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
-    """Issue 10: what the sentence says of some members of a kind, not of the kind — a clause right
+    """What the sentence says of some members of a kind, not of the kind — a clause right
     after the name that picks them by what befalls them or what they are not ("Pods that are
     deleted", "nodes that don't meet …", "controllers that are specific to …"), "any" with a
     participle ("Any Container exceeding a limit"), an ordinal ("the first manifest"), an example's

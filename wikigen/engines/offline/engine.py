@@ -110,7 +110,7 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     for source in sorted(request.get("sources", ()), key=lambda s: s["id"]):
         guard.check()
         document = read_document(source["id"], source.get("title") or source["id"], source["body"])
-        document = with_language(document, source.get("lang"))  # issue 10, item 6
+        document = with_language(document, source.get("lang"))  # declared, else detected
         scorer.prepare(p.text for p in document.passages)
         documents.append(document)
     fragments = fragment_documents(request)
@@ -138,7 +138,7 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     fit(plans, delta)
     languages = {d.source: language(d) for d in documents}
     for article in delta["articles"]:
-        # Issue 10, item 6: an article of a source in another language says which rules compiled it.
+        # An article of a source in another language says which rules compiled it.
         said = [note for source in article["sources"] for note in notes(languages.get(source, "en"))]
         if said:
             article["notes"] = said
@@ -269,7 +269,7 @@ def _relations(
     by_name = {normalize_name(form): ref for ref, forms in named for form in forms}
     for document in documents:
         if not is_english(language(document)):
-            continue  # issue 10, item 6: no parse, so no relation from a document in another language
+            continue  # no parse, so no relation from a document in another language
         own = by_name.get(normalize_name(document.title))
         for sentence in [*document.sentences, *_lead_lines(document, parsed)]:
             found = [
@@ -297,7 +297,7 @@ def _relations(
         and proper.get(ref)
         and sum(proper[ref]) >= 0.8 * len(proper[ref])
     )
-    # Issue 10: a field or a label written as lower-case code ("two labels: `namespace` and …",
+    # A field or a label written as lower-case code ("two labels: `namespace` and …",
     # "the `map` computation") is another sense than the capitalized name of a concept
     capitalized = {ref for ref, forms in named if forms and forms[0][:1].isupper()}
     for sentence, found in mentioned:
