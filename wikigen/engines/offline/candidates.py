@@ -181,7 +181,11 @@ def collect(
     def add(term: str, code: bool, signal: str, section: str = "", generic: bool = False) -> Candidate | None:
         term = term.strip()
         words = term.split()
-        if len(words) > 1 and words[-1].casefold() in _KIND_WORDS and is_identifier_like(" ".join(words[:-1])):
+        if (
+            len(words) > 1
+            and words[-1].casefold() in _KIND_WORDS
+            and is_identifier_like(" ".join(words[:-1]))
+        ):
             term = " ".join(words[:-1])  # "ConfigMap object" is the ConfigMap
         if not (is_code_term(term) if code else _is_prose_term(term) or (generic and _is_generic_term(term))):
             return None
@@ -218,7 +222,11 @@ def collect(
                 words, short = match.group("long").split(), match.group("short")
                 # "The Container Runtime Interface (CRI)": the name is the words the letters spell
                 long = next(
-                    (" ".join(words[i:]) for i in range(len(words)) if _has_initials(" ".join(words[i:]), short)),
+                    (
+                        " ".join(words[i:])
+                        for i in range(len(words))
+                        if _has_initials(" ".join(words[i:]), short)
+                    ),
                     None,
                 )
                 if long is not None:

@@ -338,9 +338,9 @@ def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, is_spoken: Ca
                 continue
             code = concept.definitions[0].code and candidates.is_code_term(candidate)  # `tally` of `tally/2`
             vouched = candidate in concept.vouched
-            if not (is_acceptable_term(candidate) or is_identifier_like(candidate) or code or vouched) or not (
-                rebuilt or is_spoken(candidate)
-            ):
+            if not (
+                is_acceptable_term(candidate) or is_identifier_like(candidate) or code or vouched
+            ) or not (rebuilt or is_spoken(candidate)):
                 continue
             if key in owner:  # the anchor's own alias: nothing to add
                 continue

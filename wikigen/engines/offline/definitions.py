@@ -107,7 +107,9 @@ def definitions(
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
                     reading = Reading("mention", Rank.MENTIONS)
-                if reading.rank != Rank.DEFINES and any(start <= sentence.start < end for start, end in asides):
+                if reading.rank != Rank.DEFINES and any(
+                    start <= sentence.start < end for start, end in asides
+                ):
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
@@ -157,7 +159,9 @@ def definitions(
         # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
         # "Kubernetes Pods are …" about Pods (the product's name narrows nothing)
         found = [
-            replace(f, reading=Reading("mention", Rank.MENTIONS)) if f.narrowed_by not in ("", *hub_terms) else f
+            replace(f, reading=Reading("mention", Rank.MENTIONS))
+            if f.narrowed_by not in ("", *hub_terms)
+            else f
             for f in readings[key]
         ]
         best = _best_form(found)
@@ -366,7 +370,12 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
         for form in [candidate.term, *candidate.aliases]:
             variants = [form] if candidate.code else [form, *head_variants(form)]
             for variant in variants:
-                if candidate.code or form == candidate.term or is_acceptable_term(variant) or is_identifier_like(variant):
+                if (
+                    candidate.code
+                    or form == candidate.term
+                    or is_acceptable_term(variant)
+                    or is_identifier_like(variant)
+                ):
                     owners.setdefault(normalize_name(variant), set()).add(key)
     return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
 

@@ -53,11 +53,14 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     marked = marked and head.dep not in ("compound", "amod", "nmod", "poss", "npadvmod")
     governor = parse.words[head.head]
     if head.dep in ("compound", "nmod", "amod") and (
-        (head.code and subjects.is_named_classifier(parse, governor)) or subjects.is_kind_of_instances(head, governor)
+        (head.code and subjects.is_named_classifier(parse, governor))
+        or subjects.is_kind_of_instances(head, governor)
     ):
         # "the `Enum` module provides …" says it of `Enum`; "StorageClass objects define …" of StorageClass
         head = governor
-    elif not head.code and (subjects.is_named_classifier(parse, head) or subjects.is_named_instance(parse, head)):
+    elif not head.code and (
+        subjects.is_named_classifier(parse, head) or subjects.is_named_instance(parse, head)
+    ):
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
         return Reading("mention", Rank.MENTIONS)
@@ -104,14 +107,17 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and attr.dep == "attr"
             and complements.is_defining_attr(parse, attr)
             and not frames.is_hedged(parse, governor)
-            and not frames.is_possibility(parse, governor)  # "A policy can be a rule …": what it may be, not what it is
+            # "A policy can be a rule …": what it may be, not what it is
+            and not frames.is_possibility(parse, governor)
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
             # "The _scheduling framework_ is a …": a term the author marks where it says what it is
             # is the one thing it names, not one of a kind
             restricted = subjects.is_restricted(parse, head)
             # "The head is the first element of a list": the one of any list, a kind after all
-            definite = subjects.is_definite(parse, head) and not marked and not complements.is_of_any(parse, attr)
+            definite = (
+                subjects.is_definite(parse, head) and not marked and not complements.is_of_any(parse, attr)
+            )
             weak = restricted or definite or frames.is_example_frame(parse)  # "For example, a Set is …"
             return Reading(
                 "copula",
@@ -126,7 +132,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
                 "mention", Rank.MENTIONS, forward=forward
             )  # "X is different from Y", "… is faster than"
         if complements.is_choice_of_values(parse, governor):
-            return Reading("mention", Rank.MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
+            # "X can either be `A` or `B`": its values
+            return Reading("mention", Rank.MENTIONS, forward=forward)
         if attr is not None and attr.dep == "attr" and complements.is_verdict(parse, attr):
             # "`if` is a useful alternative", "Bundles are the most common answer to …": a verdict on
             # it, or how it ranks
@@ -159,7 +166,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "A policy can be a rule for …": what it may be describes it
         return Reading("subject", Rank.DESCRIBES, forward=forward)
     if head.dep == "nsubj" and main and uses.has_parts_listed(parse, governor):
-        return Reading("mention", Rank.MENTIONS, forward=forward)  # "X consists of two parts: …": its structure
+        # "X consists of two parts: …": its structure
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if (
         head.dep == "nsubj"
         and main
@@ -181,22 +189,28 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "Init containers always run to completion", "The layer runs in-process with …": where or
         # how it runs is a property; what it runs ("A Job runs Pods to completion") is its function
         incidental = (
-            frames.is_comparison(parse, governor)  # "Comprehensions provide a more concise representation than …"
+            # "Comprehensions provide a more concise representation than …"
+            frames.is_comparison(parse, governor)
             or frames.is_addition(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
             or frames.FURTHER.match(parse.text) is not None  # "Furthermore, `Task` provides …": likewise
             or frames.is_example_frame(parse)
             or subjects.is_restricted(parse, head)
             or frames.is_possibility(parse, governor)
-            or frames.is_habitual(parse, governor)  # "DaemonSets typically provide …": what it is often used for
-            or frames.is_present_perfect(parse, governor)  # "Proxies have replaced redirect capabilities": what happened
-            or frames.is_sequence_step(parse, governor)  # "The proxy then forwards the request …": one step of a process
+            # "DaemonSets typically provide …": what it is often used for
+            or frames.is_habitual(parse, governor)
+            # "Proxies have replaced redirect capabilities": what happened
+            or frames.is_present_perfect(parse, governor)
+            # "The proxy then forwards the request …": one step of a process
+            or frames.is_sequence_step(parse, governor)
             or governor.dep == "conj"
             or frames.subject_count(parse, governor) > 1
             # "Each runtime allows only …": what each one does
             or subjects.determiner(parse, head) in frames.EACH
-            or subjects.is_participled(parse, head)  # "The spawned process will execute …": the one just spawned
+            # "The spawned process will execute …": the one just spawned
+            or subjects.is_participled(parse, head)
             or subjects.is_of_this(parse, head)  # "Direct access to this API allows …"
-            or frames.has_hedged_contrast(parse, governor)  # "X enable autoscaling, but might not satisfy …": weighed
+            # "X enable autoscaling, but might not satisfy …": weighed
+            or frames.has_hedged_contrast(parse, governor)
             # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
             or (
                 governor.lemma in ("run", "start")
@@ -216,7 +230,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         restricted = subjects.is_restricted(parse, head)
         weak = restricted or subjects.is_definite(parse, head)
         return Reading(
-            "purpose", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward, of_the_one=weak and not restricted
+            "purpose",
+            Rank.DESCRIBES if weak else Rank.DEFINES,
+            forward=forward,
+            of_the_one=weak and not restricted,
         )
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not frames.is_hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
@@ -233,11 +250,13 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or subjects.is_restricted(parse, head)
             or frames.is_example_frame(parse)
             or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
-            or frames.is_habitual(parse, governor)  # "Keywords are mostly used to …": in most uses, not what for
+            # "Keywords are mostly used to …": in most uses, not what for
+            or frames.is_habitual(parse, governor)
             # "This address is used as …", "any certificate … can be used to gain …": one, or each
             or subjects.determiner(parse, head) in subjects.DEMONSTRATIVE | frames.EACH
         )
-        return Reading("function", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward)  # "X is used to …"
+        # "X is used to …"
+        return Reading("function", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward)
     if head.dep == "nsubjpass" and governor.lemma in subjects.CALL_LEMMAS:
         return Reading("mention", Rank.MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and main and uses.is_use_for_purpose(parse, governor):
@@ -258,15 +277,25 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and governor.lemma in uses.OFFER_LEMMAS
         and uses.is_offered_as(parse, governor)
     ):
-        return Reading("copula", Rank.DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
-    if head.dep == "pobj" and governor.text.casefold() == "as" and uses.is_kind_of_offered_members(parse, head):
-        return Reading("called", Rank.DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
+        # "Elixir provides macros as a mechanism for …"
+        return Reading("copula", Rank.DEFINES, forward=forward)
+    if (
+        head.dep == "pobj"
+        and governor.text.casefold() == "as"
+        and uses.is_kind_of_offered_members(parse, head)
+    ):
+        # "Elixir supports `true` and `false` as booleans"
+        return Reading("called", Rank.DEFINES, forward=forward)
     grouping = (
         uses.grouped_into(parse, head) if head.dep == "pobj" and governor.text.casefold() == "into" else None
     )
     if grouping is not None:
         # "In Elixir we group several functions into modules"; "You can organize … into namespaces" one use
-        return Reading("function", Rank.DESCRIBES if frames.is_possibility(parse, grouping) else Rank.DEFINES, forward=forward)
+        return Reading(
+            "function",
+            Rank.DESCRIBES if frames.is_possibility(parse, grouping) else Rank.DEFINES,
+            forward=forward,
+        )
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = complements.is_maturity(parse, head)
@@ -284,7 +313,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not frames.is_hedged(parse, words[words[governor.head].head])
     ):
         if words[words[governor.head].head].lemma.casefold() in uses.COVERS:
-            return Reading("mention", Rank.MENTIONS, forward=True)  # "This document describes the concept of X"
+            # "This document describes the concept of X"
+            return Reading("mention", Rank.MENTIONS, forward=True)
         # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
         # what they are in the sentence after it, when that one opens with them
         return Reading("called", Rank.DEFINES, forward=forward, introduced=True)
@@ -329,7 +359,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     )
     used = marked and uses.is_put_to_use(parse, head)  # what the reader does with it
     if marked and subjects.is_word_example(parse, head):
-        return Reading("mention", Rank.MENTIONS, forward=forward)  # "words such as “failure”": the word itself
+        # "words such as “failure”": the word itself
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if (
         marked
         and head.pos in ("NOUN", "PROPN")
@@ -350,7 +381,11 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # one on the way; "We say these operators perform _X_" names what the sentence before
         # spoke of, and is quoted with it
         # "The _handling server_ then proxies …" is one step of what the text before describes
-        rank = Rank.DESCRIBES if head.dep in ("nsubj", "nsubjpass") and frames.is_sequence_step(parse, governor) else Rank.DEFINES
+        rank = (
+            Rank.DESCRIBES
+            if head.dep in ("nsubj", "nsubjpass") and frames.is_sequence_step(parse, governor)
+            else Rank.DEFINES
+        )
         pointed = uses.has_pointed_subject(parse, governor) or uses.points_back(parse, governor)
         return Reading("emphasis", rank, forward=forward, anaphoric=pointed)
     if marked and used:
@@ -373,7 +408,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not frames.is_hedged(parse, governor)  # "Different parameters may be accepted …"
         and not frames.is_possibility(parse, governor)  # "The policy can either be …": what it may be
         and not frames.is_addition(parse, governor)  # "Function definitions also support …": one more feature
-        and not frames.is_present_perfect(parse, governor)  # "Proxies have replaced redirect capabilities": a change
+        # "Proxies have replaced redirect capabilities": a change
+        and not frames.is_present_perfect(parse, governor)
         and not frames.is_sequence_step(parse, governor)  # "The kubelet then restarts …": one step
         and not frames.is_example_frame(parse)
         # "The group a function … belongs to": a misparse (two subjects, or a subject's subject)

@@ -123,7 +123,8 @@ def _stated(
     objects = {
         i: ref
         for i, ref in refs.items()
-        if not modality.is_pointed(parse, parse.words[i], named) and not _is_named_after(parse, parse.words[i])
+        if not modality.is_pointed(parse, parse.words[i], named)
+        and not _is_named_after(parse, parse.words[i])
     }
     for verb in parse.words:
         if (

@@ -174,7 +174,10 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
         # "[etcd](/docs/…#etcd)" / ": Consistent … store": a term the author links to its own page
         linked = re.match(r"\[[^\]\n]+\]\([^)\n]+\)", match.group("term").strip()) is not None
         if (
-            (_is_acceptable_listed_term(term, code, vocabulary) or (linked and is_acceptable_term(term, code=code)))
+            (
+                _is_acceptable_listed_term(term, code, vocabulary)
+                or (linked and is_acceptable_term(term, code=code))
+            )
             and len(match.group("definition").split()) >= 3
         ):
             quote = match.group(0).strip()
@@ -220,5 +223,7 @@ def _is_acceptable_listed_term(term: str, code: bool, vocabulary: Vocabulary) ->
     if code:
         return _HYPHENATED.match(term) is not None or vocabulary.is_known(term, strong=True)
     if len(term.split()) == 1:
-        return is_identifier_like(term) or vocabulary.is_known(term, strong=True) or vocabulary.is_proper(term)
+        return (
+            is_identifier_like(term) or vocabulary.is_known(term, strong=True) or vocabulary.is_proper(term)
+        )
     return True

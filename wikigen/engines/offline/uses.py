@@ -205,7 +205,11 @@ def which_clause(parse: Parse, head: Word) -> str | None:
     the term is ("copula") or what it is meant for ("function"), of a term in the main clause ("we
     see a message saying the parent process, which is the shell, …" reports one process)."""
     governor = parse.words[head.head]
-    if governor.i != head.i and governor.pos in ("VERB", "AUX") and not frames.is_main_clause(parse, governor):
+    if (
+        governor.i != head.i
+        and governor.pos in ("VERB", "AUX")
+        and not frames.is_main_clause(parse, governor)
+    ):
         return None
     if governor.i != head.i and (frames.is_hedged(parse, governor) or frames.is_possibility(parse, governor)):
         return None  # "you can only have 1 DNS suffix, which is the suffix of …": a limit on some
