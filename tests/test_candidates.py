@@ -1,4 +1,4 @@
-"""R20 and issue 10: which terms become concepts and which sentence defines each, on sources written
+"""R20: which terms become concepts and which sentence defines each, on sources written
 for these tests (not copied from any corpus)."""
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def test_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_it()
 
 
 def test_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with_it() -> None:
-    """Issue 10 (R20): "… also provides a notion of furrows." only introduces the term; the sentence
+    """R20: "… also provides a notion of furrows." only introduces the term; the sentence
     right after it that opens with it says what furrows are, and the quote holds both. "This page
     describes the concept of crop rotation" is about the page and defines nothing."""
     body = (
@@ -242,7 +242,7 @@ def test_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_co
 
 
 def test_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
-    """Issue 10: "This set is called the _prelude_" is quoted together with what "this set" is."""
+    """R20: "This set is called the _prelude_" is quoted together with what "this set" is."""
     body = (
         "Every farm keeps a few tools within reach of the gate at all times. "
         "This set is called the _gate kit_.\n\n"
@@ -259,7 +259,7 @@ def test_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
 
 
 def test_a_forward_reference_never_defines() -> None:
-    """Issue 10: "… is known as a _trellis frame_, and Chapter 18 shows …" points elsewhere."""
+    """R20: "… is known as a _trellis frame_, and Chapter 18 shows …" points elsewhere."""
     body = (
         "A support for climbing beans is known as a _trellis frame_, and Chapter 18 shows how to build one.\n\n"
         "Beans climb the trellis frame within a week.\n\n"
@@ -390,7 +390,7 @@ def test_two_emphasized_phrases_stress_a_contrast() -> None:
 
 
 def test_a_lead_in_to_an_example_is_the_definition_only_when_nothing_else_is() -> None:
-    """Issue 10: "Trellises also support climbing beans:" leads into an example; a sentence of the same
+    """R20: "Trellises also support climbing beans:" leads into an example; a sentence of the same
     form that stands alone is the better definition."""
     body = (
         "## Trellis\n\n"
@@ -405,7 +405,7 @@ def test_a_lead_in_to_an_example_is_the_definition_only_when_nothing_else_is() -
 
 
 def test_what_a_titled_term_does_defines_it_where_the_source_uses_it_again() -> None:
-    """Issue 10 (R20): the source's title names "the sprinkler hub"; "The sprinkler hub stores …" says
+    """R20: the source's title names "the sprinkler hub"; "The sprinkler hub stores …" says
     what it does. One such sentence in passing is no concept; a term the source is about is."""
     body = (
         "The sprinkler hub stores the watering schedule of every bed in the garden.\n\n"
@@ -470,18 +470,18 @@ def test_a_value_labelled_with_its_default_is_no_concept() -> None:
 def test_a_heading_names_a_term_only_as_words_of_its_own() -> None:
     """R20: "### Harvest" is the section of `Harvest`; "### HarvestMoon" is not, although it contains
     the word: a mention there is no definition of `Harvest` in its own section."""
-    from wikigen.engines.offline.definitions import _names
+    from wikigen.engines.offline.definitions import _is_named_in_heading
 
-    assert _names("Using `Harvest`", "Harvest") and _names("Harvests", "harvest")
-    assert not _names("HarvestMoon", "Harvest") and not _names("Preharvest checks", "harvest")
+    assert _is_named_in_heading("Using `Harvest`", "Harvest") and _is_named_in_heading("Harvests", "harvest")
+    assert not _is_named_in_heading("HarvestMoon", "Harvest") and not _is_named_in_heading("Preharvest checks", "harvest")
 
 
 def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
-    """Issue 10 (R20): "### Modifying a Haywain" tells the steps of a task done to one haywain; what
+    """R20: "### Modifying a Haywain" tells the steps of a task done to one haywain; what
     a haywain is said where the text introduces it, not there. "Using `Harvest`" is still the
     section of `Harvest`."""
     from wikigen.engines.offline.candidates import Candidate
-    from wikigen.engines.offline.definitions import _own_section
+    from wikigen.engines.offline.definitions import _is_own_section
 
     body = (
         "A _Haywain_ creates hay bales on a repeating schedule.\n\n"
@@ -491,12 +491,12 @@ def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     )
     assert defined_as(body, "Haywain", title="Farm carts").startswith("A _Haywain_ creates hay bales")
     haywain = Candidate("Haywain", False)
-    assert not _own_section("Modifying a Haywain", haywain) and _own_section("Haywain", haywain)
-    assert _own_section("Using `Harvest`", Candidate("Harvest", True))
+    assert not _is_own_section("Modifying a Haywain", haywain) and _is_own_section("Haywain", haywain)
+    assert _is_own_section("Using `Harvest`", Candidate("Harvest", True))
 
 
 def test_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:
-    """Issue 10 (R20): "The compost heap holds kitchen waste until …" says what the heap does; "The
+    """R20: "The compost heap holds kitchen waste until …" says what the heap does; "The
     compost heap runs warm …" (in its own section) only how it runs. What it does wins."""
     body = (
         "The compost heap holds kitchen waste until it turns into soil for the beds.\n\n"
@@ -508,7 +508,7 @@ def test_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> N
 
 
 def test_a_person_named_by_a_role_is_not_defined_by_a_step_they_take() -> None:
-    """Issue 10 (R20): "A barn administrator creates a number of `Stalls`." is a step of a procedure,
+    """R20: "A barn administrator creates a number of `Stalls`." is a step of a procedure,
     not what a barn administrator is; the same sentence of a machine says what it does."""
     step = (
         "## Barn {0}\n\n"
@@ -539,7 +539,7 @@ def test_one_concept_however_its_name_is_spaced() -> None:
 
 
 def test_what_follows_from_another_clause_does_not_describe_a_term() -> None:
-    """Issue 10 (R20): "The lever has no effect on the gears, so gizmos are still required …" says
+    """R20: "The lever has no effect on the gears, so gizmos are still required …" says
     what follows from the lever, not what a gizmo is; a sentence of its own about gizmos does."""
     body = (
         "## Gizmos\n\n"
@@ -552,7 +552,7 @@ def test_what_follows_from_another_clause_does_not_describe_a_term() -> None:
 
 
 def test_a_list_of_roles_defines_each_role_by_what_it_does() -> None:
-    """Issue 10 (R20): "**Barn administrator:** Looks after …" is an entry of a list of roles."""
+    """R20: "**Barn administrator:** Looks after …" is an entry of a list of roles."""
     body = (
         "Three people share the farm.\n\n"
         "- {0}Barn administrator{1} Looks after the stalls and keeps the feed records.\n"
@@ -577,7 +577,7 @@ def test_a_name_joined_by_small_words_is_named_whole() -> None:
 
 
 def test_a_clause_before_a_colon_is_a_main_clause() -> None:
-    """Issue 10 (R20): "Threshers are machines for such chores: they …" — the parser hangs the first
+    """R20: "Threshers are machines for such chores: they …" — the parser hangs the first
     clause under the second; it still says what threshers are."""
     body = (
         "## Threshers\n\n"
@@ -589,7 +589,7 @@ def test_a_clause_before_a_colon_is_a_main_clause() -> None:
 
 
 def test_how_a_term_compares_or_what_one_example_does_defines_nothing() -> None:
-    """Issue 10 (R20): "`sift` does it better: …" (a comparative) and "For example, a baler can be
+    """R20: "`sift` does it better: …" (a comparative) and "For example, a baler can be
     used with …" (one example) say something of the term without saying what it is; the plain
     sentence is its definition."""
     body = (
@@ -612,7 +612,7 @@ def test_how_a_term_compares_or_what_one_example_does_defines_nothing() -> None:
     ],
 )
 def test_a_contrast_or_one_more_feature_alone_makes_no_concept(sentence: str) -> None:
-    """Issue 10 (R20): a titled term whose only sentences say what it does instead of something else,
+    """R20: a titled term whose only sentences say what it does instead of something else,
     or what else it does, is not defined; the same term with a plain description is."""
     body = "## Balers\n\n{0}\n\nThe farm keeps two balers in the shed.\n"
     names = {"Baler", "Balers"}
@@ -621,7 +621,7 @@ def test_a_contrast_or_one_more_feature_alone_makes_no_concept(sentence: str) ->
 
 
 def test_what_you_need_a_term_for_defines_it_despite_the_if() -> None:
-    """Issue 10 (R20): "If you need to …, X is a useful construct" says what X is for; a plain "If …,
+    """R20: "If you need to …, X is a useful construct" says what X is for; a plain "If …,
     X …" states a circumstance and is never a definition."""
     body = (
         "## `winnow`\n\n"
@@ -649,7 +649,7 @@ def test_an_anchor_named_again_keeps_its_aliases_for_relations() -> None:
 
 
 def test_what_a_term_is_outranks_what_it_does() -> None:
-    """Issue 10 (R20): of two defining sentences, the one that says what the term *is* (a copula, or
+    """R20: of two defining sentences, the one that says what the term *is* (a copula, or
     what it is for) is its definition, even outside the term's own section; the one that says what
     it does ("A kiln holds …", under the heading "Kilns") is not."""
     body = (
@@ -670,7 +670,7 @@ def test_what_a_term_is_outranks_what_it_does() -> None:
 
 
 def test_a_term_marked_where_the_sentence_says_what_it_is_is_defined_there() -> None:
-    """Issue 10 (R20): "The _hay loft_ is a …" — a definite article on a term the author emphasizes
+    """R20: "The _hay loft_ is a …" — a definite article on a term the author emphasizes
     in the sentence that says what it is names the one thing the term means, not one of a kind; the
     same sentence unmarked ("The barn is a …") speaks of one barn and defines nothing of its own."""
     body = (
@@ -685,7 +685,7 @@ def test_a_term_marked_where_the_sentence_says_what_it_is_is_defined_there() -> 
 
 
 def test_the_second_of_two_named_is_quoted_with_the_sentence_before() -> None:
-    """Issue 10: "… while the second is referred to as _deep ploughing_" names the second of two
+    """R20: "… while the second is referred to as _deep ploughing_" names the second of two
     ways the sentence before gives: that definition is both sentences."""
     body = (
         "Farms can till more land by adding teams of oxen, or by giving each team a heavier plough. "
@@ -702,7 +702,7 @@ def test_the_second_of_two_named_is_quoted_with_the_sentence_before() -> None:
 
 
 def test_a_note_on_the_side_or_a_history_defines_nothing() -> None:
-    """Issue 10 (R20): what a sentence inside an admonition (a Hugo note, a GitHub alert, an MkDocs
+    """R20: what a sentence inside an admonition (a Hugo note, a GitHub alert, an MkDocs
     "!!! note") says of a term is a side remark, and "Early on, …" tells what was: neither is a
     definition, so a term only they speak of is no concept; the same sentence in the text defines
     it. A note may still name a term ("… is called a _hay rake_")."""
@@ -723,7 +723,7 @@ def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() 
     """R20: "Note that …", "As we said, …" and an "also" add to what the text said of a term before;
     of two sentences that describe it alike, the one that stands on its own defines it."""
     from wikigen.engines.offline.definitions import Found, _best_form
-    from wikigen.engines.offline.readings import DESCRIBES, Reading
+    from wikigen.engines.offline.readings import Rank, Reading
     from wikigen.engines.offline.text import sentences
 
     text = (
@@ -733,7 +733,7 @@ def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() 
         "As we said, `:archived` hides the page from the index."
     )
     found = [
-        Found(":archived", sentence, Reading("subject", DESCRIBES), own_section=True, opens=True)
+        Found(":archived", sentence, Reading("subject", Rank.DESCRIBES), own_section=True, opens=True)
         for sentence in sentences("knowledge/notes", text)
     ]
     assert len(found) == 4
@@ -793,7 +793,7 @@ def test_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
 
 
 def test_what_to_use_for_the_thing_just_named_or_a_change_defines_nothing() -> None:
-    """Issue 10 (R20): "Use a _seed drill_ to set this depth …" tells what to do about the thing just
+    """R20: "Use a _seed drill_ to set this depth …" tells what to do about the thing just
     named, "Likewise if …" a case, "_Seed drills_ have replaced …" a change: none says what the
     term is; "Use a _seed drill_ to sow grain in rows" does."""
     assert "Seed drill" in concepts("Use a _seed drill_ to sow grain in rows.\n\nA seed drill is pulled.\n")
@@ -806,7 +806,7 @@ def test_what_to_use_for_the_thing_just_named_or_a_change_defines_nothing() -> N
 
 
 def test_a_pro_or_a_con_weighed_against_another_defines_nothing() -> None:
-    """Issue 10 (R20): the items of a list that "Advantages compared to …:" (or a "Trade-offs"
+    """R20: the items of a list that "Advantages compared to …:" (or a "Trade-offs"
     heading) leads into weigh a term up against another; what they say of it is no definition."""
     item = "- _Crop rotation_ provides a rest for the soil.\n- Crop rotation needs a plan.\n"
     assert "Crop rotation" in concepts("Ways of farming:\n\n" + item)
@@ -815,12 +815,12 @@ def test_a_pro_or_a_con_weighed_against_another_defines_nothing() -> None:
 
 
 def test_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
-    """Issue 10 (R20): "In Gizmo we group several widgets into _panels_" says what panels are; one
+    """R20: "In Gizmo we group several widgets into _panels_" says what panels are; one
     thing divided into kinds, or what you can do once, does not."""
     body = "# Panels\n\nIn Gizmo we group several widgets into panels.\n\nPanels are saved.\n"
     assert defined_as(body, "Panels", title="Panels") == "In Gizmo we group several widgets into panels."
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word in (
@@ -830,11 +830,11 @@ def test_the_kind_things_are_grouped_into_is_defined_by_the_grouping() -> None:
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
-        assert read(parse, head).rank != DEFINES, text
+        assert read(parse, head).rank != Rank.DEFINES, text
 
 
 def test_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to() -> None:
-    """Issue 10 (R20): "_Seed banks_ are designed for these cases." says what seed banks are for only
+    """R20: "_Seed banks_ are designed for these cases." says what seed banks are for only
     with the sentence that names the cases; the definition quotes both, as one contiguous quote."""
     cases = "Some growers need to keep rare grain for decades."
     body = f"# Seeds\n\n{cases} _Seed banks_ are designed for these cases.\n\nSeed banks are cold. Seed banks are old.\n"
@@ -847,12 +847,12 @@ def test_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to(
 
 
 def test_one_step_of_a_process_defines_nothing() -> None:
-    """Issue 10 (R20): "A sieve then holds the chaff …" tells one step of what the text describes,
+    """R20: "A sieve then holds the chaff …" tells one step of what the text describes,
     not what a sieve is; "A sieve holds the chaff …" says what it does. An emphasized term ("The
     _sorting table_ then passes …") is no more defined by one step, nor is a term by a step counted
     at the start ("First, sieves hold …", "Finally, …")."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
@@ -866,21 +866,21 @@ def test_one_step_of_a_process_defines_nothing() -> None:
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         reading = read(parse, head, marked="_" in text)
-        assert (reading.rank == DEFINES) is defines, (text, reading)
+        assert (reading.rank == Rank.DEFINES) is defines, (text, reading)
 
 
 def test_what_the_text_says_it_covers_defines_nothing() -> None:
-    """Issue 10 (R20): "This page describes _seed banks_ …" says what the text covers, not what seed
+    """R20: "This page describes _seed banks_ …" says what the text covers, not what seed
     banks are; "A _seed bank_ stores …" does."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, MENTIONS, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, rank in (
-        ("This page describes _seed banks_ in farming.", MENTIONS),
-        ("This document gives an overview of _seed banks_.", MENTIONS),
-        ("A _seed bank_ stores rare grain for decades.", DEFINES),
-        ("This page gives an overview of seed banks: stores that keep rare grain for decades.", DEFINES),
+        ("This page describes _seed banks_ in farming.", Rank.MENTIONS),
+        ("This document gives an overview of _seed banks_.", Rank.MENTIONS),
+        ("A _seed bank_ stores rare grain for decades.", Rank.DEFINES),
+        ("This page gives an overview of seed banks: stores that keep rare grain for decades.", Rank.DEFINES),
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text.startswith("bank"))
@@ -889,17 +889,17 @@ def test_what_the_text_says_it_covers_defines_nothing() -> None:
 
 
 def test_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
-    """Issue 10 (R20): "The remote service is called a *webhook backend*" names the one the text spoke
+    """R20: "The remote service is called a *webhook backend*" names the one the text spoke
     of (quoted with the sentence before it); "the `:=` operator is called *the walrus operator*" says
     which one itself, so it stands alone, even opening a paragraph (and, a symbol's name with nothing
-    it does, describes: test_issue10_the_name_of_a_symbol_describes_and_what_it_does_defines)."""
+    it does, describes: test_the_name_of_a_symbol_describes_and_what_it_does_defines)."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, DESCRIBES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, rank, anaphoric in (
-        ("The remote service is called a *webhook backend*.", DEFINES, True),
-        ("In Gizmo, the `:=` operator is called *the walrus operator*.", DESCRIBES, False),
+        ("The remote service is called a *webhook backend*.", Rank.DEFINES, True),
+        ("In Gizmo, the `:=` operator is called *the walrus operator*.", Rank.DESCRIBES, False),
     ):
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.dep == "oprd")
@@ -908,11 +908,11 @@ def test_a_name_given_to_a_subject_that_names_itself_points_nowhere() -> None:
 
 
 def test_parts_counted_what_follows_and_a_change_define_nothing() -> None:
-    """Issue 10 (R20): "Seed trays have two sections: a deep well and a lid" lists a tray's parts, not
+    """R20: "Seed trays have two sections: a deep well and a lid" lists a tray's parts, not
     what a section is; "Seed trays have the following form." points at what comes next; "Seed trays
     have replaced paper cups." tells a change. "Seed trays, a kind of flat box, …" still glosses."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
@@ -925,13 +925,13 @@ def test_parts_counted_what_follows_and_a_change_define_nothing() -> None:
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         reading = read(parse, head)
-        assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
+        assert (reading.rank == Rank.DEFINES and not reading.forward) is defines, (text, reading)
         if not defines:
-            assert reading.rank != DEFINES or reading.forward, (text, reading)
+            assert reading.rank != Rank.DEFINES or reading.forward, (text, reading)
 
 
 def test_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
-    """Issue 10 (R20): "Seed trays became popular because they offer extra benefits, such as:" leads
+    """R20: "Seed trays became popular because they offer extra benefits, such as:" leads
     into pros; what an item says of a term there defines nothing."""
     item = "- _Crop rotation_ provides a rest for the soil.\n- Crop rotation needs a plan.\n"
     assert "Crop rotation" in concepts("Ways of farming:\n\n" + item)
@@ -940,7 +940,7 @@ def test_a_list_its_lead_calls_benefits_weighs_its_items_up() -> None:
 
 
 def test_a_list_entry_among_the_benefits_defines_nothing() -> None:
-    """Issue 10 (R20): "- **Crop rotation**: rests the soil …" under "… offer extra benefits, such as:"
+    """R20: "- **Crop rotation**: rests the soil …" under "… offer extra benefits, such as:"
     is a pro; under "Ways of farming:" it is the entry that defines crop rotation."""
     item = "- **Crop rotation**: rests the soil every third year.\n- **Fallowing**: leaves a field empty.\n"
     tail = "\nCrop rotation needs a plan. Crop rotation is old.\n"
@@ -950,11 +950,11 @@ def test_a_list_entry_among_the_benefits_defines_nothing() -> None:
 
 
 def test_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> None:
-    """Issue 10 (R20): "…, let's talk about X", a fragment that an example interrupted ("as, …"),
+    """R20: "…, let's talk about X", a fragment that an example interrupted ("as, …"),
     what a thing *typically* does and where it starts ("Rows start from the gate") are no definitions;
     "Trellises let us train vines" and "A seed drill starts the sowing" say what the term does."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     for text, word, defines in (
@@ -970,18 +970,18 @@ def test_what_comes_next_what_is_usual_and_where_it_starts_define_nothing() -> N
         (parse,) = parse_sentences([visible(text)])
         head = next(w for w in parse.words if w.text == word)
         reading = read(parse, head)
-        assert (reading.rank == DEFINES and not reading.forward) is defines, (text, reading)
+        assert (reading.rank == Rank.DEFINES and not reading.forward) is defines, (text, reading)
 
 
 def test_a_scenario_is_no_concept() -> None:
-    """Issue 10 (R20): "A common scenario is …" says where something is used; "scenario" names no
+    """R20: "A common scenario is …" says where something is used; "scenario" names no
     concept of the text, however often it recurs."""
     body = "A common scenario is seed trays in greenhouses. Another scenario is beds.\n\nScenarios vary.\n"
     assert not {"Scenario", "Scenarios"} & set(concepts(body))
 
 
 def test_a_definition_list_entry_says_nothing_of_the_other_terms_it_names() -> None:
-    """Issue 10 (R20): "Sprinklers" / ": Seed trays are watered from above …" is an entry about
+    """R20: "Sprinklers" / ": Seed trays are watered from above …" is an entry about
     sprinklers, one way to water trays; it does not say what a seed tray is."""
     body = (
         "## Seed trays\n\nSeed trays can be watered in two ways:\n\n"
@@ -994,7 +994,7 @@ def test_a_definition_list_entry_says_nothing_of_the_other_terms_it_names() -> N
 
 
 def test_a_function_named_with_two_arities_is_an_example_of_the_notation() -> None:
-    """Issue 10 (R20): "`sow/1` identifies the function named `sow` that takes one argument, whereas
+    """R20: "`sow/1` identifies the function named `sow` that takes one argument, whereas
     `sow/2` identifies another one" explains the name/arity notation; it defines neither function."""
     body = (
         "## Naming\n\n`sow/1` identifies the function named `sow` that takes one argument, whereas "
@@ -1006,23 +1006,23 @@ def test_a_function_named_with_two_arities_is_an_example_of_the_notation() -> No
 
 
 def test_a_quoted_phrase_before_a_noun_qualifies_it() -> None:
-    """Issue 10 (R20): in "seed tins are the "go to" container for dry seeds" the quoted words qualify
+    """R20: in "seed tins are the "go to" container for dry seeds" the quoted words qualify
     "container" (read as one name, as a code span is); the sentence says what seed tins are."""
     from wikigen.engines.offline.parse import parse_sentences
-    from wikigen.engines.offline.readings import DEFINES, read
+    from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
 
     (parse,) = parse_sentences([visible('Whenever you need to keep seeds dry, tins are the "go to" container in a shed.')])
     head = next(w for w in parse.words if w.text == "tins")
     reading = read(parse, head)
-    assert reading.rank == DEFINES and reading.pattern == "copula" and not reading.forward, reading
+    assert reading.rank == Rank.DEFINES and reading.pattern == "copula" and not reading.forward, reading
     # a quoted phrase before a connective qualifies nothing: it stays words of their own
     (parse,) = parse_sentences([visible('We would rather "let it rot" since the soil recovers.')])
     assert "let it rot" not in [w.text for w in parse.words]
 
 
 def test_a_kind_of_the_term_named_before_it_does_not_define_it() -> None:
-    """Issue 10 (R20): "Barley mills grind …" says what barley mills do, not what a mill is; "the
+    """R20: "Barley mills grind …" says what barley mills do, not what a mill is; "the
     term “sieve” refers to …" names the term itself and defines it."""
     body = "## Mills\n\nBarley mills grind the grain of the northern farms.\n\nMills stand near rivers. Mills are old.\n"
     found = concepts(body)
@@ -1032,7 +1032,7 @@ def test_a_kind_of_the_term_named_before_it_does_not_define_it() -> None:
 
 
 def test_a_name_both_sources_of_two_keep_mentioning_is_a_hub() -> None:
-    """Issue 10 (R20): in an increment of two sources, a proper name each mentions all through (three
+    """R20: in an increment of two sources, a proper name each mentions all through (three
     sentences or more) is the product they are about, defined only by what it is; "Quillfeather
     provides ledgers …" is one thing it does. Named once in the second source, it is no hub."""
     first = (
@@ -1080,7 +1080,7 @@ def test_what_is_said_of_an_abbreviation_is_said_of_the_name_it_shortens() -> No
 
 
 def test_what_the_reader_can_do_with_a_named_term_does_not_define_it() -> None:
-    """Issue 10 (R20): "You can use Seed Planners to add …" under a heading that names them says what
+    """R20: "You can use Seed Planners to add …" under a heading that names them says what
     the reader can do with them, not what they are: no concept; "Seed Planners add …" says what they do."""
     used = "## Seed Planners\n\nYou can use Seed Planners to add new kinds of rows to a field.\n"
     assert "Seed Planners" not in concepts(used)
@@ -1089,7 +1089,7 @@ def test_what_the_reader_can_do_with_a_named_term_does_not_define_it() -> None:
 
 
 def test_a_plural_heading_term_takes_the_singular_its_emphasis_writes() -> None:
-    """Issue 10 (R20): under "## Seed drills" the text names "a _seed drill_" once, in
+    """R20: under "## Seed drills" the text names "a _seed drill_" once, in
     underscores: the concept is "Seed drill" (the underscores are Markdown, not part of the word)."""
     body = (
         "## Seed drills\n\n"
@@ -1100,7 +1100,7 @@ def test_a_plural_heading_term_takes_the_singular_its_emphasis_writes() -> None:
 
 
 def test_a_code_name_the_author_calls_a_tool_is_described_by_what_that_tool_does() -> None:
-    """Issue 10 (R20): "The `seedctl` command-line tool manages …" says what `seedctl` is (a tool) and
+    """R20: "The `seedctl` command-line tool manages …" says what `seedctl` is (a tool) and
     does: a concept, though it is written in lower case like a field; "the `depth` field" and "a
     `seedctl` tool" (one of several) are not."""
     body = "The `seedctl` command-line tool manages the seeds of every bed in a garden.\n"
@@ -1112,7 +1112,7 @@ def test_a_code_name_the_author_calls_a_tool_is_described_by_what_that_tool_does
 
 
 def test_a_common_word_is_a_term_where_its_heading_names_it_and_its_section_opens_defining_it() -> None:
-    """Issue 10 (R20): "extensions" is too common a word to be a term (the stop list), except under
+    """R20: "extensions" is too common a word to be a term (the stop list), except under
     "## Extensions" whose section opens with "Extensions are …"; in passing, or opening a section that
     a heading names otherwise, it is not."""
     defined = "## Extensions\n\nExtensions are small machines that a gardener bolts onto a seed drill.\n"
@@ -1122,7 +1122,7 @@ def test_a_common_word_is_a_term_where_its_heading_names_it_and_its_section_open
 
 
 def test_what_a_term_linked_to_its_own_page_does_describes_it_where_the_sentence_opens_with_it() -> None:
-    """Issue 10 (R20): "The [seed counter](/docs/garden/seed-counter/) reports …" opens with the term
+    """R20: "The [seed counter](/docs/garden/seed-counter/) reports …" opens with the term
     as a link to the page about it and says what it does: a concept, as a glossary entry would be;
     the same words without the link, or a page the sentence points to ("The [README](…) …"), are not."""
     linked = "The [seed counter](/docs/garden/seed-counter/) reports weed issues for every bed.\n"
@@ -1133,7 +1133,7 @@ def test_what_a_term_linked_to_its_own_page_does_describes_it_where_the_sentence
 
 
 def test_the_product_named_before_the_term_a_section_is_about_names_nothing() -> None:
-    """Issue 10 (R20): where "Acme" is the product most sources name (a hub), "Acme rakes are …"
+    """R20: where "Acme" is the product most sources name (a hub), "Acme rakes are …"
     opening the section "## Rakes" says what rakes are; the same sentence under another heading
     keeps "Acme rakes" a name of its own."""
 
@@ -1197,14 +1197,14 @@ def test_a_common_noun_is_the_alias_of_the_product_s_term_the_author_marks() -> 
 
 
 def test_a_thing_named_in_an_example_is_no_concept() -> None:
-    """Issue 10 (R20): "A custom crop named SeedMax, that you can plant …" sets up an example's
+    """R20: "A custom crop named SeedMax, that you can plant …" sets up an example's
     instance; "A garden agent called SeedMax …" names a thing of its own."""
     assert "SeedMax" not in concepts("A custom crop named SeedMax, that you can plant in any bed.\n")
     assert "SeedMax" in concepts("A garden agent called SeedMax connects to every bed at night.\n")
 
 
 def test_a_subkind_named_by_a_hyphened_word_before_the_term_does_not_describe_it() -> None:
-    """Issue 10 (R20): "Garden-specific seed drills help …" says what one subkind does, not what seed
+    """R20: "Garden-specific seed drills help …" says what one subkind does, not what seed
     drills do; a later "Seed drills help …" does."""
     subkind = "## Seed drills\n\nGarden-specific seed drills help farmers sow rows faster.\n"
     assert "Seed drills" not in concepts(subkind)

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from wikigen.engines.offline.candidates import code_term_ok
+from wikigen.engines.offline.candidates import is_code_term
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
 from wikigen.engines.offline.predicates import third_person
-from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.statements import stated
 from wikigen.engines.offline.subjects import noun_phrase
@@ -66,7 +66,7 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
 def test_definition_shapes(sentence: str, term: str, pattern: str) -> None:
     """R20: copular, functional, appositive, naming and emphasized first-use definitions."""
     reading = reading_of(sentence, term)
-    assert (reading.pattern, reading.rank) == (pattern, DEFINES)
+    assert (reading.pattern, reading.rank) == (pattern, Rank.DEFINES)
 
 
 def test_anaphoric_naming_needs_the_sentence_before() -> None:
@@ -81,61 +81,61 @@ def test_anaphoric_naming_needs_the_sentence_before() -> None:
 @pytest.mark.parametrize(
     ("sentence", "term", "rank"),
     [
-        ("Gizmos are prevalent in every workshop.", "Gizmos", MENTIONS),  # an adjective: a property
-        ("Gizmos are the successors to the old sprocket counters.", "Gizmos", DESCRIBES),  # to another
-        ("A gizmo is the counterpart of a sprocket in the workshop.", "gizmo", DESCRIBES),
-        ("A gizmo is not a sprocket.", "gizmo", MENTIONS),  # negated: defines nothing
-        ("Is a gizmo a kind of sprocket?", "gizmo", MENTIONS),  # a question
-        ("You can read more about the gizmo in the appendix.", "gizmo", MENTIONS),
-        ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", DESCRIBES),  # may do
-        ("Each gizmo in a workshop performs a count every hour.", "gizmo", DESCRIBES),  # some of them
-        ("Sixty gizmos is the limit of one workshop.", "gizmos", DESCRIBES),  # a quantity
-        ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", MENTIONS),  # hedged
-        ("We can use the seed drill to demonstrate this.", "seed drill", MENTIONS),  # shows the example
-        ("Some gizmos run on batteries in the shed.", "gizmos", MENTIONS),  # some of the kind only
-        ("Gizmos that are removed in this way will be replaced at once.", "Gizmos", MENTIONS),  # some
-        ("As a result, all gizmo names must be short words.", "gizmo names", MENTIONS),  # follows from
+        ("Gizmos are prevalent in every workshop.", "Gizmos", Rank.MENTIONS),  # an adjective: a property
+        ("Gizmos are the successors to the old sprocket counters.", "Gizmos", Rank.DESCRIBES),  # to another
+        ("A gizmo is the counterpart of a sprocket in the workshop.", "gizmo", Rank.DESCRIBES),
+        ("A gizmo is not a sprocket.", "gizmo", Rank.MENTIONS),  # negated: defines nothing
+        ("Is a gizmo a kind of sprocket?", "gizmo", Rank.MENTIONS),  # a question
+        ("You can read more about the gizmo in the appendix.", "gizmo", Rank.MENTIONS),
+        ("Any gizmo that counts sprockets can provide useful numbers.", "gizmo", Rank.DESCRIBES),  # may do
+        ("Each gizmo in a workshop performs a count every hour.", "gizmo", Rank.DESCRIBES),  # some of them
+        ("Sixty gizmos is the limit of one workshop.", "gizmos", Rank.DESCRIBES),  # a quantity
+        ("Therefore, the harvests that you plan should be _idempotent_.", "idempotent", Rank.MENTIONS),  # hedged
+        ("We can use the seed drill to demonstrate this.", "seed drill", Rank.MENTIONS),  # shows the example
+        ("Some gizmos run on batteries in the shed.", "gizmos", Rank.MENTIONS),  # some of the kind only
+        ("Gizmos that are removed in this way will be replaced at once.", "Gizmos", Rank.MENTIONS),  # some
+        ("As a result, all gizmo names must be short words.", "gizmo names", Rank.MENTIONS),  # follows from
         (
             "Take the previous frontend Barn example, and the Pods specified in the following list:",
             "Pods",
-            MENTIONS,
+            Rank.MENTIONS,
         ),
-        ("The seed bags are then used when sowing the field.", "seed bags", DESCRIBES),  # those bags
-        ("Together, a plough and a harrow are referred to as the tillage set.", "plough", MENTIONS),
-        ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", MENTIONS),
-        ("Name the barrel anything, and set a label to reference your shed.", "barrel", MENTIONS),  # named
-        ("In the example above, we defined a barn named `Barn7`.", "Barn7", MENTIONS),  # an instance
-        ("Sprockets wear out because the gizmo is noisy.", "gizmo", MENTIONS),  # subordinate clause
-        ("You also get some basic gizmo features with the bench.", "gizmo", MODIFIES),  # a modifier
-        ("The `sow` command is often used as a first step.", "command", MENTIONS),  # one command, named
-        ("A _Planter_ ensures that all (or some) Beds hold a row of a Crop.", "Beds", MENTIONS),  # a second root
-        ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", MENTIONS),  # naming in use
-        ("Here we have used a seed drill to sow the long row.", "seed drill", MENTIONS),  # what an example did
-        ("Above, we used the seed drill to sow two rows.", "seed drill", MENTIONS),  # past: the example
-        ("You can use a seed drill to sow the rows of one field.", "seed drill", DESCRIBES),  # one use
-        ("In short, seed bags are used when the field is wet.", "seed bags", DESCRIBES),  # when, not what for
-        ("A query for `oats` returns no rows, because it reads the old barn.", "query", DESCRIBES),  # one query
-        ("The only allowed value is `Weekly`, which is the default.", "Weekly", MENTIONS),  # a value
-        ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", MENTIONS),  # a manner
-        ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", MENTIONS),  # advice
-        ("If you need to store grain for years, *silos* should be used.", "silos", DESCRIBES),  # advice, passive
-        ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", MENTIONS),  # its values
-        ("In winter, you can only keep 1 seed bank, which is the bank of the village.", "seed bank", MENTIONS),  # a limit
-        ("For winter storage, seed bags are used with sealed crates.", "seed bags", DESCRIBES),  # a fronted frame
-        ("The grain mill consists of two parts: the millstone and the hopper.", "grain mill", MENTIONS),  # its parts
-        ("We planted two orchards, which are the fields that feed the village.", "orchards", MENTIONS),  # those two
-        ("A sowing mode can be a plan for the whole season.", "sowing mode", DESCRIBES),  # what it may be
-        ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", MENTIONS),
-        ("For those, `rake` is a useful alternative:", "rake", MENTIONS),  # a verdict, how it compares
-        ("Bundles are the most common answer to this question.", "Bundles", MENTIONS),  # a ranking
-        ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", MENTIONS),  # points at an example
-        ("Both harrows break the clods of a field.", "harrows", MENTIONS),  # the two just named
-        ("Threshers always run to completion.", "Threshers", DESCRIBES),  # where it runs
-        ("Delivery is at least once, which means a bell may be called multiple times a day.", "times", MENTIONS),  # how often
+        ("The seed bags are then used when sowing the field.", "seed bags", Rank.DESCRIBES),  # those bags
+        ("Together, a plough and a harrow are referred to as the tillage set.", "plough", Rank.MENTIONS),
+        ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", Rank.MENTIONS),
+        ("Name the barrel anything, and set a label to reference your shed.", "barrel", Rank.MENTIONS),  # named
+        ("In the example above, we defined a barn named `Barn7`.", "Barn7", Rank.MENTIONS),  # an instance
+        ("Sprockets wear out because the gizmo is noisy.", "gizmo", Rank.MENTIONS),  # subordinate clause
+        ("You also get some basic gizmo features with the bench.", "gizmo", Rank.MODIFIES),  # a modifier
+        ("The `sow` command is often used as a first step.", "command", Rank.MENTIONS),  # one command, named
+        ("A _Planter_ ensures that all (or some) Beds hold a row of a Crop.", "Beds", Rank.MENTIONS),  # a second root
+        ("The `nick` directive allows referring to `Barn.Bins` just as `Crate` within the farm:", "Crate", Rank.MENTIONS),  # naming in use
+        ("Here we have used a seed drill to sow the long row.", "seed drill", Rank.MENTIONS),  # what an example did
+        ("Above, we used the seed drill to sow two rows.", "seed drill", Rank.MENTIONS),  # past: the example
+        ("You can use a seed drill to sow the rows of one field.", "seed drill", Rank.DESCRIBES),  # one use
+        ("In short, seed bags are used when the field is wet.", "seed bags", Rank.DESCRIBES),  # when, not what for
+        ("A query for `oats` returns no rows, because it reads the old barn.", "query", Rank.DESCRIBES),  # one query
+        ("The only allowed value is `Weekly`, which is the default.", "Weekly", Rank.MENTIONS),  # a value
+        ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", Rank.MENTIONS),  # a manner
+        ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", Rank.MENTIONS),  # advice
+        ("If you need to store grain for years, *silos* should be used.", "silos", Rank.DESCRIBES),  # advice, passive
+        ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", Rank.MENTIONS),  # its values
+        ("In winter, you can only keep 1 seed bank, which is the bank of the village.", "seed bank", Rank.MENTIONS),  # a limit
+        ("For winter storage, seed bags are used with sealed crates.", "seed bags", Rank.DESCRIBES),  # a fronted frame
+        ("The grain mill consists of two parts: the millstone and the hopper.", "grain mill", Rank.MENTIONS),  # its parts
+        ("We planted two orchards, which are the fields that feed the village.", "orchards", Rank.MENTIONS),  # those two
+        ("A sowing mode can be a plan for the whole season.", "sowing mode", Rank.DESCRIBES),  # what it may be
+        ("We now see a note saying the old barn, which is the north barn, has burned.", "old barn", Rank.MENTIONS),
+        ("For those, `rake` is a useful alternative:", "rake", Rank.MENTIONS),  # a verdict, how it compares
+        ("Bundles are the most common answer to this question.", "Bundles", Rank.MENTIONS),  # a ranking
+        ("In the line above, `n <- [1, 2]` is the **sower**.", "sower", Rank.MENTIONS),  # points at an example
+        ("Both harrows break the clods of a field.", "harrows", Rank.MENTIONS),  # the two just named
+        ("Threshers always run to completion.", "Threshers", Rank.DESCRIBES),  # where it runs
+        ("Delivery is at least once, which means a bell may be called multiple times a day.", "times", Rank.MENTIONS),  # how often
         (  # the parser gives "matches" two subjects: a misparse defines nothing
             "An empty `tag` with operator `Any` matches all tags, names and marks which means this will keep everything.",
             "Any",
-            DESCRIBES,
+            Rank.DESCRIBES,
         ),
     ],
 )
@@ -145,7 +145,7 @@ def test_what_is_not_a_definition(sentence: str, term: str, rank: int) -> None:
 
 
 def test_forward_reference_is_flagged() -> None:
-    """R20: Issue 10: "… which Chapter 18 covers" points elsewhere and ranks below a plain definition."""
+    """R20: "… which Chapter 18 covers" points elsewhere and ranks below a plain definition."""
     assert reading_of("A trellis is a frame, and Chapter 18 shows how to build one.", "trellis").forward
     assert not reading_of("A trellis is a frame that supports climbing plants.", "trellis").forward
     assert reading_of("We will also learn about trellises, which are frames for vines.", "trellises").forward
@@ -166,12 +166,12 @@ def test_names_are_noun_phrases_without_determiners() -> None:
     assert parse.text[start:end] == "Counter"  # a code name names itself
 
 
-def test_r20_code_names() -> None:
+def test_a_code_span_is_a_term_only_where_it_names_a_thing() -> None:
     """R20: code spans that name things, not expressions or lower-case field paths."""
     for good in ("case", "@moduledoc", "Rc<T>", "String.Chars", "IO.inspect/2", "kube-proxy", "~r"):
-        assert code_term_ok(good), good
+        assert is_code_term(good), good
     for bad in ("x = 1", "spec.replicas", "foo(bar)", "a, b", "123", "DATABASE_HOST", "pod-a", "mydb"):
-        assert not code_term_ok(bad), bad
+        assert not is_code_term(bad), bad
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,7 +378,7 @@ def test_two_names_without_a_predicate_are_no_relation() -> None:
 
 
 def test_hub_is_an_endpoint_only_as_the_subject() -> None:
-    """R23: Issue 10: a hub (the language) is not the object of "a test in Tavola"; it may be the subject."""
+    """R23: a hub (the language) is not the object of "a test in Tavola"; it may be the subject."""
     hubs = frozenset({"Tavola"})
     assert relations_of("A test in Tavola is a function.", "Tavola", "test", "function", hubs=hubs) == {
         ("test", "is a", "function")
@@ -440,8 +440,8 @@ def test_a_code_name_before_a_common_noun_is_the_thing() -> None:
 def test_instance_names_of_examples_are_not_concepts() -> None:
     """R20: `pod-a`, `web-0`, `mydb` name one instance in an example; `kube-proxy` names a kind."""
     for instance in ("pod-a", "web-0", "mydb", "my-service"):
-        assert not code_term_ok(instance), instance
-    assert code_term_ok("kube-proxy")
+        assert not is_code_term(instance), instance
+    assert is_code_term("kube-proxy")
 
 
 def test_a_relational_word_keeps_its_preposition() -> None:
@@ -624,7 +624,7 @@ def test_a_code_name_before_its_kind_is_one_of_that_kind() -> None:
 
 
 def test_a_code_span_is_parsed_as_a_name_and_keeps_its_text() -> None:
-    """R20: Issue 10, item 2: the parser reads a code span as one name (masked), so that "the `~q` bin"
+    """R20: the parser reads a code span as one name (masked), so that "the `~q` bin"
     is a compound noun and not punctuation; words keep the visible text and offsets."""
     clean = visible("The `~q` bin is used to store lists of seeds (*seeds* are just grains).")
     parse = parse_sentences([clean])[0]
@@ -646,7 +646,7 @@ def test_a_bare_name_after_a_definite_class_is_one_of_that_kind() -> None:
 def test_what_a_second_clause_says_happens_is_no_definition() -> None:
     """R20: "…, and `gather` starts again" tells what happens next; it does not define `gather`."""
     reading = reading_of("In this case the basket is emptied, and `gather` starts again.", "gather")
-    assert reading.rank != DEFINES
+    assert reading.rank != Rank.DEFINES
 
 
 @pytest.mark.parametrize(
@@ -693,17 +693,17 @@ def test_a_colon_gloss_defines_and_a_call_names_nothing() -> None:
     """R20: "an overview of X: special Ys that …" glosses X; a list after the colon does not; "Z
     calls the `x` helper" is a call, not a name, but "we call them X" names X."""
     gloss = "This page gives an overview of seed drills: special machines that sow seeds in rows."
-    assert reading_of(gloss, "seed drills") == Reading("appositive", DEFINES)
-    assert reading_of("The farm grows three kinds of grain: oats, rye and barley.", "grain").rank == MENTIONS
-    assert reading_of("Notice that the mill calls the `grind` helper:", "grind").rank == MENTIONS
+    assert reading_of(gloss, "seed drills") == Reading("appositive", Rank.DEFINES)
+    assert reading_of("The farm grows three kinds of grain: oats, rye and barley.", "grain").rank == Rank.MENTIONS
+    assert reading_of("Notice that the mill calls the `grind` helper:", "grind").rank == Rank.MENTIONS
     assert reading_of("We call them hayricks.", "hayricks").pattern == "called"
 
 
 def test_where_a_thing_runs_is_a_property_and_what_it_runs_its_function() -> None:
     """R20: "Threshers always run to completion" describes; "A thresher runs the grain through
     its drum" says what it does."""
-    assert reading_of("Threshers always run to completion.", "Threshers") == Reading("function", DESCRIBES)
-    assert reading_of("A thresher runs the grain through its drum.", "thresher") == Reading("function", DEFINES)
+    assert reading_of("Threshers always run to completion.", "Threshers") == Reading("function", Rank.DESCRIBES)
+    assert reading_of("A thresher runs the grain through its drum.", "thresher") == Reading("function", Rank.DEFINES)
 
 
 def test_what_is_allowed_is_no_fact_and_the_one_allowed_is_no_object() -> None:
@@ -770,60 +770,60 @@ def test_the_kind_an_object_is_offered_as_is_no_relation_and_both_points_back() 
 
 
 def test_a_comparison_says_how_a_term_compares_not_what_it_is() -> None:
-    """Issue 10 (R20): "Mulching is different from …", "A `rake` is similar to …", "… provides a
+    """R20: "Mulching is different from …", "A `rake` is similar to …", "… provides a
     similar handle to …", "… provide a much finer tilth than …" compare; "A harrow holds …" defines."""
-    assert reading_of("Mulching is different from the composting that some growers also use.", "Mulching").rank == MENTIONS
-    assert reading_of("`rake` is similar to `hoe` but tailored for leaves.", "rake").rank == MENTIONS
+    assert reading_of("Mulching is different from the composting that some growers also use.", "Mulching").rank == Rank.MENTIONS
+    assert reading_of("`rake` is similar to `hoe` but tailored for leaves.", "rake").rank == Rank.MENTIONS
     comparisons = [
         ("The `Rake` module provides a very similar handle to the `Hoe` module with smaller tines.", "Rake"),
         ("Harrows generally provide a much finer tilth than using the equivalent ploughs.", "Harrows"),
     ]
     for sentence, term in comparisons:
         reading = reading_of(sentence, term)
-        assert reading.rank > DEFINES and not reading.of_the_one, sentence
-    assert reading_of("A harrow holds its tines in a heavy frame.", "harrow").rank == DEFINES
+        assert reading.rank > Rank.DEFINES and not reading.of_the_one, sentence
+    assert reading_of("A harrow holds its tines in a heavy frame.", "harrow").rank == Rank.DEFINES
 
 
 def test_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a_mention() -> None:
-    """Issue 10 (R20): "A seed drill is a machine that lets a *grower* sow …" defines the seed drill;
+    """R20: "A seed drill is a machine that lets a *grower* sow …" defines the seed drill;
     the emphasized grower is named on the way. Emphasis alone still introduces a term."""
     sentence = "A seed drill is a farm machine that lets a specific *grower*, such as a tenant, sow seeds in rows."
-    assert reading_of(sentence, "grower").rank == MENTIONS
+    assert reading_of(sentence, "grower").rank == Rank.MENTIONS
     assert reading_of("We say these neighbouring beds form a _rotation pair_.", "rotation pair") == Reading(
-        "emphasis", DEFINES, anaphoric=True  # "these" beds: quoted with the sentence before
+        "emphasis", Rank.DEFINES, anaphoric=True  # "these" beds: quoted with the sentence before
     )
-    assert reading_of("Neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", DEFINES)
+    assert reading_of("Neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", Rank.DEFINES)
     assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").pattern == "copula"
 
 
 def test_a_description_of_the_one_named_outranks_a_circumstance() -> None:
-    """Issue 10 (R20): "The grain store holds …" (weak only by its article) is a description of what
+    """R20: "The grain store holds …" (weak only by its article) is a description of what
     "the" grain store does; "The grain store runs …", "Each grain store holds …" are not."""
     assert reading_of("The grain store holds the harvest until it is sold.", "grain store") == Reading(
-        "function", DESCRIBES, of_the_one=True
+        "function", Rank.DESCRIBES, of_the_one=True
     )
     assert not reading_of("The grain store runs warm in summer.", "grain store").of_the_one
     assert not reading_of("Each grain store in a village holds the harvest.", "grain store").of_the_one
 
 
 def test_a_subject_that_points_back_describes_nothing_by_itself() -> None:
-    """Issue 10 (R20): "This tenancy lasts …" speaks of the tenancy just named."""
-    assert reading_of("This tenancy lasts one year in the barn.", "tenancy").rank == MENTIONS
-    assert reading_of("Tenancy lasts one year in the barn.", "Tenancy").rank == DESCRIBES
+    """R20: "This tenancy lasts …" speaks of the tenancy just named."""
+    assert reading_of("This tenancy lasts one year in the barn.", "tenancy").rank == Rank.MENTIONS
+    assert reading_of("Tenancy lasts one year in the barn.", "Tenancy").rank == Rank.DESCRIBES
     # "different" qualities of an object are various ones, no comparison
-    assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == DEFINES
+    assert reading_of("A seed tray allows you to specify different depths for each row.", "seed tray").rank == Rank.DEFINES
 
 
 def test_a_further_thing_a_term_does_and_a_sentence_bound_to_its_context_define_nothing() -> None:
-    """Issue 10 (R20): "X also provides …" tells one more thing X does; "Therefore if …", "In both
+    """R20: "X also provides …" tells one more thing X does; "Therefore if …", "In both
     cases, …" hold where the text before says; "Similar to ploughs, harrows …" compares."""
     also = reading_of("The `Reaper` module also provides a way to sharpen blades.", "Reaper")
-    assert also.rank == DESCRIBES and not also.of_the_one
-    assert reading_of("The `Reaper` module provides a way to sharpen blades.", "Reaper").rank == DEFINES
+    assert also.rank == Rank.DESCRIBES and not also.of_the_one
+    assert reading_of("The `Reaper` module provides a way to sharpen blades.", "Reaper").rank == Rank.DEFINES
     assert reading_of("Therefore if you sow the seed bags late, the yield drops.", "seed bags").forward
     assert reading_of("In both cases, seed bags are sacks of grain kept for sowing.", "seed bags").forward
     assert not reading_of("Seed bags are sacks of grain kept for sowing.", "Seed bags").forward
-    assert reading_of("Similar to ploughs, harrows break the soil before sowing.", "harrows").rank == MENTIONS
+    assert reading_of("Similar to ploughs, harrows break the soil before sowing.", "harrows").rank == Rank.MENTIONS
 
 
 def test_on_top_of_a_named_thing_is_that_thing() -> None:
@@ -925,32 +925,32 @@ def test_what_a_thing_takes_into_account() -> None:
 
 
 def test_a_sentence_about_one_named_instance_defines_no_kind() -> None:
-    """Issue 10 (R20): "A `north` barn is on the `hill` farm" speaks of one barn; "A barn is a farm
+    """R20: "A `north` barn is on the `hill` farm" speaks of one barn; "A barn is a farm
     building …" of the kind, and "the `Barn` module" of `Barn`."""
-    assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == MENTIONS
-    assert reading_of("The `kube-tools` shed holds the ladders of the farm.", "shed").rank == MENTIONS
-    assert reading_of("A barn is a farm building that stores hay.", "barn").rank == DEFINES
+    assert reading_of("A `north` barn is in the `hill` farm.", "barn").rank == Rank.MENTIONS
+    assert reading_of("The `kube-tools` shed holds the ladders of the farm.", "shed").rank == Rank.MENTIONS
+    assert reading_of("A barn is a farm building that stores hay.", "barn").rank == Rank.DEFINES
 
 
 def test_what_a_term_may_do_describes_nothing() -> None:
-    """Issue 10 (R20): "Different sacks may be accepted …" says what may happen, not what sacks are."""
-    assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == MENTIONS
+    """R20: "Different sacks may be accepted …" says what may happen, not what sacks are."""
+    assert reading_of("Different sacks may be accepted depending on the miller.", "sacks").rank == Rank.MENTIONS
     # what is done to sacks is not what they are or do either (_done_to)
-    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == MENTIONS
-    assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
+    assert reading_of("Sacks are accepted at the mill door.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("Sacks rot in the rain.", "Sacks").rank == Rank.DESCRIBES
 
 
 def test_what_a_term_can_be_is_no_definition_and_what_it_can_do_no_description() -> None:
-    """Issue 10 (R20): "A sack policy can be a rule …" describes what it may be, and "Sacks can rot"
+    """R20: "A sack policy can be a rule …" describes what it may be, and "Sacks can rot"
     tells only what may happen to them; "A sack policy is a rule …" defines, "Sacks rot …" describes."""
-    assert reading_of("A sack policy can be a rule for the whole mill.", "policy").rank == DESCRIBES
-    assert reading_of("A sack policy is a rule for the whole mill.", "policy").rank == DEFINES
-    assert reading_of("Sacks can rot in the rain.", "Sacks").rank == MENTIONS
-    assert reading_of("Sacks rot in the rain.", "Sacks").rank == DESCRIBES
+    assert reading_of("A sack policy can be a rule for the whole mill.", "policy").rank == Rank.DESCRIBES
+    assert reading_of("A sack policy is a rule for the whole mill.", "policy").rank == Rank.DEFINES
+    assert reading_of("Sacks can rot in the rain.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("Sacks rot in the rain.", "Sacks").rank == Rank.DESCRIBES
 
 
 def test_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
-    """Issue 10 (R20): in "[Token Projection](…) (also recommended): In Version 2.0 and later, use the sack
+    """R20: in "[Token Projection](…) (also recommended): In Version 2.0 and later, use the sack
     ledger to tell the miller to seal each sack as a *closed bundle*." the label is parsed as a root of
     its own; the sentence is still advice: it neither introduces "closed bundle" by its emphasis nor
     says what the sack ledger is for."""
@@ -959,9 +959,9 @@ def test_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
         "to tell the miller to seal each sack as a *closed bundle*."
     )
     assert sum(w.dep == "ROOT" for w in parsed(text).words) == 2
-    assert reading_of(text, "closed bundle").rank == MENTIONS
-    assert reading_of(text, "sack ledger").rank == MENTIONS
-    assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == DEFINES
+    assert reading_of(text, "closed bundle").rank == Rank.MENTIONS
+    assert reading_of(text, "sack ledger").rank == Rank.MENTIONS
+    assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == Rank.DEFINES
 
 
 def test_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
@@ -1089,56 +1089,56 @@ def test_a_pointing_subject_stands_for_no_appositive() -> None:
     ],
 )
 def test_what_a_term_is_for_defines_it(sentence: str) -> None:
-    """Issue 10 (R20): "X's purpose is to …", "The purpose of X is to …" say what X is for."""
-    assert reading_of(sentence, "gatekeeper") == Reading("purpose", DEFINES)
+    """R20: "X's purpose is to …", "The purpose of X is to …" say what X is for."""
+    assert reading_of(sentence, "gatekeeper") == Reading("purpose", Rank.DEFINES)
 
 
 def test_one_example_of_a_kind_defines_nothing() -> None:
-    """Issue 10 (R20): "For example, a gatekeeper is the owner of a set of keys." says what one
+    """R20: "For example, a gatekeeper is the owner of a set of keys." says what one
     example is; "A gatekeeper is the owner of a set of keys." defines."""
-    assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DESCRIBES
-    assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == DEFINES
+    assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == Rank.DESCRIBES
+    assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == Rank.DEFINES
 
 
 def test_the_name_of_a_symbol_describes_and_what_it_does_defines() -> None:
-    """Issue 10 (R20): "the `~` operator is called the harvest operator" gives a symbol's name and
+    """R20: "the `~` operator is called the harvest operator" gives a symbol's name and
     nothing it does; "A sign that marks the granary is called …" names what it says."""
     assert reading_of("In the village, the `~` operator is called *the harvest operator*.", "harvest operator") == Reading(
-        "called", DESCRIBES
+        "called", Rank.DESCRIBES
     )
-    assert reading_of("A sign that marks the granary is called *the harvest sign*.", "harvest sign").rank == DEFINES
+    assert reading_of("A sign that marks the granary is called *the harvest sign*.", "harvest sign").rank == Rank.DEFINES
 
 
 def test_a_pointer_that_ends_in_the_sentence_presents_the_term() -> None:
-    """Issue 10 (R20): "To see an example, read …" points elsewhere, but "To see an example, look no
+    """R20: "To see an example, read …" points elsewhere, but "To see an example, look no
     further than … called `Tally`" presents the thing it points to, in this very sentence."""
     presented = reading_of("To see an example, look no further than the village's grain ledger called `Tally`.", "Tally")
-    assert presented == Reading("called", DEFINES)
+    assert presented == Reading("called", Rank.DEFINES)
     assert reading_of("To see an example, read the village's grain ledger called `Tally`.", "Tally").forward
 
 
 def test_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None:
-    """Issue 10 (R20): the tagger reads "the owner object you're deleting …" as "the owner objects"
+    """R20: the tagger reads "the owner object you're deleting …" as "the owner objects"
     (a singular noun with a plural verb): no sentence about what an owner does."""
     sentence = "The owner object you're deleting first enters a waiting state."
     parse = parsed(sentence)
     assert [(w.text, w.tag) for w in parse.words[1:3]] == [("owner", "NN"), ("object", "VBP")]  # the misparse
-    assert reading_of(sentence, "owner").rank == MENTIONS
-    assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", DESCRIBES)
+    assert reading_of(sentence, "owner").rank == Rank.MENTIONS
+    assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", Rank.DESCRIBES)
 
 
 def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
-    """Issue 10 (R20): "For every harvest, a granary holds grain." says what each case has, as an
+    """R20: "For every harvest, a granary holds grain." says what each case has, as an
     example tells one; "A ledger is only used for a harvest if …" when it is used, and "Ledgers are
     mostly used to …" how it is used most, not what it is for."""
-    assert reading_of("For every harvest, a granary holds grain.", "granary").rank == DESCRIBES
-    assert reading_of("A granary holds grain.", "granary").rank == DEFINES
-    assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == MENTIONS
-    assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == DESCRIBES
-    assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", DEFINES)
+    assert reading_of("For every harvest, a granary holds grain.", "granary").rank == Rank.DESCRIBES
+    assert reading_of("A granary holds grain.", "granary").rank == Rank.DEFINES
+    assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == Rank.MENTIONS
+    assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == Rank.DESCRIBES
+    assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", Rank.DEFINES)
     # what it is mostly used for, like what it typically does, is one use among others
-    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == DESCRIBES
-    assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == DEFINES
+    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == Rank.DESCRIBES
+    assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == Rank.DEFINES
 
 
 def test_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
@@ -1182,7 +1182,7 @@ def test_a_modifier_of_any_word_of_the_name_narrows_it() -> None:
     ],
 )
 def test_what_is_said_of_some_members_of_a_kind_states_no_relation(sentence: str) -> None:
-    """R23, precision first (issue 10): a restrictive clause after the name ("harrows that are
+    """R23, precision first: a restrictive clause after the name ("harrows that are
     broken"), "any" with a participle ("any harrow exceeding …"), an ordinal ("the first farmer")
     or a phrase that picks members by another concept or a pointing word ("the farmer for ploughs",
     "farmers of this valley") speaks of some of the kind, not of the kind."""
@@ -1191,7 +1191,7 @@ def test_what_is_said_of_some_members_of_a_kind_states_no_relation(sentence: str
 
 
 def test_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> None:
-    """R23 (issue 10): "harrows, which …" adds to the name, a copula's class keeps its clause,
+    """R23: "harrows, which …" adds to the name, a copula's class keeps its clause,
     "the smith in the village" is still the smith, and "harrows that break the soil" are harrows
     doing what harrows do: none of these picks some members."""
     assert ("farmer", "mends", "harrow") in relations_of(
@@ -1211,7 +1211,7 @@ def test_a_clause_set_apart_or_a_place_still_speaks_of_the_kind() -> None:
 
 
 def test_a_fronted_with_phrase_limits_the_statement_to_its_case() -> None:
-    """R23 (issue 10): "With a heavy harrow, …" and "Without a plough, …" say what holds in that
+    """R23: "With a heavy harrow, …" and "Without a plough, …" say what holds in that
     case; the same "with" after the verb is how it is done, and the relation stands."""
     names = ("farmer", "harrow", "field", "plough")
     assert relations_of("With a heavy harrow, the farmer breaks the soil of every field.", *names) == set()
@@ -1222,7 +1222,7 @@ def test_a_fronted_with_phrase_limits_the_statement_to_its_case() -> None:
 
 
 def test_an_examples_made_up_instance_states_no_relation() -> None:
-    """R23, precision first (issue 10): after "For example," a name with "a"/"an" is one made-up
+    """R23, precision first: after "For example," a name with "a"/"an" is one made-up
     instance ("For example, a farmer owns a plough …"), so the sentence states nothing of the kind;
     a plural or a name ("For example, millers grind grain") still states it of them."""
     names = ("farmer", "plough", "miller", "grain", "smith")
@@ -1243,7 +1243,7 @@ def test_an_examples_made_up_instance_states_no_relation() -> None:
 def test_a_verb_read_as_a_plural_noun_is_read_again_as_the_verb(
     sentence: str, subject: str, verb: str, obj: str
 ) -> None:
-    """Issue 10 (R20): the small English model reads some sentences without a verb ("A silo
+    """R20: the small English model reads some sentences without a verb ("A silo
     stores grain …" as one noun phrase, "stores" a plural noun); such a sentence is parsed again
     with a pronoun before the word that agrees as a verb, and that reading is kept, so the sentence
     says what its subject does, and states the relation."""
@@ -1258,7 +1258,7 @@ def test_a_verb_read_as_a_plural_noun_is_read_again_as_the_verb(
 
 
 def test_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
-    """Issue 10: a heading-like phrase ("Lease objects within the node namespace.") has no verb to
+    """R20: a heading-like phrase ("Lease objects within the node namespace.") has no verb to
     find: read again, no word takes an object, so the model's reading stays."""
     parse = parsed("Lease objects within the node namespace.")
     assert not any(w.pos in ("VERB", "AUX") for w in parse.words)
@@ -1274,7 +1274,7 @@ def test_a_caption_without_a_verb_stays_a_noun_phrase() -> None:
 def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
     entry: str, subject: str, relation: tuple[str, str, str]
 ) -> None:
-    """Issue 10 (R20): a definition list's entry that is a verb phrase ("Barn (optional) / : Stores
+    """R20: a definition list's entry that is a verb phrase ("Barn (optional) / : Stores
     hay …") keeps its colon in the visible text and is read with the label as the verb's subject,
     as is "This cart …" in the entry of "seed-cart"; the relation it states is the label's."""
     clean = visible(entry)
@@ -1289,20 +1289,20 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
 @pytest.mark.parametrize(
     ("sentence", "term", "reading"),
     [
-        ("Each granary stores the grain of one farm.", "granary", Reading("function", DESCRIBES)),
-        ("A granary stores the grain of one farm.", "granary", Reading("function", DEFINES)),
-        ("This granary is used to store the grain.", "granary", Reading("function", DESCRIBES)),
-        ("Any granary can be used to store the grain.", "granary", Reading("function", DESCRIBES)),
-        ("A granary is used to store the grain.", "granary", Reading("function", DEFINES)),
-        ("Use these granaries to store the grain.", "granaries", Reading("mention", MENTIONS)),
-        ("Use granaries to store the grain.", "granaries", Reading("function", DEFINES)),
-        ("For each named granary, the miller keeps a record.", "granary", Reading("mention", MENTIONS)),
+        ("Each granary stores the grain of one farm.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("A granary stores the grain of one farm.", "granary", Reading("function", Rank.DEFINES)),
+        ("This granary is used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("Any granary can be used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("A granary is used to store the grain.", "granary", Reading("function", Rank.DEFINES)),
+        ("Use these granaries to store the grain.", "granaries", Reading("mention", Rank.MENTIONS)),
+        ("Use granaries to store the grain.", "granaries", Reading("function", Rank.DEFINES)),
+        ("For each named granary, the miller keeps a record.", "granary", Reading("mention", Rank.MENTIONS)),
     ],
 )
 def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     sentence: str, term: str, reading: Reading
 ) -> None:
-    """Issue 10 (R20): what each one does ("Each granary stores …"), what this one or any one is used
+    """R20: what each one does ("Each granary stores …"), what this one or any one is used
     for ("This granary is used to …", "Any granary can be used to …") describes; advice about these
     ("Use these granaries to …") only mentions them; "each named granary" is a granary with a name,
     not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
@@ -1310,7 +1310,7 @@ def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
 
 
 def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
-    """R23, precision first (issue 10): "four old ploughs" are those four, and "steel-tipped
+    """R23, precision first: "four old ploughs" are those four, and "steel-tipped
     ploughs" one kind of plough ("API-initiated evictions", "set-based selectors"): neither states a
     relation of ploughs; "one or more ploughs", "the new ploughs" and "built-in carts" still speak
     of the kind."""
@@ -1322,7 +1322,7 @@ def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
 
 
 def test_a_default_a_case_or_a_moment_states_no_relation() -> None:
-    """R23, precision first (issue 10): what holds by default holds until someone configures it
+    """R23, precision first: what holds by default holds until someone configures it
     otherwise; "In case …" and "For a X to …" say when; a clause that picks a scenario or a point
     in time ("the point that the miller grinds …") tells which moment, not what is so."""
     names = ("miller", "grain", "mill")
@@ -1337,7 +1337,7 @@ def test_a_default_a_case_or_a_moment_states_no_relation() -> None:
 
 
 def test_an_instruction_to_the_reader_states_no_relation() -> None:
-    """R23, precision first (issue 10): "Write a note that asks the miller to grind grain" tells the
+    """R23, precision first: "Write a note that asks the miller to grind grain" tells the
     reader what to do; "Use a sieve to sift grain" still says what a sieve is for."""
     names = ("miller", "grain", "sieve", "ledger")
     assert relations_of("Write a script inside the mill that uses the ledger to count the grain.", *names) == set()
@@ -1353,7 +1353,7 @@ def test_this_document_names_a_term_of_its_own() -> None:
 
 
 def test_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> None:
-    """R23, precision first (issue 10): "Since the gate is open, the miller …" tells what follows
+    """R23, precision first: "Since the gate is open, the miller …" tells what follows
     in one case (or from one release on); "…, which causes the miller to grind the grain" is a step
     that follows another."""
     names = ("miller", "grain", "mill")
@@ -1366,83 +1366,83 @@ def test_a_verdict_on_a_term_is_no_definition() -> None:
     """R20: "A ledger is a good fit for …", "… is a useful alternative" judge what the term is good
     for, "the preferred (recommended) way to …" which to choose; "A ledger is a useful record of …"
     still says what it is."""
-    assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > DEFINES
-    assert reading_of("The ledger is the preferred way to keep the grain records.", "ledger").rank > DEFINES
-    assert reading_of("Ledgers are the recommended record for a farm that sells grain.", "Ledgers").rank > DEFINES
-    assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > DEFINES
-    assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == DEFINES
+    assert reading_of("A ledger is a good fit for keeping the grain records of a farm.", "ledger").rank > Rank.DEFINES
+    assert reading_of("The ledger is the preferred way to keep the grain records.", "ledger").rank > Rank.DEFINES
+    assert reading_of("Ledgers are the recommended record for a farm that sells grain.", "Ledgers").rank > Rank.DEFINES
+    assert reading_of("For those, a ledger is a useful alternative to a tally stick.", "ledger").rank > Rank.DEFINES
+    assert reading_of("A ledger is a useful record of the grain a farm sold.", "ledger").rank == Rank.DEFINES
 
 
 def test_an_adjective_says_a_property_and_responsible_for_says_what_it_does() -> None:
-    """Issue 10 (R20): "Sheds are small", "Public barns on the farm are open to every visitor" tell a
+    """R20: "Sheds are small", "Public barns on the farm are open to every visitor" tell a
     property, not what a shed or a barn is; "… is responsible for feeding …" what the keeper does."""
-    assert reading_of("Sheds are small.", "Sheds").rank == MENTIONS
-    assert reading_of("Public barns on the farm are open to every visitor.", "barns").rank == MENTIONS
-    assert reading_of("Sheds without a lock are private to their owner.", "Sheds").rank == MENTIONS
-    assert reading_of("The barn keeper is responsible for feeding the animals.", "keeper").rank == DESCRIBES
+    assert reading_of("Sheds are small.", "Sheds").rank == Rank.MENTIONS
+    assert reading_of("Public barns on the farm are open to every visitor.", "barns").rank == Rank.MENTIONS
+    assert reading_of("Sheds without a lock are private to their owner.", "Sheds").rank == Rank.MENTIONS
+    assert reading_of("The barn keeper is responsible for feeding the animals.", "keeper").rank == Rank.DESCRIBES
 
 
 def test_a_noun_the_tagger_took_for_an_adjective_still_defines() -> None:
-    """Issue 10 (R20): in "A sheaf is a constant whose size never changes" the tagger reads "constant"
+    """R20: in "A sheaf is a constant whose size never changes" the tagger reads "constant"
     as an adjective; an article and a relative clause make it the noun the sentence defines by."""
     sentence = "A sheaf is a constant whose size never changes."
     assert [w.pos for w in parsed(sentence).words if w.dep == "attr"] == ["ADJ"]  # the misread
-    assert reading_of(sentence, "sheaf") == Reading("copula", DEFINES)
+    assert reading_of(sentence, "sheaf") == Reading("copula", Rank.DEFINES)
 
 
 def test_a_subject_narrowed_by_a_participle_or_misparsed_describes_nothing() -> None:
-    """Issue 10 (R20): "Sacks filled by the miller are sealed …" speaks of some sacks; "The row a
+    """R20: "Sacks filled by the miller are sealed …" speaks of some sacks; "The row a
     seed, bulb or cutting belongs to." is parsed with a subject under a subject — neither describes
     sacks or seeds; "Sacks keep the grain dry …" says what sacks do."""
-    assert reading_of("Sacks filled by the miller are sealed with wax.", "Sacks").rank == MENTIONS
-    assert reading_of("Sacks holding grain are stored in the dry barn.", "Sacks").rank == MENTIONS
-    assert reading_of("The row a seed, bulb or cutting belongs to.", "seed").rank == MENTIONS
+    assert reading_of("Sacks filled by the miller are sealed with wax.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("Sacks holding grain are stored in the dry barn.", "Sacks").rank == Rank.MENTIONS
+    assert reading_of("The row a seed, bulb or cutting belongs to.", "seed").rank == Rank.MENTIONS
     # "Any sack …", "Every sack …": what holds of each one, as for what each one does
-    assert reading_of("Any sack is allowed to hold rye.", "sack").rank == MENTIONS
-    assert reading_of("Every sack is weighed at the mill door.", "sack").rank == MENTIONS
-    assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == DEFINES
+    assert reading_of("Any sack is allowed to hold rye.", "sack").rank == Rank.MENTIONS
+    assert reading_of("Every sack is weighed at the mill door.", "sack").rank == Rank.MENTIONS
+    assert reading_of("Sacks keep the grain dry and travel well.", "Sacks").rank == Rank.DEFINES
 
 
 def test_what_a_thing_is_able_or_responsible_for_is_what_it_does() -> None:
-    """Issue 10 (R20): "Seed drills are able to sow …", "A seed drill is responsible for sowing …" say
+    """R20: "Seed drills are able to sow …", "A seed drill is responsible for sowing …" say
     what it does; "… responsible for that" leaves what it does to the sentence before, and "Only
     winter drills …" speaks of some of them."""
-    assert reading_of("Seed drills are able to sow a whole row at once.", "drills") == Reading("function", DEFINES)
-    assert reading_of("A seed drill is responsible for sowing the rows.", "drill") == Reading("function", DEFINES)
-    assert reading_of("Seed drills are responsible for that.", "drills").rank == MENTIONS
-    assert reading_of("Only winter drills are able to sow frozen soil.", "drills").rank == DESCRIBES
+    assert reading_of("Seed drills are able to sow a whole row at once.", "drills") == Reading("function", Rank.DEFINES)
+    assert reading_of("A seed drill is responsible for sowing the rows.", "drill") == Reading("function", Rank.DEFINES)
+    assert reading_of("Seed drills are responsible for that.", "drills").rank == Rank.MENTIONS
+    assert reading_of("Only winter drills are able to sow frozen soil.", "drills").rank == Rank.DESCRIBES
 
 
 def test_the_one_of_any_of_a_kind_is_a_kind() -> None:
-    """Issue 10 (R20): "The furrow is the first groove of a field" says what the furrow of any field
+    """R20: "The furrow is the first groove of a field" says what the furrow of any field
     is; "… of the field" speaks of one field."""
-    assert reading_of("The furrow is the first groove of a field.", "furrow").rank == DEFINES
-    assert reading_of("The furrow is the first groove of the field.", "furrow").rank == DESCRIBES
+    assert reading_of("The furrow is the first groove of a field.", "furrow").rank == Rank.DEFINES
+    assert reading_of("The furrow is the first groove of the field.", "furrow").rank == Rank.DESCRIBES
 
 
 def test_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
-    """Issue 10 (R20): "`Drill`s (machines built for sowing)" glosses the term with its kind; "(even
+    """R20: "`Drill`s (machines built for sowing)" glosses the term with its kind; "(even
     bins with no lid)" is an aside on some bins, and "(the key)" names one thing."""
     assert reading_of("For example, `Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
-        "appositive", DEFINES
+        "appositive", Rank.DEFINES
     )
     aside = "The farmer keeps bins of the `Oats` or `Rye` kinds (even bins with no lid) in the barn."
-    assert reading_of(aside, "Oats").rank == MENTIONS
-    assert reading_of("Use the first element (the key) to sort.", "element").rank == MENTIONS
+    assert reading_of(aside, "Oats").rank == Rank.MENTIONS
+    assert reading_of("Use the first element (the key) to sort.", "element").rank == Rank.MENTIONS
 
 
 def test_what_is_done_to_a_thing_describes_nothing() -> None:
-    """Issue 10 (R20): "Bales are stored in the loft as …", "Bale priority is specified by setting …" tell
+    """R20: "Bales are stored in the loft as …", "Bale priority is specified by setting …" tell
     what is done to bales; "Bales are stacked in the loft, keep their shape and feed …" goes on with
     what they do."""
-    assert reading_of("Bales are stored in the loft as tight blocks.", "Bales").rank == MENTIONS
-    assert reading_of("Bale priority is specified by setting a tag on the bale.", "priority").rank == MENTIONS
+    assert reading_of("Bales are stored in the loft as tight blocks.", "Bales").rank == Rank.MENTIONS
+    assert reading_of("Bale priority is specified by setting a tag on the bale.", "priority").rank == Rank.MENTIONS
     done_and_doing = "Bales are stacked in the loft, keep their shape and feed the cows all winter."
-    assert reading_of(done_and_doing, "Bales").rank == DESCRIBES
+    assert reading_of(done_and_doing, "Bales").rank == Rank.DESCRIBES
 
 
 def test_in_case_frames_a_circumstance() -> None:
-    """Issue 10 (R20): "In case you need to keep grain for years, *silos* should be used." says what to
+    """R20: "In case you need to keep grain for years, *silos* should be used." says what to
     do then, like "If …": never a definition."""
     assert reading_of("In case you need to keep grain for years, *silos* should be used.", "silos").forward
     assert not reading_of("Silos keep grain dry for years.", "Silos").forward
@@ -1460,29 +1460,29 @@ def test_a_lead_into_what_follows_and_a_requirement_state_no_relation() -> None:
 
 
 def test_a_further_feature_a_need_and_what_is_listed_below_define_nothing() -> None:
-    """Issue 10 (R20): "Furthermore, `Sower` provides …" adds one more thing it does, like "also";
+    """R20: "Furthermore, `Sower` provides …" adds one more thing it does, like "also";
     "Sower logs require a separate barn …" says what they need; "… a machine called `sow` summarized
     below:" leaves what it is to the list after it."""
-    assert reading_of("Furthermore, `Sower` provides convenience functions.", "Sower").rank == DESCRIBES
-    assert reading_of("`Sower` provides convenience functions.", "Sower").rank == DEFINES
-    assert reading_of("Sower logs require a separate barn to store the records.", "logs").rank == MENTIONS
+    assert reading_of("Furthermore, `Sower` provides convenience functions.", "Sower").rank == Rank.DESCRIBES
+    assert reading_of("`Sower` provides convenience functions.", "Sower").rank == Rank.DEFINES
+    assert reading_of("Sower logs require a separate barn to store the records.", "logs").rank == Rank.MENTIONS
     listed = "The farm provides three tools plus a machine called `sow` summarized below:"
     assert reading_of(listed, "sow").forward
 
 
 def test_only_use_x_if_is_advice_on_when_not_to() -> None:
-    """Issue 10 (R20): "Only use the hay press if …" says when not to use it; "Use the hay press when
+    """R20: "Only use the hay press if …" says when not to use it; "Use the hay press when
     you need …" says what it is for."""
     advice = reading_of("Only use the hay press if you have no baler that you can borrow.", "hay press")
-    assert advice == Reading("use", DESCRIBES)
-    assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == DEFINES
+    assert advice == Reading("use", Rank.DESCRIBES)
+    assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == Rank.DEFINES
 
 
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
-    """Issue 10 (R20): "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
+    """R20: "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""
-    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", DEFINES)
-    assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == MENTIONS
+    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", Rank.DEFINES)
+    assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == Rank.MENTIONS
 
 
 @pytest.mark.parametrize(
@@ -1495,67 +1495,67 @@ def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
     ],
 )
 def test_many_several_or_multiple_of_a_kind_say_nothing_of_the_kind(sentence: str, term: str) -> None:
-    """Issue 10 (R20), precision first: the tagger reads "many", "several", "multiple" and "other"
+    """R20, precision first: the tagger reads "many", "several", "multiple" and "other"
     before a noun as adjectives, not determiners; they pick some of the kind all the same, as
     "Some granaries …" does, so the sentence only mentions it."""
-    assert reading_of(sentence, term).rank == MENTIONS
-    assert reading_of("A granary stores barley through the winter.", "granary").rank != MENTIONS
+    assert reading_of(sentence, term).rank == Rank.MENTIONS
+    assert reading_of("A granary stores barley through the winter.", "granary").rank != Rank.MENTIONS
 
 
 def test_an_emphasized_term_that_each_one_has_or_some_of_is_not_introduced() -> None:
-    """Issue 10 (R20), precision first: technical prose emphasizes a term where it introduces it,
+    """R20, precision first: technical prose emphasizes a term where it introduces it,
     but not where the sentence says what every one of another kind has ("Every farm object also has
     a _tag_ …") or may do ("Any shed can enable *dry mode* if …"), nor where it counts some of them
     ("multiple _tines_"); "Linux uses *capabilities* to …" still introduces its term."""
-    assert reading_of("Every farm object also has a _tag_ that is unique across the valley.", "tag").rank == MENTIONS
-    assert reading_of("Any shed on a farm can enable *dry mode* if you set the dry field.", "dry mode").rank == MENTIONS
-    assert reading_of("A harrow can be made of multiple _tines_ which are comma-separated.", "tines").rank == MENTIONS
-    assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == DEFINES
+    assert reading_of("Every farm object also has a _tag_ that is unique across the valley.", "tag").rank == Rank.MENTIONS
+    assert reading_of("Any shed on a farm can enable *dry mode* if you set the dry field.", "dry mode").rank == Rank.MENTIONS
+    assert reading_of("A harrow can be made of multiple _tines_ which are comma-separated.", "tines").rank == Rank.MENTIONS
+    assert reading_of("Linux uses *capabilities* to divide the privileges into categories.", "capabilities").rank == Rank.DEFINES
 
 
 def test_an_emphasized_term_used_on_the_way_is_not_introduced() -> None:
-    """Issue 10 (R20), precision first: an emphasized term the sentence compares ("the difference
+    """R20, precision first: an emphasized term the sentence compares ("the difference
     between _hayseed_ and _chaff_"), gives as a reason ("because they have *dry floors*"), makes the
     subject of an elided verb ("whereas _barn extensions_ do") or reaches as the means of something
     else ("by adding a _tarp_") is used there, not introduced; "_Barn extensions_ do the work of …"
     says what they do."""
-    assert reading_of("The difference between _hayseed_ and _chaff_ is what the sieve keeps.", "chaff").rank == MENTIONS
+    assert reading_of("The difference between _hayseed_ and _chaff_ is what the sieve keeps.", "chaff").rank == Rank.MENTIONS
     sheds = "Keep in mind the first three are called sheds because they have *dry floors*, while barns are open."
-    assert reading_of(sheds, "dry floors").rank == MENTIONS
+    assert reading_of(sheds, "dry floors").rank == Rank.MENTIONS
     whereas = "Adding a shed does not let you change existing barns, whereas _barn extensions_ do."
-    assert reading_of(whereas, "barn extensions").rank == MENTIONS
-    assert reading_of("You can keep the hay dry by adding a _tarp_ over each stack.", "tarp").rank == DESCRIBES
-    assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == DEFINES
+    assert reading_of(whereas, "barn extensions").rank == Rank.MENTIONS
+    assert reading_of("You can keep the hay dry by adding a _tarp_ over each stack.", "tarp").rank == Rank.DESCRIBES
+    assert reading_of("_Barn extensions_ do the work of a barn for a smaller herd.", "Barn extensions").rank == Rank.DEFINES
 
 
 def test_a_part_of_something_is_where_it_belongs() -> None:
-    """Issue 10 (R20): "is a central part of the barn" says how much the hayloft matters there, where
+    """R20: "is a central part of the barn" says how much the hayloft matters there, where
     "a part that breaks the soil" and "a reusable part of the harrow" say what a tine is."""
-    assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > DEFINES
-    assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > DEFINES
-    assert reading_of("A tine is a part that breaks the soil.", "tine").rank == DEFINES
-    assert reading_of("A tine is a reusable part of the harrow.", "tine").rank == DEFINES
+    assert reading_of("A hayloft is a central part of the barn.", "hayloft").rank > Rank.DEFINES
+    assert reading_of("Haylofts are an important part of every barn.", "Haylofts").rank > Rank.DEFINES
+    assert reading_of("A tine is a part that breaks the soil.", "tine").rank == Rank.DEFINES
+    assert reading_of("A tine is a reusable part of the harrow.", "tine").rank == Rank.DEFINES
 
 
 def test_a_relative_clause_whose_verb_disagrees_in_number_is_another_nouns() -> None:
-    """Issue 10 (R20): in "Leases are kept in the tool shed, which are used for heavy tools" the
+    """R20: in "Leases are kept in the tool shed, which are used for heavy tools" the
     plural verb makes the leases the subject of the clause, not the shed; "…, which is used for …"
     says what the shed is for."""
-    assert reading_of("Leases are kept in the tool shed, which are used for heavy tools.", "tool shed").rank == MENTIONS
-    assert reading_of("Tools are kept in the tool shed, which is used for heavy tools.", "tool shed").rank == DEFINES
+    assert reading_of("Leases are kept in the tool shed, which are used for heavy tools.", "tool shed").rank == Rank.MENTIONS
+    assert reading_of("Tools are kept in the tool shed, which is used for heavy tools.", "tool shed").rank == Rank.DEFINES
     # a name is plural by its ending, whatever the tagger says ("`Barrow`s" reads as NNP)
-    assert reading_of("The farm provides `Barrow`s, which are simple carts with one wheel.", "Barrows").rank == DEFINES
+    assert reading_of("The farm provides `Barrow`s, which are simple carts with one wheel.", "Barrows").rank == Rank.DEFINES
 
 
 def test_a_benefit_against_something_else_describes_but_does_not_define() -> None:
-    """Issue 10 (R20): "Irrigation allows better use of water" tells a benefit, better than what came
+    """R20: "Irrigation allows better use of water" tells a benefit, better than what came
     before; "Irrigation allows the use of water …" what it does."""
-    assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == DESCRIBES
-    assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == DEFINES
+    assert reading_of("Irrigation allows better use of water on a dry farm.", "Irrigation").rank == Rank.DESCRIBES
+    assert reading_of("Irrigation allows the use of water on a dry farm.", "Irrigation").rank == Rank.DEFINES
 
 
 def test_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
-    """Issue 10 (R20): "This `seedctl` command selects every bed …" is what one command line does;
+    """R20: "This `seedctl` command selects every bed …" is what one command line does;
     "The `seedctl` tool selects …" says it of the tool."""
     assert relations_of("This `seedctl` command selects every Bed in the garden.", "seedctl", "Bed") == set()
     assert relations_of("The `seedctl` tool selects every Bed in the garden.", "seedctl", "Bed") == {
@@ -1573,28 +1573,28 @@ def test_this_command_of_a_tool_is_one_command_not_the_tool() -> None:
     ],
 )
 def test_a_subject_the_model_read_into_the_verb_is_read_again_as_the_subject(sentence: str) -> None:
-    """Issue 10 (R20): two more misreadings of the small model, repaired as a verbless sentence is:
+    """R20: two more misreadings of the small model, repaired as a verbless sentence is:
     the sentence is parsed again with a pronoun for the subject, and the subject is the verb's."""
     parse = parsed(sentence)
     words = {w.text: w for w in parse.words}
     assert words["tidies"].pos == "VERB" and words["tidies"].dep == "ROOT"
     assert words["rotation"].dep == "nsubj" and words["rotation"].head == words["tidies"].i
-    assert reading_of(sentence, "rotation").rank == DESCRIBES
+    assert reading_of(sentence, "rotation").rank == Rank.DESCRIBES
 
 
 def test_a_subject_narrowed_or_made_in_an_example_describes_some_not_the_kind() -> None:
-    """Issue 10 (R20): "Any granary that holds the barley above will be able to …" says what some
+    """R20: "Any granary that holds the barley above will be able to …" says what some
     granaries can do, and "The filled granary will hold …" what the one just filled does: neither
     is what "the" one named does, which outranks a plain description of the kind."""
     narrowed = reading_of("Any granary that holds the barley above will be able to feed the village.", "granary")
-    assert narrowed.rank == DESCRIBES and not narrowed.of_the_one
+    assert narrowed.rank == Rank.DESCRIBES and not narrowed.of_the_one
     made = reading_of("The filled granary will hold the new harvest of the farm.", "granary")
-    assert made.rank == DESCRIBES and not made.of_the_one
+    assert made.rank == Rank.DESCRIBES and not made.of_the_one
     assert reading_of("The granary will hold the new harvest of the farm.", "granary").of_the_one
 
 
 def test_one_of_two_alternatives_is_not_stated() -> None:
-    """Issue 10 (R20): "… writes to either the Alert board or the Bed log" says it writes to one or
+    """R20: "… writes to either the Alert board or the Bed log" says it writes to one or
     the other: no relation to either; "… writes to the Alert board" is one."""
     names = ("seed counter", "Alert board", "Bed log")
     assert relations_of("The seed counter writes to either the Alert board or the Bed log.", *names) == set()
@@ -1604,7 +1604,7 @@ def test_one_of_two_alternatives_is_not_stated() -> None:
 
 
 def test_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_it() -> None:
-    """Issue 10 (R20): in "Garden machines (e.g. `seeder`, `tiller`, or other tools) which sow beds
+    """R20: in "Garden machines (e.g. `seeder`, `tiller`, or other tools) which sow beds
     must …" the clause picks the machines that sow; it says nothing of `seeder` or `tiller`."""
     text = "Garden machines (e.g. `seeder`, `tiller`, `mower`, or other farm tools) which sow Beds must carry a tag."
     assert relations_of(text, "seeder", "tiller", "Beds") == set()
@@ -1612,17 +1612,17 @@ def test_a_clause_after_a_bracket_of_examples_qualifies_the_noun_before_it() -> 
 
 
 def test_a_term_of_the_one_just_named_or_where_a_term_belongs_does_not_define_it() -> None:
-    """Issue 10 (R20): "Direct access to this barn lets …" says what access to one barn does, and
+    """R20: "Direct access to this barn lets …" says what access to one barn does, and
     "Acme seed tracking is part of how …" where seed tracking belongs: neither defines the term;
     "Direct access to the barn lets …" and "… is a record of …" do."""
-    assert reading_of("Direct access to this barn lets farmers take grain.", "access").rank == DESCRIBES
-    assert reading_of("Direct access to the barn lets farmers take grain.", "access").rank == DEFINES
-    assert reading_of("Acme seed tracking is part of how the farm plans its beds.", "seed tracking").rank == MENTIONS
-    assert reading_of("Acme seed tracking is a record of how the farm plans its beds.", "seed tracking").rank == DEFINES
+    assert reading_of("Direct access to this barn lets farmers take grain.", "access").rank == Rank.DESCRIBES
+    assert reading_of("Direct access to the barn lets farmers take grain.", "access").rank == Rank.DEFINES
+    assert reading_of("Acme seed tracking is part of how the farm plans its beds.", "seed tracking").rank == Rank.MENTIONS
+    assert reading_of("Acme seed tracking is a record of how the farm plans its beds.", "seed tracking").rank == Rank.DEFINES
 
 
 def test_an_object_the_model_read_apart_from_its_noun_only_qualifies_it() -> None:
-    """Issue 10 (R20): "… a pluggable design for the Acme planter", read with "Acme" as the object of
+    """R20: "… a pluggable design for the Acme planter", read with "Acme" as the object of
     "for" and "planter" hung on the verb as a clause (as the small model reads some such phrases),
     relates nothing to Acme: the noun right after it is what it qualifies."""
     text = "The seed framework is a pluggable design for the Acme planter."
@@ -1633,37 +1633,37 @@ def test_an_object_the_model_read_apart_from_its_noun_only_qualifies_it() -> Non
 
 
 def test_what_a_term_does_weighed_against_what_it_may_not_do_describes_it() -> None:
-    """Issue 10 (R20): "Seed planners enable bed rotation, but might not satisfy all use-cases"
+    """R20: "Seed planners enable bed rotation, but might not satisfy all use-cases"
     weighs what they do against what they may not: a description, not a definition; "… and
     satisfy all farms" is what they do."""
-    assert reading_of("Seed planners enable bed rotation, but might not satisfy all use-cases.", "Seed planners").rank == DESCRIBES
-    assert reading_of("Seed planners enable bed rotation, but do not satisfy all farms.", "Seed planners").rank == DESCRIBES
-    assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == DEFINES
+    assert reading_of("Seed planners enable bed rotation, but might not satisfy all use-cases.", "Seed planners").rank == Rank.DESCRIBES
+    assert reading_of("Seed planners enable bed rotation, but do not satisfy all farms.", "Seed planners").rank == Rank.DESCRIBES
+    assert reading_of("Seed planners enable bed rotation and satisfy all farms.", "Seed planners").rank == Rank.DEFINES
 
 
 def test_a_label_read_as_the_subject_of_an_instruction_is_not_what_it_does() -> None:
-    """Issue 10 (R20): "Silo: Create a silo …", read with the label as the subject of "Create" (as
+    """R20: "Silo: Create a silo …", read with the label as the subject of "Create" (as
     the small model reads some such entries), tells the reader what to do: no definition of the
     label; "Silos create …" says what silos do."""
     misread = reshaped("Silo: Create a silo with a wide roof.", {"Silo": ("nsubj", "Create"), "Create": ("ROOT", None)})
     head = next(w for w in misread.words if w.text == "Silo")
-    assert read(misread, head).rank != DEFINES
-    assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == DEFINES
+    assert read(misread, head).rank != Rank.DEFINES
+    assert reading_of("Silos create a dry store for the grain of a farm.", "Silos").rank == Rank.DEFINES
 
 
 def test_what_the_objects_of_a_named_kind_do_is_what_the_kind_does() -> None:
-    """Issue 10 (R20): "GrainSilo objects define …" says what a GrainSilo is — an identifier (code
+    """R20: "GrainSilo objects define …" says what a GrainSilo is — an identifier (code
     or CamelCase) right before "objects" or "resources" names the kind; a plain noun before them
     ("barn objects") is a modifier still, and a GrainSilo named in another noun's phrase mentions it."""
     defined = reading_of("GrainSilo objects describe the grain that a farm keeps.", "GrainSilo")
-    assert (defined.pattern, defined.rank) == ("function", DEFINES)
-    assert reading_of("`GrainSilo` resources describe the grain that a farm keeps.", "GrainSilo").rank == DEFINES
-    assert reading_of("Barn objects describe the grain that a farm keeps.", "Barn").rank != DEFINES
-    assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != DEFINES
+    assert (defined.pattern, defined.rank) == ("function", Rank.DEFINES)
+    assert reading_of("`GrainSilo` resources describe the grain that a farm keeps.", "GrainSilo").rank == Rank.DEFINES
+    assert reading_of("Barn objects describe the grain that a farm keeps.", "Barn").rank != Rank.DEFINES
+    assert reading_of("The name of a GrainSilo object must be short.", "GrainSilo").rank != Rank.DEFINES
 
 
 def test_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicate() -> None:
-    """Issue 10 (R23): "The loader assigns crates to barns" does not assign the loader to barns: the
+    """R23: "The loader assigns crates to barns" does not assign the loader to barns: the
     object, a concept of its own, stays in the predicate of the prepositional relation."""
     found = relations_of("The loader assigns crates to barns.", "loader", "crates", "barns")
     assert ("loader", "assigns", "crates") in found
@@ -1671,40 +1671,40 @@ def test_where_a_verb_sends_a_concept_its_object_is_part_of_the_predicate() -> N
 
 
 def test_quoted_words_given_as_examples_of_words_are_the_words_themselves() -> None:
-    """Issue 10 (R20): "… a label that contains words such as “grain” or “straw”" speaks of the
+    """R20: "… a label that contains words such as “grain” or “straw”" speaks of the
     words, not of grain: the quoted examples of words are no definition of them."""
     text = "A crate is never sent back because its label contains words such as “grain” or “straw”."
     parse = parsed(text)
     for term in ("grain", "straw"):
         head = next(w for w in parse.words if w.text == term)
-        assert read(parse, head, marked=True).rank == MENTIONS
+        assert read(parse, head, marked=True).rank == Rank.MENTIONS
 
 
 def test_the_same_thing_is_the_one_already_spoken_of() -> None:
-    """Issue 10 (R20): "Two carters can load the same wagon: a farmer …, and a second farmer …"
+    """R20: "Two carters can load the same wagon: a farmer …, and a second farmer …"
     introduces no wagon (and the list after the colon names the carters, not what a wagon is)."""
     text = "Two carters can load the same wagon: a farmer with a cart, and a second farmer who came later."
-    assert reading_of(text, "wagon").rank == MENTIONS
+    assert reading_of(text, "wagon").rank == Rank.MENTIONS
 
 
 def test_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
-    """Issue 10 (R20): "The ledger records a crate id, the crate weight, a price, the buyer and the
+    """R20: "The ledger records a crate id, the crate weight, a price, the buyer and the
     date" lists what it records; "the crate weight" is no gloss of the id, nor "a price" of the weight.
     "Fennel, a herb with a strong taste, grows …" still glosses its term."""
     listed = "The ledger records a crate id, the crate weight, a price, the buyer and the date."
-    assert reading_of(listed, "crate weight").rank != DEFINES
-    assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == DEFINES
+    assert reading_of(listed, "crate weight").rank != Rank.DEFINES
+    assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == Rank.DEFINES
 
 
 def test_a_pointed_subject_is_defined_together_with_the_sentence_before() -> None:
-    """Issue 10 (R20): "This fence is a rule of the farm as much as a wall" says it of what the
+    """R20: "This fence is a rule of the farm as much as a wall" says it of what the
     sentence before set up: the reading points back, so the quote takes that sentence too."""
     assert reading_of("This fence is a rule of the farm as much as a wall.", "fence").anaphoric
     assert not reading_of("A fence is a wall of posts around a field.", "fence").anaphoric
 
 
 def test_what_follows_a_colon_after_the_class_is_what_the_one_thing_holds() -> None:
-    """Issue 10 (R23), on a parse spaCy really gives: "A harvest is one stored version of the crop:
+    """R23, on a parse spaCy really gives: "A harvest is one stored version of the crop:
     the ledger plus every sack, bale and basket, …" read with "ledger" a second complement of "is"
     makes the harvest a version; the ledger, sacks, bales and baskets after the colon are what it
     holds, not kinds the harvest is."""
@@ -1716,7 +1716,7 @@ def test_what_follows_a_colon_after_the_class_is_what_the_one_thing_holds() -> N
 
 
 def test_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objects() -> None:
-    """Issue 10 (R23): "Old crates stay in the barn, and the ledger inside the shed notes, for every
+    """R23: "Old crates stay in the barn, and the ledger inside the shed notes, for every
     crate, …" — the parser hangs "ledger" on "stay" as if it were a second place the crates stay;
     after ", and" it is the subject of a clause the parser did not build. Without the comma the
     repair for a noun the parser hung on the verb ("hedges" on "builds") still holds."""
@@ -1732,7 +1732,7 @@ def test_a_noun_after_a_comma_and_and_opens_a_clause_not_a_list_of_objects() -> 
 
 
 def test_a_participle_read_as_a_passive_verb_with_an_object_qualifies_the_noun() -> None:
-    """Issue 10 (R23), on a parse spaCy really gives: "… and its edges are evidenced relations only"
+    """R23, on a parse spaCy really gives: "… and its edges are evidenced relations only"
     read as the passive "are evidenced" with the object "relations" says what the edges are (a
     passive takes no object); "The silos were given names …" keeps its object."""
     text = "Its fields are meadows only, and its paths are trodden tracks only."
@@ -1750,19 +1750,19 @@ def test_a_participle_read_as_a_passive_verb_with_an_object_qualifies_the_noun()
 
 
 def test_a_definition_list_entry_keeps_its_gloss_whatever_list_the_parser_sees_in_it() -> None:
-    """Issue 10 (R20): "Harvest" / ": A gathered crop or yield with sacks, a date, a weight and a
+    """R20: "Harvest" / ": A gathered crop or yield with sacks, a date, a weight and a
     buyer." defines the harvest, however the parser hangs the list inside it; an instruction that
     opens with a word and lists examples ("Lookup a record (MX, NS, ...) of a host:") does not."""
     entry = "Harvest\n:   A gathered crop or yield with sacks, a date, a weight and a buyer."
-    assert reading_of(entry, "Harvest").rank == DEFINES
-    assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != DEFINES
+    assert reading_of(entry, "Harvest").rank == Rank.DEFINES
+    assert reading_of("Lookup a record (MX, NS, ...) of a host:", "Lookup").rank != Rank.DEFINES
 
 
 def test_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
-    """Issue 10 (R20): "Millers grind the grain, with the sorting handled by the farm via _seed
+    """R20: "Millers grind the grain, with the sorting handled by the farm via _seed
     sieves_ (new this year)." says what the sieves are used for, not what they are; "… a new machine that lets millers sort
     the seeds via _seed sieving_" names what the machine does."""
     text = "Millers grind the grain, with the sorting of seeds handled by the farm via _seed sieves_ (introduced this year)."
-    assert reading_of(text, "seed sieves").rank != DEFINES
+    assert reading_of(text, "seed sieves").rank != Rank.DEFINES
     named = "The farm has a new machine that lets millers sort the seeds via _seed sieving_."
-    assert reading_of(named, "seed sieving").rank == DEFINES
+    assert reading_of(named, "seed sieving").rank == Rank.DEFINES

@@ -113,10 +113,10 @@ def _summary(
     pool = [
         p
         for p in prose
-        if p not in chosen and p.start not in reserved and relevance[p.start] >= floor and not _lead_in(p)
+        if p not in chosen and p.start not in reserved and relevance[p.start] >= floor and not _is_lead_in(p)
     ]
     while len(chosen) < SUMMARY_CLAIMS:
-        pool = [p for p in pool if not _repeats(p, chosen, scorer)]
+        pool = [p for p in pool if not _is_cited_already(p, chosen, scorer)]
         if not pool:
             break
         scored = [(_mmr(p, relevance, chosen, scorer), p) for p in pool]
@@ -147,7 +147,7 @@ def _section(
             break
         if scorer.similarity(heading.text, passage.text) < floor:
             break
-        if not _repeats(passage, [*cited, *picks], scorer):
+        if not _is_cited_already(passage, [*cited, *picks], scorer):
             picks.append(passage)
     return picks
 
@@ -156,10 +156,10 @@ def _by_heading(heading: Heading, under: Sequence[Passage], scorer: Scorer) -> l
     """``under`` best first against ``heading``; a lead-in to a code sample or a list reads broken
     without it, so lead-ins come last."""
     ranked = scorer.rank(heading.text, under, _text, _start)
-    return [p for p in ranked if not _lead_in(p)] + [p for p in ranked if _lead_in(p)]
+    return [p for p in ranked if not _is_lead_in(p)] + [p for p in ranked if _is_lead_in(p)]
 
 
-def _repeats(passage: Passage, cited: Sequence[Passage], scorer: Scorer) -> bool:
+def _is_cited_already(passage: Passage, cited: Sequence[Passage], scorer: Scorer) -> bool:
     """The same text, or text that says the same (cosine at least SAME), is cited already."""
     return any(c.text == passage.text or scorer.similarity(c.text, passage.text) >= SAME for c in cited)
 
@@ -248,7 +248,7 @@ def boilerplate(quote: str) -> str | None:
     return None
 
 
-def _lead_in(passage: Passage) -> bool:
+def _is_lead_in(passage: Passage) -> bool:
     """A passage that ends with ":" introduces what follows it (a code sample, a list)."""
     return passage.text.rstrip("*_ ").endswith(":")
 
@@ -310,7 +310,7 @@ def _article(plan: Plan) -> Json:
 def fit(plans: Sequence[Plan], delta: Json) -> None:
     """The articles, each a function of its own source only; cross-source objects give way if needed.
 
-    An article never depends on what else is in its increment (issue 4: compiled alone, in a batch or
+    An article never depends on what else is in its increment (R24: compiled alone, in a batch or
     after any history, its file is byte-identical). The pipeline refuses an analyze delta over
     100,000 bytes, so when the delta is too big the concepts keep one piece of evidence and topics
     drop their summaries; what still does not fit fails in the pipeline and is split with --batch,

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.offline.language import english, is_english, language
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
-from wikigen.engines.offline.readings import DEFINES, DESCRIBES, Reading, read
-from wikigen.engines.offline.subjects import classified, noun_phrase
+from wikigen.engines.offline.readings import Rank, Reading, read
+from wikigen.engines.offline.subjects import is_classified, noun_phrase
 from wikigen.engines.offline.terms import (
     STOP_TERMS,
     Vocabulary,
     head_variants,
-    identifier_like,
-    term_ok,
+    is_acceptable_term,
+    is_identifier_like,
 )
 from wikigen.engines.offline.text import CJK, Sentence, Visible, visible
 from wikigen.model.ids import normalize_name
@@ -142,13 +142,13 @@ class Candidate:
     sections: set[str] = field(default_factory=set)  # normalized headings that name the term
 
 
-def written_as_code(name: str) -> bool:
+def is_mentioned_only_as_code(name: str) -> bool:
     """A construct named by a short plain word (`case`, `if`, `use`) is mentioned only where the text
     writes it as code: the English word ("in this case") is not the construct."""
     return PLAIN_WORD.match(name) is not None and len(name) <= 4
 
 
-def code_term_ok(term: str) -> bool:
+def is_code_term(term: str) -> bool:
     """A code span that names something: ``case``, ``@moduledoc``, ``Rc<T>``, ``String.Chars``,
     ``IO.inspect/2``; not a command line, an expression, a lower-case field path (``spec.replicas``)
     or a placeholder of examples (``foo``, ``MyApp.Hello``)."""
@@ -166,7 +166,7 @@ def code_term_ok(term: str) -> bool:
 
 def parses(documents: Sequence[Document]) -> dict[str, Parse]:
     """Every sentence's parse, by its verbatim text; one batched parser call for the increment.
-    The parser is English: a document in another language is never parsed (issue 10, item 6)."""
+    The parser is English: a document in another language is never parsed."""
     sentences = [s for d in english(documents) for s in d.sentences]
     parsed = parse_sentences([s.clean for s in sentences])
     return {s.text: p for s, p in zip(sentences, parsed, strict=True)}
@@ -181,9 +181,13 @@ def collect(
     def add(term: str, code: bool, signal: str, section: str = "", generic: bool = False) -> Candidate | None:
         term = term.strip()
         words = term.split()
-        if len(words) > 1 and words[-1].casefold() in _KIND_WORDS and identifier_like(" ".join(words[:-1])):
+        if (
+            len(words) > 1
+            and words[-1].casefold() in _KIND_WORDS
+            and is_identifier_like(" ".join(words[:-1]))
+        ):
             term = " ".join(words[:-1])  # "ConfigMap object" is the ConfigMap
-        if not (code_term_ok(term) if code else _prose_term_ok(term) or (generic and _generic_term_ok(term))):
+        if not (is_code_term(term) if code else _is_prose_term(term) or (generic and _is_generic_term(term))):
             return None
         key = term_key(term, code)
         candidate = found.setdefault(key, Candidate(term, code))
@@ -218,7 +222,11 @@ def collect(
                 words, short = match.group("long").split(), match.group("short")
                 # "The Container Runtime Interface (CRI)": the name is the words the letters spell
                 long = next(
-                    (" ".join(words[i:]) for i in range(len(words)) if _initials(" ".join(words[i:]), short)),
+                    (
+                        " ".join(words[i:])
+                        for i in range(len(words))
+                        if _has_initials(" ".join(words[i:]), short)
+                    ),
                     None,
                 )
                 if long is not None:
@@ -227,7 +235,7 @@ def collect(
                         candidate.aliases.add(short)
             for match in _ABBREVIATION_FIRST.finditer(clean.text):
                 long, short = match.group("long"), match.group("short")
-                if _spells(long, short):
+                if _is_spelled_out(long, short):
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
@@ -254,18 +262,18 @@ def collect(
                     continue
                 start, end = noun_phrase(parse, word)
                 term = parse.text[start:end]
-                marked = emphasized(clean, start, end)
+                marked = is_emphasized(clean, start, end)
                 reading = read(parse, word, marked=marked)
                 if word.code:
                     if reading.pattern == "called" or (
-                        reading.rank == DEFINES and reading.pattern != "emphasis"
+                        reading.rank == Rank.DEFINES and reading.pattern != "emphasis"
                     ):
                         add(term, True, "called" if reading.pattern == "called" else "defined")
                     if (
-                        reading.rank in (DEFINES, DESCRIBES)
+                        reading.rank in (Rank.DEFINES, Rank.DESCRIBES)
                         and not reading.forward
                         and reading.pattern in ("subject", "function", "purpose", "copula")
-                        and classified(parse, word)
+                        and is_classified(parse, word)
                     ):
                         # "The `kubectl` command-line tool supports …": the author says what it is
                         add(term, True, "classified")
@@ -285,10 +293,10 @@ def collect(
                     # "… is known as Quality of Service (QoS) class": "Quality" alone is no name, nor
                     # "model" in 'is called the "IP-per-pod" model'
                     add(term, False, "called")
-                elif reading.rank == DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
+                elif reading.rank == Rank.DEFINES and reading.pattern in ("copula", "function", "purpose", "appositive"):
                     # "the `Enum` module provides …" defines `Enum`, a name written as code
                     add(term, any(w.code and w.start == start for w in parse.words), "defined")
-                if vocabulary.knows(term, strong=True) and normalize_name(term) in vocabulary.terms:
+                if vocabulary.is_known(term, strong=True) and normalize_name(term) in vocabulary.terms:
                     add(term, False, "known")
     _bare_names(found, documents)
     _letters_of_names(found)
@@ -374,7 +382,7 @@ def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) ->
     """The first sentence of a section says what the term its heading names is: "## Extensions" /
     "Extensions are …"."""
     return (
-        reading.rank == DEFINES
+        reading.rank == Rank.DEFINES
         and reading.pattern == "copula"
         and not (reading.forward or reading.anaphoric)
         and word.dep == "nsubj"
@@ -384,14 +392,14 @@ def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) ->
     )
 
 
-def _generic_term_ok(term: str) -> bool:
+def _is_generic_term(term: str) -> bool:
     """A common word (``STOP_TERMS``, ``_GENERIC``) that names something all the same: one or two
     plain words."""
     return 1 <= len(term.split()) <= 2 and re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", term) is not None
 
 
-def _prose_term_ok(term: str) -> bool:
-    if not term_ok(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
+def _is_prose_term(term: str) -> bool:
+    if not is_acceptable_term(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
         return False
     if _LETTERED.match(term) or _PLACEHOLDER.match(term):
         return False
@@ -399,7 +407,7 @@ def _prose_term_ok(term: str) -> bool:
     return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
 
 
-def emphasized(clean: Visible, start: int, end: int) -> bool:
+def is_emphasized(clean: Visible, start: int, end: int) -> bool:
     """The words [start, end) are emphasized by the author, as a whole (not a whole sentence), and
     alone: "recommended over *configuration files* and *command arguments*" stresses a contrast."""
     short = [
@@ -421,7 +429,7 @@ _QUOTED_ANY = re.compile(r"[\"“][^\"“”\n]{1,60}[\"”]")
 VALUES = 3  # quoted strings in one sentence from which on they are an example's values
 
 
-def quoted(text: str, start: int, end: int) -> bool:
+def is_quoted(text: str, start: int, end: int) -> bool:
     """The words [start, end) stand in quotation marks of their own: "tagged tuples"; not where the
     sentence quotes several strings (a Pod "pod-a" with volume "scratch" …): those are values."""
     return (
@@ -434,7 +442,7 @@ def quoted(text: str, start: int, end: int) -> bool:
 
 
 def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
-    """Terms a sentence marks in any language (issue 10, item 6): its emphasized words (at most 4
+    """Terms a sentence marks in any language: its emphasized words (at most 4
     words, 40 characters) and a definition list's term (``Term`` / ``: definition``), as spans of
     its visible text with the signal each gives."""
     clean = sentence.clean
@@ -454,7 +462,7 @@ def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
 _LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
 
 
-def _initials(long: str, short: str) -> bool:
+def _has_initials(long: str, short: str) -> bool:
     words = [part for word in re.split(r"[\s-]+", long) for part in _CAMEL_PARTS.findall(word)]
     letters = "".join(word[0] for word in words).casefold()
     wanted = short.rstrip("s").casefold()
@@ -467,7 +475,7 @@ def _initials(long: str, short: str) -> bool:
 _CAMEL_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[^\sA-Za-z0-9]+")
 
 
-def _spells(long: str, short: str) -> bool:
+def _is_spelled_out(long: str, short: str) -> bool:
     """ "process identifier" for PID, "time to live" for TTL: the words' initials, in order, are the
     letters, at most one letter (an inner one, "IDentifier") taken from inside a word."""
     letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()

@@ -36,7 +36,7 @@ _NOT_DEFINING_ATTR = frozenset(
 _MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
 
 
-def status(parse: Parse, attr: Word) -> bool:
+def is_maturity(parse: Parse, attr: Word) -> bool:
     """ "an *alpha feature*", "a CNCF project at the Sandbox level": how far a thing is, not what it is."""
     children = parse.children(attr.i)
     if any(w.lemma.casefold() in _MATURITY for w in children if w.dep in ("amod", "compound")):
@@ -56,15 +56,15 @@ def status(parse: Parse, attr: Word) -> bool:
 _VERDICTS = frozenset(["alternative", "fit", "choice", "idea", "practice"])
 
 
-def defining_attr(parse: Parse, attr: Word) -> bool:
+def is_defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
     if attr.lemma.casefold() in _NOT_DEFINING_ATTR or not (
-        attr.pos in ("NOUN", "PROPN") or _nominal(parse, attr)
+        attr.pos in ("NOUN", "PROPN") or _is_nominal(parse, attr)
     ):
         return False
-    if status(parse, attr):
+    if is_maturity(parse, attr):
         return False  # "X is an alpha feature and only enabled when …": its status, not what it is
-    if judged(parse, attr):
+    if is_verdict(parse, attr):
         return False  # "`if` is a useful alternative", "Processes are the most common answer to …"
     determiner = subjects.determiner(parse, attr)
     if attr.lemma.casefold() == "part" and (
@@ -96,7 +96,7 @@ _WEIGHTY = frozenset(
 )
 
 
-def _nominal(parse: Parse, attr: Word) -> bool:
+def _is_nominal(parse: Parse, attr: Word) -> bool:
     """ "An atom is a constant whose value is …": a word the tagger took for an adjective is a noun
     where an article opens it and a clause or phrase qualifies it."""
     children = parse.children(attr.i)
@@ -107,7 +107,7 @@ def _nominal(parse: Parse, attr: Word) -> bool:
     )
 
 
-def capable(parse: Parse, complement: Word) -> bool:
+def is_capability(parse: Parse, complement: Word) -> bool:
     """ "… is responsible for configuring routes", "… are able to associate …": what a thing does,
     said with an adjective."""
     lemma, children = complement.lemma.casefold(), parse.children(complement.i)
@@ -122,7 +122,7 @@ def capable(parse: Parse, complement: Word) -> bool:
     return lemma == "able" and any(w.dep == "xcomp" for w in children)
 
 
-def of_any(parse: Parse, attr: Word) -> bool:
+def is_of_any(parse: Parse, attr: Word) -> bool:
     """ "the first element of a list", "the number of arguments of functions": the attribute says
     what it is of any one of a kind (an indefinite or bare plural object of "of")."""
     return any(
@@ -140,7 +140,7 @@ def of_any(parse: Parse, attr: Word) -> bool:
     )
 
 
-def judged(parse: Parse, attr: Word) -> bool:
+def is_verdict(parse: Parse, attr: Word) -> bool:
     """The attribute judges the subject rather than say what it is: a verdict ("a useful
     alternative", "a good fit") or a ranking ("the most common answer", "the preferred method")."""
     children = parse.children(attr.i)
@@ -169,11 +169,11 @@ def defines_another(parse: Parse, head: Word) -> bool:
         subject is not None
         and head.i not in {w.i for w in parse.subtree(subject.i)}
         and subject.pos in ("NOUN", "PROPN")
-        and any(w.dep == "attr" and defining_attr(parse, w) for w in children)
+        and any(w.dep == "attr" and is_defining_attr(parse, w) for w in children)
     )
 
 
-def values(parse: Parse, copula: Word) -> bool:
+def is_choice_of_values(parse: Parse, copula: Word) -> bool:
     """ "The policy can either be `Retain` or `Delete`", "… is `true` or `false`": the values it
     takes, each a literal (a code span or a name), which say nothing of what it is."""
     attr = next((w for w in parse.children(copula.i) if w.dep == "attr"), None)

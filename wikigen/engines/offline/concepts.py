@@ -22,9 +22,9 @@ from wikigen.engines.offline.terms import (
     Vocabulary,
     canonical_name,
     head_variants,
-    identifier_like,
+    is_acceptable_term,
+    is_identifier_like,
     list_definitions,
-    term_ok,
 )
 from wikigen.engines.offline.text import visible
 from wikigen.model.ids import normalize_name
@@ -115,7 +115,7 @@ def build_concepts(
             found.extend(
                 d
                 for d in listed
-                if (d.pattern == "glossary" or _named_again(document, d))
+                if (d.pattern == "glossary" or _is_named_again(document, d))
                 and not any(a <= d.start < b for a, b in weighed)
             )
     guard.check()
@@ -124,7 +124,7 @@ def build_concepts(
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
     commands = {d.source for d in documents if _has_command_lines(d)}
-    used = _phrase_finder(d.body for d in documents)
+    is_used = _phrase_finder(d.body for d in documents)
     concepts: dict[str, Concept] = {}
     index: dict[str, str] = {}  # every normalized form → concept key
     for definition in found:
@@ -146,16 +146,16 @@ def build_concepts(
         concept.candidates.extend([definition.term, *definition.aliases])
         concept.vouched.update(definition.vouched)
         if not definition.code:  # Pod/Pods: the other number, where the changed sources use it
-            concept.candidates.extend(v for v in head_variants(concept.name) if used(v))
+            concept.candidates.extend(v for v in head_variants(concept.name) if is_used(v))
         for form in [normalize_name(concept.name), *forms]:
             index.setdefault(form, existing)
-    spoken = _spoken(d.body for d in documents)
+    is_spoken = _spoken(d.body for d in documents)
     for key, concept in list(concepts.items()):
-        if concept.anchor is None and not spoken(concept.name):
+        if concept.anchor is None and not is_spoken(concept.name):
             # R14/R18: the compiler finds live concepts by the names the changed sources use; a name
             # they do not use ("Current state" from "current states") could be a live concept the
             # request did not carry. Such a concept keeps a name as written, or is left out.
-            written = next((t for t in concept.candidates if spoken(t)), None)
+            written = next((t for t in concept.candidates if is_spoken(t)), None)
             del concepts[key]
             if written is not None and normalize_name(written) not in concepts:
                 concept.name = (
@@ -164,7 +164,7 @@ def build_concepts(
                 concepts[concept.key] = concept
     _rebuild_revoked(request, documents, fragments, anchors, concepts, index)
     ordered = sorted(concepts.values(), key=lambda c: c.key)
-    _assign_aliases(ordered, anchors, spoken)
+    _assign_aliases(ordered, anchors, is_spoken)
     _rank_evidence(ordered, documents, scorer, guard)
     return ordered
 
@@ -174,11 +174,11 @@ def _phrase_finder(bodies: Iterable[str]) -> Callable[[str], bool]:
     an alias no changed source uses could collide with a live concept the request does not carry."""
     text = " ".join(" ".join(body.split()) for body in bodies).casefold()
 
-    def used(phrase: str) -> bool:
+    def is_used(phrase: str) -> bool:
         words = " ".join(phrase.split()).casefold()
         return re.search(r"(?<![\w-])" + re.escape(words) + r"(?![\w-])", text) is not None
 
-    return used
+    return is_used
 
 
 def _vocabulary(documents: Sequence[Document], anchors: Anchors) -> Vocabulary:
@@ -189,7 +189,7 @@ def _vocabulary(documents: Sequence[Document], anchors: Anchors) -> Vocabulary:
     words: set[str] = set()
     for document in documents:
         for term in [*_title_terms(document.title), *(h.text for h in document.headings)]:
-            if term_ok(term):
+            if is_acceptable_term(term):
                 terms.add(normalize_name(term))
         for sentence in document.sentences:
             clean = sentence.clean
@@ -205,7 +205,7 @@ def _vocabulary(documents: Sequence[Document], anchors: Anchors) -> Vocabulary:
     return Vocabulary(frozenset(terms), frozenset(marked), frozenset(proper), frozenset(words))
 
 
-def _named_again(document: Document, definition: Definition) -> bool:
+def _is_named_again(document: Document, definition: Definition) -> bool:
     """A ``- **Term**: …`` entry defines a concept only when the source names the term elsewhere too;
     use-case lists ("**Dedicated Nodes**: If you want …") name theirs once."""
     finder = Mentions.build([(definition.term, [definition.term])])
@@ -227,7 +227,7 @@ def _title_terms(title: str) -> list[str]:
 def _lead_definition(document: Document) -> list[Definition]:
     """A title heading followed by a block quote (tldr pages): the quote's first sentence defines it."""
     match = re.match(r"\s*#[ \t]+[^\n]+\n\s*>[ \t]*(?P<line>[^\n]+)", document.body)
-    if match is None or not term_ok(document.title, code=False):
+    if match is None or not is_acceptable_term(document.title, code=False):
         return []
     line = match.group("line")
     cut = re.match(r".+?[.!?](?=\s|$)", line)
@@ -264,7 +264,7 @@ def _type(definition: Definition, name: str, commands: set[str]) -> str:
         return "resource"
     if _ENTITY.search(text):
         return "entity"
-    if identifier_like(name) and not name.isupper() and "-" not in name:
+    if is_identifier_like(name) and not name.isupper() and "-" not in name:
         return "resource"  # ReplicaSet, ConfigMap: API kinds are written in CamelCase
     if definition.pattern in ("glossary", "list"):
         return "term"
@@ -310,10 +310,10 @@ def _spoken(bodies: Iterable[str]) -> Callable[[str], bool]:
         for size in range(1, 9):
             grams.update(tokens[i : i + size] for i in range(len(tokens) - size + 1))
 
-    def spoken(name: str) -> bool:
+    def is_spoken(name: str) -> bool:
         return _name_tokens(name) in grams
 
-    return spoken
+    return is_spoken
 
 
 def _name_tokens(text: str) -> tuple[str, ...]:
@@ -323,7 +323,7 @@ def _name_tokens(text: str) -> tuple[str, ...]:
 _NAME_TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
 
 
-def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, spoken: Callable[[str], bool]) -> None:
+def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, is_spoken: Callable[[str], bool]) -> None:
     """R26: an alias never equals the name or alias of another concept or anchor, and is a name the
     changed sources use (R14 finds live concepts by those, so an unused alias could collide unseen)."""
     owner: dict[str, str] = dict(anchors.exact)
@@ -336,11 +336,11 @@ def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, spoken: Calla
             key = normalize_name(candidate)
             if key == concept.key or owner.get(key, me) != me:
                 continue
-            code = concept.definitions[0].code and candidates.code_term_ok(candidate)  # `tally` of `tally/2`
+            code = concept.definitions[0].code and candidates.is_code_term(candidate)  # `tally` of `tally/2`
             vouched = candidate in concept.vouched
-            if not (term_ok(candidate) or identifier_like(candidate) or code or vouched) or not (
-                rebuilt or spoken(candidate)
-            ):
+            if not (
+                is_acceptable_term(candidate) or is_identifier_like(candidate) or code or vouched
+            ) or not (rebuilt or is_spoken(candidate)):
                 continue
             if key in owner:  # the anchor's own alias: nothing to add
                 continue

@@ -18,20 +18,26 @@ from dataclasses import dataclass, replace
 
 from wikigen.engines.offline.candidates import (
     Candidate,
-    emphasized,
     independent_spans,
+    is_emphasized,
+    is_mentioned_only_as_code,
+    is_quoted,
     links_its_page,
-    quoted,
     term_key,
-    written_as_code,
 )
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.parse import Parse, Word
-from wikigen.engines.offline.readings import DEFINES, DESCRIBES, MENTIONS, MODIFIES, Reading, read
+from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.relations import Mentions
-from wikigen.engines.offline.subjects import hyphened
-from wikigen.engines.offline.terms import Definition, Vocabulary, head_variants, identifier_like, term_ok
+from wikigen.engines.offline.subjects import is_hyphened
+from wikigen.engines.offline.terms import (
+    Definition,
+    Vocabulary,
+    head_variants,
+    is_acceptable_term,
+    is_identifier_like,
+)
 from wikigen.engines.offline.text import CJK, Sentence, visible
 from wikigen.model.ids import normalize_name
 from wikigen.model.inflection import singular_forms
@@ -77,7 +83,7 @@ def definitions(
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
                     counts[ref] = counts.get(ref, 0) + 1
-                    own = _own_section(sentence.heading, candidates[ref])
+                    own = _is_own_section(sentence.heading, candidates[ref])
                     readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
                 continue
             # a sentence that weighs the term up (a pro or con): nothing there defines it
@@ -90,46 +96,48 @@ def definitions(
                 head = parse.span_head(mention.start, mention.end)
                 if head is None:
                     continue
-                if candidate.code and written_as_code(candidate.term) and not head.code:
+                if candidate.code and is_mentioned_only_as_code(candidate.term) and not head.code:
                     continue  # `case`, `if`, `use`: the word in prose is not the construct
                 counts[mention.ref] = counts.get(mention.ref, 0) + 1
-                marked = emphasized(sentence.clean, mention.start, mention.end) or quoted(
+                marked = is_emphasized(sentence.clean, mention.start, mention.end) or is_quoted(
                     sentence.clean.text, mention.start, mention.end
                 )
                 reading = read(parse, head, marked=marked)
-                if candidate.code and _other_arity(candidate.term, sentence.clean.text):
+                if candidate.code and _has_other_arity(candidate.term, sentence.clean.text):
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
-                    reading = Reading("mention", MENTIONS)
-                if reading.rank != DEFINES and any(start <= sentence.start < end for start, end in asides):
+                    reading = Reading("mention", Rank.MENTIONS)
+                if reading.rank != Rank.DEFINES and any(
+                    start <= sentence.start < end for start, end in asides
+                ):
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
-                if reading.rank == DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
+                if reading.rank == Rank.DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
                     # "these" points to is not in the block, so the sentence cannot be quoted with it
-                    reading = replace(reading, rank=DESCRIBES, anaphoric=False)
-                if reading.rank in (DEFINES, DESCRIBES) and weighing:
+                    reading = replace(reading, rank=Rank.DESCRIBES, anaphoric=False)
+                if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
-                    reading = replace(reading, rank=MENTIONS, of_the_one=False)
+                    reading = replace(reading, rank=Rank.MENTIONS, of_the_one=False)
                 label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
-                    reading = Reading("labelled", MODIFIES)
+                    reading = Reading("labelled", Rank.MODIFIES)
                 elif label is not None and reading.pattern == "emphasis":
                     # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
                     # defines it only as a list definition does (terms.list_definitions)
-                    reading = Reading("label", MENTIONS)
+                    reading = Reading("label", Rank.MENTIONS)
                 elif (entry := _ENTRY.match(sentence.text)) is not None and (
-                    mention.end <= len(visible(entry.group(0)).text.strip()) and _own_subject(parse, head)
+                    mention.end <= len(visible(entry.group(0)).text.strip()) and _has_own_subject(parse, head)
                 ):
                     # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
                     # are ignored": the entry says something of its own subject, not what its label is
-                    reading = Reading("label", MENTIONS)
-                own = _own_section(sentence.heading, candidate)
+                    reading = Reading("label", Rank.MENTIONS)
+                own = _is_own_section(sentence.heading, candidate)
                 opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
-                narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (DEFINES, DESCRIBES) else ""
+                narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) else ""
                 readings.setdefault(mention.ref, []).append(
                     Found(mention.ref, sentence, reading, own, opens, narrowed_by)
                 )
@@ -139,7 +147,7 @@ def definitions(
     hubs = {
         key
         for key, candidate in candidates.items()
-        if _everywhere(readings.get(key, ()), documents)
+        if _is_everywhere(readings.get(key, ()), documents)
         and not candidate.code
         and candidate.term[:1].isupper()
         and vocabulary.is_proper(candidate.term)
@@ -151,12 +159,14 @@ def definitions(
         # "Container Storage Interface (CSI) plugins provide …" is about CSI plugins, not plugins;
         # "Kubernetes Pods are …" about Pods (the product's name narrows nothing)
         found = [
-            replace(f, reading=Reading("mention", MENTIONS)) if f.narrowed_by not in ("", *hub_terms) else f
+            replace(f, reading=Reading("mention", Rank.MENTIONS))
+            if f.narrowed_by not in ("", *hub_terms)
+            else f
             for f in readings[key]
         ]
         best = _best_form(found)
         hub = key in hubs
-        if not best or not _accept(candidate, best[0], counts.get(key, 0), vocabulary, hub):
+        if not best or not _is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
     # Only a choice needs the model: one embedding call for every query and sentence to rank.
@@ -181,7 +191,7 @@ def definitions(
         )
         chosen = ranked[0]
         start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
-        pattern = "copula" if chosen.reading.rank == DEFINES else "described"
+        pattern = "copula" if chosen.reading.rank == Rank.DEFINES else "described"
         unqualified = _unqualified(candidate, hub_terms, texts)
         accepted.append(
             Definition(
@@ -193,7 +203,7 @@ def definitions(
                 tuple(sorted({*candidate.aliases, *unqualified})),
                 candidate.code,
                 whole=quote != chosen.sentence.text,
-                vouched=tuple(alias for alias in unqualified if not term_ok(alias)),
+                vouched=tuple(alias for alias in unqualified if not is_acceptable_term(alias)),
             )
         )
     return accepted
@@ -219,7 +229,7 @@ def _fold_product_names(
         short = candidates.get(short_key)
         if short is None or short_key == key or short.code:
             continue
-        moved = [f for f in readings[key] if _own_section(f.sentence.heading, short) and f.opens]
+        moved = [f for f in readings[key] if _is_own_section(f.sentence.heading, short) and f.opens]
         if not moved:
             continue
         readings[key] = [f for f in readings[key] if f not in moved]
@@ -230,7 +240,7 @@ def _fold_product_names(
             del readings[key]
 
 
-def _everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
+def _is_everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
     """A hub's spread: most of the increment's sources mention it (at least HUB_SOURCES of them), or,
     in an increment of two, both do, each in HUB_SENTENCES sentences ("Elixir" in two chapters of its
     guide; not "Unicode", named once in the second)."""
@@ -252,7 +262,7 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
     head, _, rest = candidate.term.partition(" ")
     if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower():
         return []
-    if not term_ok(rest) and not ("marked" in candidate.signals and rest.isalpha()):
+    if not is_acceptable_term(rest) and not ("marked" in candidate.signals and rest.isalpha()):
         # a common noun ("objects") is the term's other name only where the author marks the
         # product's phrase as a term ("*Kubernetes objects* are …")
         return []
@@ -278,7 +288,7 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
         return ""
     inside = {head.i, *(w.i for w in parse.children(head.i) if w.start >= start)}
     for w in parse.words:
-        if w.end <= start and w.head in inside and hyphened(parse, w):
+        if w.end <= start and w.head in inside and is_hyphened(parse, w):
             return w.text.casefold()  # "Container-specific operating systems help …": a subkind
     for w in parse.children(head.i):
         if (
@@ -292,7 +302,7 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
     return ""
 
 
-def _other_arity(term: str, text: str) -> bool:
+def _has_other_arity(term: str, text: str) -> bool:
     """The text names the function ``term`` (``name/arity``) with another arity too."""
     named = re.fullmatch(r"(?P<name>.+)/(?P<arity>\d+)", term)
     if named is None:
@@ -360,7 +370,12 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
         for form in [candidate.term, *candidate.aliases]:
             variants = [form] if candidate.code else [form, *head_variants(form)]
             for variant in variants:
-                if candidate.code or form == candidate.term or term_ok(variant) or identifier_like(variant):
+                if (
+                    candidate.code
+                    or form == candidate.term
+                    or is_acceptable_term(variant)
+                    or is_identifier_like(variant)
+                ):
                     owners.setdefault(normalize_name(variant), set()).add(key)
     return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
 
@@ -390,11 +405,11 @@ def _best_form(found: list[Found]) -> list[Found]:
         # definitions, one that says what the term *is* ("Kubernetes is a portable … platform")
         # before one that says what it does ("Kubernetes provides the building blocks …")
         lead_in = f.sentence.text.rstrip().endswith(":")
-        other = f.reading.rank == DESCRIBES and not f.reading.of_the_one
+        other = f.reading.rank == Rank.DESCRIBES and not f.reading.of_the_one
         # what it does before a sentence whose only sign is the author's emphasis ("_Tolerations_
         # are applied to pods" after "Tolerations allow the scheduler to …")
         does = 0 if f.reading.pattern in _IS else 2 if f.reading.pattern == "emphasis" else 1
-        does = does if f.reading.rank == DEFINES else 0
+        does = does if f.reading.rank == Rank.DEFINES else 0
         # a remark on the side ("Note that like the `alias` directive, `require` is also lexically
         # scoped", "`catch` can also be used within …") adds to what the text said of the term before
         aside = _ASIDE_REMARK.search(f.sentence.clean.text) is not None
@@ -408,7 +423,7 @@ def _best_form(found: list[Found]) -> list[Found]:
             int(not f.opens),
         )
 
-    # Issue 10: a sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
+    # A sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
     found = [f for f in found if not f.reading.forward]
     if not found:
         return []
@@ -416,7 +431,7 @@ def _best_form(found: list[Found]) -> list[Found]:
     return [f for f in found if form(f) == best]
 
 
-def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
+def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
     """R20, precision first: how much of a term the candidate must be for the form of its best
     definition. A hub (a name most sources mention) is defined only by what it *is*."""
     # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
@@ -438,18 +453,18 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
         # each one does
         return False
     strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
-    named = candidate.code or identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
+    named = candidate.code or is_identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
     rank = best.reading.rank
     if hub:
         return best.reading.pattern in ("copula", "called") and (strong or named)
-    if rank == DEFINES and best.reading.pattern == "emphasis":
+    if rank == Rank.DEFINES and best.reading.pattern == "emphasis":
         # emphasis also stresses ("a variable's *existing value*"): a term is named again
         return count >= 2 or "heading" in candidate.signals
-    if rank == DEFINES:
+    if rank == Rank.DEFINES:
         if best.reading.pattern in ("copula", "called", "appositive"):
             return strong or named or count >= 2
         return strong or named or count >= 3
-    if rank == DESCRIBES:
+    if rank == Rank.DESCRIBES:
         # a described term needs the author's marking, and a plain common noun ("test",
         # "connection", "scaling") more than a description
         named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation", "classified"})
@@ -458,7 +473,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
             # reader can do with it says nothing of what it is, however the author named it
             return False
         return (
-            (named_by_author and not _common_noun(candidate))
+            (named_by_author and not _is_common_noun(candidate))
             or (named and count >= 3 and best.own_section)
             or (
                 # "[Garbage collection](…/garbage-collection/) tidies up objects …": what a term does,
@@ -466,8 +481,8 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
                 "linked" in candidate.signals
                 and best.reading.pattern in ("function", "purpose", "subject")
                 and best.opens
-                and _linked_here(best, candidate)
-                and not _common_noun(candidate)
+                and _is_linked_here(best, candidate)
+                and not _is_common_noun(candidate)
                 # "The [README](…) for the autoscaler lists …", "The [security checklist](…) has …":
                 # a page of documentation the sentence points to
                 and candidate.term.split()[-1].casefold() not in _DOCUMENTS
@@ -485,7 +500,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
     # Only a construct written as code: a prose heading ("Networking", "DNS Subdomain Names") names
     # a section about many things, and its sentences rarely say what the heading's term is.
     return (
-        rank == MENTIONS
+        rank == Rank.MENTIONS
         and "heading" in candidate.signals
         and best.own_section
         and count >= 2
@@ -497,7 +512,7 @@ def _accept(candidate: Candidate, best: Found, count: int, vocabulary: Vocabular
 _ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
 
 
-def _own_subject(parse: Parse, label: Word) -> bool:
+def _has_own_subject(parse: Parse, label: Word) -> bool:
     """The clause after an entry's label has a subject other than the label."""
     clause = parse.words[label.head]
     return clause.i != label.i and any(
@@ -518,7 +533,7 @@ _DOCUMENTS = frozenset(
 )
 
 
-def _linked_here(found: Found, candidate: Candidate) -> bool:
+def _is_linked_here(found: Found, candidate: Candidate) -> bool:
     """The sentence opens with the term as a link to the page about it."""
     clean = found.sentence.clean
     return any(
@@ -530,7 +545,7 @@ def _linked_here(found: Found, candidate: Candidate) -> bool:
     )
 
 
-def _common_noun(candidate: Candidate) -> bool:
+def _is_common_noun(candidate: Candidate) -> bool:
     """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
     words = candidate.term.split()
     return (
@@ -605,11 +620,11 @@ def _read_without_parse(
         ):
             continue  # a code name in prose counts where it is written as code
         if (start, end) in defining:
-            found.append((ref, Reading(defining[(start, end)], DEFINES)))
-        elif emphasized(clean, start, end):
-            found.append((ref, Reading("emphasis", DEFINES)))
+            found.append((ref, Reading(defining[(start, end)], Rank.DEFINES)))
+        elif is_emphasized(clean, start, end):
+            found.append((ref, Reading("emphasis", Rank.DEFINES)))
         else:
-            found.append((ref, Reading("mention", MENTIONS)))
+            found.append((ref, Reading("mention", Rank.MENTIONS)))
     return found
 
 
@@ -620,15 +635,15 @@ _TASK_HEADING = re.compile(
 )
 
 
-def _own_section(heading: str, candidate: Candidate) -> bool:
+def _is_own_section(heading: str, candidate: Candidate) -> bool:
     """Whether ``heading`` names the candidate's own section: one of the headings it was found in,
     or one that names it as words of its own — never a task done to one of its kind."""
     if _TASK_HEADING.match(normalize_name(heading)):
         return False
-    return normalize_name(heading) in candidate.sections or _names(heading, candidate.term)
+    return normalize_name(heading) in candidate.sections or _is_named_in_heading(heading, candidate.term)
 
 
-def _names(heading: str, term: str) -> bool:
+def _is_named_in_heading(heading: str, term: str) -> bool:
     """The heading names the term as words of its own: "Using `Date`" does, "NaiveDateTime" does not."""
     key = normalize_name(term)
     text = normalize_name(heading)

@@ -22,7 +22,7 @@ _QUANTIFIERS = frozenset(["each", "every", "any", "all", "some"])
 _CLASSIFIERS = CLASSIFIERS | {"construct", "object", "resource"}
 
 
-def noun_as_adjective(parse: Parse, word: Word) -> bool:
+def is_noun_as_adjective(parse: Parse, word: Word) -> bool:
     """ "the snapshot controller", with "snapshot" tagged an adjective: a modifier that is no
     adjective by its form (no comparison, no adjective ending) and sits right before a noun names a
     kind of that noun."""
@@ -140,8 +140,8 @@ _ANY_NUMBER = frozenset(["one", "1", "multiple", "more", "many", "several", "zer
 _PICKING = frozenset(["for", "of", "with", "without"])
 
 
-def restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
-    """Issue 10: what the sentence says of some members of a kind, not of the kind — a clause right
+def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
+    """What the sentence says of some members of a kind, not of the kind — a clause right
     after the name that picks them by what befalls them or what they are not ("Pods that are
     deleted", "nodes that don't meet …", "controllers that are specific to …"), "any" with a
     participle ("Any Container exceeding a limit"), an ordinal ("the first manifest"), an example's
@@ -166,7 +166,7 @@ def restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, st
         between = parse.text[mention.end : child.start]
         if any(mark in between for mark in ",;:()—–"):
             continue
-        if argument and child.dep == "relcl" and _picks(parse, child):
+        if argument and child.dep == "relcl" and _is_picking_clause(parse, child):
             return True
         if argument and anyone and child.dep == "acl" and child.tag == "VBG":
             return True
@@ -180,7 +180,7 @@ def restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, st
     return False
 
 
-def after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> bool:
+def is_after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> bool:
     """``prep`` follows right after an earlier prepositional phrase of the same verb whose noun is
     quantified ("from each container | in a running Pod")."""
     for earlier in siblings:
@@ -195,7 +195,7 @@ def after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> bool
     return False
 
 
-def _picks(parse: Parse, clause: Word) -> bool:
+def _is_picking_clause(parse: Parse, clause: Word) -> bool:
     """A relative clause that picks members by what befalls them ("that are deleted"), by what they
     are ("that are specific to …") or by what they do not do ("that don't meet …")."""
     inner = parse.children(clause.i)
@@ -217,7 +217,7 @@ def verb_subjects(parse: Parse, verb: Word) -> list[Word]:
         return [head]  # a definition list's entry, "ResourceSlice : Used with structured parameters …"
     if own or verb.dep != "conj":
         return own
-    if head.i == verb.i or head.pos not in ("VERB", "AUX") or modality.unsure(parse, head):
+    if head.i == verb.i or head.pos not in ("VERB", "AUX") or modality.is_unasserted(parse, head):
         return []
     if verb.tag == "VBG" and head.tag in ("VBZ", "VBP", "VBD"):
         return []  # "X detects this and tries … by triggering A and/or reserving B": "reserving" is no "X reserves"
@@ -249,7 +249,7 @@ def resolved(parse: Parse, subjects: list[Word]) -> list[Word]:
         # Kubernetes that would stand in for it); "… is `~r`, which is used to …": `~r` is too
         if not (of_class and "," not in parse.text[antecedent.end : word.start]):
             out.append(antecedent)
-        if of_class and not modality.unsure(parse, copula):
+        if of_class and not modality.is_unasserted(parse, copula):
             out.extend(w for w in parse.children(copula.i) if w.dep == "nsubj")
     return with_conjuncts(parse, out)
 
@@ -374,7 +374,7 @@ def reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str
     return found
 
 
-def other_case(word: Word, ref: str) -> bool:
+def is_other_case(word: Word, ref: str) -> bool:
     """The code name is the concept's name in other letters: the `ets` module is not ETS."""
     written = word.text.strip("`")
     return not ref.startswith("concept/") and written != ref and written.casefold() == ref.casefold()

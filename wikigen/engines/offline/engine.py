@@ -37,7 +37,7 @@ from typing import Any
 
 from wikigen.engines.contract import STAGES, Delta, empty_delta
 from wikigen.engines.offline.articles import article_plan, fit, queries
-from wikigen.engines.offline.candidates import parses, written_as_code
+from wikigen.engines.offline.candidates import is_mentioned_only_as_code, parses
 from wikigen.engines.offline.concepts import Anchors, Concept, build_concepts
 from wikigen.engines.offline.documents import (
     Document,
@@ -110,7 +110,7 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     for source in sorted(request.get("sources", ()), key=lambda s: s["id"]):
         guard.check()
         document = read_document(source["id"], source.get("title") or source["id"], source["body"])
-        document = with_language(document, source.get("lang"))  # issue 10, item 6
+        document = with_language(document, source.get("lang"))  # declared, else detected
         scorer.prepare(p.text for p in document.passages)
         documents.append(document)
     fragments = fragment_documents(request)
@@ -138,7 +138,7 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     fit(plans, delta)
     languages = {d.source: language(d) for d in documents}
     for article in delta["articles"]:
-        # Issue 10, item 6: an article of a source in another language says which rules compiled it.
+        # An article of a source in another language says which rules compiled it.
         said = [note for source in article["sources"] for note in notes(languages.get(source, "en"))]
         if said:
             article["notes"] = said
@@ -170,8 +170,8 @@ _ARITY = re.compile(r"([A-Za-z_][\w.!?]*)/\d+")  # `spawn/1`, `String.split/3`
 
 def _code_only(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
     """The refs of constructs named by a short plain word (`case`, `if`, `use`): anchors included,
-    the same rule candidates apply (:func:`wikigen.engines.offline.candidates.written_as_code`)."""
-    return frozenset(ref for ref, forms in named if forms and written_as_code(forms[0]))
+    the same rule candidates apply (:func:`wikigen.engines.offline.candidates.is_mentioned_only_as_code`)."""
+    return frozenset(ref for ref, forms in named if forms and is_mentioned_only_as_code(forms[0]))
 
 
 def _kinds(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
@@ -185,7 +185,7 @@ def _kinds(named: Sequence[tuple[str, Sequence[str]]]) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _named_as_written(
+def _is_named_as_written(
     mention: Mention,
     sentence: Sentence,
     code_only: frozenset[str],
@@ -269,13 +269,13 @@ def _relations(
     by_name = {normalize_name(form): ref for ref, forms in named for form in forms}
     for document in documents:
         if not is_english(language(document)):
-            continue  # issue 10, item 6: no parse, so no relation from a document in another language
+            continue  # no parse, so no relation from a document in another language
         own = by_name.get(normalize_name(document.title))
         for sentence in [*document.sentences, *_lead_lines(document, parsed)]:
             found = [
                 m
                 for m in mentions.find(sentence.clean.text)
-                if _named_as_written(
+                if _is_named_as_written(
                     m, sentence, code_only, parsed.get(sentence.text), bare_keys.get(m.ref, set())
                 )
             ]
@@ -297,7 +297,7 @@ def _relations(
         and proper.get(ref)
         and sum(proper[ref]) >= 0.8 * len(proper[ref])
     )
-    # Issue 10: a field or a label written as lower-case code ("two labels: `namespace` and …",
+    # A field or a label written as lower-case code ("two labels: `namespace` and …",
     # "the `map` computation") is another sense than the capitalized name of a concept
     capitalized = {ref for ref, forms in named if forms and forms[0][:1].isupper()}
     for sentence, found in mentioned:
@@ -306,7 +306,7 @@ def _relations(
         found = [
             m
             for m in found
-            if not (text[m.start].islower() and m.ref in capitalized and _written_as_code(m, sentence))
+            if not (text[m.start].islower() and m.ref in capitalized and _is_written_as_code(m, sentence))
         ]
         for relation in stated(parsed[sentence.text], found, hubs, kinds):
             key = (relation.subject, relation.predicate, relation.object)
@@ -332,7 +332,7 @@ def _relations(
     return built
 
 
-def _written_as_code(mention: Mention, sentence: Sentence) -> bool:
+def _is_written_as_code(mention: Mention, sentence: Sentence) -> bool:
     return any(m.kind == "code" and m.start <= mention.start and mention.end <= m.end for m in sentence.clean.marks)
 
 

@@ -40,7 +40,7 @@ NEED = re.compile(r"^(?:if|when|whenever) you (?:need|want) to\b", re.IGNORECASE
 FRAGMENT = re.compile(r"^(?:as|and|or|but|which|because|since|whereas|while|so|then)\b[\s,]")
 
 
-def hortative(parse: Parse) -> bool:
+def is_hortative(parse: Parse) -> bool:
     """ "Let's look at …", "let us now turn to …": the author says what comes next (a "let" with no
     subject of its own; "Modules let us organize code" says what modules do)."""
     words = parse.words
@@ -58,17 +58,17 @@ def hortative(parse: Parse) -> bool:
 PRESENTED = re.compile(r"\blook no further than\b", re.IGNORECASE)
 
 
-def conditional(parse: Parse) -> bool:
+def is_conditional(parse: Parse) -> bool:
     """ "If …", "Similarly, if …", "To learn more, …": circumstances and pointers, not definitions."""
     return _CONDITIONAL_START.match(parse.text) is not None
 
 
-def perfect(parse: Parse, verb: Word) -> bool:
+def is_present_perfect(parse: Parse, verb: Word) -> bool:
     """ "X has replaced Y", "X have become …": the present perfect tells a change, not a function."""
     return verb.tag == "VBN" and any(w.dep == "aux" and w.lemma == "have" for w in parse.children(verb.i))
 
 
-def main(parse: Parse, verb: Word) -> bool:
+def is_main_clause(parse: Parse, verb: Word) -> bool:
     """The sentence's main clause: its root, a verb coordinated with it, or the first of two clauses
     joined by a comma or a colon ("Heredocs are multi-line strings, they start …", "Comprehensions
     are syntactic sugar for such constructs: they group …")."""
@@ -83,16 +83,16 @@ def main(parse: Parse, verb: Word) -> bool:
         verb.dep == "ccomp"
         and root.dep == "ROOT"
         and verb.i < root.i
-        and _one_break(parse.text[words[verb.i].end : root.start])
+        and _has_one_break(parse.text[words[verb.i].end : root.start])
     )
 
 
-def _one_break(between: str) -> bool:
+def _has_one_break(between: str) -> bool:
     """One comma, or a colon alone, between two clauses."""
     return between.count(",") == 1 or (between.count(":") == 1 and not between.count(","))
 
 
-def then(parse: Parse, verb: Word) -> bool:
+def is_sequence_step(parse: Parse, verb: Word) -> bool:
     """ "The scheduler then notifies …", "First, plugins register …": ``verb`` is one step in a
     sequence the text tells."""
     return any(w.dep == "advmod" and w.lemma.casefold() in _STEPS for w in parse.children(verb.i))
@@ -101,7 +101,7 @@ def then(parse: Parse, verb: Word) -> bool:
 _STEPS = frozenset(["then", "first", "next", "finally", "afterwards", "afterward", "lastly", "subsequently"])
 
 
-def in_relative_clause(parse: Parse, word: Word) -> bool:
+def is_in_relative_clause(parse: Parse, word: Word) -> bool:
     """``word`` sits in a relative clause ("an alpha feature that allows … to select a leader via
     _coordinated leader election_": the clause says what the feature is, by the term's name)."""
     seen = set()
@@ -113,12 +113,12 @@ def in_relative_clause(parse: Parse, word: Word) -> bool:
     return False
 
 
-def by_means(parse: Parse, verb: Word) -> bool:
+def is_by_means(parse: Parse, verb: Word) -> bool:
     """ "… by including a _logging agent_ on each node": the means by which the reader does something."""
     return verb.tag == "VBG" and verb.i > 0 and parse.words[verb.i - 1].text.casefold() == "by"
 
 
-def done_to(parse: Parse, head: Word, verb: Word) -> bool:
+def is_done_to_subject(parse: Parse, head: Word, verb: Word) -> bool:
     """ "Lists are stored in memory as …", "Pod priority is specified by setting …": what is done to
     the subject, not what it does ("Processes are isolated from each other, run concurrent … and
     communicate …" goes on with what they do)."""
@@ -133,7 +133,7 @@ def done_to(parse: Parse, head: Word, verb: Word) -> bool:
 EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
 
 
-def of_each(parse: Parse, verb: Word) -> bool:
+def is_of_each(parse: Parse, verb: Word) -> bool:
     """ "Every object has …", "Any container can enable …": what ``verb`` says holds of each one of
     its subject's kind (of what they have or do, not of what the object is)."""
     return any(
@@ -142,17 +142,17 @@ def of_each(parse: Parse, verb: Word) -> bool:
     )
 
 
-def but_not(parse: Parse, verb: Word) -> bool:
+def has_hedged_contrast(parse: Parse, verb: Word) -> bool:
     """ "Structured parameters enable cluster autoscaling, but might not satisfy all use-cases": what
     the term does, weighed against what it may not do."""
     children = parse.children(verb.i)
     return any(w.dep == "cc" and w.lemma.casefold() == "but" for w in children) and any(
-        w.dep == "conj" and w.pos in ("VERB", "AUX") and (hedged(parse, w) or negated(parse, w))
+        w.dep == "conj" and w.pos in ("VERB", "AUX") and (is_hedged(parse, w) or is_negated(parse, w))
         for w in children
     )
 
 
-def part_of(parse: Parse, verb: Word) -> bool:
+def is_part_of(parse: Parse, verb: Word) -> bool:
     """ "X is part of Y": where X belongs, not what it is."""
     return verb.lemma == "be" and any(
         w.dep == "attr" and w.lemma.casefold() == "part" and not subjects.determiner(parse, w)
@@ -165,13 +165,13 @@ EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNOR
 _PER_INSTANCE_START = re.compile(r"^for (?:each|every) [^,]{1,80},", re.IGNORECASE)
 
 
-def example(parse: Parse) -> bool:
+def is_example_frame(parse: Parse) -> bool:
     """ "For example, a bitstring generator can be used with …": what one example does; "For each
     named port, the record has …" what each instance of another kind has, one case at a time."""
     return EXAMPLE_START.match(parse.text) is not None or _PER_INSTANCE_START.match(parse.text) is not None
 
 
-def on_condition(parse: Parse, verb: Word) -> bool:
+def is_on_condition(parse: Parse, verb: Word) -> bool:
     """ "A claim is only used for a volume if it was created for the Pod": ``verb`` holds on a
     condition, a circumstance of its use, not what its subject is for."""
     return any(
@@ -184,7 +184,7 @@ def on_condition(parse: Parse, verb: Word) -> bool:
 FURTHER = re.compile(r"^(?:furthermore|moreover|additionally|in addition|besides)\b", re.IGNORECASE)
 
 
-def also(parse: Parse, verb: Word) -> bool:
+def is_addition(parse: Parse, verb: Word) -> bool:
     """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
     return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
 
@@ -192,7 +192,7 @@ def also(parse: Parse, verb: Word) -> bool:
 _SO = frozenset(["so", "thus", "therefore", "hence", "consequently"])
 
 
-def consequence(parse: Parse, verb: Word) -> bool:
+def is_consequence(parse: Parse, verb: Word) -> bool:
     """ "The value has no effect, so gizmos are still required …": what follows from something else
     the sentence says, not what the term is or does."""
     return any(
@@ -217,7 +217,7 @@ _FRONTED_COMPARISON = re.compile(
 )
 
 
-def compares(parse: Parse, verb: Word) -> bool:
+def is_comparison(parse: Parse, verb: Word) -> bool:
     """ "Ownership is different from …", "`dbg` is similar to …", "`dbg` does it better", "… provides a similar API to …",
     "… provide a much more concise representation than …": how the term compares with another, not
     what it is."""
@@ -242,7 +242,7 @@ def compares(parse: Parse, verb: Word) -> bool:
     )
 
 
-def imperative(parse: Parse) -> bool:
+def is_imperative(parse: Parse) -> bool:
     """ "Consider adding …", "Use X when …": a root of the sentence is a bare verb with no subject
     (a list entry's label before it is parsed as a root of its own: "[Projection] (recommended): In
     v1.20 and later, use …")."""
@@ -273,7 +273,7 @@ _USUALLY = frozenset(
 )
 
 
-def usually(parse: Parse, verb: Word) -> bool:
+def is_habitual(parse: Parse, verb: Word) -> bool:
     """ "DaemonSets typically provide node-local services …": what it does in most uses, not what it is
     for."""
     return verb.lemma not in ("refer", "mean") and any(  # "… typically refers to …" still names it
@@ -281,12 +281,12 @@ def usually(parse: Parse, verb: Word) -> bool:
     )
 
 
-def can(parse: Parse, verb: Word) -> bool:
+def is_possibility(parse: Parse, verb: Word) -> bool:
     """ "… can provide useful automation": what something may do, not what it is for."""
     return any(w.dep == "aux" and w.lemma.casefold() == "can" for w in parse.children(verb.i))
 
 
-def negated(parse: Parse, head: Word) -> bool:
+def is_negated(parse: Parse, head: Word) -> bool:
     governor = parse.words[head.head]
     return any(
         w.dep == "neg" or w.lemma.casefold() in ("no", "never")
@@ -295,5 +295,5 @@ def negated(parse: Parse, head: Word) -> bool:
     )
 
 
-def hedged(parse: Parse, verb: Word) -> bool:
+def is_hedged(parse: Parse, verb: Word) -> bool:
     return any(w.dep == "aux" and w.lemma.casefold() in _HEDGE for w in parse.children(verb.i))

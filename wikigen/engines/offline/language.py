@@ -1,4 +1,4 @@
-"""The language of a document, for the offline engine (R20; issue 10, item 6).
+"""The language of a document, for the offline engine (R20).
 
 The parser (:mod:`wikigen.engines.offline.parse`) is English. A source in another language — declared by its
 frontmatter ``lang``, or detected here — is compiled by the language-independent rules only:
@@ -14,7 +14,7 @@ shortcodes left out), no model and no download:
   least :data:`OTHER_SHARE` and at least twice English's, or
   there are at least :data:`MIN_WORDS` words and English's share is under :data:`ENGLISH_FLOOR`
   (``und``: some language that is not English).
-- Too little text to tell (fewer than :data:`MIN_LETTERS` letters) is English, as before.
+- Too little text to tell (fewer than :data:`MIN_LETTERS` letters) is English.
 
 On the English corpora in ``shared/corpora`` (Kubernetes concepts, the Elixir guide, every tldr
 page) the rule says English for every file; see ``tests/test_languages.py``.

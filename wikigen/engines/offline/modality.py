@@ -41,12 +41,12 @@ _CIRCUMSTANCE_NOUNS = frozenset(
 )
 
 
-def bare_participle(parse: Parse, verb: Word) -> bool:
+def is_bare_participle(parse: Parse, verb: Word) -> bool:
     """ "credentials provided to the kubelet": a past participle without an auxiliary."""
     return verb.tag == "VBN" and not any(w.dep in ("aux", "auxpass") for w in parse.children(verb.i))
 
 
-def denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) -> bool:
+def is_denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) -> bool:
     """ "not every binary is …": the subject itself is negated; "many functions …" speaks of some;
     "these plugins …" of the ones just named."""
     # "Some Kubernetes objects …", parsed with "Some" on "Kubernetes": a modifier before the subject
@@ -58,12 +58,12 @@ def denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) -> 
             or (w.dep in ("det", "amod") and w.lemma.casefold() in SOME)
             for w in parse.children(subject.i)
         )
-        or pointed(parse, subject, named)
+        or is_pointed(parse, subject, named)
         or any(w.dep == "det" and w.lemma.casefold() in SOME for w in before)
     )
 
 
-def pointed(parse: Parse, word: Word, named: frozenset[int]) -> bool:
+def is_pointed(parse: Parse, word: Word, named: frozenset[int]) -> bool:
     """ "These plugins …", "… to run this pod": the ones just named, or one of an example (not a
     pointing word inside a name: "This command" on a command's page)."""
     return any(
@@ -71,7 +71,7 @@ def pointed(parse: Parse, word: Word, named: frozenset[int]) -> bool:
     )
 
 
-def _moment(parse: Parse, noun: Word) -> bool:
+def _is_moment(parse: Parse, noun: Word) -> bool:
     """ "the scenario", "the point", "the same time": a moment or case, not a thing that has one
     ("an extension point that allows …" names a thing)."""
     return noun.lemma.casefold() in _CIRCUMSTANCE_NOUNS and not any(
@@ -79,7 +79,7 @@ def _moment(parse: Parse, noun: Word) -> bool:
     )
 
 
-def unsure(parse: Parse, verb: Word) -> bool:
+def is_unasserted(parse: Parse, verb: Word) -> bool:
     """Negated, hedged or conditional: "does not", "may", "if …"; a step of a procedure ("After
     deleting the dependents, the controller deletes …", "… adds finalizers when you use …"); an
     embedded question ("… about how Kubernetes manages pods")."""
@@ -109,9 +109,9 @@ def unsure(parse: Parse, verb: Word) -> bool:
             w.lemma.casefold() in ("instead", "rather") for w in parse.children(child.i)
         ):
             return True  # "Instead of X being implemented by Y, …": what is not the case
-        if child.dep == "prep" and child.i < verb.i and _framed(parse, child):
+        if child.dep == "prep" and child.i < verb.i and _is_framed(parse, child):
             return True
-        if child.dep in ("advcl", "pcomp", "prep") and _circumstance(parse, child, child.i < verb.i):
+        if child.dep in ("advcl", "pcomp", "prep") and _is_circumstance(parse, child, child.i < verb.i):
             return True
         if (
             child.dep == "prep"
@@ -119,9 +119,9 @@ def unsure(parse: Parse, verb: Word) -> bool:
             and any(w.dep == "pobj" and w.lemma.casefold() == "default" for w in parse.children(child.i))
         ):
             return True  # "By default, the kubelet assigns …": what holds until it is configured
-    if verb.dep in ("relcl", "acl") and _moment(parse, parse.words[verb.head]):
+    if verb.dep in ("relcl", "acl") and _is_moment(parse, parse.words[verb.head]):
         return True
-    if _in_purpose(parse, verb):
+    if _is_in_purpose(parse, verb):
         return True
     if verb.dep == "pcomp" and any(  # "Instead of X being implemented by Y, …" (a prepositional clause)
         w.lemma.casefold() in ("instead", "rather") for w in parse.children(verb.head)
@@ -144,9 +144,9 @@ def unsure(parse: Parse, verb: Word) -> bool:
         head.i != verb.i
         and verb.dep in ("conj", "xcomp", "ccomp")
         and (
-            unsure(parse, head)
+            is_unasserted(parse, head)
             or head.lemma.casefold() in _SUPPOSING | _TRYING
-            or (head.lemma.casefold() in ENABLING and infinitive(parse, verb))
+            or (head.lemma.casefold() in ENABLING and is_infinitive(parse, verb))
         )
     )
 
@@ -159,7 +159,7 @@ _FRAMES = frozenset(
 _SEQUENCE = frozenset(["finally", "then", "next", "afterwards", "subsequently", "lastly"])
 
 
-def _framed(parse: Parse, prep: Word) -> bool:
+def _is_framed(parse: Parse, prep: Word) -> bool:
     """A fronted "in" phrase that limits the statement to some cases ("In most cases", "In this
     configuration", "In either of those situations") or some clusters ("In clusters with less than
     100 nodes"), or one that opens with "with"/"without" ("With immediate binding, …"); "In
@@ -180,7 +180,7 @@ def _framed(parse: Parse, prep: Word) -> bool:
 _FRONTED_PURPOSE = re.compile(r"To [a-z]+\b[^,.;:]*,")
 
 
-def _in_purpose(parse: Parse, verb: Word) -> bool:
+def _is_in_purpose(parse: Parse, verb: Word) -> bool:
     """ "To ensure pods land on nodes supporting a RuntimeClass, …": a verb inside a fronted purpose
     clause states a goal (the parser may make its verb the root)."""
     fronted = _FRONTED_PURPOSE.match(parse.text)
@@ -189,7 +189,7 @@ def _in_purpose(parse: Parse, verb: Word) -> bool:
     word, seen = verb, 0
     while word.head != word.i and seen < 20:
         head = parse.words[word.head]
-        if word.dep == "advcl" and word.i < head.i and infinitive(parse, word):
+        if word.dep == "advcl" and word.i < head.i and is_infinitive(parse, word):
             return True
         word, seen = head, seen + 1
     return False
@@ -198,7 +198,7 @@ def _in_purpose(parse: Parse, verb: Word) -> bool:
 _READER = frozenset(["you", "we", "i", "user", "users", "administrator", "operator", "one"])
 
 
-def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
+def _is_circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     """ "when you use …", "after deleting …", "While the kubelet is …": a clause that says when (a
     "while" after the main clause contrasts: "X runs serially, while Y …")."""
     when = _WHEN | (_CONDITIONS - {"although", "though"})
@@ -207,7 +207,7 @@ def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     children = parse.children(clause.i)
     if clause.dep == "prep":  # "After deleting all the dependent objects, …", "After the X phase, …"
         return clause.lemma.casefold() in when and (before or any(w.dep == "pcomp" for w in children))
-    if infinitive(parse, clause):
+    if is_infinitive(parse, clause):
         return False  # "… determine when to restart a container": what is decided, not when it holds
     marker = next((w for w in children if w.dep in ("mark", "advmod") and w.lemma.casefold() in when), None)
     if marker is None:
@@ -221,5 +221,5 @@ def _circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     )
 
 
-def infinitive(parse: Parse, verb: Word) -> bool:
+def is_infinitive(parse: Parse, verb: Word) -> bool:
     return any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(verb.i))

@@ -135,9 +135,9 @@ def verb_objects(
             for clause in (
                 w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"
             ):
-                if modality.unsure(parse, clause):
+                if modality.is_unasserted(parse, clause):
                     continue
-                infinitive = modality.infinitive(parse, clause)
+                infinitive = modality.is_infinitive(parse, clause)
                 for obj in (w for w in parse.children(clause.i) if w.dep == "dobj"):
                     for word in endpoints.with_conjuncts(parse, [obj]):
                         if word.i in refs and infinitive:
@@ -175,14 +175,14 @@ def verb_objects(
     enabled = [
         w
         for w in children
-        if w.dep in ("xcomp", "ccomp") and w.pos == "VERB" and (bare or modality.infinitive(parse, w))
+        if w.dep in ("xcomp", "ccomp") and w.pos == "VERB" and (bare or modality.is_infinitive(parse, w))
     ]
     if verb.lemma.casefold() in modality.ENABLING and enabled:
         return _enabled(parse, verb, enabled[0], objects, refs)
     if verb.lemma.casefold() in _DECIDING:
         # "Liveness probes determine when to restart a container": what the subject decides for Y
         for clause in (
-            w for w in children if w.dep in ("advcl", "xcomp", "ccomp") and modality.infinitive(parse, w)
+            w for w in children if w.dep in ("advcl", "xcomp", "ccomp") and modality.is_infinitive(parse, w)
         ):
             wh = next(
                 (
@@ -215,7 +215,7 @@ def verb_objects(
         # "A Deployment manages ReplicaSets and every ReplicaSet creates Pods": the parser took the
         # object for the subject of the next clause; it follows the verb directly.
         for clause in (
-            w for w in children if w.dep == "ccomp" and w.i > verb.i and not modality.infinitive(parse, w)
+            w for w in children if w.dep == "ccomp" and w.i > verb.i and not modality.is_infinitive(parse, w)
         ):
             subject = next((w for w in parse.children(clause.i) if w.dep == "nsubj"), None)
             between = parse.words[verb.i + 1 : subject.i] if subject is not None else []
@@ -242,7 +242,7 @@ def verb_objects(
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
         if preposition == "as" and objects and not passive:
             continue  # "provides `==` and `!=` as comparison operators": the kind of the object
-        if preposition in _PLACING and endpoints.after_quantified(parse, prep, children):
+        if preposition in _PLACING and endpoints.is_after_quantified(parse, prep, children):
             continue  # "captures logs from each container in a running Pod": where each container is
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
         if any(c.dep == "preconj" for p in pobjs for c in parse.children(p.i)):
@@ -291,7 +291,7 @@ def verb_objects(
         if any(w.i in refs for w in objects):
             continue  # "requires nodes to run pods": the nodes run them, not what requires them
         inner = parse.children(xcomp.i)
-        if modality.unsure(parse, xcomp) or not modality.infinitive(parse, xcomp):
+        if modality.is_unasserted(parse, xcomp) or not modality.is_infinitive(parse, xcomp):
             continue  # "contains hashing functions": a gerund is no purpose
         # "uses square brackets to specify a list": what it uses is part of the predicate
         middle = plain.text.casefold() if plain is not None else ""
@@ -313,7 +313,7 @@ def tasks(parse: Parse, prep: Word, refs: Mapping[int, str]) -> list[tuple[str, 
     ("for the management of Pods": "management of")."""
     found: list[tuple[str, str]] = []
     for word in parse.children(prep.i):
-        if word.dep == "pcomp" and word.tag == "VBG" and not modality.unsure(parse, word):
+        if word.dep == "pcomp" and word.tag == "VBG" and not modality.is_unasserted(parse, word):
             for obj in (w for w in parse.children(word.i) if w.dep == "dobj"):
                 found.extend(
                     (refs[w.i], word.text.casefold())
@@ -351,7 +351,7 @@ def _enabled(
     inner = parse.children(action.i)
     allowed = [*objects, *(w for w in inner if w.dep == "nsubj")]
     things = [w for w in inner if w.dep in ("dobj", "prep", "xcomp", "ccomp")]
-    if modality.unsure(parse, verb):
+    if modality.is_unasserted(parse, verb):
         return []
     readers = [w for w in allowed if w.text.casefold() in _READERS]
     if readers and len(readers) == len(allowed):

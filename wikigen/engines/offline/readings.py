@@ -3,7 +3,8 @@
 A *reading* places one mention of a term in its sentence: the subject of a copula ("A **trait** is a
 …"), of a verb that says what the term does ("*Modules* let us organize code …"), the name a sentence
 gives ("… is called the *prelude*", "… known as IEx"), an apposition ("ETS, a cache …"), any other
-subject, or a mere mention. Its rank orders definitions by form: 0 defines, 1 describes, 2 mentions.
+subject, or a mere mention. Its :class:`Rank` orders definitions by form: it defines, describes,
+mentions, or only modifies another noun.
 Negated and question sentences define nothing; a forward reference ("… which Chapter 18 covers")
 ranks below a sentence that does not point elsewhere.
 
@@ -16,20 +17,28 @@ and :mod:`~wikigen.engines.offline.frames` (the clause around it: hedges, condit
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import IntEnum
 
 from wikigen.engines.offline import complements, frames, subjects, uses
 from wikigen.engines.offline.parse import Parse, Word
 
-DEFINES, DESCRIBES, MENTIONS, MODIFIES = 0, 1, 2, 3  # MODIFIES: the term only qualifies another noun
+
+class Rank(IntEnum):
+    """How well a reading defines its term; a lower rank is a better definition."""
+
+    DEFINES = 0
+    DESCRIBES = 1
+    MENTIONS = 2
+    MODIFIES = 3  # the term only qualifies another noun
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
     pattern: str  # copula | function | purpose | called | appositive | emphasis | subject | mention
-    rank: int
+    rank: Rank
     anaphoric: bool = False  # "This set is called …": the sentence before says what "this" is
     forward: bool = False
-    # A description (DESCRIBES) of what "the" one named is or does ("The aggregation layer allows
+    # A description (Rank.DESCRIBES) of what "the" one named is or does ("The aggregation layer allows
     # …", weak only because a definite article may pick one thing) says more of the term than any
     # other ("The aggregation layer runs in-process …", "Pod priority is specified by …").
     of_the_one: bool = False
@@ -44,29 +53,32 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     marked = marked and head.dep not in ("compound", "amod", "nmod", "poss", "npadvmod")
     governor = parse.words[head.head]
     if head.dep in ("compound", "nmod", "amod") and (
-        (head.code and subjects.named_classifier(parse, governor)) or subjects.kind_instances(head, governor)
+        (head.code and subjects.is_named_classifier(parse, governor))
+        or subjects.is_kind_of_instances(head, governor)
     ):
         # "the `Enum` module provides …" says it of `Enum`; "StorageClass objects define …" of StorageClass
         head = governor
-    elif not head.code and (subjects.named_classifier(parse, head) or subjects.instance(parse, head)):
+    elif not head.code and (
+        subjects.is_named_classifier(parse, head) or subjects.is_named_instance(parse, head)
+    ):
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
-        return Reading("mention", MENTIONS)
-    if subjects.same(parse, head):
-        return Reading("mention", MENTIONS)  # "Three actors can compile the same repository: …"
+        return Reading("mention", Rank.MENTIONS)
+    if subjects.is_same(parse, head):
+        return Reading("mention", Rank.MENTIONS)  # "Three actors can compile the same repository: …"
     if head.dep in ("nsubj", "nsubjpass") and (
-        subjects.some_of(parse, head) or frames.consequence(parse, parse.words[head.head])
+        subjects.is_some_of(parse, head) or frames.is_consequence(parse, parse.words[head.head])
     ):
         # "Some interfaces match …": what some of them do; "As a result, all namespace names must
         # be …", "…, so taints are still required": what follows from something else
-        return Reading("mention", MENTIONS)
+        return Reading("mention", Rank.MENTIONS)
     reading = _read(parse, head, marked)
-    if frames.hortative(parse) or frames.FRAGMENT.match(parse.text):
+    if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text):
         # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
         # case of an error, …": the rest of a sentence an example interrupted. Neither defines.
         return replace(reading, forward=True)
     if (
-        frames.conditional(parse)
+        frames.is_conditional(parse)
         and not (reading.pattern == "copula" and frames.NEED.match(parse.text))
         and frames.PRESENTED.search(parse.text) is None
     ):
@@ -81,76 +93,81 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         frames.FORWARD.search(parse.text) is not None
         or frames.WHAT_FOLLOWS.search(parse.text.strip()) is not None
     )
-    if parse.text.rstrip().endswith("?") or frames.negated(parse, head):
-        return Reading("mention", MENTIONS, forward=forward)
-    if uses.the_text_covers(parse, head):
-        return Reading("mention", MENTIONS, forward=True)  # "This page describes _X_": what it covers
+    if parse.text.rstrip().endswith("?") or frames.is_negated(parse, head):
+        return Reading("mention", Rank.MENTIONS, forward=forward)
+    if uses.is_covered_by_text(parse, head):
+        return Reading("mention", Rank.MENTIONS, forward=True)  # "This page describes _X_": what it covers
     words = parse.words
     governor = words[head.head]
-    main = frames.main(parse, governor)
+    main = frames.is_main_clause(parse, governor)
     if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i and main:
         attr = next((w for w in parse.children(governor.i) if w.dep in ("attr", "acomp")), None)
         if (
             attr is not None
             and attr.dep == "attr"
-            and complements.defining_attr(parse, attr)
-            and not frames.hedged(parse, governor)
-            and not frames.can(parse, governor)  # "A policy can be a rule …": what it may be, not what it is
+            and complements.is_defining_attr(parse, attr)
+            and not frames.is_hedged(parse, governor)
+            # "A policy can be a rule …": what it may be, not what it is
+            and not frames.is_possibility(parse, governor)
         ):
             # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
             # "The _scheduling framework_ is a …": a term the author marks where it says what it is
             # is the one thing it names, not one of a kind
-            restricted = subjects.restricted(parse, head)
+            restricted = subjects.is_restricted(parse, head)
             # "The head is the first element of a list": the one of any list, a kind after all
-            definite = subjects.definite(parse, head) and not marked and not complements.of_any(parse, attr)
-            weak = restricted or definite or frames.example(parse)  # "For example, a Set is …"
+            definite = (
+                subjects.is_definite(parse, head) and not marked and not complements.is_of_any(parse, attr)
+            )
+            weak = restricted or definite or frames.is_example_frame(parse)  # "For example, a Set is …"
             return Reading(
                 "copula",
-                DESCRIBES if weak else DEFINES,
+                Rank.DESCRIBES if weak else Rank.DEFINES,
                 # "This boundary is an authorization rule …" says it of what the sentence before set up
-                anaphoric=uses.points_back(parse, governor) or uses.pointed_subject(parse, governor),
+                anaphoric=uses.points_back(parse, governor) or uses.has_pointed_subject(parse, governor),
                 forward=forward,
                 of_the_one=weak and not restricted,
             )
-        if frames.compares(parse, governor):
+        if frames.is_comparison(parse, governor):
             return Reading(
-                "mention", MENTIONS, forward=forward
+                "mention", Rank.MENTIONS, forward=forward
             )  # "X is different from Y", "… is faster than"
-        if complements.values(parse, governor):
-            return Reading("mention", MENTIONS, forward=forward)  # "X can either be `A` or `B`": its values
-        if attr is not None and attr.dep == "attr" and complements.judged(parse, attr):
+        if complements.is_choice_of_values(parse, governor):
+            # "X can either be `A` or `B`": its values
+            return Reading("mention", Rank.MENTIONS, forward=forward)
+        if attr is not None and attr.dep == "attr" and complements.is_verdict(parse, attr):
             # "`if` is a useful alternative", "Bundles are the most common answer to …": a verdict on
             # it, or how it ranks
-            return Reading("mention", MENTIONS, forward=forward)
-        if attr is not None and attr.dep == "acomp" and complements.capable(parse, attr):
+            return Reading("mention", Rank.MENTIONS, forward=forward)
+        if attr is not None and attr.dep == "acomp" and complements.is_capability(parse, attr):
             # "Associative data structures are able to associate a key …", "The node controller is
             # responsible for updating …": what it does, said with an adjective
             # "Any process that knows the `pid` above will be able to …": some processes
-            restricted = subjects.restricted(parse, head) or subjects.narrowed(parse, head)
+            restricted = subjects.is_restricted(parse, head) or subjects.is_narrowed(parse, head)
             weak = (
                 restricted
-                or subjects.definite(parse, head)
-                or frames.example(parse)
-                or frames.hedged(parse, governor)
-                or frames.can(parse, governor)
+                or subjects.is_definite(parse, head)
+                or frames.is_example_frame(parse)
+                or frames.is_hedged(parse, governor)
+                or frames.is_possibility(parse, governor)
             )
             return Reading(
                 "function",
-                DESCRIBES if weak else DEFINES,
+                Rank.DESCRIBES if weak else Rank.DEFINES,
                 forward=forward,
                 of_the_one=weak and not restricted,
             )
         if attr is not None and attr.dep == "acomp":
             # "Public functions are globally available", "Labels without a prefix are private": a property
-            return Reading("mention", MENTIONS, forward=forward)
-        if frames.part_of(parse, governor):
+            return Reading("mention", Rank.MENTIONS, forward=forward)
+        if frames.is_part_of(parse, governor):
             # "Kubernetes volume health monitoring is part of how Kubernetes implements …": where it
             # belongs, not what it is or does
-            return Reading("mention", MENTIONS, forward=forward)
+            return Reading("mention", Rank.MENTIONS, forward=forward)
         # "A policy can be a rule for …": what it may be describes it
-        return Reading("subject", DESCRIBES, forward=forward)
-    if head.dep == "nsubj" and main and uses.parts_listed(parse, governor):
-        return Reading("mention", MENTIONS, forward=forward)  # "X consists of two parts: …": its structure
+        return Reading("subject", Rank.DESCRIBES, forward=forward)
+    if head.dep == "nsubj" and main and uses.has_parts_listed(parse, governor):
+        # "X consists of two parts: …": its structure
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if (
         head.dep == "nsubj"
         and main
@@ -162,7 +179,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and ":" in parse.text[head.end : governor.start]
             and not any(w.dep in ("aux", "auxpass") for w in parse.children(governor.i))
         )
-        and not frames.hedged(parse, governor)
+        and not frames.is_hedged(parse, governor)
         and subjects.determiner(parse, head) not in subjects.DEMONSTRATIVE
     ):
         # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
@@ -172,44 +189,53 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "Init containers always run to completion", "The layer runs in-process with …": where or
         # how it runs is a property; what it runs ("A Job runs Pods to completion") is its function
         incidental = (
-            frames.compares(parse, governor)  # "Comprehensions provide a more concise representation than …"
-            or frames.also(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
+            # "Comprehensions provide a more concise representation than …"
+            frames.is_comparison(parse, governor)
+            or frames.is_addition(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
             or frames.FURTHER.match(parse.text) is not None  # "Furthermore, `Task` provides …": likewise
-            or frames.example(parse)
-            or subjects.restricted(parse, head)
-            or frames.can(parse, governor)
-            or frames.usually(parse, governor)  # "DaemonSets typically provide …": what it is often used for
-            or frames.perfect(parse, governor)  # "Proxies have replaced redirect capabilities": what happened
-            or frames.then(parse, governor)  # "The proxy then forwards the request …": one step of a process
+            or frames.is_example_frame(parse)
+            or subjects.is_restricted(parse, head)
+            or frames.is_possibility(parse, governor)
+            # "DaemonSets typically provide …": what it is often used for
+            or frames.is_habitual(parse, governor)
+            # "Proxies have replaced redirect capabilities": what happened
+            or frames.is_present_perfect(parse, governor)
+            # "The proxy then forwards the request …": one step of a process
+            or frames.is_sequence_step(parse, governor)
             or governor.dep == "conj"
             or frames.subject_count(parse, governor) > 1
             # "Each runtime allows only …": what each one does
             or subjects.determiner(parse, head) in frames.EACH
-            or subjects.participled(parse, head)  # "The spawned process will execute …": the one just spawned
-            or subjects.of_this(parse, head)  # "Direct access to this API allows …"
-            or frames.but_not(parse, governor)  # "X enable autoscaling, but might not satisfy …": weighed
+            # "The spawned process will execute …": the one just spawned
+            or subjects.is_participled(parse, head)
+            or subjects.is_of_this(parse, head)  # "Direct access to this API allows …"
+            # "X enable autoscaling, but might not satisfy …": weighed
+            or frames.has_hedged_contrast(parse, governor)
             # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
             or (
                 governor.lemma in ("run", "start")
                 and not any(w.dep == "dobj" for w in parse.children(governor.i))
             )
         )
-        weak = incidental or subjects.definite(parse, head)
+        weak = incidental or subjects.is_definite(parse, head)
         return Reading(
             "function",
-            DESCRIBES if weak else DEFINES,
+            Rank.DESCRIBES if weak else Rank.DEFINES,
             anaphoric=uses.points_back(parse, governor),
             forward=forward,
             of_the_one=weak and not incidental,
         )
-    if uses.purpose_of(parse, head):
+    if uses.has_stated_purpose(parse, head):
         # "A ReplicaSet's purpose is to maintain …": what it is for; "the gate's role" of one gate
-        restricted = subjects.restricted(parse, head)
-        weak = restricted or subjects.definite(parse, head)
+        restricted = subjects.is_restricted(parse, head)
+        weak = restricted or subjects.is_definite(parse, head)
         return Reading(
-            "purpose", DESCRIBES if weak else DEFINES, forward=forward, of_the_one=weak and not restricted
+            "purpose",
+            Rank.DESCRIBES if weak else Rank.DEFINES,
+            forward=forward,
+            of_the_one=weak and not restricted,
         )
-    if head.dep == "nsubjpass" and main and governor.lemma == "use" and not frames.hedged(parse, governor):
+    if head.dep == "nsubjpass" and main and governor.lemma == "use" and not frames.is_hedged(parse, governor):
         # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
         # shortcut for …", "X is used to …" what it is for
         # ("For trace configuration, X can also be used with Y": a fronted "for" frames the sentence)
@@ -221,73 +247,86 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "For example, X can be used with …": one example's use
         weak = (
             not purpose
-            or subjects.restricted(parse, head)
-            or frames.example(parse)
-            or frames.on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
-            or frames.usually(parse, governor)  # "Keywords are mostly used to …": in most uses, not what for
+            or subjects.is_restricted(parse, head)
+            or frames.is_example_frame(parse)
+            or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
+            # "Keywords are mostly used to …": in most uses, not what for
+            or frames.is_habitual(parse, governor)
             # "This address is used as …", "any certificate … can be used to gain …": one, or each
             or subjects.determiner(parse, head) in subjects.DEMONSTRATIVE | frames.EACH
         )
-        return Reading("function", DESCRIBES if weak else DEFINES, forward=forward)  # "X is used to …"
+        # "X is used to …"
+        return Reading("function", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward)
     if head.dep == "nsubjpass" and governor.lemma in subjects.CALL_LEMMAS:
-        return Reading("mention", MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
-    if head.dep == "dobj" and governor.dep == "ROOT" and main and uses.use_for(parse, governor):
+        return Reading("mention", Rank.MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
+    if head.dep == "dobj" and governor.dep == "ROOT" and main and uses.is_use_for_purpose(parse, governor):
         # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
         if subjects.determiner(parse, head) in subjects.DEMONSTRATIVE:
-            return Reading("mention", MENTIONS, forward=forward)  # "Use these guidelines to …"
+            return Reading("mention", Rank.MENTIONS, forward=forward)  # "Use these guidelines to …"
         # "Use a mutating admission webhook to set this field …": what it does for the thing just
         # named, not what it is for
         only = any(w.dep == "advmod" and w.lemma.casefold() == "only" for w in parse.children(governor.i))
-        if frames.can(parse, governor) or uses.for_this(parse, governor) or only:
+        if frames.is_possibility(parse, governor) or uses.is_for_this(parse, governor) or only:
             # "You can use X to view …": what the reader can do with it, as "using a _X_" is; "Only
             # use X if …" when not to use it
-            return Reading("use", DESCRIBES, forward=forward)
-        return Reading("function", DEFINES, forward=forward)
+            return Reading("use", Rank.DESCRIBES, forward=forward)
+        return Reading("function", Rank.DEFINES, forward=forward)
     if (
         head.dep == "dobj"
         and main
         and governor.lemma in uses.OFFER_LEMMAS
-        and uses.offered_as(parse, governor)
+        and uses.is_offered_as(parse, governor)
     ):
-        return Reading("copula", DEFINES, forward=forward)  # "Elixir provides macros as a mechanism for …"
-    if head.dep == "pobj" and governor.text.casefold() == "as" and uses.members_offered(parse, head):
-        return Reading("called", DEFINES, forward=forward)  # "Elixir supports `true` and `false` as booleans"
+        # "Elixir provides macros as a mechanism for …"
+        return Reading("copula", Rank.DEFINES, forward=forward)
+    if (
+        head.dep == "pobj"
+        and governor.text.casefold() == "as"
+        and uses.is_kind_of_offered_members(parse, head)
+    ):
+        # "Elixir supports `true` and `false` as booleans"
+        return Reading("called", Rank.DEFINES, forward=forward)
     grouping = (
         uses.grouped_into(parse, head) if head.dep == "pobj" and governor.text.casefold() == "into" else None
     )
     if grouping is not None:
         # "In Elixir we group several functions into modules"; "You can organize … into namespaces" one use
-        return Reading("function", DESCRIBES if frames.can(parse, grouping) else DEFINES, forward=forward)
+        return Reading(
+            "function",
+            Rank.DESCRIBES if frames.is_possibility(parse, grouping) else Rank.DEFINES,
+            forward=forward,
+        )
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
-        status = complements.status(parse, head)
+        status = complements.is_maturity(parse, head)
         if (
             subjects.determiner(parse, head) in ("a", "an", "the")
-            and not frames.hedged(parse, governor)
+            and not frames.is_hedged(parse, governor)
             and not (example or status)
         ):
-            return Reading("copula", DEFINES, forward=forward)  # "… is the **pipe operator**"
-        return Reading("mention", MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
+            return Reading("copula", Rank.DEFINES, forward=forward)  # "… is the **pipe operator**"
+        return Reading("mention", Rank.MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
     if (
         head.dep == "pobj"
         and governor.text.casefold() == "of"
         and words[governor.head].lemma.casefold() in ("concept", "notion")
-        and not frames.hedged(parse, words[words[governor.head].head])
+        and not frames.is_hedged(parse, words[words[governor.head].head])
     ):
         if words[words[governor.head].head].lemma.casefold() in uses.COVERS:
-            return Reading("mention", MENTIONS, forward=True)  # "This document describes the concept of X"
+            # "This document describes the concept of X"
+            return Reading("mention", Rank.MENTIONS, forward=True)
         # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
         # what they are in the sentence after it, when that one opens with them
-        return Reading("called", DEFINES, forward=forward, introduced=True)
-    if subjects.former_name(parse, head):
-        return Reading("mention", MENTIONS, forward=True)
+        return Reading("called", Rank.DEFINES, forward=forward, introduced=True)
+    if subjects.is_former_name(parse, head):
+        return Reading("mention", Rank.MENTIONS, forward=True)
     called = subjects.called(parse, head)
     if called is not None:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
-        rank = DESCRIBES if subjects.symbol_named(parse, head) else DEFINES
+        rank = Rank.DESCRIBES if subjects.is_symbol_named(parse, head) else Rank.DEFINES
         return Reading("called", rank, anaphoric=called, forward=forward)
     if (
-        not subjects.counted(parse, head)
+        not subjects.is_counted(parse, head)
         and subjects.determiner(parse, head) not in subjects.DEMONSTRATIVE
         and head.dep != "appos"
         and any(
@@ -296,21 +335,21 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and subjects.determiner(parse, w) in ("a", "an")
             and "(" not in parse.text[head.end : w.start]
             and (
-                subjects.entry_term(parse, head) or not subjects.comma_list(parse, w)
+                subjects.is_entry_term(parse, head) or not subjects.is_comma_list(parse, w)
             )  # "Concept\n: A named …"
             for w in parse.children(head.i)
         )
     ):  # "ETS, a cache …"; not "the first element (the key)", nor one item of a list ("records an
         # id, the version, a span, …") or a list after a colon ("… the same repository: a person
         # running …, and a second person …")
-        return Reading("appositive", DEFINES, forward=forward)
-    if subjects.parenthesized_gloss(parse, head):
-        return Reading("appositive", DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
-    if subjects.glossed(parse, head):
-        return Reading("appositive", DEFINES, forward=forward)
+        return Reading("appositive", Rank.DEFINES, forward=forward)
+    if subjects.has_parenthesized_gloss(parse, head):
+        return Reading("appositive", Rank.DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
+    if subjects.has_colon_gloss(parse, head):
+        return Reading("appositive", Rank.DEFINES, forward=forward)
     which = uses.which_clause(parse, head)
     if which is not None:
-        return Reading(which, DEFINES, forward=forward)
+        return Reading(which, Rank.DEFINES, forward=forward)
     # a "noun" as the object of a passive verb is a misread manner ("are specified _inline_")
     # (not where the verb names: "are considered _truthy_", "is called _x_")
     manner = (
@@ -318,21 +357,22 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and governor.lemma not in subjects.CALL_LEMMAS | {"consider"}
         and any(w.dep == "auxpass" for w in parse.children(governor.i))
     )
-    used = marked and uses.put_to_use(parse, head)  # what the reader does with it
-    if marked and subjects.word_example(parse, head):
-        return Reading("mention", MENTIONS, forward=forward)  # "words such as “failure”": the word itself
+    used = marked and uses.is_put_to_use(parse, head)  # what the reader does with it
+    if marked and subjects.is_word_example(parse, head):
+        # "words such as “failure”": the word itself
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if (
         marked
         and head.pos in ("NOUN", "PROPN")
         and not manner
-        and not frames.imperative(parse)
+        and not frames.is_imperative(parse)
         and not complements.defines_another(parse, head)
         and not used
-        and not subjects.some_of(parse, head)  # "… can be made of multiple _requirements_"
-        and not frames.of_each(
+        and not subjects.is_some_of(parse, head)  # "… can be made of multiple _requirements_"
+        and not frames.is_of_each(
             parse, governor
         )  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"
-        and not subjects.aside(parse, head, governor)
+        and not subjects.is_aside(parse, head, governor)
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
@@ -341,15 +381,19 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # one on the way; "We say these operators perform _X_" names what the sentence before
         # spoke of, and is quoted with it
         # "The _handling server_ then proxies …" is one step of what the text before describes
-        rank = DESCRIBES if head.dep in ("nsubj", "nsubjpass") and frames.then(parse, governor) else DEFINES
-        pointed = uses.pointed_subject(parse, governor) or uses.points_back(parse, governor)
+        rank = (
+            Rank.DESCRIBES
+            if head.dep in ("nsubj", "nsubjpass") and frames.is_sequence_step(parse, governor)
+            else Rank.DEFINES
+        )
+        pointed = uses.has_pointed_subject(parse, governor) or uses.points_back(parse, governor)
         return Reading("emphasis", rank, forward=forward, anaphoric=pointed)
     if marked and used:
         # "… scale a workload using a _VerticalPodAutoscaler_", "… is to run an *extension API
         # server* in Pods": what the reader does with it, like "You can use X to …"
-        return Reading("use", DESCRIBES, forward=forward)
+        return Reading("use", Rank.DESCRIBES, forward=forward)
     if marked:
-        return Reading("mention", MENTIONS, forward=forward)
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     participle = governor.tag == "VBN" and not any(
         w.dep in ("aux", "auxpass") for w in parse.children(governor.i)
     )
@@ -357,27 +401,28 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         head.dep in ("nsubj", "nsubjpass")
         and main
         and not participle
-        and not subjects.narrowed(parse, head)
+        and not subjects.is_narrowed(parse, head)
         and subjects.determiner(parse, head)
         not in subjects.DEMONSTRATIVE | frames.EACH  # "This ownership is indicated by …"
-        and not frames.compares(parse, governor)
-        and not frames.hedged(parse, governor)  # "Different parameters may be accepted …"
-        and not frames.can(parse, governor)  # "The policy can either be …": what it may be
-        and not frames.also(parse, governor)  # "Function definitions also support …": one more feature
-        and not frames.perfect(parse, governor)  # "Proxies have replaced redirect capabilities": a change
-        and not frames.then(parse, governor)  # "The kubelet then restarts …": one step
-        and not frames.example(parse)
+        and not frames.is_comparison(parse, governor)
+        and not frames.is_hedged(parse, governor)  # "Different parameters may be accepted …"
+        and not frames.is_possibility(parse, governor)  # "The policy can either be …": what it may be
+        and not frames.is_addition(parse, governor)  # "Function definitions also support …": one more feature
+        # "Proxies have replaced redirect capabilities": a change
+        and not frames.is_present_perfect(parse, governor)
+        and not frames.is_sequence_step(parse, governor)  # "The kubelet then restarts …": one step
+        and not frames.is_example_frame(parse)
         # "The group a function … belongs to": a misparse (two subjects, or a subject's subject)
         and frames.subject_count(parse, governor) == 1
         and frames.subject_count(parse, head) == 0
-        and not frames.done_to(parse, head, governor)
+        and not frames.is_done_to_subject(parse, head, governor)
         # "Cluster-level logging architectures require a separate backend …": what it needs
         and governor.lemma.casefold() not in ("require", "need")
         # "the owner object you're deleting …" read as "the owner objects": a singular noun with a
         # plural verb is a misparse of a noun phrase
         and not (head.tag == "NN" and not head.code and governor.tag == "VBP")
     ):
-        return Reading("subject", DESCRIBES, forward=forward)
+        return Reading("subject", Rank.DESCRIBES, forward=forward)
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
-        return Reading("modifier", MODIFIES, forward=forward)  # "observability features"
-    return Reading("mention", MENTIONS, forward=forward)
+        return Reading("modifier", Rank.MODIFIES, forward=forward)  # "observability features"
+    return Reading("mention", Rank.MENTIONS, forward=forward)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from wikigen.engines.offline.terms import head_variants, identifier_like, term_ok
+from wikigen.engines.offline.terms import head_variants, is_acceptable_term, is_identifier_like
 from wikigen.model.ids import normalize_name
 
 
@@ -47,7 +47,11 @@ class Mentions:
         for ref, forms in names:
             for form in forms:
                 for variant in (form, *head_variants(form)):
-                    if (known and len(variant.strip()) >= 2) or term_ok(variant) or identifier_like(variant):
+                    if (
+                        (known and len(variant.strip()) >= 2)
+                        or is_acceptable_term(variant)
+                        or is_identifier_like(variant)
+                    ):
                         owners.setdefault(normalize_name(variant), set()).add(ref)
         unique = {key: next(iter(refs)) for key, refs in owners.items() if len(refs) == 1}
         return cls(unique)

@@ -23,10 +23,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.engines.offline import endpoints, modality, predicates
-from wikigen.engines.offline.frames import WHAT_FOLLOWS, imperative
+from wikigen.engines.offline.frames import WHAT_FOLLOWS, is_imperative
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
-from wikigen.engines.offline.subjects import CLASSIFIERS, hyphened
+from wikigen.engines.offline.subjects import CLASSIFIERS, is_hyphened
 
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
@@ -66,7 +66,7 @@ def stated(
         # a question, "If the claim is not allocated, then the kubelet will fail to run …", or "The
         # kubelet ranks pods for eviction based on the following factors:": what follows says it
         return []
-    if imperative(parse) and not any(
+    if is_imperative(parse) and not any(
         w.dep == "ROOT" and w.lemma.casefold() in ("use", "let") for w in parse.words
     ):
         # "Write code … that uses the API to read a ConfigMap", "Take the example, and the Pods
@@ -89,7 +89,7 @@ def stated(
     narrowed = {
         head.i
         for head, mention in heads
-        if refs[head.i] == mention.ref and _one_of_a_kind(parse, head, mention, refs, hubs)
+        if refs[head.i] == mention.ref and _is_one_of_a_kind(parse, head, mention, refs, hubs)
     }
     if narrowed:
         general = {i: ref for i, ref in refs.items() if i not in narrowed}
@@ -123,12 +123,13 @@ def _stated(
     objects = {
         i: ref
         for i, ref in refs.items()
-        if not modality.pointed(parse, parse.words[i], named) and not _named_after(parse, parse.words[i])
+        if not modality.is_pointed(parse, parse.words[i], named)
+        and not _is_named_after(parse, parse.words[i])
     }
     for verb in parse.words:
         if (
             verb.pos not in ("VERB", "AUX")
-            or modality.unsure(parse, verb)
+            or modality.is_unasserted(parse, verb)
             or verb.lemma in _ABOUT_TEXT | endpoints.NAMING
         ):
             continue
@@ -140,12 +141,12 @@ def _stated(
         # "… exist in the cluster and are defined in the API": a coordinated verb's own auxiliary
         passive = (
             any(w.dep == "nsubjpass" and (w.head == verb.i or verb.tag == "VBN") for w in subjects)
-            or modality.bare_participle(parse, verb)
+            or modality.is_bare_participle(parse, verb)
             or (verb.tag == "VBN" and any(w.dep == "auxpass" for w in parse.children(verb.i)))
         )
         subjects = endpoints.stand_ins(parse, endpoints.resolved(parse, subjects), refs)
         subject_refs = [
-            (refs[w.i], w) for w in subjects if w.i in refs and not modality.denied(parse, w, named)
+            (refs[w.i], w) for w in subjects if w.i in refs and not modality.is_denied(parse, w, named)
         ]
         for obj_ref, predicate, agent in predicates.verb_objects(parse, verb, objects, passive):
             if agent:  # "Y is managed by X": X manages Y
@@ -162,7 +163,7 @@ def _stated(
     return found
 
 
-def _named_after(parse: Parse, word: Word) -> bool:
+def _is_named_after(parse: Parse, word: Word) -> bool:
     """A common noun followed by a code name, "a label, `x/y`", "an immutable label `x` on …": one
     instance, named."""
     words = parse.words
@@ -196,7 +197,7 @@ def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
     return {Stated(refs[term.i], "is a", refs[noun.i])} if attached else set()
 
 
-def _one_of_a_kind(
+def _is_one_of_a_kind(
     parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str], hubs: frozenset[str]
 ) -> bool:
     """ "the snapshot controller", "the Reserve interface", "the priority admission controller": a
@@ -207,7 +208,7 @@ def _one_of_a_kind(
     misparse)."""
     if head.code:
         return False
-    if endpoints.restricted(parse, head, mention, refs):
+    if endpoints.is_restricted(parse, head, mention, refs):
         return True
     # the modifier may hang on any word of the name ("the priority admission controller")
     inside = {w.i for w in parse.words if mention.start <= w.start and w.end <= mention.end} | {head.i}
@@ -219,8 +220,8 @@ def _one_of_a_kind(
         and (
             w.pos in ("NOUN", "PROPN")
             or w.i in refs
-            or hyphened(parse, w)
-            or endpoints.noun_as_adjective(parse, w)
+            or is_hyphened(parse, w)
+            or endpoints.is_noun_as_adjective(parse, w)
         )
         and w.end <= mention.start
         # on an inner word, a lower-case word ("the priority admission controller"), not a name of
@@ -254,9 +255,9 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mappin
             if task and not task.endswith(" of"):
                 found.update(Stated(refs[u.i], f"is used for {task}", ref) for u in users)
     for purpose in (w for w in children if w.dep in ("xcomp", "advcl") and w.pos == "VERB"):
-        if modality.unsure(parse, purpose) or not all(purpose.i > u.i for u in used):
+        if modality.is_unasserted(parse, purpose) or not all(purpose.i > u.i for u in used):
             continue  # "To use the old version, use `powershell`": advice, not what it is used for
-        if not modality.infinitive(parse, purpose):
+        if not modality.is_infinitive(parse, purpose):
             continue  # "accounts created using an IAM service": a means, not a purpose
         if purpose.lemma.casefold() in predicates.GIVING_TO:
             continue  # "to give the control plane … the opportunity": the object is who receives
@@ -272,7 +273,7 @@ def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[State
     """ "As an alternative to `Enum`, Elixir provides the `Stream` module": what the clause offers is
     the alternative."""
     preps = [w for w in parse.children(verb.i) if w.dep == "prep" and w.text.casefold() == "as"]
-    if not preps or modality.unsure(parse, verb):
+    if not preps or modality.is_unasserted(parse, verb):
         return set()
     alternatives = [
         w
@@ -343,7 +344,7 @@ def _classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> 
                 and child.i == word.i - 1
                 and child.i in refs
                 and refs[child.i] not in hubs
-                and not endpoints.other_case(child, refs[child.i])
+                and not endpoints.is_other_case(child, refs[child.i])
             ):
                 found.add(Stated(refs[child.i], "is a", refs[word.i]))
     return found

@@ -30,7 +30,7 @@ DEMONSTRATIVE = POINTING | frozenset(
 )
 
 
-def agrees(parse: Parse, head: Word, clause: Word) -> bool:
+def has_number_agreement(parse: Parse, head: Word, clause: Word) -> bool:
     """Whether a relative clause's verb can have ``head`` as its subject by number: "the shed, which
     are used for …" belongs to another noun (a name written as code keeps any number)."""
     if head.code or head.tag not in ("NN", "NNS", "NNP", "NNPS"):
@@ -45,7 +45,7 @@ def agrees(parse: Parse, head: Word, clause: Word) -> bool:
     return all((w.tag == "VBP") == plural for w in finite)
 
 
-def parenthesized_gloss(parse: Parse, head: Word) -> bool:
+def has_parenthesized_gloss(parse: Parse, head: Word) -> bool:
     """ "`MapSet`s (sets based on maps)", "a probe (a check that the kubelet runs)": a kind named in
     parentheses right after the term, with what narrows it; not "the first element (the key)", a
     name or one word ("(default)")."""
@@ -65,13 +65,13 @@ def parenthesized_gloss(parse: Parse, head: Word) -> bool:
     )
 
 
-def glossed(parse: Parse, head: Word) -> bool:
+def has_colon_gloss(parse: Parse, head: Word) -> bool:
     """ "an overview of init containers: specialized containers that run before …": a colon right
     after the term opens a description of it (a common noun with a clause), not a list of names."""
     words = parse.words
     if head.i + 2 >= len(words) or words[head.i + 1].text != ":":
         return False
-    if counted(parse, head):
+    if is_counted(parse, head):
         return False
     after = words[head.i + 2 :]
     gloss = next((w for w in after if w.pos in ("NOUN", "PROPN", "VERB", "AUX")), None)
@@ -85,7 +85,7 @@ def glossed(parse: Parse, head: Word) -> bool:
     )
 
 
-def symbol_named(parse: Parse, head: Word) -> bool:
+def is_symbol_named(parse: Parse, head: Word) -> bool:
     """ "In Elixir, the `=` operator is called the match operator": what is named is a symbol of the
     name's own kind (an operator named an operator), with nothing said of it but the symbol."""
     verb = parse.words[head.head]
@@ -162,12 +162,12 @@ def called(parse: Parse, head: Word) -> bool | None:
     )
 
 
-def entry_term(parse: Parse, head: Word) -> bool:
+def is_entry_term(parse: Parse, head: Word) -> bool:
     """``head`` is the term of a definition list's entry ("Concept" / ": A named entity …")."""
     return head.i == 0 and len(parse.words) > 1 and parse.words[1].text == ":"
 
 
-def comma_list(parse: Parse, word: Word) -> bool:
+def is_comma_list(parse: Parse, word: Word) -> bool:
     """``word`` opens a list of several items set off by commas ("a person …, CI …, and a second
     person …"; not "a named entity or idea", one gloss with two words for it), or names examples
     in brackets."""
@@ -179,7 +179,7 @@ def comma_list(parse: Parse, word: Word) -> bool:
 _WORD_NOUNS = frozenset(["word", "term", "name", "phrase", "keyword"])
 
 
-def word_example(parse: Parse, head: Word) -> bool:
+def is_word_example(parse: Parse, head: Word) -> bool:
     """ "… contains words such as “failure” or “preference”": the quoted words are examples of
     words, the word itself and not the thing it names (use and mention)."""
     node = head
@@ -193,17 +193,17 @@ def word_example(parse: Parse, head: Word) -> bool:
     )
 
 
-def same(parse: Parse, head: Word) -> bool:
+def is_same(parse: Parse, head: Word) -> bool:
     """ "the same repository", "the same rules": the one already spoken of, never introduced."""
     return any(w.dep == "amod" and w.lemma.casefold() == "same" for w in parse.children(head.i))
 
 
-def counted(parse: Parse, head: Word) -> bool:
+def is_counted(parse: Parse, head: Word) -> bool:
     """ "Label keys have two segments: an optional prefix and name": a number of parts, then the parts."""
     return any(w.dep == "nummod" for w in parse.children(head.i))
 
 
-def former_name(parse: Parse, head: Word) -> bool:
+def is_former_name(parse: Parse, head: Word) -> bool:
     """ "Prior to 1.27, this feature was known as _X_", "… formerly called X": the name it had."""
     words = parse.words
     governor = words[head.head]
@@ -224,22 +224,22 @@ _MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numero
 ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
 
 
-def definite(parse: Parse, head: Word) -> bool:
+def is_definite(parse: Parse, head: Word) -> bool:
     """ "The form is …" speaks of one thing; "The arity of a function is …" of a kind; "The `Enum`
     module provides …" of the thing its name names."""
     return (
         determiner(parse, head) == "the"
         and head.pos == "NOUN"
         and not head.code
-        and not named_classifier(parse, head)
+        and not is_named_classifier(parse, head)
         and not any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(head.i))
     )
 
 
-def restricted(parse: Parse, head: Word) -> bool:
+def is_restricted(parse: Parse, head: Word) -> bool:
     """ "Each pod in a DaemonSet …", "64 characters is …", "Some organizations run …": a subject
     narrowed to some of its kind by where they are or how many."""
-    if some_of(parse, head) or any(
+    if is_some_of(parse, head) or any(
         w.dep == "nummod" or (w.dep == "advmod" and w.lemma.casefold() == "only" and w.i < head.i)
         for w in parse.children(head.i)
     ):
@@ -266,7 +266,7 @@ SOME = frozenset(
 )
 
 
-def aside(parse: Parse, head: Word, governor: Word) -> bool:
+def is_aside(parse: Parse, head: Word, governor: Word) -> bool:
     """An emphasized term the sentence uses on its way to something else: compared ("The difference
     between "iodata" and "chardata" is …"), given as a reason ("… because they have *lexical
     scope*") or the subject of an elided verb ("…, whereas _API Access Extensions_ do")."""
@@ -284,14 +284,14 @@ def aside(parse: Parse, head: Word, governor: Word) -> bool:
     )
 
 
-def some_of(parse: Parse, head: Word) -> bool:
+def is_some_of(parse: Parse, head: Word) -> bool:
     """ "Some interfaces …", "Many functions …", "Multiple generators …": some of a kind."""
     return determiner(parse, head) in SOME or any(
         w.dep == "amod" and w.i < head.i and w.lemma.casefold() in SOME for w in parse.children(head.i)
     )
 
 
-def of_this(parse: Parse, head: Word) -> bool:
+def is_of_this(parse: Parse, head: Word) -> bool:
     """ "Direct access to this API allows …": the term of the one just named, not the term."""
     return any(
         clause.dep == "prep"
@@ -301,7 +301,7 @@ def of_this(parse: Parse, head: Word) -> bool:
     )
 
 
-def hyphened(parse: Parse, word: Word) -> bool:
+def is_hyphened(parse: Parse, word: Word) -> bool:
     """ "set-based", "API-initiated", "container-specific": an adjective made of words joined by a
     hyphen (the parser splits them, the hyphen hangs on the last) that names a subkind of a common
     noun; "built-in" says where any of them comes from, and a proper name ("Self-healing
@@ -314,18 +314,18 @@ def hyphened(parse: Parse, word: Word) -> bool:
     )
 
 
-def participled(parse: Parse, head: Word) -> bool:
+def is_participled(parse: Parse, head: Word) -> bool:
     """ "The spawned process", "the created Pod": a participle before the noun picks the one an
     example made, not the kind."""
     return any(w.dep == "amod" and w.tag == "VBN" and w.i < head.i for w in parse.children(head.i))
 
 
-def narrowed(parse: Parse, head: Word) -> bool:
+def is_narrowed(parse: Parse, head: Word) -> bool:
     """ "Pods that are removed in this way will be replaced": a subject narrowed by a restrictive
-    clause (or by place and number, :func:`restricted`) says something of some of its kind only."""
-    if restricted(parse, head):
+    clause (or by place and number, :func:`is_restricted`) says something of some of its kind only."""
+    if is_restricted(parse, head):
         return True
-    if of_this(parse, head):
+    if is_of_this(parse, head):
         return True
     for clause in parse.children(head.i):
         if clause.dep == "acl" and clause.tag in ("VBG", "VBN") and clause.i > head.i:
@@ -337,7 +337,7 @@ def narrowed(parse: Parse, head: Word) -> bool:
     return False
 
 
-def instance(parse: Parse, head: Word) -> bool:
+def is_named_instance(parse: Parse, head: Word) -> bool:
     """ "a `data` Service", "the `kube-system` namespace": a lower-case code name right before the
     noun names one thing of its kind."""
     before = parse.words[head.i - 1] if head.i else None
@@ -356,7 +356,7 @@ INSTANCE_NOUNS = frozenset(["object", "resource"])
 _IDENTIFIER = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 
-def kind_instances(word: Word, governor: Word) -> bool:
+def is_kind_of_instances(word: Word, governor: Word) -> bool:
     """ "StorageClass objects define …": an identifier (code, or a CamelCase word) right before
     "objects" or "resources" names the kind; what the sentence says of them, it says of the kind."""
     return (
@@ -384,7 +384,7 @@ NAMING_CLASSIFIERS = frozenset(
 )
 
 
-def classified(parse: Parse, word: Word) -> bool:
+def is_classified(parse: Parse, word: Word) -> bool:
     """ "The `kubectl` command-line tool supports …": a code name the author calls a thing of a
     kind (the tool, the module), and that thing is what the sentence is about."""
     governor = parse.words[word.head]
@@ -399,7 +399,7 @@ def classified(parse: Parse, word: Word) -> bool:
     )
 
 
-def named_classifier(parse: Parse, head: Word) -> bool:
+def is_named_classifier(parse: Parse, head: Word) -> bool:
     """ "the `Enum` module", "the `Inspect` protocol": a classifier noun that a code name names."""
     return head.lemma.casefold() in CLASSIFIERS and any(
         w.code and w.head == head.i and w.dep in ("compound", "nmod", "amod") for w in parse.words

@@ -61,7 +61,7 @@ _IDENTIFIER = re.compile(
 _HYPHENATED = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
 
 
-def term_ok(term: str, *, code: bool = False) -> bool:
+def is_acceptable_term(term: str, *, code: bool = False) -> bool:
     """Generic filters every concept name and alias passes (stop-list, flags, URLs, placeholders)."""
     words = term.split()
     if not 2 <= len(term) <= 60 or not words or len(words) > 5 or normalize_name(term) in STOP_TERMS:
@@ -74,12 +74,12 @@ def term_ok(term: str, *, code: bool = False) -> bool:
         return False  # command lines and dotted field paths are not concepts
     if words[0].casefold() in _LEADING_STOP or words[-1].casefold() in _TRAILING_STOP:
         return False
-    if len(words) == 1 and not identifier_like(term) and term.casefold().endswith(_ADJECTIVE_ENDINGS):
+    if len(words) == 1 and not is_identifier_like(term) and term.casefold().endswith(_ADJECTIVE_ENDINGS):
         return False  # "Portable:", "Namespaced:", "dynamically" are properties, not concepts
     return any(ch.isalpha() for ch in term)
 
 
-def identifier_like(term: str) -> bool:
+def is_identifier_like(term: str) -> bool:
     """CamelCase, ALLCAPS or hyphenated lowercase: ``ReplicaSet``, ``CRI``, ``kube-proxy``."""
     return _IDENTIFIER.match(term) is not None
 
@@ -94,7 +94,7 @@ def head_variants(term: str) -> list[str]:
 
 def canonical_name(term: str, code: bool, words: frozenset[str]) -> str:
     """The display name: a code form or identifier as written, else singular and capitalized."""
-    if code or (identifier_like(term) and "-" in term):
+    if code or (is_identifier_like(term) and "-" in term):
         return term
     parts = term.split()
     singular = next((f for f in singular_forms(parts[-1]) if normalize_name(f) in words), None)
@@ -119,7 +119,7 @@ class Vocabulary:
     proper: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
 
-    def knows(self, term: str, *, strong: bool = False) -> bool:
+    def is_known(self, term: str, *, strong: bool = False) -> bool:
         forms = {normalize_name(term), *(normalize_name(v) for v in head_variants(term))}
         return bool(forms & self.terms) or (not strong and bool(forms & self.marked))
 
@@ -174,7 +174,10 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
         # "[etcd](/docs/…#etcd)" / ": Consistent … store": a term the author links to its own page
         linked = re.match(r"\[[^\]\n]+\]\([^)\n]+\)", match.group("term").strip()) is not None
         if (
-            (_listed_ok(term, code, vocabulary) or (linked and term_ok(term, code=code)))
+            (
+                _is_acceptable_listed_term(term, code, vocabulary)
+                or (linked and is_acceptable_term(term, code=code))
+            )
             and len(match.group("definition").split()) >= 3
         ):
             quote = match.group(0).strip()
@@ -190,7 +193,7 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
         code = listed.group("code") is not None
     elif dashed:
         term, code = dashed.group("term").strip(), False
-        if not (identifier_like(term) or vocabulary.is_proper(term) or vocabulary.knows(term)):
+        if not (is_identifier_like(term) or vocabulary.is_proper(term) or vocabulary.is_known(term)):
             return found
     else:
         return found
@@ -199,7 +202,7 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
     if (
         first
         and normalize_name(rest.split()[0] if rest.split() else "if") not in _NOT_A_DEFINITION
-        and _listed_ok(term, code, vocabulary)
+        and _is_acceptable_listed_term(term, code, vocabulary)
         and len(first[0].clean.text.split()) >= len(term.split()) + 4
     ):
         found.append(Definition(term, source, first[0].start, first[0].text, "list", (), code))
@@ -213,12 +216,14 @@ _NOT_A_DEFINITION = word_set(
 )
 
 
-def _listed_ok(term: str, code: bool, vocabulary: Vocabulary) -> bool:
+def _is_acceptable_listed_term(term: str, code: bool, vocabulary: Vocabulary) -> bool:
     """A list entry's term: code values (``Forbid``, ``spec``) only when the texts name them as terms."""
-    if not term_ok(term, code=code):
+    if not is_acceptable_term(term, code=code):
         return False
     if code:
-        return _HYPHENATED.match(term) is not None or vocabulary.knows(term, strong=True)
+        return _HYPHENATED.match(term) is not None or vocabulary.is_known(term, strong=True)
     if len(term.split()) == 1:
-        return identifier_like(term) or vocabulary.knows(term, strong=True) or vocabulary.is_proper(term)
+        return (
+            is_identifier_like(term) or vocabulary.is_known(term, strong=True) or vocabulary.is_proper(term)
+        )
     return True

@@ -198,7 +198,7 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
             end = trailing.start()
         piece = text[start:end]
         if has_tag(piece):
-            continue  # "2<sup>12</sup>", "<a href=…>": raw HTML is never quoted (issue 10)
+            continue  # "2<sup>12</sup>", "<a href=…>": raw HTML is never quoted
         if (len(piece) >= 12 and re.search(r"[A-Za-z]{2}", piece)) or len(CJK.findall(piece)) >= 4:
             found.append(Sentence(source, base + start, piece, visible(piece), heading))
     return found

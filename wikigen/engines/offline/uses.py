@@ -72,7 +72,7 @@ OFFER_LEMMAS = frozenset(["provide", "offer", "introduce", "include", "ship", "s
 _PURPOSE_NOUNS = frozenset(["purpose", "role", "job", "goal", "aim", "responsibility", "task"])
 
 
-def purpose_of(parse: Parse, head: Word) -> bool:
+def has_stated_purpose(parse: Parse, head: Word) -> bool:
     """ "A ReplicaSet's purpose is to maintain …", "The role of a gate is to …": the sentence says
     what the term is for."""
     words = parse.words
@@ -87,15 +87,15 @@ def purpose_of(parse: Parse, head: Word) -> bool:
     verb = words[noun.head]
     if (
         verb.lemma != "be"
-        or not frames.main(parse, verb)
-        or frames.hedged(parse, verb)
-        or frames.negated(parse, noun)
+        or not frames.is_main_clause(parse, verb)
+        or frames.is_hedged(parse, verb)
+        or frames.is_negated(parse, noun)
     ):
         return False
     return any(w.dep in ("xcomp", "attr", "ccomp", "acomp") for w in parse.children(verb.i))
 
 
-def for_this(parse: Parse, verb: Word) -> bool:
+def is_for_this(parse: Parse, verb: Word) -> bool:
     """The purpose clause of ``verb`` acts on something named before: "… to set this field"."""
     return any(
         subjects.determiner(parse, w) in subjects.DEMONSTRATIVE
@@ -106,9 +106,9 @@ def for_this(parse: Parse, verb: Word) -> bool:
     )
 
 
-def use_for(parse: Parse, verb: Word) -> bool:
+def is_use_for_purpose(parse: Parse, verb: Word) -> bool:
     """ "Use the pin operator when you want to …", "You use X to …": what the object is for."""
-    if verb.lemma != "use" or frames.hedged(parse, verb) or frames.negated(parse, verb):
+    if verb.lemma != "use" or frames.is_hedged(parse, verb) or frames.is_negated(parse, verb):
         return False
     children = parse.children(verb.i)
     if verb.tag == "VBD" or any(w.dep == "aux" and w.lemma == "have" for w in children):
@@ -118,7 +118,7 @@ def use_for(parse: Parse, verb: Word) -> bool:
     # use it tell what it is for (not "Most developers …": some of them)
     if subject is not None and not (
         subject.lemma.casefold() in _USERS
-        and not subjects.some_of(parse, subject)
+        and not subjects.is_some_of(parse, subject)
         and subjects.determiner(parse, subject) not in frames.EACH
     ):
         return False
@@ -139,7 +139,7 @@ _DEMONSTRATING = frozenset(
 )
 
 
-def members_offered(parse: Parse, head: Word) -> bool:
+def is_kind_of_offered_members(parse: Parse, head: Word) -> bool:
     """ "supports `true` and `false` as booleans": the kind (a bare plural) that the named members
     are offered as."""
     verb = parse.words[parse.words[head.head].head]
@@ -147,7 +147,7 @@ def members_offered(parse: Parse, head: Word) -> bool:
         verb.lemma not in OFFER_LEMMAS
         or head.tag != "NNS"
         or subjects.determiner(parse, head)
-        or frames.hedged(parse, verb)
+        or frames.is_hedged(parse, verb)
     ):
         return False
     members = [w for w in parse.children(verb.i) if w.dep == "dobj"]
@@ -174,10 +174,10 @@ def grouped_into(parse: Parse, head: Word) -> Word | None:
     ):
         return None
     if (
-        frames.hedged(parse, verb)
-        or frames.negated(parse, verb)
+        frames.is_hedged(parse, verb)
+        or frames.is_negated(parse, verb)
         or verb.tag == "VBD"
-        or frames.perfect(parse, verb)
+        or frames.is_present_perfect(parse, verb)
     ):
         return None
     children = parse.children(verb.i)
@@ -190,13 +190,13 @@ def grouped_into(parse: Parse, head: Word) -> Word | None:
     return verb if many and told else None
 
 
-def offered_as(parse: Parse, verb: Word) -> bool:
+def is_offered_as(parse: Parse, verb: Word) -> bool:
     """ "… provides macros *as a mechanism for* …": the verb's "as" names the kind of its object."""
     for prep in parse.children(verb.i):
         if prep.dep == "prep" and prep.text.casefold() == "as":
             kind = next((w for w in parse.children(prep.i) if w.dep == "pobj"), None)
             if kind is not None and kind.pos == "NOUN" and subjects.determiner(parse, kind) in ("a", "an"):
-                return not frames.hedged(parse, verb) and not frames.negated(parse, kind)
+                return not frames.is_hedged(parse, verb) and not frames.is_negated(parse, kind)
     return False
 
 
@@ -205,18 +205,22 @@ def which_clause(parse: Parse, head: Word) -> str | None:
     the term is ("copula") or what it is meant for ("function"), of a term in the main clause ("we
     see a message saying the parent process, which is the shell, …" reports one process)."""
     governor = parse.words[head.head]
-    if governor.i != head.i and governor.pos in ("VERB", "AUX") and not frames.main(parse, governor):
+    if (
+        governor.i != head.i
+        and governor.pos in ("VERB", "AUX")
+        and not frames.is_main_clause(parse, governor)
+    ):
         return None
-    if governor.i != head.i and (frames.hedged(parse, governor) or frames.can(parse, governor)):
+    if governor.i != head.i and (frames.is_hedged(parse, governor) or frames.is_possibility(parse, governor)):
         return None  # "you can only have 1 DNS suffix, which is the suffix of …": a limit on some
     if any(w.dep == "nummod" for w in parse.children(head.i)):
         return None  # "two processes, which are …": those two
     for clause in parse.children(head.i):
         if (
             clause.dep != "relcl"
-            or frames.hedged(parse, clause)
-            or frames.can(parse, clause)
-            or frames.negated(parse, clause)
+            or frames.is_hedged(parse, clause)
+            or frames.is_possibility(parse, clause)
+            or frames.is_negated(parse, clause)
         ):
             continue
         pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
@@ -226,10 +230,10 @@ def which_clause(parse: Parse, head: Word) -> str | None:
             continue
         if pronoun.lemma.casefold() == "that" and head.dep not in ("nsubj", "nsubjpass", "attr", "appos"):
             continue  # "records are created for named ports that are part of …" narrows the ports
-        if not subjects.agrees(parse, head, clause):
+        if not subjects.has_number_agreement(parse, head, clause):
             continue  # "Leases are kept in the tool shed, which are used for …" speaks of the leases
         if clause.lemma == "be" and any(
-            w.dep == "attr" and complements.defining_attr(parse, w) for w in parse.children(clause.i)
+            w.dep == "attr" and complements.is_defining_attr(parse, w) for w in parse.children(clause.i)
         ):
             return "copula"
         if clause.lemma in ("mean", "use", "design", "intend") and pronoun.dep == "nsubjpass":
@@ -239,13 +243,13 @@ def which_clause(parse: Parse, head: Word) -> str | None:
             and pronoun.dep == "nsubj"
             and pronoun.lemma.casefold() == "which"
             and head.dep in ("attr", "nsubj", "appos")
-            and (head.code or subjects.named_classifier(parse, head))
+            and (head.code or subjects.is_named_classifier(parse, head))
         ):
             return "function"  # "… is the `Chars` protocol, which specifies how to …"
     return None
 
 
-def pointed_subject(parse: Parse, verb: Word) -> bool:
+def has_pointed_subject(parse: Parse, verb: Word) -> bool:
     """The subject of ``verb``'s clause points back ("these operators", "this set"; not "this
     document", the text itself)."""
     return any(
@@ -278,7 +282,7 @@ def points_back(parse: Parse, verb: Word) -> bool:
 _HAVING = frozenset(["consist", "comprise", "have", "contain", "include"])
 
 
-def parts_listed(parse: Parse, verb: Word) -> bool:
+def has_parts_listed(parse: Parse, verb: Word) -> bool:
     """ "The service consists of two parts: the server … and the agents …", "Each context has three
     parameters: …", "… has two methods, namely …": a number of parts, then the parts — what it is
     made of, not what it is ("A Pod contains one or more containers" lists none)."""
@@ -289,13 +293,13 @@ def parts_listed(parse: Parse, verb: Word) -> bool:
         if prep.dep == "prep" and prep.text.casefold() == "of":  # "consists of two parts"
             parts += [w for w in parse.children(prep.i) if w.dep == "pobj"]
     return any(
-        subjects.counted(parse, part)
+        subjects.is_counted(parse, part)
         and re.match(r"\s*(?::|,\s*namely\b)", parse.text[part.end :]) is not None
         for part in parts
     )
 
 
-def the_text_covers(parse: Parse, head: Word) -> bool:
+def is_covered_by_text(parse: Parse, head: Word) -> bool:
     """ "This document describes _ephemeral volumes_", "This page gives an overview of X": the text
     says what it covers, which is no definition of what it covers (unless a gloss follows the term:
     "… an overview of X: a special type of container that …")."""
@@ -303,7 +307,7 @@ def the_text_covers(parse: Parse, head: Word) -> bool:
     verb = head
     while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
         verb = words[verb.head]
-    if verb.i == head.i or verb.lemma.casefold() not in _TEXT_COVERS or subjects.glossed(parse, head):
+    if verb.i == head.i or verb.lemma.casefold() not in _TEXT_COVERS or subjects.has_colon_gloss(parse, head):
         return False  # "This document uses the term X to refer to …", "… about X: containers that …"
     return any(
         w.dep == "nsubj"
@@ -319,7 +323,7 @@ COVERS = frozenset(["describe", "explain", "cover", "discuss", "outline"])
 _TEXT_COVERS = COVERS | {"give", "provide"}  # "This page gives an overview of X"
 
 
-def put_to_use(parse: Parse, head: Word) -> bool:
+def is_put_to_use(parse: Parse, head: Word) -> bool:
     """ "… scale a workload using a _X_", "… is to run an *X* in Pods": the reader's use of a
     thing, where nothing says what it does ("use _workload resources_ that manage …", "uses
     *capabilities* to divide …" do)."""
@@ -327,18 +331,18 @@ def put_to_use(parse: Parse, head: Word) -> bool:
     if (
         head.dep == "pobj"
         and governor.text.casefold() in ("via", "through")
-        and not frames.in_relative_clause(parse, governor)
+        and not frames.is_in_relative_clause(parse, governor)
     ):
         # "… resources handled by Kubernetes via _structured parameters_": the means of another thing
         return not any(  # "via a _sieve_ that sorts …" says what it does; "(introduced in 1.30)" is an aside
             w.dep in ("relcl", "acl") and "(" not in parse.text[head.end : w.start]
             for w in parse.children(head.i)
         )
-    means = frames.by_means(parse, governor)
+    means = frames.is_by_means(parse, governor)
     if governor.lemma.casefold() not in _USING and not means:
         return False
     # "In case you need …, *throws* should be used": the passive of the reader's use, as advice
-    used = head.dep == "nsubjpass" and frames.hedged(parse, governor)
+    used = head.dep == "nsubjpass" and frames.is_hedged(parse, governor)
     if (
         head.dep != "dobj" and not used and not (means and head.dep == "pobj")
     ):  # "by including" read as a preposition
