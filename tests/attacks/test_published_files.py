@@ -53,7 +53,7 @@ def test_check_refuses_active_files_beside_sources_and_names_each(git_repo: GitR
             assert f"{rel}:1: " in result.out, (args, rel, result.out)
         for rel in [*PASSIVE, f"{K}/key.pem"]:
             assert rel not in result.out, (args, rel)
-        assert "(R41)" in result.out and "Traceback" not in result.out + result.err
+        assert "only passive media" in result.out and "Traceback" not in result.out + result.err
     assert "rename it to `evil.md`" in git_repo.wikigen("check").out
     compiled = git_repo.wikigen("compile", "--engine", "offline")
     assert compiled.code == 1 and all(rel in compiled.err for rel in ACTIVE), compiled.err

@@ -318,7 +318,7 @@ def make_plan(
         reasons[sid] = (
             "rejected (verification: rejected)"
             if sid in withdrawn_rejected
-            else "private (R39: never compiled or published)"
+            else "private: never compiled or published"
             if sid in withdrawn_private
             else "removed from the sources"
         )

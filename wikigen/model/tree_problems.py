@@ -35,14 +35,14 @@ def asset_problem(path: str) -> Problem | None:
             path,
             1,
             f"only `*.md` files are sources, and the site would render this `.{suffix}` file as a page with "
-            f"its raw HTML; rename it to `{stem}.md` to make it a source, or move it out of {SOURCES_DIR}/ (R41)",
+            f"its raw HTML; rename it to `{stem}.md` to make it a source, or move it out of {SOURCES_DIR}/",
         )
     kinds = ", ".join(ext[1:] for ext in ASSET_EXTENSIONS)
     return Problem(
         path,
         1,
         f"beside sources the site publishes only passive media ({kinds}), because a file such as HTML, SVG "
-        f"or a script would run on the site; convert it (an SVG to PNG) or move it out of {SOURCES_DIR}/ (R41)",
+        f"or a script would run on the site; convert it (an SVG to PNG) or move it out of {SOURCES_DIR}/",
     )
 
 
@@ -84,7 +84,7 @@ def duplicate_id_problems(entries: Iterable[tuple[str, str, int]]) -> list[Probl
                     line,
                     f"id {source_id!r} and {named} are one name once letter case and Unicode normalization "
                     "are set aside and `/` is written `--`, so their compiled articles would share a file; "
-                    "give one of them another `id` in its frontmatter, or rename its file (R40)",
+                    "give one of them another `id` in its frontmatter, or rename its file",
                 )
             )
     return problems
