@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -504,6 +505,31 @@ def test_verify_catches_hand_edited_quote_and_bad_manifest_blob(git_repo: GitRep
     result = git_repo.wikigen("verify", "--json")
     data = json.loads(result.out)
     assert result.code == 1 and any("does not hold the body" in p for p in data["problems"])
+
+
+def test_verify_with_citation_ids_checks_each_named_citation(git_repo: GitRepo):
+    """E5: `verify ID…` re-checks just those citations, names each with its count, exits 0."""
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes")})
+    compiled(git_repo)
+    pod, node = (
+        re.search(r"citation_id: ([0-9a-f]{12})", git_repo.read(object_path(f"article/knowledge--{name}")))
+        for name in ("pod", "node")
+    )
+    assert pod and node
+    result = git_repo.wikigen("verify", pod[1])
+    assert result.code == 0 and f"{pod[1]}: 1 citation(s), ok" in result.out
+    result = git_repo.wikigen("verify", "--json", pod[1], node[1])
+    data = json.loads(result.out)
+    assert result.code == 0 and data["ok"] and data["citations"] == 2
+    assert {cid: v["ok"] for cid, v in data["citation_ids"].items()} == {pod[1]: True, node[1]: True}
+
+
+def test_verify_with_a_citation_id_no_object_cites_fails_naming_it(git_repo: GitRepo):
+    """E5: an id that no object of the snapshot cites is an error that names it, exit 1."""
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
+    compiled(git_repo)
+    result = git_repo.wikigen("verify", "0123456789ab")
+    assert result.code == 1 and "'0123456789ab'" in result.err and "Traceback" not in result.err
 
 
 def test_files_people_put_in_generated_folders_are_left_alone(git_repo: GitRepo):

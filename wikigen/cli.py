@@ -250,18 +250,21 @@ def serve(ctx: click.Context, dev_addr: str) -> None:
 
 
 @cli.command()
+@click.argument("citation_ids", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def verify(ctx: click.Context, as_json: bool) -> None:
-    """Re-check every citation of the snapshot against the cited version's body, read from git."""
+def verify(ctx: click.Context, citation_ids: tuple[str, ...], as_json: bool) -> None:
+    """Re-check the snapshot's citations (all, or those with the ids given) against the cited version's
+    body, read from git."""
     from wikigen.commands.verify import verify_snapshot
 
-    result = verify_snapshot(_workspace(ctx))
+    result = verify_snapshot(_workspace(ctx), citation_ids)
+    ok = not result["problems"] and all(c["ok"] for c in result.get("citation_ids", {}).values())
     if as_json:
-        print_json({**result, "ok": not result["problems"]})
+        print_json({**result, "ok": ok})
     else:
         print_verify(result)
-    if result["problems"]:
+    if not ok:
         ctx.exit(EXIT_FAILURE)
 
 

@@ -132,6 +132,9 @@ def print_push(data: dict[str, Any]) -> None:
 def print_verify(result: dict[str, Any]) -> None:
     for problem in result["problems"]:
         echo(problem)
+    for cid, counts in result.get("citation_ids", {}).items():
+        verdict = "ok" if counts["ok"] else f"{counts['problems']} problem(s)"
+        echo(f"{cid}: {counts['citations']} citation(s), {verdict}")
     echo(
         f"{result['citations']} citation(s) in {result['objects']} object(s): "
         f"{'ok' if not result['problems'] else str(len(result['problems'])) + ' problem(s)'}"
