@@ -66,10 +66,10 @@ def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) ->
 )
 def init(directory: str, install_spec: str | None) -> None:
     """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
-    from wikigen.commands.init import init_repo
+    from wikigen.commands.init import hook_python, init_repo
 
     written = init_repo(Path(directory), install_spec=install_spec)
-    print_init(written, directory)
+    print_init(written, directory, hook_python())
 
 
 @cli.command()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -14,6 +16,11 @@ from wikigen.model.errors import WikigenError
 
 WORKFLOW = ".github/workflows/wikigen.yml"
 HOOK = "hooks/pre-commit"
+
+
+def hook_python() -> str:
+    """The interpreter the written hook runs wikigen with: the one running this copy of wikigen."""
+    return sys.executable
 
 EXAMPLES = {
     "knowledge": (
@@ -77,7 +84,8 @@ def init_repo(root: Path, install_spec: str | None = None) -> list[str]:
         # A JSON string is a YAML double-quoted scalar: '@', '#' and ':' in a URL stay literal.
         files[WORKFLOW] = template("workflow.yml").replace("__INSTALL_SPEC__", json.dumps(spec))
     files[".pre-commit-config.yaml"] = template("pre-commit-config.yaml")
-    files[HOOK] = template("pre-commit")
+    # A hook run without the virtual environment active still finds wikigen through this interpreter.
+    files[HOOK] = template("pre-commit").replace("__PYTHON__", shlex.quote(hook_python()))
     for category in CATEGORIES:
         slug, title, text = EXAMPLES[category]
         folder = root / "content" / "sources" / category

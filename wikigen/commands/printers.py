@@ -31,9 +31,15 @@ def print_warnings(warnings: Iterable[str]) -> None:
         echo(f"wikigen: warning: {warning}", err=True, lines=True)
 
 
-def print_init(written: list[str], directory: str) -> None:
+def print_init(written: list[str], directory: str, hook_python: str) -> None:
     for path in written:
         echo(f"created {path}")
+    if "hooks/pre-commit" in written:
+        echo(
+            f"hooks/pre-commit runs wikigen with {visible(shlex.quote(hook_python))}; to change that, delete "
+            "it and run `wikigen init` again from another Python, or use the pre-commit framework's hook "
+            "wikigen-check (.pre-commit-hooks.yaml)"
+        )
     if not written:
         echo("nothing to do: every file is already there")
     # R16: the first import is a large change; --batch splits it to fit the caps.
