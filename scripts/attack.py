@@ -911,7 +911,7 @@ def init_link(a: Attempt, base: Path) -> None:
     GitRepo(root)
     os.symlink(victim, root / ".gitignore")
     listing = files_in(root)
-    run = a.wikigen(root, "init", str(root), "--install-spec", "wikigen==0.1.0")
+    run = a.wikigen(root, "init", str(root), "--install-spec", "wikigen-compiler==0.1.0")
     expect_named(a, run, 1, f".gitignore is a symbolic link to {victim}", "wrote nothing", what="init")
     if victim.read_text(encoding="utf-8") != "someone else's file\n":
         a.lost.append(f"init wrote through the link into {victim}")

@@ -101,7 +101,7 @@ def test_init_writes_layout_once_and_never_overwrites(git_repo: GitRepo):
     (git_repo.root / ".gitignore").write_text("node_modules/\n")
     (git_repo.root / "content/sources/knowledge").mkdir(parents=True)
     (git_repo.root / "content/sources/knowledge/mine.md").write_text("# Mine\n\nmy own text\n")
-    first = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen==0.1.0")
+    first = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen-compiler==0.1.0")
     assert first.code == 0 and "created wikigen.yml" in first.out
     assert "content/sources/knowledge" not in first.out  # an existing knowledge base gets no example
     assert git_repo.read(".gitignore") == "node_modules/\n# the built site (mkdocs build)\nsite/\n"
@@ -154,7 +154,7 @@ def test_status_and_an_empty_compile_name_uncommitted_sources(git_repo: GitRepo)
 
 def test_init_ends_with_the_first_import_command_then_build_and_serve(git_repo: GitRepo):
     """R16: a first import is a large change, so init shows `wikigen compile --batch`."""
-    result = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen==0.1.0")
+    result = git_repo.wikigen("init", str(git_repo.root), "--install-spec", "wikigen-compiler==0.1.0")
     assert result.code == 0
     tail = result.out.split("\nNext:\n", 1)[1]
     commands = [line.split("#")[0].strip() for line in tail.splitlines()]

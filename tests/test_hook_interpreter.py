@@ -37,7 +37,7 @@ def git(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def wikigen_init(repo: Path, python: str = sys.executable) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     return subprocess.run(
-        [python, "-m", "wikigen", "init", "--install-spec", "wikigen==0.1.0"],
+        [python, "-m", "wikigen", "init", "--install-spec", "wikigen-compiler==0.1.0"],
         cwd=repo, text=True, capture_output=True, env=env,
     )  # fmt: skip
 
@@ -87,7 +87,7 @@ def test_the_hook_quotes_an_interpreter_path_with_spaces_and_quotes(
     python.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n", encoding="utf-8")
     python.chmod(0o755)
     monkeypatch.setattr(init_module, "hook_python", lambda: str(python))
-    assert "hooks/pre-commit" in init_module.init_repo(repo, install_spec="wikigen==0.1.0")
+    assert "hooks/pre-commit" in init_module.init_repo(repo, install_spec="wikigen-compiler==0.1.0")
     assert f"python={shlex.quote(str(python))}\n" in (repo / "hooks/pre-commit").read_text(encoding="utf-8")
     refuses_broken_and_accepts_good(repo)
 

@@ -59,7 +59,7 @@ def test_hook_refuses_a_bad_source_with_path_and_line_then_accepts_the_fix(tmp_p
     (repo / "notes.txt").write_text("an existing file\n")
     wikigen = str(Path(sys.executable).parent / "wikigen")
     init = subprocess.run(
-        [wikigen, "init", "--install-spec", "wikigen==0.1.0"], cwd=repo, capture_output=True, text=True
+        [wikigen, "init", "--install-spec", "wikigen-compiler==0.1.0"], cwd=repo, capture_output=True, text=True
     )
     assert init.returncode == 0 and "created hooks/pre-commit" in init.stdout
     assert (repo / "notes.txt").read_text() == "an existing file\n"

@@ -61,15 +61,16 @@ def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) ->
 @click.option(
     "--install-spec",
     metavar="SPEC",
-    help="What the workflow installs with pip, e.g. 'wikigen @ git+https://github.com/OWNER/wikigen@COMMIT'. "
-    "Default: how this copy was installed; needed when that was a local folder or file.",
+    help="What the workflow installs with pip, e.g. 'wikigen-compiler @ git+https://github.com/OWNER/wikigen@COMMIT'. "
+    "Default: how this copy was installed, or wikigen-compiler==VERSION from PyPI when that was a local folder or file.",
 )
 def init(directory: str, install_spec: str | None) -> None:
     """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
     from wikigen.commands.init import hook_python, init_repo
 
-    written = init_repo(Path(directory), install_spec=install_spec)
-    print_init(written, directory, hook_python())
+    notes: list[str] = []
+    written = init_repo(Path(directory), install_spec=install_spec, note=notes.append)
+    print_init(written, directory, hook_python(), notes)
 
 
 @cli.command()

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import GitRepo
 
-SPEC = ("--install-spec", "wikigen==0.1.0")
+SPEC = ("--install-spec", "wikigen-compiler==0.1.0")
 
 
 @pytest.fixture

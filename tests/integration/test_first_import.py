@@ -52,7 +52,7 @@ def test_first_import_of_foreign_docs(tmp_path: Path):
     kb = tmp_path / "kb"
     kb.mkdir()
     run(kb, "git", "init", "-q", "-b", "main")
-    run(kb, "wikigen", "init", ".", "--install-spec", "wikigen==0.1.0")
+    run(kb, "wikigen", "init", ".", "--install-spec", "wikigen-compiler==0.1.0")
     run(kb, "git", "config", "core.hooksPath", "hooks")
     docs = {f"{K}/{topic}.md": doc(topic, 3) for topic in ("cache", "queue", "ledger", "index", "mailer")}
     oversized = {f"{K}/{topic}-reference.md": doc(topic, 36) for topic in ("storage", "network")}

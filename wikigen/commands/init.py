@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -63,17 +64,21 @@ def _example(category: str, slug: str, title: str, text: str) -> str:
     )
 
 
-def init_repo(root: Path, install_spec: str | None = None) -> list[str]:
+def init_repo(
+    root: Path, install_spec: str | None = None, note: Callable[[str], None] | None = None
+) -> list[str]:
     """Create what is missing; return the paths written. Running it twice writes nothing.
 
     ``install_spec`` is what the workflow's install step asks pip for; by default, read off how this
-    copy of wikigen was installed (a local or editable install raises before anything is written).
+    copy of wikigen was installed, or this version from PyPI when that was a local or editable
+    install, and then ``note`` is given a line that says so.
     Raises before anything is written when a path it would write leads out of the repository
     through a symbolic link.
     """
     spec = checked_spec(install_spec) if install_spec else None
+    spec_note = None
     if spec is None and not (root / WORKFLOW).exists():
-        spec = this_install_spec()
+        spec, spec_note = this_install_spec()
 
     def template(name: str) -> str:
         return resources.files("wikigen").joinpath(f"templates/{name}").read_text(encoding="utf-8")
@@ -107,6 +112,8 @@ def init_repo(root: Path, install_spec: str | None = None) -> list[str]:
         if rel == HOOK:
             path.chmod(0o755)
     written = list(missing)
+    if spec_note is not None and WORKFLOW in missing and note is not None:
+        note(spec_note)
     if not ignores_site:
         with ignore.open("a", encoding="utf-8") as handle:
             if lines and not ignore.read_text(encoding="utf-8").endswith("\n"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -31,9 +31,11 @@ def print_warnings(warnings: Iterable[str]) -> None:
         echo(f"wikigen: warning: {warning}", err=True, lines=True)
 
 
-def print_init(written: list[str], directory: str, hook_python: str) -> None:
+def print_init(written: list[str], directory: str, hook_python: str, notes: Sequence[str] = ()) -> None:
     for path in written:
         echo(f"created {path}")
+    for note in notes:
+        echo(note)
     if "hooks/pre-commit" in written:
         echo(
             f"hooks/pre-commit runs wikigen with {visible(shlex.quote(hook_python))}; to change that, delete "
