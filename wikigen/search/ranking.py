@@ -72,6 +72,7 @@ class Searcher:
         self._lock = threading.Lock()
         self.last_sync = SyncReport()
         self._model_id: str | None = None
+        self._hidden_for: tuple[str | None, str | None] | None = None  # (HEAD, snapshot blob) of index.hidden
 
     @property
     def ranker(self) -> Ranker:
@@ -94,17 +95,20 @@ class Searcher:
         with self._lock:
             self.last_sync = self.index.sync(snapshot, self.ranker, self.model_id(), self.progress)
             # R39: what is private at HEAD stays out, even of a snapshot compiled before it turned private.
-            before, self.index.hidden = self.index.hidden, frozenset()
-            indexed = self.index.sources()
-            hidden = private_now(
-                self.store,
-                self.index.config,
-                ((sid, str(meta["path"]), bool(meta["private"])) for sid, meta in indexed.items()),
-                snapshot.snapshot.sources_tree if snapshot.blob else None,
-            )
-            if hidden != before:
-                self._matrix = None
-            self.index.hidden = hidden
+            # It changes only with HEAD or the snapshot asked for: asked once per pair, not per query.
+            key = (self.store.head_commit(), snapshot.blob)
+            if key != self._hidden_for:
+                before, self.index.hidden = self.index.hidden, frozenset()
+                indexed = self.index.sources()
+                hidden = private_now(
+                    self.store,
+                    self.index.config,
+                    ((sid, str(meta["path"]), bool(meta["private"])) for sid, meta in indexed.items()),
+                    snapshot.snapshot.sources_tree if snapshot.blob else None,
+                )
+                if hidden != before:
+                    self._matrix = None
+                self.index.hidden, self._hidden_for = hidden, key
         return snapshot
 
     def _load_matrix(self, blob: str) -> _Matrix:
