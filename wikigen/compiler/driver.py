@@ -228,9 +228,9 @@ def _record_without_engine(
         differs = bool(plan.manifest.touched())  # planned from the diff
     else:
         differs = dict(plan.manifest) != dict(ws.baseline.manifest)
-    manifest_changed = (plan.manifest is not ws.baseline.manifest and (differs or plan.backfill)) or any(
-        sid == "(settings)" for sid, _ in plan.bookkeeping
-    )
+    manifest_changed = (
+        plan.manifest is not ws.baseline.manifest and (differs or plan.backfill)
+    ) or plan.settings_changed
     if not manifest_changed:
         report.message = (
             "generated files reconciled after a merge; nothing else to compile"

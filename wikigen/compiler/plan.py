@@ -37,6 +37,7 @@ class Plan:
     fingerprint: str
     blobs_read: int
     backfill: bool = False  # R10: a legacy snapshot gains a manifest, no model call
+    settings_changed: bool = False  # R39: the `private` setting differs from the one the snapshot records
     # The waiting sources as the root record's waiting.json lists them (reason, version, path), when
     # the plan was made from the root record alone
     # (:func:`wikigen.compiler.plan_edges.unchanged_plan`); else None
@@ -325,7 +326,8 @@ def make_plan(
     for sid, e in old.items():
         if sid not in present and e.version is None:
             bookkeeping.append((sid, "a waiting source that never compiled was removed"))
-    if private_globs(baseline) != private_globs_of(config):
+    settings_changed = private_globs(baseline) != private_globs_of(config)
+    if settings_changed:
         bookkeeping.append(("(settings)", "private settings recorded"))
     if legacy_cited is not None:
         for sid in sorted(legacy_cited):
@@ -350,4 +352,5 @@ def make_plan(
         fingerprint=fingerprint(valid_pairs),
         blobs_read=current.blobs_read,
         backfill=legacy_cited is not None and not added and not updated and not withdrawn,
+        settings_changed=settings_changed,
     )
