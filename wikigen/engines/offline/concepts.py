@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikigen.engines.offline import candidates, definitions
+from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
+from wikigen.engines.offline.features import DefinitionView
 from wikigen.engines.offline.parse import Parse
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.terms import (
@@ -103,6 +105,7 @@ def build_concepts(
     scorer: Scorer,
     guard: Guard,
     parsed: Mapping[str, Parse],
+    decision: Decision,
 ) -> list[Concept]:
     vocabulary = _vocabulary(documents, anchors)
     found: list[Definition] = []
@@ -121,6 +124,7 @@ def build_concepts(
     guard.check()
     terms = candidates.collect(documents, parsed, vocabulary)
     found.extend(definitions.definitions(documents, parsed, terms, vocabulary, scorer))
+    found = _decided(found, documents, decision, vocabulary)
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
     commands = {d.source for d in documents if _has_command_lines(d)}
@@ -167,6 +171,43 @@ def build_concepts(
     _assign_aliases(ordered, anchors, is_spoken)
     _rank_evidence(ordered, documents, scorer, guard)
     return ordered
+
+
+def _decided(
+    found: Sequence[Definition], documents: Sequence[Document], decision: Decision, vocabulary: Vocabulary
+) -> list[Definition]:
+    """R20, precision first: the definitions the fitted decision keeps (a term whose every
+    definition it drops is no concept)."""
+    by_source = {d.source: d for d in documents}
+    folded = {d.source: d.body.casefold() for d in documents}
+    kept = []
+    for definition in found:
+        document = by_source[definition.source]
+        term = definition.term.casefold()
+        spread = (
+            sum(term in body for body in folded.values()) / len(documents) if len(documents) > 1 else 0.0
+        )
+        view = DefinitionView(
+            definition.term,
+            visible(definition.quote).text,
+            definition.pattern,
+            definition.code,
+            definition.source,
+            document.title,
+            any(term in h.text.casefold() for h in document.headings),
+            folded[definition.source].count(term),
+            spread,
+        )
+        item = {
+            "term": definition.term,
+            "name": canonical_name(definition.term, definition.code, vocabulary.words),
+            "source": definition.source,
+            "quote": definition.quote,
+            "pattern": definition.pattern,
+        }
+        if decision.keeps_definition(view, item):
+            kept.append(definition)
+    return kept
 
 
 def _phrase_finder(bodies: Iterable[str]) -> Callable[[str], bool]:

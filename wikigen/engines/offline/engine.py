@@ -39,6 +39,7 @@ from wikigen.engines.contract import STAGES, Delta, empty_delta
 from wikigen.engines.offline.articles import article_plan, fit, queries
 from wikigen.engines.offline.candidates import is_mentioned_only_as_code, parses
 from wikigen.engines.offline.concepts import Anchors, Concept, build_concepts
+from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.documents import (
     Document,
     Guard,
@@ -47,6 +48,7 @@ from wikigen.engines.offline.documents import (
     fragment_documents,
     read_document,
 )
+from wikigen.engines.offline.features import RelationView
 from wikigen.engines.offline.language import is_english, language, notes, with_language
 from wikigen.engines.offline.parse import Parse, Parser, parse_sentences
 from wikigen.engines.offline.relations import Mention, Mentions
@@ -73,8 +75,9 @@ class OfflineEngine:
     def route(self, stage: str) -> str:
         return ROUTE
 
-    def __init__(self) -> None:
+    def __init__(self, decision: Decision | None = None) -> None:
         self.seconds = 0.0  # spent in run(), parsing and embedding included
+        self.decision = decision if decision is not None else Decision.load()
 
     @property
     def timings(self) -> dict[str, float]:
@@ -95,7 +98,10 @@ class OfflineEngine:
             raise EngineError(f"unknown stage {stage!r}; the offline engine runs {' and '.join(STAGES)}")
         guard = Guard(deadline, cancel, stage)
         guard.check()
-        data = analyze(request, guard) if stage == "analyze" else recheck(request, guard)
+        if stage == "analyze":
+            data = analyze(request, guard, self.decision)
+        else:
+            data = recheck(request, guard, self.decision)
         return Delta(data=data, route=ROUTE, model=MODEL)
 
 
@@ -103,8 +109,9 @@ class OfflineEngine:
 # analyze
 
 
-def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
+def analyze(request: Mapping[str, Any], guard: Guard, decision: Decision | None = None) -> Json:
     """Articles, concepts, relations and topics of the changed sources (R20)."""
+    decision = decision if decision is not None else Decision.load()
     scorer = Scorer(Ranker.shared())
     documents = []
     for source in sorted(request.get("sources", ()), key=lambda s: s["id"]):
@@ -126,14 +133,16 @@ def analyze(request: Mapping[str, Any], guard: Guard) -> Json:
     parsed = parses(documents)  # every sentence parsed once for concepts and relations
     leads = [line for d in documents if is_english(language(d)) for line in _lead_lines(d, {})]
     parsed |= dict(zip([s.text for s in leads], parse_sentences([s.clean for s in leads]), strict=True))
-    concepts = build_concepts(documents, fragments, anchors, request, scorer, guard, parsed)
+    concepts = build_concepts(documents, fragments, anchors, request, scorer, guard, parsed, decision)
     # An anchor named again stays as it is (R25): returning it would add this increment's sources to
     # its citations, and a hub cited by every source would be revoked, with all its relations, by
     # an edit of any of them (R12). Relations reach it by its id.
     delta["concepts"] = [concept.as_json() for concept in concepts if concept.anchor is None]
     resolve = _resolver(anchors)
     existing = {_relation_key(r, resolve) for r in request.get("relations", ())}
-    delta["relations"] = _relations(documents, parsed, _named(concepts, anchors), existing, guard, resolve)
+    delta["relations"] = _relations(
+        documents, parsed, _named(concepts, anchors), existing, guard, resolve, decision
+    )
     delta["topics"] = []  # topics are derived by the compiler from the merged objects (wikigen.compiler.topics)
     fit(plans, delta)
     languages = {d.source: language(d) for d in documents}
@@ -247,8 +256,10 @@ def _relations(
     existing: set[tuple[str, str, str]],
     guard: Guard,
     resolve: Callable[[str], str],
+    decision: Decision,
 ) -> list[Json]:
-    """R20/R23: one relation per (subject, predicate, object), evidenced by the sentences stating it."""
+    """R20/R23: one relation per (subject, predicate, object), evidenced by the sentences stating it,
+    where the fitted decision keeps it."""
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
     code_only = _code_only(named)
     # `spawn/1` is also `spawn` and "the spawn functions": a function named without its arity, where
@@ -320,6 +331,11 @@ def _relations(
     built = []
     for (subject, predicate, obj), quotes in sorted(evidence.items()):
         unique = sorted(set(quotes))[:RELATION_QUOTES]
+        first = unique[0]
+        view = RelationView(subject, predicate, obj, visible(first[2]).text, len(unique), first[0])
+        item = {"subject": subject, "predicate": predicate, "object": obj, "source": first[0], "quote": first[2]}
+        if not decision.keeps_relation(view, item):
+            continue
         built.append(
             {
                 "subject": subject,
@@ -359,8 +375,9 @@ def _relation_key(relation: Mapping[str, Any], resolve: Callable[[str], str]) ->
 # recheck
 
 
-def recheck(request: Mapping[str, Any], guard: Guard) -> Json:
+def recheck(request: Mapping[str, Any], guard: Guard, decision: Decision | None = None) -> Json:
     """R19: explicit relations across the changed sources and fragments that analyze did not return."""
+    decision = decision if decision is not None else Decision.load()
     anchors = Anchors(request.get("anchors", ()))
     delta = request.get("delta") or empty_delta()
     named: list[tuple[str, Sequence[str]]] = []
@@ -382,5 +399,5 @@ def recheck(request: Mapping[str, Any], guard: Guard) -> Json:
     ]
     documents.extend(fragment_documents(request))
     result = empty_delta()
-    result["relations"] = _relations(documents, parses(documents), named, existing, guard, resolve)
+    result["relations"] = _relations(documents, parses(documents), named, existing, guard, resolve, decision)
     return result
