@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Knowledge-quality benchmark of the offline engine. Prints figures; asserts nothing.
 
-  python scripts/bench_quality.py [k8s] [elixir] [tldr] [--sample-dir DIR] [--keep DIR] [--overwrite-judged]
+  python scripts/bench_quality.py [k8s] [elixir] [tldr] [typer] [--sample-dir DIR] [--keep DIR] [--overwrite-judged]
   python scripts/bench_quality.py --fold [--sample-dir DIR]
 
-Each corpus (default: all three) is committed into a fresh git repo and compiled from empty through
+Each corpus (default: all four) is committed into a fresh git repo and compiled from empty through
 the real pipeline (``compile_repo(root, engine=OfflineEngine(), batch=True)``), each in a subprocess of
 this script so that wall time and peak RSS are per corpus:
 
@@ -14,16 +14,48 @@ this script so that wall time and peak RSS are per corpus:
 - ``elixir``: the 24 chapters of the Elixir "Getting started" guide; concept recall (142 rows) and
   relation recall (77 rows), scored as ``../shared/corpora/elixir-guide/gold/README.md`` says.
 - ``tldr``: a seeded (``random.Random(7)``) sample of 1,000 tldr pages; counts only.
+- ``typer``: the 75 pages of the Typer docs (``../shared/corpora/typer-docs/content``); counts only.
+  Its ``release-notes.md`` alone is over the default ``caps.input_bytes``, so its repo gets a
+  ``wikigen.yml`` that raises that cap just enough (``SETTINGS``), as a user of such a repo would.
 
-Per corpus it prints counts, recall, quality checks (raw HTML in claims, definitions and quotes; article
-titles that are file names although the source has a heading; duplicate topic titles; topics without a
-summary), wall time, peak RSS, passages embedded and the engine's per-stage times when it exposes
-them. It writes to the sample dir (default ``tests/data/judged/``):
+Per corpus it prints counts, the concepts in at least one relation (and whether that is at least
+half of them), recall, quality checks (raw HTML in claims, definitions and quotes; article titles
+that are file names although the source has a heading; duplicate topic titles; topics without a
+summary), three forms of bad output with their share of all concepts, wall time, peak RSS, passages
+embedded and the engine's per-stage times when it exposes them. Each form is a table of named
+regexes (``FORM_PATTERNS``, each row with a text it fires on and one it does not); a concept counts
+once however many rows fire:
+
+- form 1, a concept named like a code identifier or a file: its name is one token holding ``_``
+  (``max_content_width``), one token with a ``.`` between letters (``typer.Option``, ``app.py``), a
+  camelCase word (``getName``; not ``PersistentVolume`` or ``macOS``), ends in ``()`` or in an arity
+  after a lower-case letter (``spawn/1``; not ``HTTP/2``), is a dotfile or ends in a file extension
+  (``.gitignore``, ``pyproject.toml``), starts with ``-``, ``--``, ``:``, ``~``, ``@`` or ``$`` and a
+  letter (``--help``, ``:crypto``, ``~s``, ``@spec``), or is one or two lower-case letters or digits
+  (``s``, ``do``; ``run`` and ``UI`` are not); or (``code_only``) it is the whole text of some code
+  span of the corpus and the corpus's prose (outside fenced blocks and code spans) never holds it as
+  a word, case aside (``nil`` written only as `` `nil` ``).
+- form 2, a definition that leans on an earlier sentence or ends on a colon: the visible text of a
+  quote its definition cites (links as their text, no code ticks, emphasis or leading ``>``/list
+  marker) starts with a pointing word or phrase ("This", "These", "That", "Those", "It", "They",
+  "Here", "Such", "The same", "The above", "Similarly", "Likewise", "Also", "Then", "Now", "So",
+  "Thus", "Hence", "Therefore", "Otherwise", "Instead", "In this case", "For this reason", "As such",
+  "<Word> like this" …; capitalized, as a whole word; not "It is possible to …", where "It" stands for
+  what follows) or ends with ``:``.
+- form 8, markup in a quote: a definition's quote (counted over concepts) or a claim's quote
+  (counted over all claims), code spans dropped, holds a blockquote marker ``>`` at its start, a line
+  start or after a sentence's end, an admonition marker at a line start (``/// tip``, ``!!! note``),
+  an HTML comment ``<!--``, a reference link ``[x][y]``, an include directive (``{* … *}``,
+  ``{{#include …}}``, ``--8<--``), a Hugo shortcode (``{{< … >}}``, ``{{% … %}}``) or "Listing N-N".
+
+The forms are measured, not enforced. It writes to the sample dir (default ``tests/data/judged/``):
 
 - ``<corpus>-concepts.tsv`` / ``<corpus>-relations.tsv``: a seeded (``random.Random(10)``) sample of 30
   concepts and 30 relations with empty ``verdict`` and ``reason`` columns to judge by hand; a file whose
   ``verdict`` column is already filled in is never overwritten unless ``--overwrite-judged`` is given;
 - ``<corpus>-missing.txt``: the gold entries not found;
+- ``<corpus>-forms.txt``: every concept (form 8: also every claim) each form counts, with the rows that
+  fired and, for forms 2 and 8, the quote, so a reader can check them;
 - and, printed, the precision over every concept and relation that the judged set
   ``tests/data/judged/current/`` holds with the same quote (its latest verdict), which one draw of 30
   moves by several rows;
@@ -49,6 +81,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +93,17 @@ import yaml  # noqa: E402
 
 from tests.corpora import commit_files, shared_dir  # noqa: E402
 
-CORPORA = ("k8s", "elixir", "tldr")
+CORPORA = ("k8s", "elixir", "tldr", "typer")
 SOURCES = {  # corpus: (folder below the shared dir, prefix below the repo root)
     "k8s": ("corpora/k8s-concepts/content/en/docs/concepts", "content/sources/knowledge/k8s"),
     "elixir": ("corpora/elixir-guide/content", "content/sources/knowledge/elixir"),
     "tldr": ("corpora/tldr-pages/pages", "content/sources/knowledge/tldr"),
+    "typer": ("corpora/typer-docs/content", "content/sources/knowledge/typer"),
 }
+# The wikigen.yml committed into a corpus's repo, as its user would write it (the defaults elsewhere):
+# typer's release-notes.md alone makes a request of 139,779 bytes, over the default caps.input_bytes
+# (100,000), which `wikigen check` names; scripts/compile_trees.sh writes the same file.
+SETTINGS = {"typer": "caps:\n  input_bytes: 175000\n"}
 TLDR_SAMPLE = 1000
 TLDR_SEED = 7
 JUDGE_SEED = 10
@@ -238,6 +276,231 @@ def headings(body: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
+# forms: concept names like code or files (form 1), definitions that lean on an earlier sentence
+# or end on a colon (form 2), markup in quotes (form 8)
+
+
+@dataclass(frozen=True, slots=True)
+class FormPattern:
+    """One row of a form: a named regex with a text it must fire on and one it must not."""
+
+    form: int
+    name: str
+    regex: re.Pattern[str]
+    fires_on: str
+    not_on: str
+
+
+# Form 1 looks at a concept's name as it is; form 2 at the visible text of a definition quote
+# (``visible``); form 8 at a definition or claim quote with its code spans dropped (what a code span
+# shows is meant literally).
+FORM_PATTERNS = (
+    FormPattern(1, "snake", re.compile(r"^\S*_\S*$"), "max_content_width", "Keyword list"),
+    FormPattern(1, "dotted", re.compile(r"^\S*[A-Za-z_]\.[A-Za-z_]\S*$"), "typer.Option", "Version 1.2"),
+    FormPattern(1, "camel", re.compile(r"^[a-z]+(?:[A-Z][a-z0-9]+)+$"), "getName", "macOS"),
+    FormPattern(1, "call", re.compile(r"\(\s*\)$|[a-z_?!]/\d+$"), "spawn/1", "HTTP/2"),
+    FormPattern(
+        1,
+        "file",
+        re.compile(
+            r"^\.[\w.-]+$|\.(?:py|pyi|md|js|mjs|ts|tsx|jsx|yml|yaml|toml|json|txt|cfg|ini|sh|ex|exs|go|rs|rb"
+            r"|html|css|lock|csv|xml)$",
+            re.I,
+        ),
+        "pyproject.toml",
+        "Markdown",
+    ),
+    FormPattern(
+        1, "sigil", re.compile(r"^(?:--?[A-Za-z]|[:~@$][A-Za-z_])"), "--install-completion", "C++ module"
+    ),
+    FormPattern(1, "short", re.compile(r"^[a-z0-9]{1,2}$"), "do", "UI"),
+    FormPattern(
+        2,
+        "pointing",
+        re.compile(
+            # "It is (also) possible to …" points at nothing: "It" there stands for what follows.
+            r"^[\"'(\[]*(?:This|These|That|Those|It(?!\s+(?:is|was)\s+(?:(?:also|very|not|quite)\s+)*\w+\s+"
+            r"(?:to|that)\b)|They|Here|Such|The same|The above|Similarly|Likewise|Also|Then|Now|So|Thus|Hence"
+            r"|Therefore|Otherwise|Instead|In (?:this|that|such a) case|For (?:this|that) reason|As such"
+            r"|[A-Z]\w*(?: \w+)? like (?:this|that|these|those))\b"
+        ),
+        "Functions like this are called callbacks.",
+        "It is also very common to use tuples and atoms to create tagged tuples.",
+    ),
+    FormPattern(
+        2, "colon", re.compile(r":\s*$"), "A CLI option is declared like this:", "A Pod: the smallest unit."
+    ),
+    FormPattern(
+        8,
+        "blockquote",
+        re.compile(r"(?:^|\n|[.!?]\s+)[ \t]*>"),
+        "Typer is a library. > **Note**: it uses Click.",
+        "The result is true when a > b.",
+    ),
+    FormPattern(
+        8,
+        "admonition",
+        re.compile(r"^[ \t]*(?:///|!!!|\?\?\?)(?:[ \t]|$)", re.M),
+        "/// tip | **Typer** builds on top of Click",
+        "It works!!! Try it.",
+    ),
+    FormPattern(
+        8, "html_comment", re.compile(r"<!--"), "A hook <!-- TODO --> runs first.", "An arrow <- points left."
+    ),
+    FormPattern(
+        8,
+        "reference_link",
+        re.compile(r"\[[^\]\n]+\]\[[^\]\n]*\]"),
+        "See [the guide][guide] for more.",
+        "See [the guide](https://example.org) for more.",
+    ),
+    FormPattern(
+        8,
+        "include_braces",
+        re.compile(r"\{\*.*?\*\}", re.S),
+        "{* docs_src/first_steps/tutorial001.py hl[3] *}",
+        "A set {1, 2} in braces.",
+    ),
+    FormPattern(
+        8,
+        "include_mdbook",
+        re.compile(r"\{\{#include\b"),
+        "{{#include ../listings/ch01/main.rs}}",
+        "A template {{ name }} here.",
+    ),
+    FormPattern(8, "include_snippet", re.compile(r"--8<--"), '--8<-- "snippets/intro.md"', "A range 8 -- 9."),
+    FormPattern(
+        8,
+        "shortcode",
+        re.compile(r"\{\{[<%].*?[%>]\}\}", re.S),
+        '{{< glossary_tooltip text="Pod" term_id="pod" >}} runs.',
+        "A template {{ name }} here.",
+    ),
+    FormPattern(
+        8, "listing", re.compile(r"\bListing \d+-\d+"), "Listing 3-1 shows it.", "The listing below shows it."
+    ),
+)
+FORM_TITLES = {
+    1: "concept names like a code identifier or a file",
+    2: "definitions leaning on an earlier sentence or ending on a colon",
+    8: "markup in quotes",
+}
+MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+REF_LINK = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]")
+EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1")
+LEADING_MARKER = re.compile(r"^\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?")
+
+
+def visible(text: str) -> str:
+    """The text a reader sees of a Markdown quote: a link as its text, no code ticks or emphasis
+    marks, no leading blockquote or list marker; whitespace collapsed."""
+    text = REF_LINK.sub(r"\1", MD_LINK.sub(r"\1", str(text))).replace("`", "")
+    return collapse(LEADING_MARKER.sub("", EMPHASIS.sub(r"\2", text)))
+
+
+def form_hits(form: int, text: str) -> list[str]:
+    """The names of the rows of ``form`` that fire on ``text``: a concept's name (form 1), a definition
+    quote (form 2: its visible text) or a quote (form 8: its code spans dropped)."""
+    if form == 2:
+        text = visible(text)
+    elif form == 8:
+        text = CODE_SPAN.sub(" ", str(text))
+    return [row.name for row in FORM_PATTERNS if row.form == form and row.regex.search(text)]
+
+
+def code_only_names(names: Iterable[str], files: Mapping[str, bytes]) -> set[str]:
+    """Form 1's corpus-wide row ("code_only"): the names that are the whole text of some code span of
+    the corpus and that its prose (the bodies without fenced blocks and code spans) never holds as a
+    word, case aside."""
+    spans: set[str] = set()
+    prose = []
+    for data in files.values():
+        body = FENCE.sub("\n", split_source(data)[1])
+        spans |= {m.group(0).strip("`").strip() for m in CODE_SPAN.finditer(body)}
+        prose.append(CODE_SPAN.sub(" ", body))
+    text = "\n".join(prose)
+    return {
+        name
+        for name in set(names)
+        if name in spans and not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I)
+    }
+
+
+def definition_quotes(concept: Mapping[str, Any]) -> list[str]:
+    """The quotes a concept's definition cites (its text where it cites none)."""
+    definition = concept.get("definition") or {}
+    table = {c.get("citation_id"): c for c in concept.get("citations") or []}
+    quotes = [str(table[i]["quote"]) for i in definition.get("citations") or [] if i in table]
+    return quotes or ([str(definition["text"])] if definition.get("text") else [])
+
+
+def form_counts(
+    concepts: Mapping[str, Mapping[str, Any]],
+    objects: Mapping[str, Mapping[str, Any]],
+    files: Mapping[str, bytes],
+) -> tuple[dict[str, Any], list[str]]:
+    """Forms 1, 2 and 8 over a compile: the concepts each holds, with their share of all concepts
+    (form 8 also counts claims, over all claims), and the lines of ``<corpus>-forms.txt`` that name
+    every offender with the rows that fired (and the quote, for forms 2 and 8)."""
+    code_only = code_only_names((c["name"] for c in concepts.values()), files)
+    found: dict[int, list[tuple[str, list[str], str]]] = {1: [], 2: [], 8: []}
+    for cid in sorted(concepts, key=lambda c: (str(concepts[c]["name"]).casefold(), c)):
+        name = str(concepts[cid]["name"])
+        named = form_hits(1, name) + (["code_only"] if name in code_only else [])
+        if named:
+            found[1].append((name, named, ""))
+        for form in (2, 8):
+            hits = [(quote, form_hits(form, quote)) for quote in definition_quotes(concepts[cid])]
+            fired = sorted({row for _, rows in hits for row in rows})
+            if fired:
+                found[form].append((name, fired, next(quote for quote, rows in hits if rows)))
+    claims = 0
+    claim_hits: list[tuple[str, list[str], str]] = []
+    for oid in sorted(objects):
+        table = {c.get("citation_id"): c for c in objects[oid].get("citations") or []}
+        for claim in claims_of(objects[oid]):
+            claims += 1
+            quotes = [str(table[i]["quote"]) for i in claim.get("citations") or [] if i in table]
+            hits = [(quote, form_hits(8, quote)) for quote in quotes]
+            fired = sorted({row for _, rows in hits for row in rows})
+            if fired:
+                claim_hits.append((oid, fired, next(quote for quote, rows in hits if rows)))
+
+    def share(count: int, total: int) -> float | None:
+        return round(count / total, 3) if total else None
+
+    def rows_of(entries: list[tuple[str, list[str], str]]) -> dict[str, int]:
+        return dict(sorted(Counter(row for _, rows, _ in entries for row in rows).items()))
+
+    figures: dict[str, Any] = {
+        f"form{form}": {
+            "concepts": len(found[form]),
+            "share": share(len(found[form]), len(concepts)),
+            "rows": rows_of(found[form]),
+        }
+        for form in (1, 2, 8)
+    }
+    figures["form8"] |= {
+        "claims": len(claim_hits),
+        "claims_total": claims,
+        "claims_share": share(len(claim_hits), claims),
+        "claim_rows": rows_of(claim_hits),
+    }
+    lines = []
+    for form, what, entries in (
+        (1, "concept name, rows", found[1]),
+        (2, "concept name, rows, definition quote", found[2]),
+        (8, "definitions: concept name, rows, definition quote", found[8]),
+        (8, "claims: object id, rows, claim quote", claim_hits),
+    ):
+        lines.append(f"# form {form}, {FORM_TITLES[form]} ({len(entries)}) — {what}")
+        lines += [
+            "\t".join(filter(None, (key, " ".join(rows), collapse(quote)))) for key, rows, quote in entries
+        ]
+    return figures, lines
+
+
+# ---------------------------------------------------------------------------------------------
 # one corpus (in its own process)
 
 
@@ -254,7 +517,13 @@ def compile_corpus(name: str, root: Path) -> dict[str, Any]:
 
     files = corpus_files(name)
     repo = pygit2.init_repository(str(root), initial_head="main")
-    commit_files(repo, dict(files))
+    committed: dict[str, bytes | str | None] = dict(files)
+    if name in SETTINGS:
+        # wikigen reads its settings from the work tree; the commit keeps the work tree clean.
+        settings = SETTINGS[name].encode("utf-8")
+        (root / "wikigen.yml").write_bytes(settings)
+        committed["wikigen.yml"] = settings
+    commit_files(repo, committed)
     engine = OfflineEngine()
     started = time.perf_counter()
     report = compile_repo(root, engine=engine, batch=True)
@@ -315,12 +584,14 @@ def measure(name: str, result: dict[str, Any], sample_dir: Path, overwrite: bool
         "topics": len(topics),
     }
     figures["checks"] = quality_checks(objects, relations, files, paths)
+    figures["forms"], form_lines = form_counts(concepts, objects, files)
     missing: list[str] = []
     if name == "k8s":
         figures["recall"], missing = k8s_recall(concepts)
     elif name == "elixir":
         figures["recall"], missing = elixir_recall(concepts, relations, paths)
     sample_dir.mkdir(parents=True, exist_ok=True)
+    (sample_dir / f"{name}-forms.txt").write_text("\n".join(form_lines) + "\n", encoding="utf-8")
     if missing:
         (sample_dir / f"{name}-missing.txt").write_text("\n".join(missing) + "\n", encoding="utf-8")
     figures["samples"] = write_samples(name, concepts, relations, sample_dir, overwrite)
@@ -701,9 +972,11 @@ def print_corpus(f: Mapping[str, Any]) -> None:
     print(
         f"  articles {f['articles']}, concepts {f['concepts']}, relations {f['relations']}, topics {f['topics']}"
     )
+    covered = f["concepts_in_relation_share"]
+    half = "n/a" if covered is None else ("yes" if covered >= 0.5 else "no")
     print(
-        f"  concepts with at least one relation: {f['concepts_in_relation']} "
-        f"(share {share(f['concepts_in_relation_share'])})"
+        f"  concepts with at least one relation: {f['concepts_in_relation']} of {f['concepts']} "
+        f"(share {share(f['concepts_in_relation_share'])}; at least half: {half})"
     )
     recall = f.get("recall")
     if recall and "glossary_terms" in recall:
@@ -743,6 +1016,22 @@ def print_corpus(f: Mapping[str, Any]) -> None:
         f"  topics sharing a title: {c['duplicate_topic_titles']} {c['duplicate_topic_title_groups'] or ''}".rstrip()
     )
     print(f"  topics without a summary: {c['topics_without_summary']}")
+    forms = f["forms"]
+
+    def fired(rows: Mapping[str, int]) -> str:
+        return ": " + ", ".join(f"{row} {n}" for row, n in rows.items()) if rows else ""
+
+    for form in (1, 2, 8):
+        g = forms[f"form{form}"]
+        print(
+            f"  form {form} ({FORM_TITLES[form]}): {g['concepts']} of {f['concepts']} concepts "
+            f"(share {share(g['share'])}){fired(g['rows'])}"
+        )
+    g = forms["form8"]
+    print(
+        f"    and claims: {g['claims']} of {g['claims_total']} (share {share(g['claims_share'])}){fired(g['claim_rows'])}"
+    )
+    print(f"    names: {f['corpus']}-forms.txt in the sample dir")
     stages = f["stage_seconds"]
     stage_text = ", ".join(f"{k} {v} s" for k, v in stages.items()) if stages else "n/a"
     embedded = "n/a" if f["passages_embedded"] is None else f"{f['passages_embedded']:,}"
@@ -764,6 +1053,10 @@ def print_table(all_figures: list[Mapping[str, Any]]) -> None:
     def recall_cell(f: Mapping[str, Any], key: str) -> str:
         r = f.get("recall") or {}
         return "n/a" if r.get(key) is None else f"{r[key]:.2f}"
+
+    def form_cell(f: Mapping[str, Any], form: str) -> str:
+        g = f["forms"][form]
+        return f"{g['concepts']} ({g['share'] or 0:.2f})"
 
     def judged_cell(f: Mapping[str, Any], kind: str) -> str:
         j = (f.get("judged_anywhere") or {}).get(kind) or {}
@@ -788,6 +1081,15 @@ def print_table(all_figures: list[Mapping[str, Any]]) -> None:
             lambda f: "{html_claims}/{html_definitions}/{html_quotes}".format(**f["checks"]),
         ),
         ("titles = file stem", lambda f: str(f["checks"]["titles_equal_file_stem"])),
+        ("form 1: code/file names", lambda f: form_cell(f, "form1")),
+        ("form 2: leaning/colon defs", lambda f: form_cell(f, "form2")),
+        ("form 8: markup in defs", lambda f: form_cell(f, "form8")),
+        (
+            "form 8: markup in claims",
+            lambda f: "{claims} ({share})".format(
+                claims=f["forms"]["form8"]["claims"], share=f"{f['forms']['form8']['claims_share'] or 0:.2f}"
+            ),
+        ),
         ("topics sharing a title", lambda f: str(f["checks"]["duplicate_topic_titles"])),
         ("topics without summary", lambda f: str(f["checks"]["topics_without_summary"])),
         ("concepts judged ok (any sample)", lambda f: judged_cell(f, "concepts")),
@@ -845,7 +1147,7 @@ def run_child(name: str, sample_dir: Path, keep: Path | None, overwrite: bool) -
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
-        "corpora", nargs="*", metavar="CORPUS", help="k8s, elixir and/or tldr (default: all three)"
+        "corpora", nargs="*", metavar="CORPUS", help="k8s, elixir, tldr and/or typer (default: all four)"
     )
     parser.add_argument("--sample-dir", type=Path, default=REPO_ROOT / "tests" / "data" / "judged")
     parser.add_argument("--keep", type=Path, default=None, help="keep each compiled repo as DIR/<corpus>")

@@ -4,6 +4,7 @@ its latest verdict, and a judged draw folds into it."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_quality.py"
 _spec = importlib.util.spec_from_file_location("bench_quality", SCRIPT)
 assert _spec is not None and _spec.loader is not None
 bench_quality = importlib.util.module_from_spec(_spec)
+# dataclasses look the module up by name while the class is made
+sys.modules[_spec.name] = bench_quality
 _spec.loader.exec_module(bench_quality)
 
 
@@ -26,10 +29,12 @@ def _concept(name: str, sentence: str) -> dict[str, object]:
 
 def test_the_judged_set_holds_each_judged_row_once_as_fold_writes_it(tmp_path: Path) -> None:
     """Folding the judged set into an empty folder writes it again byte for byte: one row per
-    identity (id, quote, definition or predicate and object), in name order, csv-quoted."""
+    identity (id, quote, definition or predicate and object), in name order, csv-quoted. Every file
+    of the set is one corpus and kind the script knows (a corpus no one has judged has none)."""
     folded = bench_quality.fold_judged(bench_quality.JUDGED_DIR, tmp_path)
     names = sorted(p.name for p in bench_quality.JUDGED_DIR.iterdir())
-    assert names == [f"{c}-{k}.tsv" for c in sorted(bench_quality.CORPORA) for k in ("concepts", "relations")]
+    known = {f"{c}-{k}.tsv" for c in bench_quality.CORPORA for k in ("concepts", "relations")}
+    assert names and set(names) <= known
     assert len(folded) == len(names)
     for name in names:
         assert (tmp_path / name).read_bytes() == (bench_quality.JUDGED_DIR / name).read_bytes(), name
