@@ -511,7 +511,9 @@ def stage_seconds(stages: Any) -> dict[str, Any] | None:
     return {str(k): round(float(v), 1) if isinstance(v, (int, float)) else str(v) for k, v in stages.items()}
 
 
-def compile_corpus(name: str, root: Path) -> dict[str, Any]:
+def compile_corpus(name: str, root: Path, engine: Any = None) -> dict[str, Any]:
+    """Commits corpus ``name`` into a new repo at ``root`` and compiles it from empty with ``engine``
+    (default: the offline engine with its committed decision)."""
     from wikigen.compiler.driver import compile_repo
     from wikigen.engines.offline.engine import OfflineEngine
 
@@ -524,7 +526,7 @@ def compile_corpus(name: str, root: Path) -> dict[str, Any]:
         (root / "wikigen.yml").write_bytes(settings)
         committed["wikigen.yml"] = settings
     commit_files(repo, committed)
-    engine = OfflineEngine()
+    engine = engine if engine is not None else OfflineEngine()
     started = time.perf_counter()
     report = compile_repo(root, engine=engine, batch=True)
     wall = time.perf_counter() - started

@@ -3,7 +3,7 @@
 leaving one corpus out each time. Development only; the engine applies the weights by arithmetic.
 
   python scripts/fit_decision.py record [CORPUS ...] [--out DIR]     # compile, keep every scored item
-  python scripts/fit_decision.py fit [--out DIR] [--write] [--target P]
+  python scripts/fit_decision.py fit [--out DIR] [--write] [--commit] [--target P]
   python scripts/fit_decision.py fold CORPUS [--out DIR] [--sample-dir DIR]
 
 ``record`` compiles each corpus from empty (``scripts/bench_quality.py``'s corpora, one subprocess
@@ -15,10 +15,12 @@ scored with its features; each emitted concept and relation is looked up in the 
 ``fit`` reads the items of every recorded corpus and, for each corpus left out, fits a logistic
 regression (scikit-learn, L2, balanced classes) on the judged items of the others, picks the lowest
 threshold whose precision on those training items reaches ``--target`` (0.9), and measures the
-left-out corpus's judged items: precision before and after, and the share of its ``ok`` items kept.
-A corpus with no judged item is measured by counts only (judge a draw of ``fold``). With ``--write``
-it fits on every corpus and writes the weights, rounded, into ``decision.json``, and each fold's
-weights into ``DIR/decision-without-<corpus>.json``.
+left-out corpus's judged items: precision before and after, and the share of its ``ok`` items kept;
+then the feature table (how often each feature fires per corpus, and its committed weight). A
+corpus with no judged item is measured by counts only (judge a draw of ``fold``). ``--write``
+writes each fold's weights into ``DIR/decision-without-<corpus>.json``; ``--commit`` fits on every
+corpus and writes the weights into ``decision.json`` — only where the table shows that the folds
+gain on the corpora left out.
 
 ``fold CORPUS`` compiles CORPUS with the weights fitted without it and writes a seeded draw of 30
 concepts and 30 relations to judge (as ``bench_quality.py`` does) with the counts: a fresh draw of
@@ -32,7 +34,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,14 +43,11 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 
 import bench_quality as bq  # noqa: E402
-import pygit2  # noqa: E402
 
-from tests.corpora import commit_files  # noqa: E402
 from wikigen.engines.offline.decision import WEIGHTS, Decision  # noqa: E402
 from wikigen.engines.offline.features import DEFINITION_FEATURES, RELATION_FEATURES  # noqa: E402
 
 OUT = REPO_ROOT / ".bench" / "decision"
-REGRESSION = REPO_ROOT / "tests" / "data" / "judged" / "items"
 KINDS = {"definition": DEFINITION_FEATURES, "relation": RELATION_FEATURES}
 TABLES = {"definition": "definitions", "relation": "relations"}
 TARGET = 0.9
@@ -60,8 +58,9 @@ EMPTY = {"definitions": {}, "relations": {}}
 # record
 
 
-def compile_recorded(name: str, root: Path, decision_path: Path) -> tuple[list[dict[str, Any]], Any, dict[str, Any]]:
-    from wikigen.compiler.driver import compile_repo
+def compile_recorded(name: str, root: Path, decision_path: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Compiles corpus ``name`` from empty with the weights at ``decision_path``, recording every
+    scored item; returns the items and ``bench_quality.compile_corpus``'s result."""
     from wikigen.engines.offline.engine import OfflineEngine
 
     items: list[dict[str, Any]] = []
@@ -69,24 +68,17 @@ def compile_recorded(name: str, root: Path, decision_path: Path) -> tuple[list[d
     def record(kind: str, item: Mapping[str, Any], score: float, kept: bool) -> None:
         items.append({"kind": kind, **item, "score": score, "kept": kept})
 
-    repo = pygit2.init_repository(str(root), initial_head="main")
-    files = bq.corpus_files(name)
-    commit_files(repo, dict(files))
-    started = time.perf_counter()
-    report = compile_repo(root, engine=OfflineEngine(Decision.load(decision_path, record)), batch=True)
-    wall = time.perf_counter() - started
-    figures = {"sources": len(files), "increments": len(report.increments), "wall_s": round(wall, 1)}
-    return items, repo, figures
+    result = bq.compile_corpus(name, root, OfflineEngine(Decision.load(decision_path, record)))
+    return items, result
 
 
-def verdicts(name: str, repo: pygit2.Repository) -> tuple[list[tuple[dict[str, str], str | None]], ...]:
+def verdicts(name: str, result: Mapping[str, Any]) -> tuple[list[tuple[dict[str, str], str | None]], ...]:
     """Every emitted concept and relation row of the compile with its judged verdict (or None)."""
-    objects, relations = bq.read_objects(repo)
-    concepts = {k: v for k, v in objects.items() if v.get("kind") == "concept"}
+    concepts = {k: v for k, v in result["objects"].items() if v.get("kind") == "concept"}
     found = []
     for kind, header, rows in (
         ("concepts", bq.CONCEPT_HEADER, [bq.concept_row(cid, c) for cid, c in sorted(concepts.items())]),
-        ("relations", bq.RELATION_HEADER, [bq.relation_row(r, concepts) for r in relations]),
+        ("relations", bq.RELATION_HEADER, [bq.relation_row(r, concepts) for r in result["relations"]]),
     ):
         judged = {key: row["verdict"] for key, row in bq.read_judged(bq.JUDGED_DIR / f"{name}-{kind}.tsv").items()}
         cells = [dict(zip(header, [bq.collapse(c).replace("\t", " ") for c in row], strict=False)) for row in rows]
@@ -128,8 +120,9 @@ def record_child(name: str, out: Path) -> int:
     empty = out / "decision-empty.json"
     empty.write_text(json.dumps(EMPTY))
     with tempfile.TemporaryDirectory(prefix=f"fit-{name}-") as tmp:
-        items, repo, figures = compile_recorded(name, Path(tmp) / "repo", empty)
-        concepts, relations = verdicts(name, repo)
+        items, result = compile_recorded(name, Path(tmp) / "repo", empty)
+        figures = dict(result["figures"])
+        concepts, relations = verdicts(name, result)
         label(items, concepts, relations)
     labelled = {k: sum(1 for i in items if i["kind"] == k and i["verdict"]) for k in KINDS}
     figures |= {
@@ -207,7 +200,7 @@ def all_items_as_judged(items: Sequence[Mapping[str, Any]]) -> list[dict[str, An
     return [{**i, "verdict": "ok"} for i in items]
 
 
-def fit(out: Path, write: bool, target: float) -> int:
+def fit(out: Path, write: bool, commit: bool, target: float) -> int:
     recorded = {p.name.removesuffix("-items.json"): json.loads(p.read_text())["items"] for p in sorted(out.glob("*-items.json"))}
     if not recorded:
         print(f"no recorded items in {out}; run `record` first")
@@ -229,7 +222,7 @@ def fit(out: Path, write: bool, target: float) -> int:
         if write:
             (out / f"decision-without-{left}.json").write_text(json.dumps(tables, indent=1, sort_keys=True) + "\n")
     print_rules(recorded)
-    if write:
+    if commit:
         everything = [i for items in recorded.values() for i in items]
         data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
         for kind in KINDS:
@@ -237,8 +230,6 @@ def fit(out: Path, write: bool, target: float) -> int:
         data["fitted_on"] = sorted(recorded)
         WEIGHTS.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"\nwrote {WEIGHTS.relative_to(REPO_ROOT)} (fitted on {', '.join(sorted(recorded))})")
-        for name, items in recorded.items():
-            print(f"wrote {write_regression(name, items).relative_to(REPO_ROOT)}")
     return 0
 
 
@@ -258,23 +249,6 @@ def print_rules(recorded: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
             print(f"| {feature.name} | {' | '.join(map(str, counts))} | {weights.get(feature.name, 0)} |")
 
 
-def write_regression(name: str, items: Sequence[Mapping[str, Any]]) -> Path:
-    """The judged items of ``name`` as the regression set: each with its verdict and the view the
-    decision read, so that ``tests/test_judged_regression.py`` runs without the corpora."""
-    REGRESSION.mkdir(parents=True, exist_ok=True)
-    path = REGRESSION / f"{name}.jsonl"
-    rows = sorted(
-        (
-            {"kind": i["kind"], "verdict": i["verdict"], "view": i["view"]}
-            for i in items
-            if i.get("verdict") in ("ok", "wrong")
-        ),
-        key=lambda r: json.dumps(r, sort_keys=True),
-    )
-    path.write_text("".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
 # ---------------------------------------------------------------------------------------------
 # fold: a fresh draw of the left-out corpus
 
@@ -285,8 +259,9 @@ def fold_child(name: str, out: Path, sample_dir: Path) -> int:
         print(f"{weights} not found; run `fit --write` first")
         return 2
     with tempfile.TemporaryDirectory(prefix=f"fold-{name}-") as tmp:
-        _, repo, figures = compile_recorded(name, Path(tmp) / "repo", weights)
-        objects, relations = bq.read_objects(repo)
+        _, result = compile_recorded(name, Path(tmp) / "repo", weights)
+        figures = dict(result["figures"])
+        objects, relations = result["objects"], result["relations"]
         concepts = {k: v for k, v in objects.items() if v.get("kind") == "concept"}
         related = {e for r in relations for e in (r["subject"], r["object"])}
         figures |= {
@@ -307,14 +282,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("corpora", nargs="*")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--sample-dir", type=Path, default=None)
-    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--write", action="store_true", help="write each fold's weights into DIR")
+    parser.add_argument(
+        "--commit", action="store_true", help="fit on every corpus and write the weights into decision.json"
+    )
     parser.add_argument("--target", type=float, default=TARGET)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     if args.command == "fit":
-        return fit(out, args.write, args.target)
+        return fit(out, args.write, args.commit, args.target)
     names = args.corpora or list(bq.CORPORA)
     unknown = [c for c in names if c not in bq.CORPORA]
     if unknown:

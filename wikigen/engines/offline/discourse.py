@@ -1,0 +1,91 @@
+"""Sentences that lean on the text around them, and pages whose items are events (R20).
+
+A definition must stand on its own: a sentence that continues the one before ("Then the tool …",
+"That way our function …") or tells the reader a step ("You can run the tests with …") does not say
+what its term is, however the author marked the term. Each form is a row with the sentence it must
+fire on and one it must not (``tests/test_discourse.py``). A sentence that *names* the term ("… is
+called X", "known as X", "we call these X") is never leaning: the engine quotes it with the sentence
+it points back to.
+
+Release notes and changelogs list events ("Fix support for …", "Upgrade …"): their items define
+nothing and state no relation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wikigen.engines.offline.parse import Parse
+
+# "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
+_CONNECTIVE = re.compile(
+    r"^(?:and|but|or|so|then|now|also|instead|otherwise|next|finally|afterwards|"
+    r"that way|this way|in that way|with that|with this|just with that|for this|for that|"
+    r"as you (?:can )?see|as we (?:saw|have seen)|in this case|in that case|here)\b(?!-)",
+    re.IGNORECASE,
+)
+# "… is called X", "known as", "we call these X", "refers to": a naming sentence
+_NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we call|is named|are named)\b", re.I)
+_READER = frozenset({"you", "we"})
+# Pages of events, not of things: their file name or title
+_EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
+
+
+def _opens_on_connective(text: str, parse: Parse | None) -> bool:
+    return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
+
+
+def _reader_is_subject(text: str, parse: Parse | None) -> bool:
+    """The main clause's subject is the reader or the writers: a step, a use, a plan."""
+    if parse is None:
+        return False
+    return any(
+        root.dep == "ROOT"
+        and any(w.dep in ("nsubj", "nsubjpass") and w.text.casefold() in _READER for w in parse.children(root.i))
+        for root in parse.words
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Lean:
+    """One way a sentence leans on its surroundings, with a sentence it must fire on and one it must not."""
+
+    name: str
+    what: str
+    test: Callable[[str, Parse | None], bool]
+    fires_on: str
+    not_on: str
+
+
+LEANS: tuple[Lean, ...] = (
+    Lean(
+        "connective",
+        "opens on a connective that goes on from the sentence before",
+        _opens_on_connective,
+        "Then the scheduler picks a node for the new gizmo.",
+        "The scheduler picks a node for every new gizmo.",
+    ),
+    Lean(
+        "reader_subject",
+        "its main clause's subject is the reader or the writers (you, we): a step or a use",
+        _reader_is_subject,
+        "You can store the gizmo in a cache to read it faster.",
+        "A gizmo is a small cache that stores recent reads.",
+    ),
+)
+
+
+def leaning(text: str, parse: Parse | None) -> str | None:
+    """The name of the first form by which ``text`` (visible) leans on its surroundings; None where
+    it stands on its own or names its term."""
+    if _NAMING.search(text):
+        return None
+    return next((lean.name for lean in LEANS if lean.test(text, parse)), None)
+
+
+def lists_events(source: str, title: str) -> bool:
+    """A release-notes or changelog page (by its file name or its title)."""
+    name = source.rsplit("/", 1)[-1]
+    return _EVENTS.search(name) is not None or _EVENTS.search(title.strip()) is not None
