@@ -64,5 +64,5 @@ def test_a_table_naming_an_unknown_feature_is_refused(tmp_path: Path) -> None:
     """R20: a weight for a feature the engine does not compute is an error naming the file."""
     path = tmp_path / "decision.json"
     path.write_text(json.dumps({"definitions": {"weights": {"nope": 1}}, "relations": {}}), encoding="utf-8")
-    with pytest.raises(EngineError, match="decision.json.*nope"):
+    with pytest.raises(EngineError, match=r"decision\.json.*nope"):
         Decision.load(path)

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.offline.language import english, is_english, language
+from wikigen.engines.offline.lexicon import GENERIC_NOUNS, HEADING_LEADS, KIND_WORDS, STOP_TERMS, alternation
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
 from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.subjects import is_classified, noun_phrase
 from wikigen.engines.offline.terms import (
-    STOP_TERMS,
     Vocabulary,
     head_variants,
     is_acceptable_term,
@@ -32,70 +32,6 @@ from wikigen.engines.offline.text import CJK, Sentence, Visible, visible
 from wikigen.model.ids import normalize_name
 from wikigen.model.inflection import singular_forms
 
-# People and pronoun-like nouns are subjects of many sentences and the concept of none.
-_GENERIC = frozenset(
-    [
-        "developer",
-        "developers",
-        "user",
-        "users",
-        "people",
-        "programmer",
-        "programmers",
-        "author",
-        "authors",
-        "reader",
-        "readers",
-        "notice",
-        "note",
-        "example",
-        "examples",
-        "way",
-        "ways",
-        "left",
-        "side",
-        "right",
-        "side",
-        "part",
-        "parts",
-        "shape",
-        "lot",
-        "bit",
-        "walk-through",
-        "guide",
-        "chapter",
-        "chapters",
-        "section",
-        "sections",
-        "snippet",
-        "snippets",
-        "code",
-        "line",
-        "lines",
-        "word",
-        "words",
-        "operation",
-        "operations",
-        "functionality",
-        "thing",
-        "things",
-        "program",
-        "programs",
-        "administrator",
-        "administrators",
-        "admin",
-        "admins",
-        "core",
-        "rest",
-        "majority",
-        "purpose",
-        "goal",
-        "scenario",
-        "scenarios",
-        "situation",
-        "situations",
-    ]
-)
 _CODE_FORBIDDEN = re.compile(r"[\s{}\"';,()\[\]\\|*`$#!?&=]")
 PLAIN_WORD = re.compile(r"^[a-z]+$")
 # `pod-a`, `web-0`, `mydb`: the name of one instance in an example, not a kind of thing
@@ -120,11 +56,7 @@ _ABBREVIATION_FIRST = re.compile(
     r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
 )
 _HEADING_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+vs\.?\s+|\s+or\s+)\s*")
-_HEADING_LEAD = re.compile(
-    r"^(?:the|a|an|about|using|defining|creating|understanding|working with|introducing|writing|"
-    r"spawning|sending and receiving|more on|on)\s+",
-    re.IGNORECASE,
-)
+_HEADING_LEAD = re.compile(r"^(?:" + alternation(HEADING_LEADS) + r")\s+", re.IGNORECASE)
 # Chapters use headings for structure as much as for terms.
 _HEADING_STOP = re.compile(
     r"^(?:summing up|wrapping up|conclusion|summary|next steps|what's next|other .*|more .*|"
@@ -183,7 +115,7 @@ def collect(
         words = term.split()
         if (
             len(words) > 1
-            and words[-1].casefold() in _KIND_WORDS
+            and words[-1].casefold() in KIND_WORDS
             and is_identifier_like(" ".join(words[:-1]))
         ):
             term = " ".join(words[:-1])  # "ConfigMap object" is the ConfigMap
@@ -360,9 +292,6 @@ def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> N
             candidate.aliases.add(bare)
 
 
-_KIND_WORDS = frozenset({"object", "objects", "resource", "resources", "kind"})
-
-
 def term_key(term: str, code: bool) -> str:
     """One key for a term and its other number: "ConfigMaps" and "ConfigMap", "aliases" and "alias"."""
     if code:
@@ -393,13 +322,17 @@ def _opens_its_section(reading: Reading, word: Word, term: str, heading: str) ->
 
 
 def _is_generic_term(term: str) -> bool:
-    """A common word (``STOP_TERMS``, ``_GENERIC``) that names something all the same: one or two
+    """A common word (``STOP_TERMS``, ``GENERIC_NOUNS``) that names something all the same: one or two
     plain words."""
     return 1 <= len(term.split()) <= 2 and re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", term) is not None
 
 
 def _is_prose_term(term: str) -> bool:
-    if not is_acceptable_term(term) or normalize_name(term) in STOP_TERMS or normalize_name(term) in _GENERIC:
+    if (
+        not is_acceptable_term(term)
+        or normalize_name(term) in STOP_TERMS
+        or normalize_name(term) in GENERIC_NOUNS
+    ):
         return False
     if _LETTERED.match(term) or _PLACEHOLDER.match(term):
         return False

@@ -5,41 +5,20 @@ a verdict, a capability or a value that only describes it ("X is deprecated", "X
 from __future__ import annotations
 
 from wikigen.engines.offline import subjects
-from wikigen.engines.offline.parse import Parse, Word
-
-_NOT_DEFINING_ATTR = frozenset(
-    [
-        "same",
-        "only",
-        "case",
-        "reason",
-        "problem",
-        "result",
-        "thing",
-        "way",
-        "one",
-        "example",
-        "lot",
-        "bit",
-        "default",  # "`Always`, which is the default": a value, not its kind
-        "alternative",  # "`if` is a useful alternative": how it compares, not what it is
-        # "Gizmos are the successors to sprockets": what a term is to another, not what it is
-        "successor",
-        "predecessor",
-        "counterpart",
-        "replacement",
-        "equivalent",
-        "opposite",
-        "focus",  # "…, which is the focus of this page": what the text is about
-    ]
+from wikigen.engines.offline.lexicon import (
+    MATURITY,
+    NOT_DEFINING_ATTRIBUTES,
+    RANKING_WORDS,
+    VERDICT_NOUNS,
+    WEIGHTY_ADJECTIVES,
 )
-_MATURITY = frozenset(["alpha", "beta", "stable", "experimental", "deprecated", "preview", "ga"])
+from wikigen.engines.offline.parse import Parse, Word
 
 
 def is_maturity(parse: Parse, attr: Word) -> bool:
     """ "an *alpha feature*", "a CNCF project at the Sandbox level": how far a thing is, not what it is."""
     children = parse.children(attr.i)
-    if any(w.lemma.casefold() in _MATURITY for w in children if w.dep in ("amod", "compound")):
+    if any(w.lemma.casefold() in MATURITY for w in children if w.dep in ("amod", "compound")):
         return True
     return any(
         w.dep == "prep"
@@ -51,14 +30,9 @@ def is_maturity(parse: Parse, attr: Word) -> bool:
     )
 
 
-# Nouns that judge a thing for a purpose rather than say what it is ("a good fit", "a useful
-# alternative", "the best choice"; "a useful construct" still says what it is)
-_VERDICTS = frozenset(["alternative", "fit", "choice", "idea", "practice"])
-
-
 def is_defining_attr(parse: Parse, attr: Word) -> bool:
     """ "is a cache …", "are extensions built on …"; not "is the same", "is one of the most …"."""
-    if attr.lemma.casefold() in _NOT_DEFINING_ATTR or not (
+    if attr.lemma.casefold() in NOT_DEFINING_ATTRIBUTES or not (
         attr.pos in ("NOUN", "PROPN") or _is_nominal(parse, attr)
     ):
         return False
@@ -69,7 +43,7 @@ def is_defining_attr(parse: Parse, attr: Word) -> bool:
     determiner = subjects.determiner(parse, attr)
     if attr.lemma.casefold() == "part" and (
         determiner == ""
-        or any(w.dep == "amod" and w.lemma.casefold() in _WEIGHTY for w in parse.children(attr.i))
+        or any(w.dep == "amod" and w.lemma.casefold() in WEIGHTY_ADJECTIVES for w in parse.children(attr.i))
     ):
         # "are part of the winter stock" says where it belongs, "is a central part of the farm" how
         # much it matters there; "is a reusable part of the line", "is a part that …" what it is
@@ -77,23 +51,6 @@ def is_defining_attr(parse: Parse, attr: Word) -> bool:
     if determiner in ("a", "an", "the", "any", "one"):
         return True
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
-
-
-_WEIGHTY = frozenset(
-    [
-        "central",
-        "important",
-        "key",
-        "integral",
-        "essential",
-        "vital",
-        "crucial",
-        "fundamental",
-        "major",
-        "core",
-        "critical",
-    ]
-)
 
 
 def _is_nominal(parse: Parse, attr: Word) -> bool:
@@ -144,18 +101,15 @@ def is_verdict(parse: Parse, attr: Word) -> bool:
     """The attribute judges the subject rather than say what it is: a verdict ("a useful
     alternative", "a good fit") or a ranking ("the most common answer", "the preferred method")."""
     children = parse.children(attr.i)
-    if attr.lemma.casefold() in _VERDICTS:
+    if attr.lemma.casefold() in VERDICT_NOUNS:
         return True
     return any(
         w.tag == "JJS"
         or (w.dep == "advmod" and w.lemma.casefold() == "most")
-        or (w.dep == "amod" and w.lemma.casefold() in _RANKING)
+        or (w.dep == "amod" and w.lemma.casefold() in RANKING_WORDS)
         for m in children
         for w in [m, *parse.children(m.i)]
     )
-
-
-_RANKING = frozenset(["prefer", "preferred", "recommend", "recommended", "favored", "favoured"])
 
 
 def defines_another(parse: Parse, head: Word) -> bool:

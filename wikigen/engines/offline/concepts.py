@@ -17,6 +17,7 @@ from wikigen.engines.offline import candidates, definitions
 from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
+from wikigen.engines.offline.lexicon import COMPONENT_WORDS, ENTITY_WORDS, alternation
 from wikigen.engines.offline.parse import Parse
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.terms import (
@@ -285,13 +286,9 @@ def _has_command_lines(document: Document) -> bool:
 
 
 # The type is a hint for readers, taken from the defining sentence; an anchor keeps its own (R26).
-_COMPONENT = re.compile(r"\b(?:component|daemon|agent|binary|controller manager)\b", re.I)
+_COMPONENT = re.compile(r"\b(?:" + alternation(COMPONENT_WORDS) + r")\b", re.I)
 _RESOURCE = re.compile(r"\b(?:an?|the)\s+(?:[\w-]+\s+)?(?:API\s+)?(?:object|resource|kind)\b", re.I)
-_ENTITY = re.compile(
-    r"\b(?:add-on|tool|project|solution|provider|framework|library|driver|server|proxy|gateway|"
-    r"controller|plugin|platform|operating system)\b",
-    re.I,
-)
+_ENTITY = re.compile(r"\b(?:" + alternation(ENTITY_WORDS) + r")\b", re.I)
 
 
 def _type(definition: Definition, name: str, commands: set[str]) -> str:

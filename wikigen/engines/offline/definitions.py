@@ -27,6 +27,7 @@ from wikigen.engines.offline.candidates import (
 )
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.language import is_english, language
+from wikigen.engines.offline.lexicon import ADDITIVE_CONNECTIVES, DOCUMENTS, NAMING_NOUNS, PEOPLE, alternation
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.readings import Rank, Reading, read
 from wikigen.engines.offline.relations import Mentions
@@ -278,9 +279,6 @@ _LABEL = re.compile(
 )  # "`Allow` (default): …" too
 
 
-_NAMING_NOUNS = frozenset(["term", "word", "name", "concept", "notion", "keyword"])
-
-
 def _kind_of(parse: Parse, head: Word, start: int) -> str:
     """The noun right before a subject term, outside it, that names a kind of it ("CSI plugins",
     "Windows nodes"), lower-cased; "" when there is none (or it is code, a name of its own)."""
@@ -296,7 +294,7 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
             and w.pos in ("NOUN", "PROPN")
             and w.end <= start
             and not w.code
-            and w.lemma.casefold() not in _NAMING_NOUNS  # "the term “webhook” refers to …" names it
+            and w.lemma.casefold() not in NAMING_NOUNS  # "the term “webhook” refers to …" names it
         ):
             return w.text.casefold()
     return ""
@@ -386,7 +384,7 @@ _IS = frozenset(["copula", "appositive", "purpose"])  # the forms that say what 
 # A remark on the side: a connective that adds to or refers back to what was said ("Note that …",
 # "Furthermore, …", "As we have seen, …"), or "also"
 _ASIDE_REMARK = re.compile(
-    r"^(?:note that|keep in mind|remember|furthermore|moreover|additionally|in addition|besides|"
+    r"^(?:note that|keep in mind|remember|" + alternation(ADDITIVE_CONNECTIVES) + r"|"
     r"as (?:we (?:have )?(?:seen|said|saw|mentioned)|(?:already |previously )?mentioned|noted|said))\b"
     r"|\balso\b",
     re.IGNORECASE,
@@ -444,7 +442,7 @@ def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Voca
         return False
     if (
         best.reading.pattern in ("function", "purpose", "subject")
-        and candidate.term.split()[-1].casefold().rstrip("s") in _PEOPLE
+        and candidate.term.split()[-1].casefold().rstrip("s") in PEOPLE
         and _LABEL.match(best.sentence.text) is None
         and _ENTRY.match(best.sentence.text) is None
     ):
@@ -485,7 +483,7 @@ def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Voca
                 and not _is_common_noun(candidate)
                 # "The [README](…) for the autoscaler lists …", "The [security checklist](…) has …":
                 # a page of documentation the sentence points to
-                and candidate.term.split()[-1].casefold() not in _DOCUMENTS
+                and candidate.term.split()[-1].casefold() not in DOCUMENTS
             )
             or (
                 # "The control plane manages the worker nodes …": what a term the author linked or
@@ -518,19 +516,6 @@ def _has_own_subject(parse: Parse, label: Word) -> bool:
     return clause.i != label.i and any(
         w.dep in ("nsubj", "nsubjpass") and w.i != label.i for w in parse.children(clause.i)
     )
-
-
-# People named by their role are defined by what they are, not by a step they take.
-_PEOPLE = frozenset(["administrator", "admin", "developer", "user", "author", "maintainer", "engineer", "reviewer"])
-
-
-# Pages of documentation a sentence may point to: "The [README](…) for the autoscaler lists …"
-_DOCUMENTS = frozenset(
-    [
-        "readme", "checklist", "guide", "tutorial", "documentation", "docs", "page", "faq", "blog", "post",
-        "article", "chapter", "book", "manual", "whitepaper", "paper", "cheatsheet", "changelog", "handbook",
-    ]
-)
 
 
 def _is_linked_here(found: Found, candidate: Candidate) -> bool:

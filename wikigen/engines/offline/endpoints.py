@@ -10,16 +10,22 @@ from collections.abc import Mapping, Sequence
 
 from wikigen.engines.offline import modality
 from wikigen.engines.offline.frames import EXAMPLE_START
+from wikigen.engines.offline.lexicon import (
+    ADJECTIVE_ENDINGS,
+    ANY_NUMBER,
+    CALLING_VERBS,
+    EXAMPLE_PREPOSITIONS,
+    ORDINALS,
+    PICKING_PREPOSITIONS,
+    PLAIN_ADJECTIVES,
+    POINTING,
+    QUANTIFIERS,
+    STAND_IN_CLASSIFIERS,
+)
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
-from wikigen.engines.offline.subjects import CLASSIFIERS, ORDINALS, POINTING
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
-# "The two metrics are called `x` and `y`": a name is an alias, not a relation between two concepts
-NAMING = frozenset(["call", "name", "dub", "term", "know"])
-_QUANTIFIERS = frozenset(["each", "every", "any", "all", "some"])
-# Classifier nouns a name introduces ("the `IO` module"), and the API words of resource docs
-_CLASSIFIERS = CLASSIFIERS | {"construct", "object", "resource"}
 
 
 def is_noun_as_adjective(parse: Parse, word: Word) -> bool:
@@ -33,111 +39,9 @@ def is_noun_as_adjective(parse: Parse, word: Word) -> bool:
         and word.tag == "JJ"
         and word.head == word.i + 1
         and text.isalpha()
-        and text not in _PLAIN_ADJECTIVES
-        and not text.endswith(_ADJECTIVE_ENDINGS)
+        and text not in PLAIN_ADJECTIVES
+        and not text.endswith(ADJECTIVE_ENDINGS)
     )
-
-
-_ADJECTIVE_ENDINGS = (
-    "al",
-    "ic",
-    "ive",
-    "ous",
-    "ful",
-    "less",
-    "able",
-    "ible",
-    "ed",
-    "ing",
-    "ant",
-    "ent",
-    "ary",
-    "ory",
-    "ish",
-    "ile",
-    "y",
-    "ar",
-    "ate",
-)
-# adjectives without an adjective ending ("multiple controllers" are any number of them)
-_PLAIN_ADJECTIVES = frozenset(
-    [
-        "multiple",
-        "several",
-        "various",
-        "numerous",
-        "individual",
-        "separate",
-        "new",
-        "old",
-        "same",
-        "other",
-        "main",
-        "own",
-        "whole",
-        "full",
-        "single",
-        "many",
-        "few",
-        "big",
-        "small",
-        "large",
-        "long",
-        "short",
-        "high",
-        "low",
-        "good",
-        "bad",
-        "best",
-        "last",
-        "next",
-        "first",
-        "real",
-        "true",
-        "false",
-        "top",
-        "free",
-        "open",
-        "safe",
-        "secure",
-        "simple",
-        "complex",
-        "common",
-        "proper",
-        "certain",
-        "due",
-        "late",
-        "early",
-        "strict",
-        "loose",
-        "basic",
-        "raw",
-        "live",
-        "dead",
-        "clean",
-        "fast",
-        "slow",
-        "hard",
-        "soft",
-        "wide",
-        "deep",
-        "rich",
-        "able",
-        "sure",
-        "clear",
-        "exact",
-        "entire",
-        "prime",
-        "native",
-        "extra",
-        "minimum",
-        "maximum",
-    ]
-)
-# "one or more containers", "multiple Pods": any number of the kind
-_ANY_NUMBER = frozenset(["one", "1", "multiple", "more", "many", "several", "zero", "0"])
-# "a controller for Jobs", "Gateways of this class", "Pods with these labels": a phrase that picks some
-_PICKING = frozenset(["for", "of", "with", "without"])
 
 
 def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str]) -> bool:
@@ -159,7 +63,7 @@ def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int,
         if child.i < head.i:
             if child.dep == "amod" and child.lemma.casefold() in ORDINALS:
                 return True
-            if child.dep == "nummod" and child.lemma.casefold() not in _ANY_NUMBER:
+            if child.dep == "nummod" and child.lemma.casefold() not in ANY_NUMBER:
                 return True  # "Kubernetes starts with four initial namespaces": those four
             continue
         # "Pods, which are …" adds to the name; "Pods that are deleted" picks some of them
@@ -170,7 +74,7 @@ def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int,
             return True
         if argument and anyone and child.dep == "acl" and child.tag == "VBG":
             return True
-        if child.dep == "prep" and child.text.casefold() in _PICKING and not between.strip():
+        if child.dep == "prep" and child.text.casefold() in PICKING_PREPOSITIONS and not between.strip():
             by_concept = subject and child.text.casefold() in ("for", "of")
             for pobj in (w for w in parse.children(child.i) if w.dep == "pobj"):
                 if by_concept and refs.get(pobj.i, mention.ref) != mention.ref:
@@ -188,7 +92,7 @@ def is_after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> b
             continue
         for noun in parse.children(earlier.i):
             quantified = noun.dep == "pobj" and any(
-                w.dep == "det" and w.lemma.casefold() in _QUANTIFIERS for w in parse.children(noun.i)
+                w.dep == "det" and w.lemma.casefold() in QUANTIFIERS for w in parse.children(noun.i)
             )
             if quantified and any(w.i == prep.i - 1 for w in parse.subtree(noun.i)):
                 return True
@@ -284,7 +188,7 @@ def stand_ins(parse: Parse, words: Sequence[Word], refs: Mapping[int, str]) -> l
             out.extend([run[-1]] if run[-1].i in refs else [])
             continue
         named = [w for w in children if w.dep == "appos" and w.i in refs and w not in run]
-        if not named and word.lemma.casefold() in _CLASSIFIERS:
+        if not named and word.lemma.casefold() in STAND_IN_CLASSIFIERS:
             # the name right before the classifier: "the Acme type", not "the Acme plough type"
             named = [
                 w for w in children if w.dep in ("compound", "nmod") and w.i in refs and w.i == word.i - 1
@@ -329,10 +233,6 @@ def called_name(parse: Parse, word: Word) -> Word:
     return word
 
 
-# "an identifier (like `String`, `Keyword`)": examples or exceptions of a class, not what it relates to
-_EXAMPLES = frozenset(["like", "unlike", "including", "except", "besides", "than"])
-
-
 def _modifies_next(parse: Parse, word: Word) -> bool:
     """ "for the Kubernetes scheduler" read with "Kubernetes" as the object and "scheduler" hung on
     the verb as a clause: the noun right after the word is what it qualifies."""
@@ -354,7 +254,7 @@ def reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str
         if depth > 3:
             return
         for child in parse.children(word.i):
-            if child.dep == "prep" and child.text.casefold() not in _EXAMPLES:
+            if child.dep == "prep" and child.text.casefold() not in EXAMPLE_PREPOSITIONS:
                 for pobj in with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"]):
                     step = [*path, child.text.casefold()]
                     if pobj.i in refs and not _modifies_next(parse, pobj):
@@ -366,7 +266,7 @@ def reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str
                 and child.pos == "VERB"
                 and depth == 0
                 and child.tag == "VBN"
-                and child.lemma.casefold() not in NAMING | {"refer"}  # "identifiers (also known as UUIDs)"
+                and child.lemma.casefold() not in CALLING_VERBS  # "identifiers (also known as UUIDs)"
             ):
                 walk(child, [*path, child.text.casefold()], depth + 1)
 

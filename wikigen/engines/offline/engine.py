@@ -50,10 +50,10 @@ from wikigen.engines.offline.documents import (
 )
 from wikigen.engines.offline.features import RelationView
 from wikigen.engines.offline.language import is_english, language, notes, with_language
+from wikigen.engines.offline.lexicon import CLASSIFIERS, PAGE_SUBJECT_KINDS, alternation
 from wikigen.engines.offline.parse import Parse, Parser, parse_sentences
 from wikigen.engines.offline.relations import Mention, Mentions
 from wikigen.engines.offline.statements import stated
-from wikigen.engines.offline.subjects import CLASSIFIERS
 from wikigen.engines.offline.text import Sentence, visible
 from wikigen.engines.route import OFFLINE_MODEL
 from wikigen.evidence.rerank import Ranker
@@ -222,9 +222,7 @@ def _is_named_as_written(
 
 # A page that names its own subject in the first person of documentation: "This command is …" ("This
 # page introduces X" is said of the text, not of its subject)
-_THIS = re.compile(
-    r"^(this (?:command|tool|utility|program|library|package|module|plugin))\b", re.IGNORECASE
-)
+_THIS = re.compile(r"^(this (?:" + alternation(PAGE_SUBJECT_KINDS) + r"))\b", re.IGNORECASE)
 
 
 _LEAD = re.compile(r"\s*#[ \t]+[^\n]+\n\s*(?P<quote>(?:>[^\n]*\n?)+)")

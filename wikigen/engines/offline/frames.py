@@ -7,6 +7,18 @@ from __future__ import annotations
 import re
 
 from wikigen.engines.offline import subjects
+from wikigen.engines.offline.lexicon import (
+    ADDITIVE_CONNECTIVES,
+    COMPARING_ADJECTIVES,
+    CONNECTIVES,
+    CONSEQUENCE_WORDS,
+    EACH,
+    HABITUAL_WORDS,
+    HEDGES,
+    LIKENESS_ADJECTIVES,
+    STEP_WORDS,
+    alternation,
+)
 from wikigen.engines.offline.parse import Parse, Word
 
 FORWARD = re.compile(
@@ -24,7 +36,6 @@ WHAT_FOLLOWS = re.compile(
     r"\bas follows\s*:\s*$",
     re.IGNORECASE,
 )
-_HEDGE = frozenset(["may", "might", "could", "would", "should"])
 _CONDITIONAL_START = re.compile(
     r"^(?:\w+,\s+|(?:therefore|so|but|and|then|thus|however|now|also|again|likewise|similarly|conversely|"
     r"even|only)\s+)?(?:if|when|unless|whenever|once|in case|"
@@ -37,7 +48,7 @@ _CONDITIONAL_START = re.compile(
 # "Whenever you need to store key-value pairs, maps are the data structure …" says what maps are for
 NEED = re.compile(r"^(?:if|when|whenever) you (?:need|want) to\b", re.IGNORECASE)
 # A sentence that begins with a lower-case connective is the rest of one an example interrupted
-FRAGMENT = re.compile(r"^(?:as|and|or|but|which|because|since|whereas|while|so|then)\b[\s,]")
+FRAGMENT = re.compile(r"^(?:" + alternation(CONNECTIVES) + r")\b[\s,]")
 
 
 def is_hortative(parse: Parse) -> bool:
@@ -95,10 +106,7 @@ def _has_one_break(between: str) -> bool:
 def is_sequence_step(parse: Parse, verb: Word) -> bool:
     """ "The scheduler then notifies …", "First, plugins register …": ``verb`` is one step in a
     sequence the text tells."""
-    return any(w.dep == "advmod" and w.lemma.casefold() in _STEPS for w in parse.children(verb.i))
-
-
-_STEPS = frozenset(["then", "first", "next", "finally", "afterwards", "afterward", "lastly", "subsequently"])
+    return any(w.dep == "advmod" and w.lemma.casefold() in STEP_WORDS for w in parse.children(verb.i))
 
 
 def is_in_relative_clause(parse: Parse, word: Word) -> bool:
@@ -128,9 +136,6 @@ def is_done_to_subject(parse: Parse, head: Word, verb: Word) -> bool:
         w.dep == "conj" and w.pos == "VERB" and not any(a.dep == "auxpass" for a in parse.children(w.i))
         for w in parse.children(verb.i)
     )
-
-
-EACH = frozenset(["each", "every", "any"])  # one at a time: what each does is not what the kind is for
 
 
 def is_of_each(parse: Parse, verb: Word) -> bool:
@@ -181,7 +186,7 @@ def is_on_condition(parse: Parse, verb: Word) -> bool:
     )
 
 
-FURTHER = re.compile(r"^(?:furthermore|moreover|additionally|in addition|besides)\b", re.IGNORECASE)
+FURTHER = re.compile(r"^(?:" + alternation(ADDITIVE_CONNECTIVES) + r")\b", re.IGNORECASE)
 
 
 def is_addition(parse: Parse, verb: Word) -> bool:
@@ -189,14 +194,12 @@ def is_addition(parse: Parse, verb: Word) -> bool:
     return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
 
 
-_SO = frozenset(["so", "thus", "therefore", "hence", "consequently"])
-
-
 def is_consequence(parse: Parse, verb: Word) -> bool:
     """ "The value has no effect, so gizmos are still required …": what follows from something else
     the sentence says, not what the term is or does."""
     return any(
-        w.dep in ("advmod", "cc", "mark") and w.text.casefold() in _SO for w in parse.children(verb.i)
+        w.dep in ("advmod", "cc", "mark") and w.text.casefold() in CONSEQUENCE_WORDS
+        for w in parse.children(verb.i)
     ) or any(
         w.dep == "prep"  # "As a result, all namespace names must be …"
         and w.text.casefold() == "as"
@@ -207,10 +210,6 @@ def is_consequence(parse: Parse, verb: Word) -> bool:
     )
 
 
-_COMPARING = frozenset(
-    ["similar", "different", "equivalent", "identical", "analogous", "comparable", "opposite"]
-)
-_LIKE = _COMPARING - {"different", "opposite"}  # "different attributes" are various ones
 _FRONTED_COMPARISON = re.compile(
     r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to|instead of)\b",
     re.IGNORECASE,
@@ -221,7 +220,7 @@ def is_comparison(parse: Parse, verb: Word) -> bool:
     """ "Ownership is different from …", "`dbg` is similar to …", "`dbg` does it better", "… provides a similar API to …",
     "… provide a much more concise representation than …": how the term compares with another, not
     what it is."""
-    if any(w.dep == "acomp" and w.lemma.casefold() in _COMPARING for w in parse.children(verb.i)):
+    if any(w.dep == "acomp" and w.lemma.casefold() in COMPARING_ADJECTIVES for w in parse.children(verb.i)):
         return True
     if _FRONTED_COMPARISON.match(parse.text):
         return True  # "Similar to constructs like `if`, function definitions support …"
@@ -233,7 +232,7 @@ def is_comparison(parse: Parse, verb: Word) -> bool:
     ):
         return True  # "Virtualization allows better utilization of …": a benefit, against what came before
     if any(  # "The `Map` module provides a very similar API to the `Keyword` module"
-        w.dep == "amod" and w.lemma.casefold() in _LIKE and parse.words[w.head].dep == "dobj"
+        w.dep == "amod" and w.lemma.casefold() in LIKENESS_ADJECTIVES and parse.words[w.head].dep == "dobj"
         for w in parse.subtree(verb.i)
     ):
         return True
@@ -258,26 +257,11 @@ def subject_count(parse: Parse, verb: Word) -> int:
     return sum(1 for w in parse.children(verb.i) if w.dep in ("nsubj", "nsubjpass"))
 
 
-_USUALLY = frozenset(
-    [
-        "typically",
-        "usually",
-        "often",
-        "generally",
-        "commonly",
-        "normally",
-        "sometimes",
-        "mostly",
-        "frequently",
-    ]
-)
-
-
 def is_habitual(parse: Parse, verb: Word) -> bool:
     """ "DaemonSets typically provide node-local services …": what it does in most uses, not what it is
     for."""
     return verb.lemma not in ("refer", "mean") and any(  # "… typically refers to …" still names it
-        w.dep == "advmod" and w.lemma.casefold() in _USUALLY for w in parse.children(verb.i)
+        w.dep == "advmod" and w.lemma.casefold() in HABITUAL_WORDS for w in parse.children(verb.i)
     )
 
 
@@ -296,4 +280,4 @@ def is_negated(parse: Parse, head: Word) -> bool:
 
 
 def is_hedged(parse: Parse, verb: Word) -> bool:
-    return any(w.dep == "aux" and w.lemma.casefold() in _HEDGE for w in parse.children(verb.i))
+    return any(w.dep == "aux" and w.lemma.casefold() in HEDGES for w in parse.children(verb.i))

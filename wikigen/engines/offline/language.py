@@ -9,7 +9,8 @@ shortcodes left out), no model and no download:
 
 - **CJK**: when at least :data:`CJK_SHARE` of the letters are Han, kana or Hangul, the language is
   ``ja`` (any kana), ``ko`` (any Hangul) or ``zh``.
-- **Latin script**: the share of common function words among the words, per language. The text is
+- **Latin script**: the share of common function words among the words, per language
+  (:data:`~wikigen.engines.offline.lexicon.FUNCTION_WORDS`). The text is
   English unless, over at least :data:`MIN_WORDS_OTHER` words, another language's share is at
   least :data:`OTHER_SHARE` and at least twice English's, or
   there are at least :data:`MIN_WORDS` words and English's share is under :data:`ENGLISH_FLOOR`
@@ -28,6 +29,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from wikigen.engines.offline.documents import Document
+from wikigen.engines.offline.lexicon import FUNCTION_WORDS
 from wikigen.engines.offline.text import CJK
 
 ENGLISH = "en"
@@ -45,43 +47,11 @@ _NOT_PROSE = re.compile(
     r"```.*?```|~~~.*?~~~|`[^`\n]*`|\]\([^)]*\)|https?://\S+|\{\{.*?\}\}|<[^<>\n]+>", re.DOTALL
 )
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_FUNCTION_WORDS: Mapping[str, frozenset[str]] = {
-    "en": _words(
-        "the of and to a an in is are was were be been it its this that these those for on with as by "
-        "at from or not you your can will which if when each has have they we use"
-    ),
-    "de": _words(
-        "der die das den dem des und ist sind ein eine einer einen eines nicht mit von zu im auf für "
-        "sich auch wird werden oder bei wie dass kann durch aus als über"
-    ),
-    "fr": _words(
-        "le la les des du un une et est sont dans pour pas que qui sur avec par ce cette au aux "
-        "ou plus peut être"
-    ),
-    "es": _words(
-        "el la los las del un una y es son en para por con que no se al lo como más pero este esta puede"
-    ),
-    "it": _words(
-        "il lo la gli le di del della un una e è sono per con che non si da nel alla come più questo"
-    ),
-    "nl": _words(
-        "de het een en is zijn van in op met voor niet dat die te ook als bij door wordt of naar kan"
-    ),
-    "pt": _words(
-        "o a os as do da dos das um uma e é são em para com que não se por no na como mais pode este"
-    ),
-}
-
 # A word English shares ("in", "is") or a single letter ("e", "y", an option's ``-e``) tells no
 # other language apart from English.
 _WORDS = {
-    lang: known if lang == ENGLISH else frozenset(w for w in known - _FUNCTION_WORDS[ENGLISH] if len(w) > 1)
-    for lang, known in _FUNCTION_WORDS.items()
+    lang: known if lang == ENGLISH else frozenset(w for w in known - FUNCTION_WORDS[ENGLISH] if len(w) > 1)
+    for lang, known in FUNCTION_WORDS.items()
 }
 
 

@@ -6,39 +6,23 @@ from __future__ import annotations
 
 import re
 
+from wikigen.engines.offline.lexicon import (
+    CONDITION_MARKERS,
+    ENABLING_VERBS,
+    ENSURING_VERBS,
+    FRAME_NOUNS,
+    MOMENT_NOUNS,
+    POINTING,
+    READER_SUBJECTS,
+    SEQUENCE_WORDS,
+    SOME,
+    SUPPOSING_VERBS,
+    TIME_MARKERS,
+    TRYING_VERBS,
+    UNASSERTING_ADVERBS,
+    UNASSERTING_MODALS,
+)
 from wikigen.engines.offline.parse import Parse, Word
-from wikigen.engines.offline.subjects import POINTING, SOME
-
-# "can" too: "X can be used in Y", "EnRoute can run as a controller" say what is possible, not what is
-_HEDGES = frozenset(["may", "might", "could", "would", "should", "can", "must"])  # "must": a requirement
-_SUPPOSING = frozenset(["suppose", "imagine", "assume", "pretend"])  # "suppose a plugin ranks Nodes"
-_TRYING = frozenset(["try", "attempt", "seek"])  # "X tries to make the Pod runnable": only tried
-# "Tolerations allow the scheduler to schedule pods …": what is allowed is a possibility, not a fact
-ENABLING = frozenset(["allow", "let", "enable", "permit", "help"])
-_CONDITIONS = frozenset(["if", "unless", "whether", "suppose", "assuming", "although", "though"])
-# "The operating system usually includes …": what holds most of the time, not always
-_FREQUENCY = frozenset(
-    [
-        "usually",
-        "often",
-        "sometimes",
-        "typically",
-        "generally",
-        "normally",
-        "mostly",
-        "probably",
-        "possibly",
-        "perhaps",
-    ]
-)
-# "A DaemonSet ensures that all Nodes run a copy of a Pod": the clause is what the subject brings about
-_ENSURING = frozenset(["ensure", "guarantee"])
-_WHEN = frozenset(["when", "whenever", "while", "after", "before", "once", "until"])
-# "the scenario where a Pod gets scheduled onto one node", "the point that the scheduler preempts Pods":
-# a clause that tells which moment or case the sentence speaks of states nothing
-_CIRCUMSTANCE_NOUNS = frozenset(
-    ["scenario", "situation", "case", "point", "time", "moment", "instant", "period"]
-)
 
 
 def is_bare_participle(parse: Parse, verb: Word) -> bool:
@@ -74,7 +58,7 @@ def is_pointed(parse: Parse, word: Word, named: frozenset[int]) -> bool:
 def _is_moment(parse: Parse, noun: Word) -> bool:
     """ "the scenario", "the point", "the same time": a moment or case, not a thing that has one
     ("an extension point that allows …" names a thing)."""
-    return noun.lemma.casefold() in _CIRCUMSTANCE_NOUNS and not any(
+    return noun.lemma.casefold() in MOMENT_NOUNS and not any(
         w.dep in ("compound", "nmod") for w in parse.children(noun.i)
     )
 
@@ -85,19 +69,19 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
     embedded question ("… about how Kubernetes manages pods")."""
     for child in parse.children(verb.i):
         lemma = child.lemma.casefold()
-        if child.dep == "neg" or (child.dep == "aux" and lemma in _HEDGES):
+        if child.dep == "neg" or (child.dep == "aux" and lemma in UNASSERTING_MODALS):
             return True
-        if child.dep == "mark" and lemma in _CONDITIONS | _WHEN - {"while"}:
+        if child.dep == "mark" and lemma in CONDITION_MARKERS | TIME_MARKERS - {"while"}:
             return True
         if child.dep == "mark" and lemma == "while" and verb.i < parse.words[verb.head].i:
             return True  # "While the kubelet is …, …" says when; "…, while Y runs …" contrasts
         if child.dep == "advmod" and child.tag == "WRB" and lemma in ("how", "why"):
             return True
-        if child.dep == "advmod" and lemma in _FREQUENCY:
+        if child.dep == "advmod" and lemma in UNASSERTING_ADVERBS:
             return True
-        if child.dep == "advmod" and lemma in _SEQUENCE:
+        if child.dep == "advmod" and lemma in SEQUENCE_WORDS:
             return True
-        if child.dep == "advmod" and child.i == 0 and lemma in _WHEN - {"while"}:
+        if child.dep == "advmod" and child.i == 0 and lemma in TIME_MARKERS - {"while"}:
             return True  # "Once both init containers complete, the Pod runs …", "Once" hung on "runs"
         if (
             child.dep == "advmod"
@@ -131,32 +115,24 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
     head = parse.words[verb.head]
     if verb.dep in ("ccomp", "xcomp") and head.lemma.casefold() == "cause":
         return True  # "…, which causes the API server to terminate the Pod": a step that follows another
-    if verb.dep == "ccomp" and head.lemma.casefold() in _ENSURING:
+    if verb.dep == "ccomp" and head.lemma.casefold() in ENSURING_VERBS:
         return True
     if verb.dep == "ROOT" and any(  # "X ensures that all (or some) Nodes run …", parsed as two roots
-        w.dep == "ROOT" and w.i < verb.i and w.lemma.casefold() in _ENSURING for w in parse.words
+        w.dep == "ROOT" and w.i < verb.i and w.lemma.casefold() in ENSURING_VERBS for w in parse.words
     ):
         return True
     return (
         verb.dep == "advcl"
-        and any(w.dep == "mark" and w.lemma.casefold() in _CONDITIONS for w in parse.children(verb.i))
+        and any(w.dep == "mark" and w.lemma.casefold() in CONDITION_MARKERS for w in parse.children(verb.i))
     ) or (
         head.i != verb.i
         and verb.dep in ("conj", "xcomp", "ccomp")
         and (
             is_unasserted(parse, head)
-            or head.lemma.casefold() in _SUPPOSING | _TRYING
-            or (head.lemma.casefold() in ENABLING and is_infinitive(parse, verb))
+            or head.lemma.casefold() in SUPPOSING_VERBS | TRYING_VERBS
+            or (head.lemma.casefold() in ENABLING_VERBS and is_infinitive(parse, verb))
         )
     )
-
-
-# "In most cases, …", "In this configuration, …", "In either of those situations …": where it holds
-_FRAMES = frozenset(
-    ["case", "situation", "configuration", "scenario", "setup", "mode", "circumstance", "event", "example"]
-)
-# "Finally, kube-scheduler assigns …", "Kubernetes then provides …": a step of a procedure
-_SEQUENCE = frozenset(["finally", "then", "next", "afterwards", "subsequently", "lastly"])
 
 
 def _is_framed(parse: Parse, prep: Word) -> bool:
@@ -170,7 +146,7 @@ def _is_framed(parse: Parse, prep: Word) -> bool:
         return False
     for pobj in (w for w in parse.children(prep.i) if w.dep == "pobj"):
         lemma = pobj.lemma.casefold()
-        if lemma in _FRAMES or lemma in ("either", "each", "both"):
+        if lemma in FRAME_NOUNS or lemma in ("either", "each", "both"):
             return True
         if pobj.tag == "NNS" and any(w.dep in ("prep", "relcl", "acl") for w in parse.children(pobj.i)):
             return True  # "In clusters with less than 100 feasible nodes, …"
@@ -195,13 +171,10 @@ def _is_in_purpose(parse: Parse, verb: Word) -> bool:
     return False
 
 
-_READER = frozenset(["you", "we", "i", "user", "users", "administrator", "operator", "one"])
-
-
 def _is_circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     """ "when you use …", "after deleting …", "While the kubelet is …": a clause that says when (a
     "while" after the main clause contrasts: "X runs serially, while Y …")."""
-    when = _WHEN | (_CONDITIONS - {"although", "though"})
+    when = TIME_MARKERS | (CONDITION_MARKERS - {"although", "though"})
     if not before:
         when -= {"while"}
     children = parse.children(clause.i)
@@ -217,7 +190,7 @@ def _is_circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     return (
         before
         or marker.lemma.casefold() not in ("when", "whenever")
-        or any(w.dep in ("nsubj", "nsubjpass") and w.lemma.casefold() in _READER for w in children)
+        or any(w.dep in ("nsubj", "nsubjpass") and w.lemma.casefold() in READER_SUBJECTS for w in children)
     )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from wikigen.engines.offline.lexicon import CLAUSE_WORDS, alternation
 from wikigen.engines.offline.text import Visible
 from wikigen.model.errors import EngineError
 
@@ -220,7 +221,7 @@ class Parser:
 # A phrase in quotes before the noun it qualifies: the "go to" data structure, a "let it crash" design
 _QUOTED_MODIFIER = re.compile(
     r"[\"“](?P<inner>[A-Za-z][\w-]*(?: [\w-]+){1,3})[\"”]"
-    r"(?= (?!(?:since|and|or|but|is|are|was|were|to|in|on|of|for|with|as|when|if|that|which|by|from|at)\b)[a-z])"
+    r"(?= (?!(?:" + alternation(CLAUSE_WORDS) + r")\b)[a-z])"
 )
 
 

@@ -8,61 +8,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from wikigen.engines.offline import endpoints, modality
+from wikigen.engines.offline.lexicon import (
+    CLASS_NOUNS,
+    DECIDING_VERBS,
+    DOUBLE_OBJECT_VERBS,
+    ENABLING_VERBS,
+    GIVING_VERBS,
+    LIGHT_VERBS,
+    PLACING_PREPOSITIONS,
+    PROCESS_NOUNS,
+    PROVIDING_VERBS,
+    READER_OBJECTS,
+    RELATING_PREPOSITIONS,
+    RELATIONAL_ADJECTIVES,
+)
 from wikigen.engines.offline.parse import Parse, Word
 
-_GIVING = frozenset(["provide", "supply", "equip", "furnish"])
-_CLASS_NOUNS = frozenset(
-    ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
-)
-_VAGUE_VERBS = frozenset(
-    [
-        "be",
-        "have",
-        "do",
-        "get",
-        "make",
-        "see",
-        "say",
-        "go",
-        "come",
-        "want",
-        "need",
-        "try",
-        "let",
-        "know",
-        "think",
-    ]
-)
-_RELATING_PREPOSITIONS = frozenset(
-    [
-        "on",
-        "of",
-        "in",
-        "to",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "through",
-        "across",
-        "between",
-        "within",
-        "against",
-        "as",
-        "inside",
-        "over",
-    ]
-)
 MAX_PREDICATE_WORDS = 5
-# a place right after a quantified noun ("each container in a Pod") says which ones, whatever the
-# parser hung it on ("run alongside app containers in the same Pod" says where they run)
-_PLACING = frozenset(["in", "on", "inside", "within", "of"])
-# Adjectives that state a relation between the subject and their prepositional object ("is similar
-# to", "is equivalent to", "is compatible with"); "is available in", "is useful for" say where or
-# how good, not how two things relate
-_RELATIONAL_ADJECTIVES = frozenset(
-    ["similar", "equivalent", "identical", "analogous", "comparable", "compatible", "interchangeable"]
-)
 
 
 def verb_objects(
@@ -84,7 +46,8 @@ def verb_objects(
         passive
         and verb.tag == "VBN"
         and any(w.dep == "auxpass" for w in children)
-        and verb.lemma.casefold() not in GIVING_TO | _DOUBLE_OBJECT  # "were given names": a true object
+        # "were given names": a true object
+        and verb.lemma.casefold() not in GIVING_VERBS | DOUBLE_OBJECT_VERBS
     ):
         # "its edges are evidenced relations": a participle right before the noun it qualifies,
         # read as a passive verb with an object (a passive takes none); the sentence says what they are
@@ -95,7 +58,7 @@ def verb_objects(
             ]
     if verb.lemma == "be":
         for quality in (
-            w for w in children if w.dep == "acomp" and w.lemma.casefold() in _RELATIONAL_ADJECTIVES
+            w for w in children if w.dep == "acomp" and w.lemma.casefold() in RELATIONAL_ADJECTIVES
         ):
             # "`dbg` is similar to `IO.inspect/2`": an adjective that relates the subject to its object
             for prep in (w for w in parse.children(quality.i) if w.dep == "prep"):
@@ -149,7 +112,7 @@ def verb_objects(
                                 )
                             )
             # "is the process of terminating Y": what the process does
-            if attr.lemma.casefold() in _PROCESS_NOUNS:
+            if attr.lemma.casefold() in PROCESS_NOUNS:
                 for prep in (
                     w for w in parse.children(attr.i) if w.dep == "prep" and w.text.casefold() == "of"
                 ):
@@ -160,7 +123,7 @@ def verb_objects(
                     )
             # "is the counterpart of Y", "are extensions built on top of Y", "is a kind of Y"
             for ref, path in endpoints.reached(parse, attr, refs):
-                if attr.lemma.casefold() in _CLASS_NOUNS and path == ["of"]:
+                if attr.lemma.casefold() in CLASS_NOUNS and path == ["of"]:
                     out.append((ref, "is a", False))
                 else:
                     # "are extensions built on top of maps": the participle carries the relation
@@ -177,9 +140,9 @@ def verb_objects(
         for w in children
         if w.dep in ("xcomp", "ccomp") and w.pos == "VERB" and (bare or modality.is_infinitive(parse, w))
     ]
-    if verb.lemma.casefold() in modality.ENABLING and enabled:
+    if verb.lemma.casefold() in ENABLING_VERBS and enabled:
         return _enabled(parse, verb, enabled[0], objects, refs)
-    if verb.lemma.casefold() in _DECIDING:
+    if verb.lemma.casefold() in DECIDING_VERBS:
         # "Liveness probes determine when to restart a container": what the subject decides for Y
         for clause in (
             w for w in children if w.dep in ("advcl", "xcomp", "ccomp") and modality.is_infinitive(parse, w)
@@ -200,13 +163,13 @@ def verb_objects(
             out.extend((refs[w.i], predicate, False) for w in done if w.i in refs)
         if out:
             return out
-    if verb.lemma.casefold() in _VAGUE_VERBS and not particle and not passive:
+    if verb.lemma.casefold() in LIGHT_VERBS and not particle and not passive:
         return out
     if len(objects) > 1 and not any(w.dep == "cc" for w in children):
         objects = objects[-1:]  # "changing the pod logs directory": "pod" is no object of its own
     # "Kubernetes provides Containers with lifecycle hooks": the object is who receives; what is
     # provided is the "with" phrase's
-    giving = verb.lemma.casefold() in _GIVING and any(
+    giving = verb.lemma.casefold() in PROVIDING_VERBS and any(
         w.dep == "prep" and w.text.casefold() == "with" for w in children
     )
     if giving:
@@ -238,11 +201,11 @@ def verb_objects(
             continue  # "In Kubernetes, a VolumeSnapshot represents …": a frame, not an argument
         preposition = prep.text.casefold()
         agent = prep.dep == "agent" or (passive and preposition == "by")
-        if not agent and preposition not in _RELATING_PREPOSITIONS:
+        if not agent and preposition not in RELATING_PREPOSITIONS:
             continue  # "by default", "after the phase", "in case of": circumstances, not relations
         if preposition == "as" and objects and not passive:
             continue  # "provides `==` and `!=` as comparison operators": the kind of the object
-        if preposition in _PLACING and endpoints.is_after_quantified(parse, prep, children):
+        if preposition in PLACING_PREPOSITIONS and endpoints.is_after_quantified(parse, prep, children):
             continue  # "captures logs from each container in a running Pod": where each container is
         pobjs = [w for w in parse.children(prep.i) if w.dep == "pobj"]
         if any(c.dep == "preconj" for p in pobjs for c in parse.children(p.i)):
@@ -336,10 +299,6 @@ def tasks(parse: Parse, prep: Word, refs: Mapping[int, str]) -> list[tuple[str, 
     return found
 
 
-# "Eviction is the process of terminating Pods": the noun names what the subject does
-_PROCESS_NOUNS = frozenset(["process", "act", "practice", "task"])
-
-
 def _enabled(
     parse: Parse, verb: Word, action: Word, objects: Sequence[Word], refs: Mapping[int, str]
 ) -> list[tuple[str, str, bool]]:
@@ -353,7 +312,7 @@ def _enabled(
     things = [w for w in inner if w.dep in ("dobj", "prep", "xcomp", "ccomp")]
     if modality.is_unasserted(parse, verb):
         return []
-    readers = [w for w in allowed if w.text.casefold() in _READERS]
+    readers = [w for w in allowed if w.text.casefold() in READER_OBJECTS]
     if readers and len(readers) == len(allowed):
         # "A StatefulSet lets you manage Pods": what it lets the reader do is what it is for
         to = "" if verb.lemma.casefold() in ("let", "help") else " to"
@@ -373,29 +332,6 @@ def _enabled(
     if len(predicate.split()) > MAX_PREDICATE_WORDS:
         return []
     return [(refs[w.i], predicate, False) for w in endpoints.stand_ins(parse, allowed, refs) if w.i in refs]
-
-
-GIVING_TO = frozenset(["give", "grant", "offer", "send", "tell", "show", "hand", "lend"])
-# verbs whose passive keeps an object: "was assigned a role", "is charged a fee", "are taught tricks"
-_DOUBLE_OBJECT = frozenset(
-    [
-        "assign",
-        "award",
-        "allow",
-        "deny",
-        "pay",
-        "charge",
-        "teach",
-        "ask",
-        "bring",
-        "cost",
-        "promise",
-        "owe",
-        "issue",
-    ]
-)
-_DECIDING = frozenset(["determine", "decide", "choose", "control", "specify", "define"])
-_READERS = frozenset(["you", "us"])  # "lets you …", "allows us to …": the reader
 
 
 def _verb_phrase(verb: Word, particle: str, passive: bool) -> str:

@@ -20,6 +20,14 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from wikigen.engines.offline import complements, frames, subjects, uses
+from wikigen.engines.offline.lexicon import (
+    CALLING_VERBS,
+    DEMONSTRATIVES,
+    EACH,
+    FUNCTION_VERBS,
+    OFFERING_VERBS,
+    TOPIC_VERBS,
+)
 from wikigen.engines.offline.parse import Parse, Word
 
 
@@ -171,7 +179,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if (
         head.dep == "nsubj"
         and main
-        and governor.lemma in uses.FUNCTION_LEMMAS
+        and governor.lemma in FUNCTION_VERBS
         and governor.tag != "VBN"  # "the Pods specified in the following manifest" is no "Pods specify"
         # "**Service**: Create a service …": a label before an instruction, read as its subject
         and not (
@@ -180,7 +188,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             and not any(w.dep in ("aux", "auxpass") for w in parse.children(governor.i))
         )
         and not frames.is_hedged(parse, governor)
-        and subjects.determiner(parse, head) not in subjects.DEMONSTRATIVE
+        and subjects.determiner(parse, head) not in DEMONSTRATIVES
     ):
         # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
         # program … can provide" says what it may do, "Each pod in a DaemonSet performs" of some
@@ -205,7 +213,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or governor.dep == "conj"
             or frames.subject_count(parse, governor) > 1
             # "Each runtime allows only …": what each one does
-            or subjects.determiner(parse, head) in frames.EACH
+            or subjects.determiner(parse, head) in EACH
             # "The spawned process will execute …": the one just spawned
             or subjects.is_participled(parse, head)
             or subjects.is_of_this(parse, head)  # "Direct access to this API allows …"
@@ -253,15 +261,15 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             # "Keywords are mostly used to …": in most uses, not what for
             or frames.is_habitual(parse, governor)
             # "This address is used as …", "any certificate … can be used to gain …": one, or each
-            or subjects.determiner(parse, head) in subjects.DEMONSTRATIVE | frames.EACH
+            or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH
         )
         # "X is used to …"
         return Reading("function", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward)
-    if head.dep == "nsubjpass" and governor.lemma in subjects.CALL_LEMMAS:
+    if head.dep == "nsubjpass" and governor.lemma in CALLING_VERBS:
         return Reading("mention", Rank.MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and main and uses.is_use_for_purpose(parse, governor):
         # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
-        if subjects.determiner(parse, head) in subjects.DEMONSTRATIVE:
+        if subjects.determiner(parse, head) in DEMONSTRATIVES:
             return Reading("mention", Rank.MENTIONS, forward=forward)  # "Use these guidelines to …"
         # "Use a mutating admission webhook to set this field …": what it does for the thing just
         # named, not what it is for
@@ -274,7 +282,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if (
         head.dep == "dobj"
         and main
-        and governor.lemma in uses.OFFER_LEMMAS
+        and governor.lemma in OFFERING_VERBS
         and uses.is_offered_as(parse, governor)
     ):
         # "Elixir provides macros as a mechanism for …"
@@ -312,7 +320,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and words[governor.head].lemma.casefold() in ("concept", "notion")
         and not frames.is_hedged(parse, words[words[governor.head].head])
     ):
-        if words[words[governor.head].head].lemma.casefold() in uses.COVERS:
+        if words[words[governor.head].head].lemma.casefold() in TOPIC_VERBS:
             # "This document describes the concept of X"
             return Reading("mention", Rank.MENTIONS, forward=True)
         # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
@@ -327,7 +335,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("called", rank, anaphoric=called, forward=forward)
     if (
         not subjects.is_counted(parse, head)
-        and subjects.determiner(parse, head) not in subjects.DEMONSTRATIVE
+        and subjects.determiner(parse, head) not in DEMONSTRATIVES
         and head.dep != "appos"
         and any(
             w.dep == "appos"
@@ -354,7 +362,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     # (not where the verb names: "are considered _truthy_", "is called _x_")
     manner = (
         head.dep in ("dobj", "oprd")
-        and governor.lemma not in subjects.CALL_LEMMAS | {"consider"}
+        and governor.lemma not in CALLING_VERBS | {"consider"}
         and any(w.dep == "auxpass" for w in parse.children(governor.i))
     )
     used = marked and uses.is_put_to_use(parse, head)  # what the reader does with it
@@ -403,7 +411,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not participle
         and not subjects.is_narrowed(parse, head)
         and subjects.determiner(parse, head)
-        not in subjects.DEMONSTRATIVE | frames.EACH  # "This ownership is indicated by …"
+        not in DEMONSTRATIVES | EACH  # "This ownership is indicated by …"
         and not frames.is_comparison(parse, governor)
         and not frames.is_hedged(parse, governor)  # "Different parameters may be accepted …"
         and not frames.is_possibility(parse, governor)  # "The policy can either be …": what it may be

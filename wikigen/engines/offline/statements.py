@@ -24,9 +24,17 @@ from dataclasses import dataclass
 
 from wikigen.engines.offline import endpoints, modality, predicates
 from wikigen.engines.offline.frames import WHAT_FOLLOWS, is_imperative
+from wikigen.engines.offline.lexicon import (
+    CLASSIFIERS,
+    DOCUMENTING_VERBS,
+    GIVING_VERBS,
+    LIST_CONDITIONS,
+    NAMING_VERBS,
+    alternation,
+)
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
-from wikigen.engines.offline.subjects import CLASSIFIERS, is_hyphened
+from wikigen.engines.offline.subjects import is_hyphened
 
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
@@ -36,9 +44,7 @@ _CONDITIONAL_START = re.compile(
     re.IGNORECASE,
 )  # "In either of those situations the Node will return …" (parsed with "In" as the root)
 # "A Pod is given a QoS class of `Burstable` if:" holds only under the conditions the list after it states
-_CONDITIONS_FOLLOW = re.compile(r"\b(?:if|unless|when|whenever|only if)\s*:\s*$", re.IGNORECASE)
-# "… are described in [Admission Controllers](…)": where the documentation says it, not a relation
-_ABOUT_TEXT = frozenset(["describe", "document", "explain", "discuss", "cover", "mention", "list", "link"])
+_CONDITIONS_FOLLOW = re.compile(r"\b(?:" + alternation(LIST_CONDITIONS) + r")\s*:\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +136,7 @@ def _stated(
         if (
             verb.pos not in ("VERB", "AUX")
             or modality.is_unasserted(parse, verb)
-            or verb.lemma in _ABOUT_TEXT | endpoints.NAMING
+            or verb.lemma in DOCUMENTING_VERBS | NAMING_VERBS
         ):
             continue
         if verb.lemma == "refer" and any(w.text.casefold() == "as" for w in parse.subtree(verb.i)):
@@ -259,7 +265,7 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mappin
             continue  # "To use the old version, use `powershell`": advice, not what it is used for
         if not modality.is_infinitive(parse, purpose):
             continue  # "accounts created using an IAM service": a means, not a purpose
-        if purpose.lemma.casefold() in predicates.GIVING_TO:
+        if purpose.lemma.casefold() in GIVING_VERBS:
             continue  # "to give the control plane … the opportunity": the object is who receives
         for obj in (w for w in parse.children(purpose.i) if w.dep == "dobj"):
             for word in endpoints.with_conjuncts(parse, [endpoints.called_name(parse, obj)]):

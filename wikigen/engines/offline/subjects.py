@@ -7,27 +7,21 @@ from __future__ import annotations
 
 import re
 
-from wikigen.engines.offline.parse import Parse, Word
-
-CALL_LEMMAS = frozenset(["call", "know", "refer", "name", "term", "dub"])
-# "This ownership …", "these plugins …": the ones the text just named
-POINTING = frozenset(["this", "that", "these", "those", "such"])
-DEMONSTRATIVE = POINTING | frozenset(
-    [
-        "both",  # "Both mechanisms provide …": the two just named
-        "either",
-        "neither",
-        "it",
-        "they",
-        "its",
-        "their",
-        "our",
-        "your",
-        "his",
-        "her",
-        "my",
-    ]
+from wikigen.engines.offline.lexicon import (
+    CALLING_VERBS,
+    CLASSIFIERS,
+    COUNT_WORDS,
+    DEMONSTRATIVES,
+    FORMERLY,
+    GENERIC_MODIFIERS,
+    INSTANCE_NOUNS,
+    NAMING_CLASSIFIERS,
+    ORDINALS,
+    POINTING,
+    SOME,
+    WORD_NOUNS,
 )
+from wikigen.engines.offline.parse import Parse, Word
 
 
 def has_number_agreement(parse: Parse, head: Word, clause: Word) -> bool:
@@ -106,16 +100,16 @@ def called(parse: Parse, head: Word) -> bool | None:
     words = parse.words
     governor = words[head.head]
     verb: Word | None = None
-    if head.dep in ("oprd", "attr", "dobj") and governor.lemma in CALL_LEMMAS:
+    if head.dep in ("oprd", "attr", "dobj") and governor.lemma in CALLING_VERBS:
         verb = governor
-    elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALL_LEMMAS:
+    elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALLING_VERBS:
         verb = words[governor.head]
     if verb is None or head.dep == "dobj":
         return None  # "Name the volume anything", "may be called multiple times": not the name
     if verb.tag == "VBG":
         return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
     if head.lemma.casefold() == "time" or any(
-        w.dep in ("nummod", "amod") and w.lemma.casefold() in _MANY for w in parse.children(head.i)
+        w.dep in ("nummod", "amod") and w.lemma.casefold() in COUNT_WORDS for w in parse.children(head.i)
     ):
         return None  # "a hook may be called multiple times": how often, not a name
     if verb.dep == "acl" and words[verb.head].pos not in ("NOUN", "PROPN"):
@@ -157,8 +151,8 @@ def called(parse: Parse, head: Word) -> bool | None:
     return (
         ordinal
         or the_named
-        or subject.lemma.casefold() in DEMONSTRATIVE
-        or determiner(parse, subject) in DEMONSTRATIVE
+        or subject.lemma.casefold() in DEMONSTRATIVES
+        or determiner(parse, subject) in DEMONSTRATIVES
     )
 
 
@@ -176,9 +170,6 @@ def is_comma_list(parse: Parse, word: Word) -> bool:
     return any("," in parse.text[word.end : c.start] or "(" in parse.text[word.end : c.start] for c in items)
 
 
-_WORD_NOUNS = frozenset(["word", "term", "name", "phrase", "keyword"])
-
-
 def is_word_example(parse: Parse, head: Word) -> bool:
     """ "… contains words such as “failure” or “preference”": the quoted words are examples of
     words, the word itself and not the thing it names (use and mention)."""
@@ -189,7 +180,7 @@ def is_word_example(parse: Parse, head: Word) -> bool:
     return (
         node.dep == "pobj"
         and governor.text.casefold() in ("as", "like")
-        and parse.words[governor.head].lemma.casefold() in _WORD_NOUNS
+        and parse.words[governor.head].lemma.casefold() in WORD_NOUNS
     )
 
 
@@ -212,16 +203,10 @@ def is_former_name(parse: Parse, head: Word) -> bool:
     elif head.dep not in ("oprd", "attr"):
         return False
     children = parse.children(governor.i)
-    return governor.lemma in CALL_LEMMAS and (
+    return governor.lemma in CALLING_VERBS and (
         any(w.dep == "auxpass" and w.tag == "VBD" for w in children)
-        or any(w.dep == "advmod" and w.lemma.casefold() in _FORMERLY for w in children)
+        or any(w.dep == "advmod" and w.lemma.casefold() in FORMERLY for w in children)
     )
-
-
-_FORMERLY = frozenset(["formerly", "previously", "originally", "once"])
-_MANY = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
-# "the first manifest", "the second is called …": one of a series just named, not the kind
-ORDINALS = frozenset(["first", "second", "third", "last", "next", "previous", "former", "latter"])
 
 
 def is_definite(parse: Parse, head: Word) -> bool:
@@ -257,13 +242,6 @@ def is_restricted(parse: Parse, head: Word) -> bool:
         and any(o.dep == "pobj" and determiner(parse, o) for o in parse.children(w.i))
         for w in parse.children(head.i)
     )
-
-
-# words that pick some of a kind (also statements: "many functions …" states nothing of all); the
-# tagger reads most of them before a noun as adjectives ("amod"), not determiners
-SOME = frozenset(
-    ["some", "many", "several", "few", "most", "certain", "other", "multiple", "various", "numerous"]
-)
 
 
 def is_aside(parse: Parse, head: Word, governor: Word) -> bool:
@@ -350,9 +328,6 @@ def is_named_instance(parse: Parse, head: Word) -> bool:
     )
 
 
-# Nouns that stand for the instances of a kind the name before them names ("StorageClass objects",
-# "`Job` resources")
-INSTANCE_NOUNS = frozenset(["object", "resource"])
 _IDENTIFIER = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 
@@ -364,24 +339,6 @@ def is_kind_of_instances(word: Word, governor: Word) -> bool:
         and word.i == governor.i - 1
         and (word.code or _IDENTIFIER.fullmatch(word.text) is not None)
     )
-
-
-# Classifiers that name a thing of its own kind, not a slot of another ("the `kubectl` tool", "the
-# `Enum` module"; not "the `name` field", "the `--all` flag")
-NAMING_CLASSIFIERS = frozenset(
-    [
-        "module",
-        "protocol",
-        "library",
-        "package",
-        "tool",
-        "utility",
-        "binary",
-        "daemon",
-        "behaviour",
-        "behavior",
-    ]
-)
 
 
 def is_classified(parse: Parse, word: Word) -> bool:
@@ -439,92 +396,3 @@ def noun_phrase(parse: Parse, head: Word) -> tuple[int, int]:
     if parse.text[start] == "-":
         start += 1
     return start, head.end
-
-
-CLASSIFIERS = frozenset(
-    [
-        "module",
-        "function",
-        "operator",
-        "protocol",
-        "macro",
-        "struct",
-        "attribute",
-        "sigil",
-        "type",
-        "class",
-        "method",
-        "library",
-        "package",
-        "command",
-        "tool",  # "the `kubectl` command-line tool", "the `Mix` build tool"
-        "utility",
-        "binary",
-        "daemon",
-        "option",
-        "field",
-        "flag",
-        "keyword",
-        "variable",
-        "directive",
-        "behaviour",
-        "behavior",
-    ]
-)
-GENERIC_MODIFIERS = frozenset(
-    [
-        "other",
-        "another",
-        "main",
-        "many",
-        "several",
-        "various",
-        "new",
-        "same",
-        "different",
-        "particular",
-        "certain",
-        "following",
-        "previous",
-        "next",
-        "first",
-        "last",
-        "basic",
-        "simple",
-        "whole",
-        "entire",
-        "own",
-        "more",
-        "most",
-        "few",
-        "such",
-        "additional",
-        "specific",
-        "given",
-        "existing",
-        "actual",
-        "real",
-        "single",
-        "multiple",
-        "two",
-        "three",
-        "important",
-        "common",
-        "usual",
-        "typical",
-        "special",
-        "general",
-        "small",
-        "large",
-        "big",
-        "good",
-        "bad",
-        "best",
-        "better",
-        "easy",
-        "hard",
-        "necessary",
-        "possible",
-        "example",
-    ]
-)

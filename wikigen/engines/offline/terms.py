@@ -12,47 +12,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wikigen.engines.offline.lexicon import (
+    LEADING_STOP_WORDS,
+    PROPERTY_ENDINGS,
+    QUALIFIERS,
+    STOP_TERMS,
+    TRAILING_STOP_WORDS,
+    USE_CASE_OPENERS,
+)
 from wikigen.engines.offline.text import sentences, visible
 from wikigen.model.ids import normalize_name
 from wikigen.model.inflection import other_numbers, singular_forms
 
-
-def word_set(text: str) -> frozenset[str]:
-    """The normalized words of a ``|``-separated list."""
-    return frozenset(normalize_name(word) for word in text.split("|"))
-
-
-STOP_TERMS = word_set(
-    "what's next|whats next|before you begin|examples|example|see also|overview|introduction|summary|"
-    "background|notes|note|prerequisites|cleaning up|further reading|objectives|caution|warning|tip|"
-    "important|motivation|limitations|limitation|caveats|caveat|troubleshooting|references|reference|"
-    "details|usage|installation|getting started|next steps|how it works|use cases|use case|faq|glossary|"
-    "terminology|recommendation|recommendations|discussion|all|also|do not|this|it|that|these|those|"
-    "there|here|they|we|you|one|each|every|some|any|the following|following|other|others|default|"
-    "defaults|none|true|false|yes|no|enabled|disabled|name|names|value|values|type|types|field|fields|"
-    "key|keys|data|information|result|results|output|input|support|feature|features|way|ways|thing|"
-    "things|case|cases|part|step|steps|list|set|number|option|options|idea|goal|purpose|problem|"
-    "solution|answer|question|reason|difference|advantage|disadvantage|benefit|benefits|approach|"
-    "process|method|user|users|people|team|something|anything|everything|nothing|status|state|version|"
-    "alpha|beta|stable|deprecated|optional|required|what|how|why|when|where|which|who|the|a|an|more|"
-    "less|most|same|first|last|next|previous|new|old|good|bad|better|best|best practices|humans|push|"
-    "pull|done|todo|command|commands|tool|tools|file|files|page|pages|section|sections|text|content|"
-    "document|documentation|change|changes|issue|issues|error|errors|item|items|entry|entries|object|"
-    "objects|resource|resources|system|systems|application|applications|component|components|api|apis|"
-    "configuration|extension|extensions|solution|solutions|mechanism|implementation|spec|metadata|"
-    "specification|condition|conditions|policy|policies|rule|rules|setting|settings|level|levels"
-)
-_LEADING_STOP = word_set(
-    "this|that|these|those|it|its|your|our|their|my|his|her|some|any|all|each|every|both|such|other|"
-    "another|many|most|more|few|no|only|same|following|new|which|what|when|where|how|why|if|one|two|"
-    "three|there|here|we|you|they|i|he|she|in|on|at|for|to|of|by|with|from|as|and|or|but|not|since|"
-    "because|although|while|unless|once|after|before|so|then|thus|also|however|therefore|note|now|"
-    "most|several|certain|various|using|creating|running|configuring|managing|setting|adding|enabling|"
-    "disabling|deleting|writing|reading|getting|making|choosing|specifying|defining|deploying|updating|"
-    "working|understanding|learning|installing"
-)
-_TRAILING_STOP = word_set("of|to|and|or|with|for|in|on|at|by|from|the|a|an|as|is|are|be")
-_ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "less", "ly", "ed")
 _FLAG = re.compile(r"^-{1,2}\w")
 _FORBIDDEN = re.compile(r"[{}<>=\"';:,()\[\]/\\|*`$~#@!?&]")
 _IDENTIFIER = re.compile(
@@ -72,9 +43,9 @@ def is_acceptable_term(term: str, *, code: bool = False) -> bool:
         return False
     if code and (" " in term or "." in term):
         return False  # command lines and dotted field paths are not concepts
-    if words[0].casefold() in _LEADING_STOP or words[-1].casefold() in _TRAILING_STOP:
+    if words[0].casefold() in LEADING_STOP_WORDS or words[-1].casefold() in TRAILING_STOP_WORDS:
         return False
-    if len(words) == 1 and not is_identifier_like(term) and term.casefold().endswith(_ADJECTIVE_ENDINGS):
+    if len(words) == 1 and not is_identifier_like(term) and term.casefold().endswith(PROPERTY_ENDINGS):
         return False  # "Portable:", "Namespaced:", "dynamically" are properties, not concepts
     return any(ch.isalpha() for ch in term)
 
@@ -156,7 +127,6 @@ _LIST_TERM = re.compile(
     r"\s*(?:[:—–]|\s-)\s+\S"
 )
 _DASH_TERM = re.compile(r"^(?P<term>[A-Za-z][\w .-]{1,40}?)\s+[—–]\s+\S")
-_QUALIFIERS = word_set("optional|deprecated|alpha|beta|stable|ga|required|recommended|default")
 
 
 def list_definitions(source: str, passage_text: str, base: int, vocabulary: Vocabulary) -> list[Definition]:
@@ -168,7 +138,7 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
         paren = _PAREN.match(term)
         if paren:
             term = paren.group("term").strip()
-            if normalize_name(paren.group("inner")) not in _QUALIFIERS:
+            if normalize_name(paren.group("inner")) not in QUALIFIERS:
                 aliases.append(paren.group("inner").strip())
         code = match.group("term").strip().startswith("`")
         # "[etcd](/docs/…#etcd)" / ": Consistent … store": a term the author links to its own page
@@ -201,19 +171,12 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
     rest = re.sub(r"^\W*" + re.escape(term) + r"\W*", "", first[0].clean.text) if first else ""
     if (
         first
-        and normalize_name(rest.split()[0] if rest.split() else "if") not in _NOT_A_DEFINITION
+        and normalize_name(rest.split()[0] if rest.split() else "if") not in USE_CASE_OPENERS
         and _is_acceptable_listed_term(term, code, vocabulary)
         and len(first[0].clean.text.split()) >= len(term.split()) + 4
     ):
         found.append(Definition(term, source, first[0].start, first[0].text, "list", (), code))
     return found
-
-
-# "- **Dedicated Nodes**: If you want …" is a use case, not a definition.
-_NOT_A_DEFINITION = word_set(
-    "if|when|in|for|you|to|this|it|there|because|although|while|as|with|on|by|use|see|note|we|your|"
-    "set|add|create|run|make|do|don't|avoid|consider|check"
-)
 
 
 def _is_acceptable_listed_term(term: str, code: bool, vocabulary: Vocabulary) -> bool:

@@ -11,6 +11,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from wikigen.engines.offline.lexicon import ABBREVIATIONS
+
 # ---------------------------------------------------------------------------------------------
 # Visible text: what a reader sees of a Markdown/Hugo span, with the marked (bold, code, ...) runs.
 
@@ -143,9 +145,6 @@ _END = re.compile(r"[.!?][\"')\]*_]*(?=\s)|[。！？][」』”’）\"')\]*_]*
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")  # kana, Han, Hangul
 # Code spans of any backtick count (`` ` `` quotes a backtick), shortcodes, link targets, tags.
 _PROTECTED = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)|\{\{.*?\}\}|\]\([^)]*\)|<[^<>\n]+>", re.DOTALL)
-_ABBREVIATIONS = frozenset(
-    {"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "st", "no", "fig", "al", "incl"}
-)
 _LIST_LINE = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t])")
 _LEAD = re.compile(r"(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)])[ \t]+|\s+)+")
 
@@ -178,7 +177,7 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
             continue
         word = re.search(r"([\w.]+)[.!?]?$", text[max(0, match.start() - 12) : match.start() + 1])
         before = (word.group(1) if word else "").rstrip(".").casefold()
-        if text[match.start()] == "." and (before in _ABBREVIATIONS or len(before) == 1):
+        if text[match.start()] == "." and (before in ABBREVIATIONS or len(before) == 1):
             continue
         rest = text[at:].lstrip()
         cjk_stop = text[match.start()] in "。！？"  # no capital letter follows a Chinese full stop

@@ -8,68 +8,23 @@ from __future__ import annotations
 import re
 
 from wikigen.engines.offline import complements, frames, subjects
-from wikigen.engines.offline.parse import Parse, Word
-
-# Verbs that say what a thing is for, when the term is their subject.
-FUNCTION_LEMMAS = frozenset(
-    [
-        "let",
-        "allow",
-        "enable",
-        "provide",
-        "define",
-        "represent",
-        "describe",
-        "store",
-        "hold",
-        "contain",
-        "ensure",
-        "manage",
-        "track",
-        "control",
-        "specify",
-        "determine",
-        "mean",
-        "refer",
-        "implement",
-        "give",
-        "return",
-        "create",
-        "keep",
-        "wrap",
-        "encode",
-        "identify",
-        "combine",
-        "convert",
-        "handle",
-        "execute",
-        "evaluate",
-        "perform",
-        "group",
-        "extend",
-        "expose",
-        "schedule",
-        "run",
-        "watch",
-        "maintain",
-        "select",
-        "act",
-        "serve",
-        "consist",
-        "denote",
-        "indicate",
-        "capture",
-        "match",
-        "spawn",
-        "send",
-        "receive",
-        "supervise",
-        "register",
-        "start",
-    ]
+from wikigen.engines.offline.lexicon import (
+    DEMONSTRATING_VERBS,
+    DEMONSTRATIVES,
+    EACH,
+    FUNCTION_VERBS,
+    GROUPING_VERBS,
+    HAVING_VERBS,
+    OFFERING_VERBS,
+    OVERVIEW_VERBS,
+    PLACED_VERBS,
+    POINTING,
+    PURPOSE_NOUNS,
+    TEXT_ITSELF,
+    USERS,
+    USING_VERBS,
 )
-OFFER_LEMMAS = frozenset(["provide", "offer", "introduce", "include", "ship", "support"])
-_PURPOSE_NOUNS = frozenset(["purpose", "role", "job", "goal", "aim", "responsibility", "task"])
+from wikigen.engines.offline.parse import Parse, Word
 
 
 def has_stated_purpose(parse: Parse, head: Word) -> bool:
@@ -82,7 +37,7 @@ def has_stated_purpose(parse: Parse, head: Word) -> bool:
         noun = words[words[head.head].head]
     else:
         return False
-    if noun.lemma.casefold() not in _PURPOSE_NOUNS or noun.dep != "nsubj":
+    if noun.lemma.casefold() not in PURPOSE_NOUNS or noun.dep != "nsubj":
         return False
     verb = words[noun.head]
     if (
@@ -98,7 +53,7 @@ def has_stated_purpose(parse: Parse, head: Word) -> bool:
 def is_for_this(parse: Parse, verb: Word) -> bool:
     """The purpose clause of ``verb`` acts on something named before: "… to set this field"."""
     return any(
-        subjects.determiner(parse, w) in subjects.DEMONSTRATIVE
+        subjects.determiner(parse, w) in DEMONSTRATIVES
         for clause in parse.children(verb.i)
         if clause.dep in ("advcl", "xcomp")
         for w in parse.children(clause.i)
@@ -117,26 +72,19 @@ def is_use_for_purpose(parse: Parse, verb: Word) -> bool:
     # "You use X to …", "Elixir developers use the `Mix` build tool to compile code": the people who
     # use it tell what it is for (not "Most developers …": some of them)
     if subject is not None and not (
-        subject.lemma.casefold() in _USERS
+        subject.lemma.casefold() in USERS
         and not subjects.is_some_of(parse, subject)
-        and subjects.determiner(parse, subject) not in frames.EACH
+        and subjects.determiner(parse, subject) not in EACH
     ):
         return False
     objects = [w.i for w in children if w.dep == "dobj"]
     return any(
         w.dep in ("advcl", "xcomp")
         and w.pos in ("VERB", "AUX")
-        and w.lemma not in _DEMONSTRATING
+        and w.lemma not in DEMONSTRATING_VERBS
         and all(w.i > i for i in objects)  # "To set the location, use the `--x` arguments" is advice
         for w in children
     )
-
-
-_USERS = frozenset(["you", "we", "developer", "user", "people", "programmer", "administrator", "operator"])
-# "We can use `is_binary/1` to demonstrate this": what the example shows, not what the thing is for
-_DEMONSTRATING = frozenset(
-    ["demonstrate", "show", "illustrate", "see", "check", "confirm", "try", "explore", "test"]
-)
 
 
 def is_kind_of_offered_members(parse: Parse, head: Word) -> bool:
@@ -144,7 +92,7 @@ def is_kind_of_offered_members(parse: Parse, head: Word) -> bool:
     are offered as."""
     verb = parse.words[parse.words[head.head].head]
     if (
-        verb.lemma not in OFFER_LEMMAS
+        verb.lemma not in OFFERING_VERBS
         or head.tag != "NNS"
         or subjects.determiner(parse, head)
         or frames.is_hedged(parse, verb)
@@ -155,11 +103,6 @@ def is_kind_of_offered_members(parse: Parse, head: Word) -> bool:
     return len(members) >= 2 and all(w.code for w in members)
 
 
-_GROUP_LEMMAS = frozenset(
-    ["group", "organize", "organise", "bundle", "package", "collect", "gather", "arrange"]
-)
-
-
 def grouped_into(parse: Parse, head: Word) -> Word | None:
     """ "we group several functions into modules", "Containers are bundled into Pods": the verb that
     gathers things into the kind ``head`` (a bare plural), said in a main clause, not of one case."""
@@ -167,7 +110,7 @@ def grouped_into(parse: Parse, head: Word) -> Word | None:
     if verb.dep == "dobj":  # "group several widgets into panels", "into" attached to the object
         verb = parse.words[verb.head]
     if (
-        verb.lemma not in _GROUP_LEMMAS
+        verb.lemma not in GROUPING_VERBS
         or verb.dep != "ROOT"
         or head.tag != "NNS"
         or subjects.determiner(parse, head)
@@ -239,7 +182,7 @@ def which_clause(parse: Parse, head: Word) -> str | None:
         if clause.lemma in ("mean", "use", "design", "intend") and pronoun.dep == "nsubjpass":
             return "function"
         if (
-            clause.lemma in FUNCTION_LEMMAS - {"mean", "refer", "give"}
+            clause.lemma in FUNCTION_VERBS - {"mean", "refer", "give"}
             and pronoun.dep == "nsubj"
             and pronoun.lemma.casefold() == "which"
             and head.dep in ("attr", "nsubj", "appos")
@@ -254,8 +197,8 @@ def has_pointed_subject(parse: Parse, verb: Word) -> bool:
     document", the text itself)."""
     return any(
         w.dep in ("nsubj", "nsubjpass")
-        and subjects.determiner(parse, w) in subjects.POINTING
-        and w.lemma.casefold() not in _TEXT_ITSELF
+        and subjects.determiner(parse, w) in POINTING
+        and w.lemma.casefold() not in TEXT_ITSELF
         for w in parse.children(verb.i)
     )
 
@@ -274,19 +217,16 @@ def points_back(parse: Parse, verb: Word) -> bool:
             continue
         nouns += [o for p in preps for o in parse.children(p.i) if o.dep == "pobj"]
     return any(
-        subjects.determiner(parse, w) in subjects.POINTING and w.lemma.casefold() not in _TEXT_ITSELF
+        subjects.determiner(parse, w) in POINTING and w.lemma.casefold() not in TEXT_ITSELF
         for w in nouns
     )
-
-
-_HAVING = frozenset(["consist", "comprise", "have", "contain", "include"])
 
 
 def has_parts_listed(parse: Parse, verb: Word) -> bool:
     """ "The service consists of two parts: the server … and the agents …", "Each context has three
     parameters: …", "… has two methods, namely …": a number of parts, then the parts — what it is
     made of, not what it is ("A Pod contains one or more containers" lists none)."""
-    if verb.lemma.casefold() not in _HAVING:
+    if verb.lemma.casefold() not in HAVING_VERBS:
         return False
     parts = [w for w in parse.children(verb.i) if w.dep == "dobj"]
     for prep in parse.children(verb.i):
@@ -307,20 +247,18 @@ def is_covered_by_text(parse: Parse, head: Word) -> bool:
     verb = head
     while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
         verb = words[verb.head]
-    if verb.i == head.i or verb.lemma.casefold() not in _TEXT_COVERS or subjects.has_colon_gloss(parse, head):
+    if (
+        verb.i == head.i
+        or verb.lemma.casefold() not in OVERVIEW_VERBS
+        or subjects.has_colon_gloss(parse, head)
+    ):
         return False  # "This document uses the term X to refer to …", "… about X: containers that …"
     return any(
         w.dep == "nsubj"
-        and w.lemma.casefold() in _TEXT_ITSELF
-        and subjects.determiner(parse, w) in subjects.POINTING
+        and w.lemma.casefold() in TEXT_ITSELF
+        and subjects.determiner(parse, w) in POINTING
         for w in parse.children(verb.i)
     )
-
-
-_TEXT_ITSELF = frozenset(["document", "page", "section", "chapter", "guide", "tutorial", "article", "book"])
-# "This document describes the concept of X": what the text covers
-COVERS = frozenset(["describe", "explain", "cover", "discuss", "outline"])
-_TEXT_COVERS = COVERS | {"give", "provide"}  # "This page gives an overview of X"
 
 
 def is_put_to_use(parse: Parse, head: Word) -> bool:
@@ -339,7 +277,7 @@ def is_put_to_use(parse: Parse, head: Word) -> bool:
             for w in parse.children(head.i)
         )
     means = frames.is_by_means(parse, governor)
-    if governor.lemma.casefold() not in _USING and not means:
+    if governor.lemma.casefold() not in USING_VERBS and not means:
         return False
     # "In case you need …, *throws* should be used": the passive of the reader's use, as advice
     used = head.dep == "nsubjpass" and frames.is_hedged(parse, governor)
@@ -347,7 +285,9 @@ def is_put_to_use(parse: Parse, head: Word) -> bool:
         head.dep != "dobj" and not used and not (means and head.dep == "pobj")
     ):  # "by including" read as a preposition
         return False
-    if any(w.dep in ("relcl", "acl") and w.lemma.casefold() not in _PLACED for w in parse.children(head.i)):
+    if any(
+        w.dep in ("relcl", "acl") and w.lemma.casefold() not in PLACED_VERBS for w in parse.children(head.i)
+    ):
         return False  # "… that manage a set of pods" says what they do; "… that run in your cluster" where
     return not any(  # "… to divide …", "… so that the new release can …": what it is used for
         w.dep in ("advcl", "xcomp")
@@ -358,7 +298,3 @@ def is_put_to_use(parse: Parse, head: Word) -> bool:
         )
         for w in parse.children(governor.i)
     )
-
-
-_USING = frozenset(["use", "run", "install", "deploy", "employ"])
-_PLACED = frozenset(["run", "live", "reside", "sit", "exist"])  # where it is, not what it does
