@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wikigen.engines.offline.lexicon import READER_PRONOUNS
 from wikigen.engines.offline.parse import Parse
 
 # "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
@@ -28,7 +29,6 @@ _CONNECTIVE = re.compile(
 )
 # "… is called X", "known as", "we call these X", "refers to": a naming sentence
 _NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we call|is named|are named)\b", re.I)
-_READER = frozenset({"you", "we"})
 # Pages of events, not of things: their file name or title
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
 
@@ -43,7 +43,7 @@ def _reader_is_subject(text: str, parse: Parse | None) -> bool:
         return False
     return any(
         root.dep == "ROOT"
-        and any(w.dep in ("nsubj", "nsubjpass") and w.text.casefold() in _READER for w in parse.children(root.i))
+        and any(w.dep in ("nsubj", "nsubjpass") and w.text.casefold() in READER_PRONOUNS for w in parse.children(root.i))
         for root in parse.words
     )
 

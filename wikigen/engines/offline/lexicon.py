@@ -507,3 +507,7 @@ WEIGHTY_ADJECTIVES = frozenset(
         "core", "critical",
     ]
 )
+
+# The reader and the writers of the text: as a main clause's subject, a step or a use ("You can
+# store the gizmo in a cache …"), not what a term is (discourse.py)
+READER_PRONOUNS = _words("you we")
