@@ -23,7 +23,7 @@ from wikigen.engines.offline import lexicon
 
 ENGINE = REPO_ROOT / "wikigen" / "engines" / "offline"
 # Labels the engine gives its own findings (a candidate's signals, a reading's patterns), not words.
-LABELS = {("definitions.py", "STRONG"), ("definitions.py", "_IS")}
+LABELS = {("definitions.py", "STRONG"), ("definitions.py", "_IS"), ("features.py", "DEFINITION_PATTERNS")}
 # Lists that hold one idea with different words: the wider ones are built from the narrower, so no
 # word is written twice among them.
 FAMILIES = {

@@ -111,6 +111,10 @@ def _words(text: str) -> int:
 # The tables
 
 
+# The forms a definition is found by (labels the engine gives, not words)
+DEFINITION_PATTERNS = ("copula", "described", "called", "glossary", "list", "lead")
+
+
 def _d(term: str, quote: str, **kw: object) -> DefinitionView:
     return DefinitionView(term, quote, str(kw.pop("pattern", "copula")), **kw)  # type: ignore[arg-type]
 
@@ -257,7 +261,7 @@ DEFINITION_FEATURES: tuple[Feature, ...] = (
             _d("Pod", "A Pod is a group.", pattern=pattern),
             _d("Pod", "A Pod is a group.", pattern="other"),
         )
-        for pattern in ("copula", "described", "called", "glossary", "list", "lead")
+        for pattern in DEFINITION_PATTERNS
     ),
 )
 
