@@ -43,3 +43,44 @@ def test_a_naming_sentence_never_leans() -> None:
 def test_release_notes_and_changelogs_are_pages_of_events(source: str, title: str, expected: bool) -> None:
     """R20: a release-notes page lists events, which define no concept."""
     assert lists_events(source, title) is expected
+
+
+def _concepts(sources: list[tuple[str, str, str]]) -> dict[str, str]:
+    import threading
+    import time
+
+    from wikigen.engines.offline.documents import Guard
+    from wikigen.engines.offline.engine import analyze
+
+    request = {
+        "sources": [{"id": i, "title": t, "body": b} for i, t, b in sources],
+        "fragments": [],
+        "anchors": [],
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    return {c["name"]: c["definition"]["quotes"][0]["quote"] for c in delta["concepts"]}
+
+
+def test_a_step_that_goes_on_from_the_sentence_before_defines_nothing() -> None:
+    """R20: "Then you can run *gizmotest* …" is a step: the emphasized term gets no definition from
+    it, while a sentence that says what the term is still defines it."""
+    body = (
+        "# Checking\n\n"
+        "Write the checks next to the code. Then you can run *gizmotest* in your folder to check it:\n\n"
+        "A *sprocket* is a small wheel that turns the main shaft.\n\n"
+        "Each sprocket is checked by gizmotest. Sprockets wear out.\n"
+    )
+    found = _concepts([("knowledge/checking", "Checking", body)])
+    assert "Gizmotest" not in found and "gizmotest" not in found
+    assert found["Sprocket"] == "A *sprocket* is a small wheel that turns the main shaft."
+
+
+def test_a_release_notes_page_defines_no_concept_and_states_no_relation() -> None:
+    """R20: the items of release notes are events ("Fix support for …"), not definitions."""
+    notes = "# Release Notes\n\n## 1.2.0\n\n* A *sprocket* is now a wheel of the shaft.\n* Fix support for sprockets.\n"
+    guide = "# Sprockets\n\nA *shaft* is the rod that carries the wheels. Every shaft turns.\n"
+    found = _concepts([("knowledge/release-notes", "Release Notes", notes), ("knowledge/sprockets", "Sprockets", guide)])
+    assert "Sprocket" not in found
+    assert found["Shaft"] == "A *shaft* is the rod that carries the wheels."

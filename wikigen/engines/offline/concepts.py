@@ -15,6 +15,7 @@ from typing import Any
 
 from wikigen.engines.offline import candidates, definitions
 from wikigen.engines.offline.decision import Decision
+from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
 from wikigen.engines.offline.lexicon import COMPONENT_WORDS, ENTITY_WORDS, alternation
@@ -125,7 +126,9 @@ def build_concepts(
     guard.check()
     terms = candidates.collect(documents, parsed, vocabulary)
     found.extend(definitions.definitions(documents, parsed, terms, vocabulary, scorer))
-    found = _decided(found, documents, decision, vocabulary)
+    # a release-notes page lists events ("Fix support for …"): none of its items defines a term
+    events = {d.source for d in documents if lists_events(d.source, d.title)}
+    found = _decided([d for d in found if d.source not in events], documents, decision, vocabulary)
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
     commands = {d.source for d in documents if _has_command_lines(d)}

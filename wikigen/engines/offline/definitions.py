@@ -25,6 +25,7 @@ from wikigen.engines.offline.candidates import (
     links_its_page,
     term_key,
 )
+from wikigen.engines.offline.discourse import leaning
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.lexicon import ADDITIVE_CONNECTIVES, DOCUMENTS, NAMING_NOUNS, PEOPLE, alternation
@@ -121,6 +122,13 @@ def definitions(
                 if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
+                    reading = replace(reading, rank=Rank.MENTIONS, of_the_one=False)
+                lean = leaning(sentence.clean.text, parse, head)
+                if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and (
+                    lean == "connective" or (lean is not None and reading.pattern in _WEAK)
+                ):
+                    # "Then you can call the tool …", "You can keep a *gizmo* in a cache …": a step,
+                    # or a use the author only emphasized, says nothing of what the term is
                     reading = replace(reading, rank=Rank.MENTIONS, of_the_one=False)
                 label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
@@ -505,6 +513,9 @@ def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Voca
         and candidate.code
     )
 
+
+# Readings whose only sign is the author's emphasis, or what the reader does with the term
+_WEAK = ("emphasis", "use")
 
 # An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
 _ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")

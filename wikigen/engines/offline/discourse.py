@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wikigen.engines.offline.lexicon import READER_PRONOUNS
-from wikigen.engines.offline.parse import Parse
+from wikigen.engines.offline.parse import Parse, Word
 
 # "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
 _CONNECTIVE = re.compile(
@@ -28,7 +28,7 @@ _CONNECTIVE = re.compile(
     re.IGNORECASE,
 )
 # "… is called X", "known as", "we call these X", "refers to": a naming sentence
-_NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we call|is named|are named)\b", re.I)
+_NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we (?:call|say|name)|is named|are named)\b", re.I)
 # Pages of events, not of things: their file name or title
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
 
@@ -77,10 +77,15 @@ LEANS: tuple[Lean, ...] = (
 )
 
 
-def leaning(text: str, parse: Parse | None) -> str | None:
+def leaning(text: str, parse: Parse | None, term: Word | None = None) -> str | None:
     """The name of the first form by which ``text`` (visible) leans on its surroundings; None where
-    it stands on its own or names its term."""
+    it stands on its own, names its term, or says in a clause of the term's own what the term is or
+    does ("… you can use *seed trays* that hold one seedling each": ``term`` is that word)."""
     if _NAMING.search(text):
+        return None
+    if parse is not None and term is not None and any(
+        w.dep in ("relcl", "acl") for w in parse.children(term.i)
+    ):
         return None
     return next((lean.name for lean in LEANS if lean.test(text, parse)), None)
 

@@ -40,6 +40,7 @@ from wikigen.engines.offline.articles import article_plan, fit, queries
 from wikigen.engines.offline.candidates import is_mentioned_only_as_code, parses
 from wikigen.engines.offline.concepts import Anchors, Concept, build_concepts
 from wikigen.engines.offline.decision import Decision
+from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import (
     Document,
     Guard,
@@ -279,6 +280,8 @@ def _relations(
     for document in documents:
         if not is_english(language(document)):
             continue  # no parse, so no relation from a document in another language
+        if lists_events(document.source, document.title):
+            continue  # a release-notes page lists events, not what things are
         own = by_name.get(normalize_name(document.title))
         for sentence in [*document.sentences, *_lead_lines(document, parsed)]:
             found = [
