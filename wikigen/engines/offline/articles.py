@@ -12,6 +12,8 @@
   one claim per run of sentences that share one (a fact, then a suspected cause).
 - No passage is cited twice in one article, and none that is a greeting, a question to the reader,
   a contributor list or a navigation line (link lists are not passages at all, E1).
+- No claim quotes doc-tool markup (R22, :data:`markup.FORMS`): a claim starts at a passage's first
+  sentence that holds none and ends before the next markup; a passage of markup only is not cited.
 
 An article depends on its own source only (:func:`fit`). Scores are rounded and ties go to the
 earlier passage, so the same source gives the same article.
@@ -23,6 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wikigen.engines.offline import markup
 from wikigen.engines.offline.documents import Document, Heading, Json, Scorer, claim, shown
 from wikigen.engines.offline.text import has_tag, sentences
 from wikigen.evidence.passages import Passage
@@ -73,7 +76,11 @@ def article_plan(document: Document, scorer: Scorer) -> Plan | None:
     """One article per changed source: lead and covering summary, sections by heading (R20)."""
     title = article_title(document)
     readable = [p for p in document.passages if not p.text.startswith("|")] or list(document.passages)
-    prose = [p for p in readable if not boilerplate(p.text)] or readable
+    prose = (
+        [p for p in readable if not boilerplate(p.text)]
+        or [p for p in readable if boilerplate(p.text) != "markup"]
+        or readable
+    )
     if not prose:
         quote = _fallback_quote(document.body)
         # an empty body cites nothing
@@ -230,11 +237,14 @@ _CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 
 def boilerplate(quote: str) -> str | None:
     """Why a passage is not a wiki claim ("greeting", "question to the reader", "contributor list",
-    "navigation", "raw HTML"), or None. Decided from what a reader sees of it, its first sentence first."""
+    "navigation", "raw HTML", "markup"), or None. Decided from what a reader sees of it, its first
+    sentence first."""
     if has_tag(quote):
         return "raw HTML"  # "2<sup>12</sup>", "…<br />": the page would show the tag or lose it
+    if not _from_clean_sentence(quote):
+        return "markup"  # R22: "{* src/main.py *}": no sentence of it can be quoted without markup
     text = shown(quote)
-    cut = sentences("", text)
+    cut = sentences("", text, keep_markup=True)
     first = " ".join((cut[0].text if cut else text).split())
     if _GREETING.match(text):
         return "greeting"
@@ -258,22 +268,34 @@ def _is_prose(body: str, passage: Passage) -> bool:
     line = body.rfind("\n", 0, passage.start) + 1
     if _LIST_ITEM.match(body, line, passage.start) or passage.text.startswith("|"):
         return False
-    return bool(sentences("", passage.text))
+    return bool(sentences("", passage.text, keep_markup=True))
+
+
+def _from_clean_sentence(quote: str) -> str:
+    """R22: ``quote`` from its first sentence that holds no markup on (all of it when it holds none),
+    or "" when every sentence holds some. Pointers ("see Figure 2") are kept: an article may cite them."""
+    if not markup.holds(quote, pointers=False):
+        return quote
+    for sentence in sentences("", quote, keep_markup=True):
+        if not markup.holds(sentence.text, pointers=False):
+            return quote[sentence.start :]
+    return ""
 
 
 def _claims_of(source: str, quote: str) -> list[Json]:
     """R37: one claim per run of sentences that share a status, so a paragraph that states a fact and
-    then suspects a cause gives a stated claim and a hypothesis, each quoting its own sentences."""
+    then suspects a cause gives a stated claim and a hypothesis, each quoting its own sentences.
+    R22: each run starts at a sentence that holds no markup and ends before the next markup."""
     made: list[Json] = []
     rest = quote
-    cut = sentences("", quote)
+    cut = sentences("", quote, keep_markup=True)
     if len(cut) > 1 and _TRANSITION.match(cut[0].text):
         rest = quote[cut[1].start :]  # the page turns, then says something: the claim is what it says
-    while rest and len(made) < RUNS_PER_PASSAGE:
+    while len(made) < RUNS_PER_PASSAGE and (rest := _from_clean_sentence(rest)):
         built = claim(source, rest)
         made.append(built)
         rest = rest[len(built["quotes"][0]["quote"]) :].lstrip()
-        if not sentences("", rest):
+        if not sentences("", rest, keep_markup=True):
             break
     return made
 
@@ -292,11 +314,9 @@ def _article(plan: Plan) -> Json:
                     built.append(made)
         return built
 
-    article: Json = {
-        "title": plan.title or plan.document.title,
-        "sources": [source],
-        "summary": claims(plan.summary),
-    }
+    # a page with no sentence free of markup still cites its first passage (the summary is required)
+    summary = claims(plan.summary) or [claim(source, plan.summary[0])]
+    article: Json = {"title": plan.title or plan.document.title, "sources": [source], "summary": summary}
     sections = []
     for heading, quotes in plan.sections:
         made = claims(quotes)

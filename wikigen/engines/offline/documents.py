@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from wikigen.engines.offline import markup
 from wikigen.engines.offline.text import Sentence, display, sentences, status, visible
 from wikigen.evidence.passages import HeadingLine, Passage, outline
 from wikigen.evidence.rerank import DIGITS, Ranker
@@ -144,7 +145,8 @@ def claim(source: str, quote: str, whole: bool = False) -> Json:
 
     R37: the status is that sentence's own, never its paragraph's. The quote keeps the sentences
     after it only while they share that status, so a hedge or a proposal later in the paragraph is
-    neither put on this claim nor cited as stated.
+    neither put on this claim nor cited as stated. R22: a quote that holds doc-tool markup
+    (:data:`markup.FORMS`) ends before it, so the markup falls outside the claim.
     """
     quote = _same_status_run(quote)
     text = _headline(quote, whole)
@@ -184,7 +186,7 @@ def shown(quote: str) -> str:
 
 def _first_sentence(quote: str) -> str:
     text = shown(quote)
-    first = sentences("", text)
+    first = sentences("", text, keep_markup=True)
     return " ".join((first[0].text if first else text).split())
 
 
@@ -194,17 +196,20 @@ def _status(quote: str) -> str:
 
 
 def _same_status_run(quote: str) -> str:
-    """``quote`` up to the end of the leading sentences that share its first sentence's status (R37)."""
-    cut = sentences("", quote)
-    if len(cut) < 2:
+    """``quote`` up to the end of the leading sentences that share its first sentence's status (R37)
+    and, where it holds markup, hold none, nor does the text between them (R22)."""
+    cut = sentences("", quote, keep_markup=True)
+    marked = markup.holds(quote, pointers=False)
+    if not cut or (len(cut) < 2 and not marked):
         return quote
     first = _status(cut[0].text)
     end = cut[0].start + len(cut[0].text)
     for sentence in cut[1:]:
-        if _status(sentence.text) != first:
+        following = sentence.start + len(sentence.text)
+        if _status(sentence.text) != first or (marked and markup.holds(quote[end:following], pointers=False)):
             return quote[:end]
-        end = sentence.start + len(sentence.text)
-    return quote
+        end = following
+    return quote[:end] if marked else quote
 
 
 def _headline(quote: str, whole: bool = False) -> str:

@@ -11,6 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from wikigen.engines.offline import markup
 from wikigen.engines.offline.lexicon import ABBREVIATIONS
 
 # ---------------------------------------------------------------------------------------------
@@ -165,11 +166,22 @@ def has_tag(text: str) -> bool:
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
 
 
-def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[Sentence]:
-    """Split ``text`` (one passage) into sentences; ``base`` is the passage's offset in its body."""
+def sentences(
+    source: str, text: str, base: int = 0, heading: str = "", *, keep_markup: bool = False
+) -> list[Sentence]:
+    """Split ``text`` (one passage) into sentences; ``base`` is the passage's offset in its body.
+
+    R22: a line of hidden markup after a sentence's end (an include directive, a comment) is cut out
+    between sentences and markup at a sentence's edges stays outside it; a sentence that still holds
+    markup or points at what it does not show (:data:`markup.FORMS`) is left out, so that no
+    definition or evidence (R20) quotes it, unless ``keep_markup`` (for cutting a passage an article
+    quotes, which checks its sentences itself).
+    """
     if text.lstrip().startswith("|") or _TABLE_RULE.search(text):
         return []  # tables hold cells, not sentences (also one a shortcode's line runs into)
     protected = [(m.start(), m.end()) for m in _PROTECTED.finditer(text)]
+    hidden = markup.hidden_spans(text)
+    opens_hidden = {first for first, _ in hidden}  # "… syscalls. <!-- a note -->": the sentence ends
     cuts = [0]
     for match in _END.finditer(text):
         at = match.end()
@@ -181,9 +193,13 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
             continue
         rest = text[at:].lstrip()
         cjk_stop = text[match.start()] in "。！？"  # no capital letter follows a Chinese full stop
-        if rest and (rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'([`*_{>-:" or cjk_stop):
+        opens = bool(rest) and (
+            rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'([`*_{>-:" or cjk_stop
+        )
+        if opens or len(text) - len(rest) in opens_hidden:
             cuts.append(at)
     cuts.extend(m.start() for m in _LIST_LINE.finditer(text))
+    cuts.extend(at for line in markup.hidden_lines(text, hidden) for at in line)
     cuts = [*sorted(set(cuts)), len(text)]
     found: list[Sentence] = []
     for start, end in itertools.pairwise(cuts):
@@ -192,12 +208,15 @@ def sentences(source: str, text: str, base: int = 0, heading: str = "") -> list[
             start = lead.end()
         while end > start and text[end - 1].isspace():
             end -= 1
+        start, end = markup.trimmed(text, start, end, hidden)
         trailing = _TRAILING_TAGS.search(text, start, end)
         if trailing is not None:  # "… Autoscaler_](…).<br />": the line break is no part of it
             end = trailing.start()
         piece = text[start:end]
         if has_tag(piece):
             continue  # "2<sup>12</sup>", "<a href=…>": raw HTML is never quoted
+        if not keep_markup and markup.holds(piece):
+            continue
         if (len(piece) >= 12 and re.search(r"[A-Za-z]{2}", piece)) or len(CJK.findall(piece)) >= 4:
             found.append(Sentence(source, base + start, piece, visible(piece), heading))
     return found
