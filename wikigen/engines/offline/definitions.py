@@ -124,12 +124,13 @@ def definitions(
                     # template …": a pro or a con of the term, weighed against another, not what it is
                     reading = replace(reading, rank=Rank.MENTIONS, of_the_one=False)
                 lean = leaning(sentence.clean.text, parse, head)
-                if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and (
-                    lean == "connective" or (lean is not None and reading.pattern in _WEAK)
+                if reading.rank < Rank.MODIFIES and (
+                    lean in _LEANING_ANY or (lean is not None and reading.pattern in (*_WEAK, "mention"))
                 ):
                     # "Then you can call the tool …", "You can keep a *gizmo* in a cache …": a step,
-                    # or a use the author only emphasized, says nothing of what the term is
-                    reading = replace(reading, rank=Rank.MENTIONS, of_the_one=False)
+                    # or a use the author only emphasized, says nothing of what the term is, not
+                    # even under the term's own heading
+                    reading = replace(reading, rank=Rank.MODIFIES, of_the_one=False)
                 label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
@@ -516,6 +517,8 @@ def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Voca
 
 # Readings whose only sign is the author's emphasis, or what the reader does with the term
 _WEAK = ("emphasis", "use")
+# Forms of leaning that no reading survives: the sentence is about what the text before named
+_LEANING_ANY = ("connective", "continues", "pronoun_subject")
 
 # An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
 _ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")

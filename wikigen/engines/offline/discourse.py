@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wikigen.engines.offline.lexicon import READER_PRONOUNS
+from wikigen.engines.offline.lexicon import POINTING_PRONOUNS, READER_PRONOUNS
 from wikigen.engines.offline.parse import Parse, Word
 
 # "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
@@ -48,6 +48,35 @@ def _reader_is_subject(text: str, parse: Parse | None) -> bool:
     )
 
 
+def _pronoun_is_subject(text: str, parse: Parse | None) -> bool:
+    """The sentence opens on its main clause's subject, a bare pronoun pointing back ("That's a …",
+    "It provides …"); not the "it" of "It is possible to …", which stands for the clause that
+    follows."""
+    if parse is None:
+        return False
+    for root in parse.words:
+        if root.dep != "ROOT":
+            continue
+        children = parse.children(root.i)
+        extraposed = any(w.dep in ("ccomp", "xcomp", "acomp", "csubj") for w in children)
+        for w in children:
+            pointing = w.i == 0 and w.dep in ("nsubj", "nsubjpass") and w.text.casefold() in POINTING_PRONOUNS
+            if pointing and not parse.children(w.i) and not (w.text.casefold() == "it" and extraposed):
+                return True
+    return False
+
+
+def _continues(text: str, parse: Parse | None) -> bool:
+    """The sentence goes on from text the reader saw before it, cut by a code block: it opens on an
+    ellipsis, or on a lower-case verb, preposition or conjunction ("is considered an …")."""
+    if text.startswith(("...", "…")):
+        return True
+    if parse is None or not parse.words:
+        return False
+    first = parse.words[0]
+    return first.text[:1].islower() and not first.code and first.pos in ("AUX", "VERB", "ADP", "PART", "CCONJ", "SCONJ")
+
+
 @dataclass(frozen=True, slots=True)
 class Lean:
     """One way a sentence leans on its surroundings, with a sentence it must fire on and one it must not."""
@@ -60,6 +89,20 @@ class Lean:
 
 
 LEANS: tuple[Lean, ...] = (
+    Lean(
+        "continues",
+        "goes on from text before it, cut by a code block (an ellipsis, a lower-case verb first)",
+        _continues,
+        "is considered a gizmo by the scheduler.",
+        "Gizmos are considered by the scheduler.",
+    ),
+    Lean(
+        "pronoun_subject",
+        "its main clause's subject is a pronoun pointing back (that, it, this, they)",
+        _pronoun_is_subject,
+        "That is a gizmo in a function.",
+        "It is possible to store a gizmo in a cache.",
+    ),
     Lean(
         "connective",
         "opens on a connective that goes on from the sentence before",

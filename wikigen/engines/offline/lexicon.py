@@ -511,3 +511,7 @@ WEIGHTY_ADJECTIVES = frozenset(
 # The reader and the writers of the text: as a main clause's subject, a step or a use ("You can
 # store the gizmo in a cache …"), not what a term is (discourse.py)
 READER_PRONOUNS = _words("you we")
+
+# Pronouns that point back to what a sentence before named: as a main clause's subject, the
+# sentence leans on that one ("That is a gizmo in a function.")
+POINTING_PRONOUNS = _words("it this that they these those")
