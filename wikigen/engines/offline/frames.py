@@ -9,6 +9,7 @@ import re
 from wikigen.engines.offline import subjects
 from wikigen.engines.offline.lexicon import (
     ADDITIVE_CONNECTIVES,
+    CIRCUMSTANCE_MARKS,
     COMPARING_ADJECTIVES,
     CONNECTIVES,
     CONSEQUENCE_WORDS,
@@ -16,6 +17,7 @@ from wikigen.engines.offline.lexicon import (
     HABITUAL_WORDS,
     HEDGES,
     LIKENESS_ADJECTIVES,
+    SCARCITY_ADVERBS,
     STEP_WORDS,
     alternation,
 )
@@ -177,12 +179,18 @@ def is_example_frame(parse: Parse) -> bool:
 
 
 def is_on_condition(parse: Parse, verb: Word) -> bool:
-    """ "A claim is only used for a volume if it was created for the Pod": ``verb`` holds on a
-    condition, a circumstance of its use, not what its subject is for."""
+    """ "A claim is only used for a volume if it was created for the Pod", "… as long as …":
+    ``verb`` holds on a condition, a circumstance of its use, not what its subject is for."""
+    children = parse.children(verb.i)
     return any(
         w.dep == "advcl"
         and any(m.dep == "mark" and m.lemma.casefold() in ("if", "unless") for m in parse.children(w.i))
-        for w in parse.children(verb.i)
+        for w in children
+    ) or any(  # "… holds the lock as long as the queue is full"
+        w.dep == "advmod"
+        and w.lemma.casefold() == "long"
+        and any(c.dep == "advcl" for c in parse.children(w.i))
+        for w in children
     )
 
 
@@ -281,3 +289,63 @@ def is_negated(parse: Parse, head: Word) -> bool:
 
 def is_hedged(parse: Parse, verb: Word) -> bool:
     return any(w.dep == "aux" and w.lemma.casefold() in HEDGES for w in parse.children(verb.i))
+
+
+def is_none_of(parse: Parse, noun: Word) -> bool:
+    """ "takes no arguments", "holds neither the lock nor the queue", "returns queues, not stacks",
+    "either the lock or the queue": ``noun`` (or the noun it is coordinated with) is denied or only
+    one of two, so nothing is stated of it; "no more than one lock" bounds a number."""
+    words = parse.words
+    seen = set()
+    while noun.i not in seen:
+        seen.add(noun.i)
+        for w in parse.children(noun.i):
+            if (w.dep == "neg" and w.i < noun.i) or (
+                w.dep == "preconj" and w.lemma.casefold() in ("either", "neither")
+            ):
+                return True
+            if w.dep == "det" and w.lemma.casefold() == "no":
+                after = words[w.i + 1] if w.i + 1 < len(words) else None
+                if after is None or after.tag not in ("JJR", "RBR"):
+                    return True
+        if noun.dep not in ("conj", "appos") or noun.head == noun.i:
+            return False
+        head = words[noun.head]
+        if any(w.dep == "neg" and head.i < w.i < noun.i for w in parse.children(head.i)):
+            return True  # "queues, not stacks": the "not" the parser hung on "queues" denies "stacks"
+        noun = head
+    return False
+
+
+
+
+def is_scarce(parse: Parse, verb: Word) -> bool:
+    """ "Handlers rarely take arguments": what seldom happens is not stated as a fact."""
+    adverbs = [w for w in parse.children(verb.i) if w.dep in ("advmod", "neg")]
+    return any(  # "hardly ever" hangs "hardly" on "ever"
+        w.lemma.casefold() in SCARCITY_ADVERBS
+        for w in [*adverbs, *(a for w in adverbs for a in parse.children(w.i) if a.dep == "advmod")]
+    )
+
+
+def is_circumstance(parse: Parse, verb: Word) -> bool:
+    """ "Writers wait when a reader holds a write lock": ``verb`` is inside a clause under "when",
+    "if", "unless", "until", "as long as" …, which says when the main clause holds and states
+    nothing as a fact of its own."""
+    words = parse.words
+    seen = set()
+    while verb.head != verb.i and verb.i not in seen:
+        seen.add(verb.i)
+        head = words[verb.head]
+        infinitive = any(w.dep == "aux" and w.text.casefold() == "to" for w in parse.children(verb.i))
+        if verb.dep == "advcl" and not infinitive:  # "… decide when to restart Y" is what is decided
+            for w in parse.children(verb.i):
+                lemma = w.lemma.casefold()
+                if w.dep in ("mark", "advmod") and w.i < verb.i and lemma in CIRCUMSTANCE_MARKS:
+                    return True
+                if w.dep == "mark" and lemma == "while" and verb.i < head.i:
+                    return True  # "While a reader holds the lock, …" says when
+            if head.lemma.casefold() in ("long", "soon") and head.pos == "ADV":
+                return True  # "as long as a reader holds …", "as soon as …"
+        verb = head
+    return False

@@ -515,3 +515,18 @@ READER_PRONOUNS = _words("you we")
 # Pronouns that point back to what a sentence before named: as a main clause's subject, the
 # sentence leans on that one ("That is a gizmo in a function.")
 POINTING_PRONOUNS = _words("it this that they these those")
+
+# Adverbs that deny most of a clause, as "not" denies all of it: "Handlers rarely take arguments"
+# states nothing as a fact
+SCARCITY_ADVERBS = _words("rarely seldom hardly barely scarcely")
+# Words that open a clause saying when or on what condition its main clause holds: "Writers wait
+# when a reader holds a write lock" ("… while Y runs" after the main clause contrasts instead)
+CIRCUMSTANCE_MARKS = _words("when whenever once if unless until till before after whether")
+# Determiners that pick one member of a kind: "the simplest kind of queue", "one kind of queue"
+# ("every kind of queue" names them all)
+ONE_OF = _words("a an another one the")
+# Class nouns that name a kind by one of its members: "an example of a queue"
+EXAMPLE_NOUNS = _words("example instance")
+# Prepositions after an object noun that belong to the predicate: "takes the name of Y", "provides
+# access to Y", "adds support for Y", "puts a lock on Y"
+OBJECT_PHRASE_PREPOSITIONS = _words("of to for over on into")

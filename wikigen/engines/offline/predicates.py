@@ -7,14 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from wikigen.engines.offline import endpoints, modality
+from wikigen.engines.offline import endpoints, frames, modality
 from wikigen.engines.offline.lexicon import (
     CLASS_NOUNS,
     DECIDING_VERBS,
     DOUBLE_OBJECT_VERBS,
     ENABLING_VERBS,
+    EXAMPLE_NOUNS,
     GIVING_VERBS,
     LIGHT_VERBS,
+    OBJECT_PHRASE_PREPOSITIONS,
+    ONE_OF,
     PLACING_PREPOSITIONS,
     PROCESS_NOUNS,
     PROVIDING_VERBS,
@@ -23,6 +26,65 @@ from wikigen.engines.offline.lexicon import (
     RELATIONAL_ADJECTIVES,
 )
 from wikigen.engines.offline.parse import Parse, Word
+
+
+def kind_named(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[Word]:
+    """The words in ``refs`` that name the kind ``noun`` picks one member of: "the simplest kind of
+    queue", "another type of queues", "an example of a queue", "one of the queues" (none where the
+    phrase names an attribute, "the type of a queue", or every member, "each kind of queue")."""
+    lemma = noun.lemma.casefold()
+    det = endpoints.determiner_of(parse, noun)
+    children = parse.children(noun.i)
+    if lemma == "one" and noun.pos == "NUM":
+        plural = True  # "one of the queues"
+    elif lemma in CLASS_NOUNS:
+        one = det in ONE_OF or any(w.dep == "nummod" and w.lemma.casefold() == "one" for w in children)
+        modified = any(w.dep == "amod" for w in children)
+        if not one or (det == "the" and not modified and lemma not in EXAMPLE_NOUNS):
+            return []
+        plural = False
+    else:
+        return []
+    found: list[Word] = []
+    for prep in (w for w in children if w.dep == "prep" and w.text.casefold() == "of"):
+        for pobj in (w for w in parse.children(prep.i) if w.dep == "pobj"):
+            if plural and pobj.tag not in ("NNS", "NNPS"):
+                continue
+            if lemma not in EXAMPLE_NOUNS and not plural and endpoints.determiner_of(parse, pobj):
+                continue  # "the type of a queue": what the queue has, not a kind of queue
+            found.extend(w for w in endpoints.stand_ins(parse, [pobj], refs) if w.i in refs)
+    return found
+
+
+def kind_members(parse: Parse, verb: Word, refs: Mapping[int, str]) -> list[tuple[str, str]]:
+    """(member, kind) for "The simplest kind of queue is a ring buffer", "One of the queues is the
+    ring buffer": the copula's subject picks one member of a kind, the predicate nominal is it."""
+    if verb.lemma != "be":
+        return []
+    children = parse.children(verb.i)
+    kinds = [k for w in children if w.dep == "nsubj" for k in kind_named(parse, w, refs)]
+    if not kinds:
+        return []
+    attrs = endpoints.with_conjuncts(parse, [w for w in children if w.dep == "attr"])
+    members = [w for w in endpoints.stand_ins(parse, attrs, refs) if w.i in refs]
+    return [(refs[m.i], refs[k.i]) for m in members for k in kinds]
+
+
+def _is_superlative(parse: Parse, noun: Word) -> bool:
+    """ "the simplest queue", "the most common queue": one member picked out of the kind ("most
+    queues", without "the", speaks of many)."""
+    if endpoints.determiner_of(parse, noun) != "the":
+        return False
+    return any(
+        w.dep == "amod"
+        and (
+            (w.tag == "JJS" and w.lemma.casefold() not in ("most", "least"))
+            or any(a.dep == "advmod" and a.lemma.casefold() in ("most", "least") for a in parse.children(w.i))
+        )
+        for w in parse.children(noun.i)
+        if w.i < noun.i
+    )
+
 
 MAX_PREDICATE_WORDS = 5
 
@@ -78,6 +140,8 @@ def verb_objects(
                 )
         subjects = [w for w in children if w.dep in endpoints.SUBJECT_DEPS]
         definite = any(endpoints.determiner_of(parse, w) == "the" for w in subjects)
+        # R20: "The simplest queue is a ring buffer": the predicate nominal is the member picked out
+        chosen = any(_is_superlative(parse, w) for w in subjects)
         attrs = [w for w in children if w.dep == "attr"]
         for attr in attrs:
             if attr is not attrs[0] and any(w.text == ":" for w in parse.words[attrs[0].i : attr.i]):
@@ -93,7 +157,7 @@ def verb_objects(
                     if definite:
                         out.append((refs[word.i], "is a", True))
                     continue
-                out.append((refs[word.i], "is a", False))
+                out.append((refs[word.i], "is a", chosen))
             # "is the regular way to represent Y": the clause that qualifies the class
             for clause in (
                 w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"
@@ -134,6 +198,8 @@ def verb_objects(
                         out.append((ref, " ".join(words), False))
         return out
     objects = [w for w in children if w.dep in ("dobj", "obj", "oprd")]
+    if any(frames.is_none_of(parse, w) for w in objects):
+        return out  # R20: "applies no labels to Pods", "takes no arguments": nothing done, nothing stated
     bare = verb.lemma.casefold() in ("let", "help")  # "lets you manage …": an infinitive without "to"
     enabled = [
         w
@@ -244,10 +310,15 @@ def verb_objects(
                 if len(words) <= MAX_PREDICATE_WORDS:
                     out.append((refs[pobj.i], " ".join(words), False))
     for obj in (w for w in children if w.dep == "dobj" and w.i not in refs):
-        # "Structs take the name of the module": the object names a part of a concept
+        # "Structs take the name of the module": the object names a part of a concept; "provides
+        # access to the queue" is no "provides the queue": the object phrase is the predicate's
         for ref, path in endpoints.reached(parse, obj, refs):
             words = [base, obj.lemma.casefold(), *path]
-            if path == ["of"] and len(" ".join(words).split()) <= MAX_PREDICATE_WORDS:
+            if (
+                len(path) == 1
+                and path[0] in OBJECT_PHRASE_PREPOSITIONS
+                and len(" ".join(words).split()) <= MAX_PREDICATE_WORDS
+            ):
                 out.append((ref, " ".join(words), False))
     for xcomp in (w for w in children if w.dep == "xcomp" and w.pos == "VERB"):
         # "X is used to create Y": the purpose is the predicate

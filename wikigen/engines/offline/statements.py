@@ -4,11 +4,14 @@ Subject and object come from the dependency parse, not from word order: the subj
 its direct or prepositional object ("The kubelet registers the node *with* the API server"), the
 agent of a passive ("… is managed *by* X"), a copula with a class ("Every binary is a bitstring")
 or a relational noun ("`Arc<T>` is the thread-safe counterpart *of* `Rc<T>`", "… are extensions
-built on top of maps"), and a class with its listed members ("two associative data structures:
-keyword lists and maps"). The verb phrase is the predicate; the sentence, verbatim, is the evidence
-(``basis: explicit``). Questions, negated and hypothetical statements state nothing. A hub (a name
-most sources mention, such as the language or the product) is an endpoint only as the subject the
-sentence is about, never where it modifies something ("a test in Rust").
+built on top of maps"), a copula whose subject picks one member of a kind ("The simplest kind of
+queue is a ring buffer": the ring buffer is a queue), an apposition ("a deque, a queue that …") and
+a class with its listed members ("two associative data structures: keyword lists and maps"). The
+verb phrase is the predicate; the sentence, verbatim, is the evidence (``basis: explicit``).
+Questions, negated and hypothetical statements state nothing, nor do denied objects ("takes no
+arguments") and clauses under "when", "if", "until" or "as long as". A hub (a name most sources
+mention, such as the language or the product) is an endpoint only as the subject the sentence is
+about, never where it modifies something ("a test in Rust").
 
 This module decides which relations a sentence states; beside it, :mod:`~wikigen.engines.offline.endpoints`
 finds a verb's subjects and the concepts its phrases name, :mod:`~wikigen.engines.offline.predicates` what
@@ -22,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from wikigen.engines.offline import endpoints, modality, predicates
+from wikigen.engines.offline import endpoints, frames, modality, predicates
 from wikigen.engines.offline.frames import WHAT_FOLLOWS, is_imperative
 from wikigen.engines.offline.lexicon import (
     CLASSIFIERS,
@@ -131,12 +134,18 @@ def _stated(
         for i, ref in refs.items()
         if not modality.is_pointed(parse, parse.words[i], named)
         and not _is_named_after(parse, parse.words[i])
+        # R20: "takes no arguments", "queues, not stacks": what the sentence denies is no object
+        and not frames.is_none_of(parse, parse.words[i])
     }
     for verb in parse.words:
         if (
             verb.pos not in ("VERB", "AUX")
             or modality.is_unasserted(parse, verb)
             or verb.lemma in DOCUMENTING_VERBS | NAMING_VERBS
+            # R20: "… when a reader holds a lock", "Handlers rarely take …": no fact of its own
+            or frames.is_circumstance(parse, verb)
+            or frames.is_scarce(parse, verb)
+            or frames.is_on_condition(parse, verb)
         ):
             continue
         if verb.lemma == "refer" and any(w.text.casefold() == "as" for w in parse.subtree(verb.i)):
@@ -152,7 +161,12 @@ def _stated(
         )
         subjects = endpoints.stand_ins(parse, endpoints.resolved(parse, subjects), refs)
         subject_refs = [
-            (refs[w.i], w) for w in subjects if w.i in refs and not modality.is_denied(parse, w, named)
+            (refs[w.i], w)
+            for w in subjects
+            if w.i in refs
+            and not modality.is_denied(parse, w, named)
+            # "the simplest type of queue" is one queue, not what "type" names
+            and not predicates.kind_named(parse, w, refs)
         ]
         for obj_ref, predicate, agent in predicates.verb_objects(parse, verb, objects, passive):
             if agent:  # "Y is managed by X": X manages Y
@@ -161,9 +175,14 @@ def _stated(
                 found.update(
                     Stated(ref, predicate, obj_ref) for ref, _ in subject_refs if obj_ref not in hubs
                 )
+        # R20: "The simplest kind of queue is a ring buffer": the ring buffer is the queue
+        found.update(
+            Stated(member, "is a", kind) for member, kind in predicates.kind_members(parse, verb, objects)
+        )
         found.update(_used_for(parse, verb, refs, objects))
         found.update(_alternative(parse, verb, refs))
     found.update(_listed(parse, refs, hubs))
+    found.update(_appositive(parse, refs, hubs))
     found.update(_classified(parse, refs, hubs | kinds))
     found.update(_entry_class(parse, refs))
     return found
@@ -332,6 +351,32 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
         for member in members:
             if member.i in refs and refs[member.i] not in hubs:
                 found.add(Stated(refs[member.i], "is a", refs[word.i]))
+    return found
+
+
+def _appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
+    """ "A deque, a queue that opens at both ends, …", "the deque, a kind of queue, …": a noun set off
+    by a comma with an indefinite noun phrase of its class is one of that class (not a list, "three
+    inputs, a queue, a stack and a map", nor a counted noun, "one input, a queue")."""
+    found: set[Stated] = set()
+    for word in parse.words:
+        if word.i not in refs or word.pos not in ("NOUN", "PROPN") or word.dep == "appos":
+            continue
+        children = parse.children(word.i)
+        if any(w.dep in ("nummod", "conj") for w in children):
+            continue
+        for child in children:
+            if (
+                child.dep != "appos"
+                or child.i < word.i
+                or parse.text[word.end : parse.subtree(child.i)[0].start].strip() != ","
+                or endpoints.determiner_of(parse, child) not in ("a", "an")
+                or any(w.dep == "conj" for w in parse.children(child.i))
+                or frames.is_none_of(parse, child)
+            ):
+                continue
+            classes = predicates.kind_named(parse, child, refs) or ([child] if child.i in refs else [])
+            found.update(Stated(refs[word.i], "is a", refs[c.i]) for c in classes if refs[c.i] not in hubs)
     return found
 
 

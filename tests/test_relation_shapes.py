@@ -1,0 +1,142 @@
+"""R20/R23: the relations the offline engine draws mean what the sentence says — the copula's
+direction follows class and instance, a denied or conditional clause states nothing, and the
+predicate keeps the object phrase it needs. Sources written for these tests (not copied from any
+corpus); each names both endpoints as concepts it defines."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from wikigen.engines.offline.documents import Guard
+from wikigen.engines.offline.engine import analyze
+
+DEFINITIONS = (
+    "A **queue** is a collection that hands out items in the order they arrived.\n\n"
+    "A **ring buffer** is a fixed array whose end wraps around to its start.\n\n"
+    "A **stack** is a pile of values that hands out the newest first.\n\n"
+    "A **collection** is a value that groups other values.\n\n"
+    "A **deque** keeps items at both of its ends.\n\n"
+    "A **handler** is a function that the dispatcher runs for one event.\n\n"
+    "An **argument** is a value passed to a function.\n\n"
+    "A **write lock** is a lock that admits one writer.\n\n"
+    "A **cursor** is a pointer that walks through shared data.\n\n"
+    "A **scheduler** is a program that runs tasks in turn.\n\n"
+)
+
+
+def stated_by(sentence: str) -> set[tuple[str, str, str]]:
+    """The relations (subject, predicate, object) the offline engine's analyze draws from
+    ``sentence``, set after the definitions of its concepts (in a paragraph long enough to be a
+    passage)."""
+    body = f"{DEFINITIONS}{sentence} The notes say no more on the matter.\n"
+    request: dict[str, Any] = {
+        "sources": [{"id": "knowledge/notes", "title": "Notes", "body": body}],
+        "fragments": [],
+        "anchors": [],
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    return {
+        (r["subject"].casefold(), r["predicate"], r["object"].casefold())
+        for r in delta["relations"]
+        if any(e["quote"] == sentence for e in r["evidence"])
+    }
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The simplest kind of queue is a ring buffer.",
+        "Another type of queue is the ring buffer.",
+        "One of the queues is the ring buffer.",
+        "The most common queue is the ring buffer.",
+        "A ring buffer is a kind of queue.",
+    ],
+)
+def test_a_copula_whose_subject_picks_one_of_a_kind_makes_the_predicate_nominal_the_instance(
+    sentence: str,
+) -> None:
+    """R20/R23: "the simplest kind of X is Y", "one of the Xs is Y", "the most common X is Y" and
+    "Y is a kind of X": Y is an X, never X a Y."""
+    assert stated_by(sentence) == {("ring buffer", "is a", "queue")}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The type of a queue is a ring buffer.",  # an attribute of one queue, not a kind of queue
+        "Every kind of queue is a ring buffer.",  # what each kind is, no one instance picked
+    ],
+)
+def test_a_copula_about_a_kind_as_a_whole_draws_no_instance(sentence: str) -> None:
+    """R20/R23: a subject that picks no one member of the kind states no "is a" in either direction."""
+    assert not {r for r in stated_by(sentence) if r[1] == "is a"}
+
+
+def test_members_listed_with_such_as_are_of_the_plural_class() -> None:
+    """R20/R23: "Xs such as Y and Z" makes Y and Z kinds of X; a singular noun is no class."""
+    assert stated_by("Collections such as stacks and queues keep their items in order.") == {
+        ("stack", "is a", "collection"),
+        ("queue", "is a", "collection"),
+    }
+    assert not {r for r in stated_by("The deque holds a collection, such as a stack.") if r[1] == "is a"}
+
+
+def test_an_indefinite_apposition_gives_the_class_of_what_it_follows() -> None:
+    """R20/R23: "X, a Y that …" makes X a Y; a list set off by commas is no apposition."""
+    assert ("deque", "is a", "queue") in stated_by(
+        "The scheduler keeps its tasks in a deque, a queue that opens at both ends."
+    )
+    assert not {
+        r
+        for r in stated_by("The scheduler reads three values, a stack, a queue and a deque.")
+        if r[1] == "is a"
+    }
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Handlers take arguments from the dispatcher.", {("handler", "takes", "argument")}),
+        ("Handlers take no arguments.", set()),
+        ("A handler is a function that takes no arguments.", set()),
+        ("Handlers rarely take arguments.", set()),
+        ("A handler returns queues, not stacks.", {("handler", "returns", "queue")}),
+        ("A handler returns either a queue or a stack.", set()),
+    ],
+)
+def test_a_denied_object_is_no_object(sentence: str, expected: set[tuple[str, str, str]]) -> None:
+    """R20/R23: "takes no arguments", "not stacks", "either … or", "rarely": what the sentence
+    denies or leaves open is stated of nothing."""
+    assert {r for r in stated_by(sentence) if r[1] != "is a"} == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("A cursor holds a write lock during each commit.", {("cursor", "holds", "write lock")}),
+        ("A cursor cannot hold two write locks at the same time.", set()),
+        ("The scheduler waits when a cursor holds a write lock.", set()),
+        ("The scheduler waits until a cursor releases the write lock.", set()),
+        ("A cursor holds the write lock as long as the queue is full.", set()),
+    ],
+)
+def test_a_clause_under_a_condition_states_nothing_as_a_fact(
+    sentence: str, expected: set[tuple[str, str, str]]
+) -> None:
+    """R20/R23: "cannot", "when …", "until …", "as long as …": a denied clause or one that holds on a
+    condition draws no relation."""
+    assert {r for r in stated_by(sentence) if r[0] == "cursor"} == expected
+
+
+def test_the_predicate_keeps_the_object_phrase_it_needs() -> None:
+    """R20/R23: "provides access to X" is not "provides X"."""
+    assert stated_by("The scheduler provides access to the queue.") == {
+        ("scheduler", "provides access to", "queue")
+    }
+    assert stated_by("The scheduler adds support for stacks.") == {("scheduler", "adds support for", "stack")}
