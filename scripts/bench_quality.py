@@ -50,7 +50,7 @@ once however many rows fire:
 
 The forms are measured, not enforced. It writes to the sample dir (default ``tests/data/judged/``):
 
-- ``<corpus>-concepts.tsv`` / ``<corpus>-relations.tsv``: a seeded (``random.Random(10)``) sample of 30
+- ``<corpus>-concepts.tsv`` / ``<corpus>-relations.tsv``: a seeded (``random.Random(10)``, ``--seed``) sample of 30
   concepts and 30 relations with empty ``verdict`` and ``reason`` columns to judge by hand; a file whose
   ``verdict`` column is already filled in is never overwritten unless ``--overwrite-judged`` is given;
 - ``<corpus>-missing.txt``: the gold entries not found;
@@ -1163,8 +1163,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="fold the judged samples of the sample dir into tests/data/judged/current/ and exit",
     )
+    parser.add_argument(
+        "--seed", type=int, default=JUDGE_SEED, help=f"seed of the draws to judge (default {JUDGE_SEED})"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    global JUDGE_SEED  # a fresh draw for readers who have not seen the earlier ones
+    JUDGE_SEED = args.seed
     unknown = [c for c in args.corpora if c not in CORPORA]
     if unknown:
         parser.error(f"unknown corpus {', '.join(unknown)}; choose from {', '.join(CORPORA)}")
@@ -1189,6 +1194,8 @@ def main(argv: list[str] | None = None) -> int:
             "--child",
             "--sample-dir",
             str(sample_dir),
+            "--seed",
+            str(args.seed),
         ]
         if keep:
             command += ["--keep", str(keep)]

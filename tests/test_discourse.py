@@ -29,6 +29,12 @@ def test_a_naming_sentence_never_leans() -> None:
     assert leaning(text, _parse(text)) is None
 
 
+def test_a_naming_fragment_without_its_subject_leans() -> None:
+    """R20: "Also known as gizmos." names nothing on its own: what it names is in the sentence before."""
+    text = "Also known as gizmos."
+    assert leaning(text, _parse(text)) == "connective"
+
+
 @pytest.mark.parametrize(
     ("source", "title", "expected"),
     [

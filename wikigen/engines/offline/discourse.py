@@ -28,6 +28,8 @@ _CONNECTIVE = re.compile(
     re.IGNORECASE,
 )
 # "… is called X", "known as", "we call these X", "refers to": a naming sentence
+# "Also known as X.", "Or called X.": a naming participle with no subject of its own
+_NAMING_FRAGMENT = re.compile(r"^(?:also |or |and )?(?:called|known as|referred to as)\b", re.IGNORECASE)
 _NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we (?:call|say|name)|is named|are named)\b", re.I)
 # Pages of events, not of things: their file name or title
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
@@ -124,8 +126,8 @@ def leaning(text: str, parse: Parse | None, term: Word | None = None) -> str | N
     """The name of the first form by which ``text`` (visible) leans on its surroundings; None where
     it stands on its own, names its term, or says in a clause of the term's own what the term is or
     does ("… you can use *seed trays* that hold one seedling each": ``term`` is that word)."""
-    if _NAMING.search(text):
-        return None
+    if _NAMING.search(text) and not _NAMING_FRAGMENT.match(text):
+        return None  # "These are called X" names X; "Also known as X." alone names nothing
     if parse is not None and term is not None and any(
         w.dep in ("relcl", "acl") for w in parse.children(term.i)
     ):
