@@ -1147,6 +1147,7 @@ def run_child(name: str, sample_dir: Path, keep: Path | None, overwrite: bool) -
 
 
 def main(argv: list[str] | None = None) -> int:
+    global JUDGE_SEED  # --seed: a fresh draw for readers who have not seen the earlier ones
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
         "corpora", nargs="*", metavar="CORPUS", help="k8s, elixir, tldr and/or typer (default: all four)"
@@ -1168,7 +1169,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    global JUDGE_SEED  # a fresh draw for readers who have not seen the earlier ones
     JUDGE_SEED = args.seed
     unknown = [c for c in args.corpora if c not in CORPORA]
     if unknown:
