@@ -4,7 +4,7 @@ engine's modules import them from there.
 
 Regexes are exempt from the module check below. Those that only alternate plain words are built
 from a lexicon list with ``lexicon.alternation``: ``frames.FRAGMENT`` (CONNECTIVES), ``frames.FURTHER``
-and ``definitions._ASIDE_REMARK`` (ADDITIVE_CONNECTIVES), ``candidates._HEADING_LEAD``
+and ``acceptance._ASIDE_REMARK`` (ADDITIVE_CONNECTIVES), ``headings._LEAD``
 (HEADING_LEADS), ``concepts._COMPONENT`` and ``concepts._ENTITY`` (COMPONENT_WORDS, ENTITY_WORDS),
 ``engine._THIS`` (PAGE_SUBJECT_KINDS), ``parse._QUOTED_MODIFIER`` (CLAUSE_WORDS) and
 ``statements._CONDITIONS_FOLLOW`` (LIST_CONDITIONS). Regexes that hold grammar (stems, optional
@@ -25,7 +25,7 @@ from wikigen.engines.offline import lexicon
 ENGINE = REPO_ROOT / "wikigen" / "engines" / "offline"
 LEXICON = ENGINE / "lexicon"
 # Labels the engine gives its own findings (a candidate's signals, a reading's patterns), not words.
-LABELS = {("definitions.py", "STRONG"), ("definitions.py", "_IS"), ("features.py", "DEFINITION_PATTERNS")}
+LABELS = {("acceptance.py", "STRONG"), ("acceptance.py", "_IS"), ("features.py", "DEFINITION_PATTERNS")}
 # Lists that hold one idea with different words: the wider ones are built from the narrower, so no
 # word is written twice among them.
 FAMILIES = {

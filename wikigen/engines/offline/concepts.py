@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikigen.engines.offline import candidates, definitions
+from wikigen.engines.offline.asides import evaluations
 from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
@@ -114,7 +115,7 @@ def build_concepts(
     for document in documents:
         guard.check()
         found.extend(_lead_definition(document))
-        weighed = definitions.evaluations(document.body)  # "… extra benefits, such as: - X: …" is a pro
+        weighed = evaluations(document.body)  # "… extra benefits, such as: - X: …" is a pro
         for passage in document.passages:
             listed = list_definitions(document.source, passage.text, passage.start, vocabulary)
             found.extend(
