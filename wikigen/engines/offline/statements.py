@@ -35,6 +35,7 @@ from wikigen.engines.offline.lexicon import (
     NAMING_VERBS,
     alternation,
 )
+from wikigen.engines.offline.members import kind_members, kind_named
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
 from wikigen.engines.offline.subjects import is_hyphened
@@ -166,7 +167,7 @@ def _stated(
             if w.i in refs
             and not modality.is_denied(parse, w, named)
             # "the simplest type of queue" is one queue, not what "type" names
-            and not predicates.kind_named(parse, w, refs)
+            and not kind_named(parse, w, refs)
         ]
         for obj_ref, predicate, agent in predicates.verb_objects(parse, verb, objects, passive):
             if agent:  # "Y is managed by X": X manages Y
@@ -177,7 +178,7 @@ def _stated(
                 )
         # R20: "The simplest kind of queue is a ring buffer": the ring buffer is the queue
         found.update(
-            Stated(member, "is a", kind) for member, kind in predicates.kind_members(parse, verb, objects)
+            Stated(member, "is a", kind) for member, kind in kind_members(parse, verb, objects)
         )
         found.update(_used_for(parse, verb, refs, objects))
         found.update(_alternative(parse, verb, refs))
@@ -375,7 +376,7 @@ def _appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> 
                 or frames.is_none_of(parse, child)
             ):
                 continue
-            classes = predicates.kind_named(parse, child, refs) or ([child] if child.i in refs else [])
+            classes = kind_named(parse, child, refs) or ([child] if child.i in refs else [])
             found.update(Stated(refs[word.i], "is a", refs[c.i]) for c in classes if refs[c.i] not in hubs)
     return found
 
