@@ -12,6 +12,8 @@ This module decides the reading; the tests it asks of the parse live beside it, 
 of the sentence: :mod:`~wikigen.engines.offline.subjects` (the term's noun phrase), :mod:`~wikigen.engines.offline.uses`
 (what the verb does with it), :mod:`~wikigen.engines.offline.complements` (what a copula's complement says)
 and :mod:`~wikigen.engines.offline.frames` (the clause around it: hedges, conditions, steps, examples).
+What a copula says of its subject term is read by :mod:`~wikigen.engines.offline.copulas`; the
+values, :class:`Reading` and :class:`Rank`, live in :mod:`~wikigen.engines.offline.findings`.
 """
 
 from __future__ import annotations
