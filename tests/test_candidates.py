@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from wikigen.engines.offline.candidates import _heading_terms
 from wikigen.engines.offline.documents import Guard
 from wikigen.engines.offline.engine import analyze
+from wikigen.engines.offline.headings import heading_terms
 
 
 def analyzed(sources: list[dict[str, Any]], anchors: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -237,8 +237,8 @@ def test_members_offered_as_a_kind_define_it_and_a_heading_names_prose_beside_co
     grain = next(concept for name, concept in found.items() if name.startswith("Grain"))
     assert definition(grain) == "The farm supports `oats` and `rye` as grains:"
 
-    assert _heading_terms("Grains and `chaff`") == [("chaff", True), ("Grains", False)]
-    assert _heading_terms("The `Mill` module") == [("Mill", True)]
+    assert heading_terms("Grains and `chaff`") == [("chaff", True), ("Grains", False)]
+    assert heading_terms("The `Mill` module") == [("Mill", True)]
 
 
 def test_anaphoric_naming_is_quoted_with_the_sentence_before() -> None:
@@ -470,10 +470,10 @@ def test_a_value_labelled_with_its_default_is_no_concept() -> None:
 def test_a_heading_names_a_term_only_as_words_of_its_own() -> None:
     """R20: "### Harvest" is the section of `Harvest`; "### HarvestMoon" is not, although it contains
     the word: a mention there is no definition of `Harvest` in its own section."""
-    from wikigen.engines.offline.definitions import _is_named_in_heading
+    from wikigen.engines.offline.sections import is_named_in_heading
 
-    assert _is_named_in_heading("Using `Harvest`", "Harvest") and _is_named_in_heading("Harvests", "harvest")
-    assert not _is_named_in_heading("HarvestMoon", "Harvest") and not _is_named_in_heading("Preharvest checks", "harvest")
+    assert is_named_in_heading("Using `Harvest`", "Harvest") and is_named_in_heading("Harvests", "harvest")
+    assert not is_named_in_heading("HarvestMoon", "Harvest") and not is_named_in_heading("Preharvest checks", "harvest")
 
 
 def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
@@ -481,7 +481,7 @@ def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     a haywain is said where the text introduces it, not there. "Using `Harvest`" is still the
     section of `Harvest`."""
     from wikigen.engines.offline.candidates import Candidate
-    from wikigen.engines.offline.definitions import _is_own_section
+    from wikigen.engines.offline.sections import is_own_section
 
     body = (
         "A _Haywain_ creates hay bales on a repeating schedule.\n\n"
@@ -491,8 +491,8 @@ def test_a_task_done_to_one_of_a_kind_is_not_its_own_section() -> None:
     )
     assert defined_as(body, "Haywain", title="Farm carts").startswith("A _Haywain_ creates hay bales")
     haywain = Candidate("Haywain", False)
-    assert not _is_own_section("Modifying a Haywain", haywain) and _is_own_section("Haywain", haywain)
-    assert _is_own_section("Using `Harvest`", Candidate("Harvest", True))
+    assert not is_own_section("Modifying a Haywain", haywain) and is_own_section("Haywain", haywain)
+    assert is_own_section("Using `Harvest`", Candidate("Harvest", True))
 
 
 def test_what_a_term_does_outranks_where_it_runs_even_outside_its_section() -> None:
@@ -722,8 +722,8 @@ def test_a_note_on_the_side_or_a_history_defines_nothing() -> None:
 def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() -> None:
     """R20: "Note that …", "As we said, …" and an "also" add to what the text said of a term before;
     of two sentences that describe it alike, the one that stands on its own defines it."""
-    from wikigen.engines.offline.definitions import Found, _best_form
-    from wikigen.engines.offline.readings import Rank, Reading
+    from wikigen.engines.offline.acceptance import best_form
+    from wikigen.engines.offline.findings import Found, Rank, Reading
     from wikigen.engines.offline.text import sentences
 
     text = (
@@ -737,7 +737,7 @@ def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() 
         for sentence in sentences("knowledge/notes", text)
     ]
     assert len(found) == 4
-    assert [f.sentence.text for f in _best_form(found)] == [
+    assert [f.sentence.text for f in best_form(found)] == [
         "The `:archived` key marks a page as kept for the record."
     ]
 
@@ -778,7 +778,7 @@ def test_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
     """R20: "[Grain silos](/docs/storage/grain-silos/) keep …" links the phrase to the page about it,
     as a glossary does: a term, even where this text names it once; a link to some other page
     ("[read the guide](/docs/storage/)") makes no term."""
-    from wikigen.engines.offline.candidates import links_its_page
+    from wikigen.engines.offline.markings import links_its_page
 
     assert links_its_page("Grain silos", "/docs/storage/grain-silos/")
     assert links_its_page("grain silo", "../storage/grain-silos.md")  # either number, a file

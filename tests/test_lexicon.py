@@ -1,11 +1,12 @@
-"""R20: the offline engine's word lists live in one lexicon (wikigen/engines/offline/lexicon.py),
-each written once and named by its idea; the engine's modules import them from there.
+"""R20: the offline engine's word lists live in one lexicon (the package
+wikigen/engines/offline/lexicon/, one module per idea), each written once and named by its idea; the
+engine's modules import them from there.
 
 Regexes are exempt from the module check below. Those that only alternate plain words are built
 from a lexicon list with ``lexicon.alternation``: ``frames.FRAGMENT`` (CONNECTIVES), ``frames.FURTHER``
-and ``definitions._ASIDE_REMARK`` (ADDITIVE_CONNECTIVES), ``candidates._HEADING_LEAD``
-(HEADING_LEADS), ``concepts._COMPONENT`` and ``concepts._ENTITY`` (COMPONENT_WORDS, ENTITY_WORDS),
-``engine._THIS`` (PAGE_SUBJECT_KINDS), ``parse._QUOTED_MODIFIER`` (CLAUSE_WORDS) and
+and ``acceptance._ASIDE_REMARK`` (ADDITIVE_CONNECTIVES), ``headings._LEAD``
+(HEADING_LEADS), ``concept_types._COMPONENT`` and ``concept_types._ENTITY`` (COMPONENT_WORDS, ENTITY_WORDS),
+``drawing._THIS`` (PAGE_SUBJECT_KINDS), ``parse._QUOTED_MODIFIER`` (CLAUSE_WORDS) and
 ``statements._CONDITIONS_FOLLOW`` (LIST_CONDITIONS). Regexes that hold grammar (stems, optional
 words, phrases around the words) stay beside their rule.
 """
@@ -22,8 +23,9 @@ from tests.corpora import REPO_ROOT
 from wikigen.engines.offline import lexicon
 
 ENGINE = REPO_ROOT / "wikigen" / "engines" / "offline"
+LEXICON = ENGINE / "lexicon"
 # Labels the engine gives its own findings (a candidate's signals, a reading's patterns), not words.
-LABELS = {("definitions.py", "STRONG"), ("definitions.py", "_IS"), ("features.py", "DEFINITION_PATTERNS")}
+LABELS = {("acceptance.py", "STRONG"), ("acceptance.py", "_IS"), ("features.py", "DEFINITION_PATTERNS")}
 # Lists that hold one idea with different words: the wider ones are built from the narrower, so no
 # word is written twice among them.
 FAMILIES = {
@@ -106,11 +108,11 @@ def _definitions(path: Path) -> Iterator[tuple[str, ast.expr]]:
 
 def test_no_engine_module_but_the_lexicon_defines_a_word_list():
     """R20: a module of the offline engine imports its word lists from the lexicon; it defines no
-    module-level set, list or tuple of plain words and calls no ``word_set``."""
+    module-level set, list or tuple of plain words and calls no ``word_set`` (the lexicon's modules
+    sit in its own package, not among these)."""
     found = [
         f"{path.name}: {name} = {words}"
         for path in sorted(ENGINE.glob("*.py"))
-        if path.name != "lexicon.py"
         for name, value in _definitions(path)
         if (path.name, name) not in LABELS
         for words in _word_lists(value)
@@ -119,12 +121,20 @@ def test_no_engine_module_but_the_lexicon_defines_a_word_list():
 
 
 def test_the_lexicon_imports_nothing_of_the_engine():
-    """R20: the lexicon is a leaf, so that every module of the engine may import it."""
-    tree = ast.parse((ENGINE / "lexicon.py").read_text(encoding="utf-8"))
+    """R20: the lexicon is a leaf, so that every module of the engine may import it: its modules
+    import one another only."""
     imported = [
-        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module is not None
+        node.module
+        for path in sorted(LEXICON.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module is not None
     ]
-    assert not [module for module in imported if module.startswith("wikigen.engines")]
+    assert "wikigen.engines.offline.lexicon.lists" in imported
+    assert not [
+        module
+        for module in imported
+        if module.startswith("wikigen.engines") and not module.startswith("wikigen.engines.offline.lexicon.")
+    ]
 
 
 def _lexicon_lists() -> Iterator[tuple[str, frozenset[str] | tuple[str, ...]]]:
@@ -158,7 +168,7 @@ def test_a_word_is_written_once_among_the_lists_of_one_idea():
     narrower one (``UNASSERTING_MODALS = HEDGES | {"can", "must"}``): no word is written twice in
     one list, nor in two lists of one idea."""
     written: dict[str, list[str]] = {}
-    for name, value in _definitions(ENGINE / "lexicon.py"):
+    for name, value in (d for path in sorted(LEXICON.glob("*.py")) for d in _definitions(path)):
         # FUNCTION_WORDS holds one list per language: "la" is French, Spanish and Italian
         for key, words in zip(*_parts(name, value), strict=True):
             written[key] = list(_written(words))

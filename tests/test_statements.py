@@ -1062,7 +1062,7 @@ def test_a_module_named_like_a_kind_is_another_sense() -> None:
 
 def test_a_concept_named_with_its_plural_is_a_kind() -> None:
     """R23: the offline engine passes as ``kinds`` the concepts whose aliases hold their plural."""
-    from wikigen.engines.offline.engine import _kinds
+    from wikigen.engines.offline.drawing import _kinds
 
     named = [("Sack", ["Sack", "Sacks"]), ("Box", ["Box", "Boxes"]), ("Enum", ["Enum"]), ("MILL", ["MILL", "M"])]
     assert _kinds(named) == {"Sack", "Box"}

@@ -8,6 +8,10 @@ parse (:mod:`wikigen.engines.offline.readings`), and the definition is the best 
 (defines, describes, mentions; no forward reference; in the term's own section), then by the ONNX
 model's similarity to the term. Precision first: a term without a marking must be defined in a
 defining form and named more than once, or be a name (CamelCase, code, a glossary term).
+
+How an author marks a term (emphasis, quotation marks, a definition list, a link to its page) is
+told by :mod:`~wikigen.engines.offline.markings`; the terms a heading names by
+:mod:`~wikigen.engines.offline.headings`.
 """
 
 from __future__ import annotations
@@ -17,18 +21,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
+from wikigen.engines.offline.findings import Rank, Reading
+from wikigen.engines.offline.headings import heading_terms
 from wikigen.engines.offline.language import english, is_english, language
-from wikigen.engines.offline.lexicon import GENERIC_NOUNS, HEADING_LEADS, KIND_WORDS, STOP_TERMS, alternation
+from wikigen.engines.offline.lexicon import GENERIC_NOUNS, KIND_WORDS, STOP_TERMS
+from wikigen.engines.offline.markings import (
+    QUOTED_ANY,
+    VALUES,
+    independent_spans,
+    is_emphasized,
+    links_its_page,
+)
 from wikigen.engines.offline.parse import Parse, Word, parse_sentences
-from wikigen.engines.offline.readings import Rank, Reading, read
+from wikigen.engines.offline.readings import read
 from wikigen.engines.offline.subjects import is_classified, noun_phrase
 from wikigen.engines.offline.terms import (
     Vocabulary,
-    head_variants,
     is_acceptable_term,
     is_identifier_like,
 )
-from wikigen.engines.offline.text import CJK, Sentence, Visible, visible
+from wikigen.engines.offline.text import CJK
 from wikigen.model.ids import normalize_name
 from wikigen.model.inflection import singular_forms
 
@@ -55,16 +67,6 @@ _NAME_GOES_ON = re.compile(r"\s+(?:of|and|for)\s+[A-Z]")
 _ABBREVIATION_FIRST = re.compile(
     r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
 )
-_HEADING_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+vs\.?\s+|\s+or\s+)\s*")
-_HEADING_LEAD = re.compile(r"^(?:" + alternation(HEADING_LEADS) + r")\s+", re.IGNORECASE)
-# Chapters use headings for structure as much as for terms.
-_HEADING_STOP = re.compile(
-    r"^(?:summing up|wrapping up|conclusion|summary|next steps|what's next|other .*|more .*|"
-    r".*\b(?:options|tools|community|examples?|basics)|basic .*|getting .*|the .* module)$",
-    re.IGNORECASE,
-)
-
-
 @dataclass(slots=True)
 class Candidate:
     term: str  # as first written
@@ -137,7 +139,7 @@ def collect(
         }
         for heading in document.headings:
             line = document.body[heading.start :].split("\n", 1)[0].lstrip("#").strip().rstrip("#").strip()
-            for term, code in _heading_terms(line):
+            for term, code in heading_terms(line):
                 # "## case" over a section that writes `case`: the heading names the construct
                 add(term, code or term in coded, "heading", heading.text)
         foreign = not is_english(language(document))
@@ -179,7 +181,7 @@ def collect(
                     label = clean.text[mark.start : mark.end]
                     code = any(m.kind == "code" and m.start == mark.start for m in clean.marks)
                     add(label, code, "linked")
-            quotes = _QUOTED.finditer(clean.text) if len(_QUOTED_ANY.findall(clean.text)) < VALUES else ()
+            quotes = _QUOTED.finditer(clean.text) if len(QUOTED_ANY.findall(clean.text)) < VALUES else ()
             for match in quotes:
                 # "tagged tuples", "let it crash": a phrase in quotes is a term being introduced
                 head = parse.span_head(match.start("phrase"), match.end("phrase"))
@@ -250,32 +252,6 @@ def _letters_of_names(found: dict[str, Candidate]) -> None:
                 del found[term_key(alias, False)]
 
 
-_PAGE_SUFFIX = re.compile(r"\.(?:md|markdown|html?|cheatmd)$", re.IGNORECASE)
-
-
-def links_its_page(label: str, url: str) -> bool:
-    """A link whose text names its target: the target page's last path segment, or its fragment,
-    spells the label ("Network policies" → ``…/network-policies/``, "Pod garbage collection" →
-    ``…#pod-garbage-collection``, `` `case` `` → `` `case/2` ``), in either number."""
-    target = url.strip()
-    if target.startswith("`") and target.endswith("`"):  # ExDoc's autolink: `case/2`, `Enum`
-        target = re.sub(r"/\d+$", "", target.strip("`"))
-        slugs = [target]
-    else:
-        path, _, fragment = target.partition("#")
-        path = path.split("?", 1)[0]
-        segments = [s for s in path.split("/") if s]
-        slugs = [_PAGE_SUFFIX.sub("", segments[-1])] if segments else []
-        slugs += [fragment] if fragment else []
-    names = {_spelled(form) for form in [label, *head_variants(label)]}
-    return len(_spelled(label)) >= 2 and any(_spelled(slug) in names for slug in slugs)
-
-
-def _spelled(text: str) -> str:
-    """Letters and digits only, casefolded: 'Tail_call' and 'tail call' spell the same."""
-    return re.sub(r"[^0-9a-z]+", "", text.casefold())
-
-
 def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:
     """ "## `dbg/2`" and then "`dbg` is similar to …": a function named with its arity is also
     written without it, as code; that name is its alias unless it is a candidate of its own."""
@@ -340,61 +316,6 @@ def _is_prose_term(term: str) -> bool:
     return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
 
 
-def is_emphasized(clean: Visible, start: int, end: int) -> bool:
-    """The words [start, end) are emphasized by the author, as a whole (not a whole sentence), and
-    alone: "recommended over *configuration files* and *command arguments*" stresses a contrast."""
-    short = [
-        m
-        for m in clean.marks
-        if m.kind in ("bold", "italic") and len(clean.text[m.start : m.end].split()) <= 4
-    ]
-    if len({clean.text[m.start : m.end].casefold() for m in short}) > 1:
-        return False
-    for mark in clean.marks:
-        if mark.kind in ("bold", "italic") and mark.start <= start and end <= mark.end:
-            inner = clean.text[mark.start : mark.end]
-            if len(inner.split()) <= 4 and (mark.end - mark.start) - (end - start) <= 4:
-                return True
-    return False
-
-
-_QUOTED_ANY = re.compile(r"[\"“][^\"“”\n]{1,60}[\"”]")
-VALUES = 3  # quoted strings in one sentence from which on they are an example's values
-
-
-def is_quoted(text: str, start: int, end: int) -> bool:
-    """The words [start, end) stand in quotation marks of their own: "tagged tuples"; not where the
-    sentence quotes several strings (a Pod "pod-a" with volume "scratch" …): those are values."""
-    return (
-        start > 0
-        and end < len(text)
-        and text[start - 1] in '"“'
-        and text[end] in '"”'
-        and len(_QUOTED_ANY.findall(text)) < VALUES
-    )
-
-
-def independent_spans(sentence: Sentence) -> list[tuple[int, int, str]]:
-    """Terms a sentence marks in any language: its emphasized words (at most 4
-    words, 40 characters) and a definition list's term (``Term`` / ``: definition``), as spans of
-    its visible text with the signal each gives."""
-    clean = sentence.clean
-    spans = []
-    listed = _LISTED_TERM.match(sentence.text)
-    if listed is not None:
-        term = visible(listed.group("term")).text.strip()
-        if term and clean.text.startswith(term):
-            spans.append((0, len(term), "listed"))
-    for mark in clean.marks:
-        inner = clean.text[mark.start : mark.end]
-        if mark.kind in ("bold", "italic") and len(inner.split()) <= 4 and len(inner) <= 40:
-            spans.append((mark.start, mark.end, "marked"))
-    return spans
-
-
-_LISTED_TERM = re.compile(r"^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
-
-
 def _has_initials(long: str, short: str) -> bool:
     words = [part for word in re.split(r"[\s-]+", long) for part in _CAMEL_PARTS.findall(word)]
     letters = "".join(word[0] for word in words).casefold()
@@ -417,34 +338,3 @@ def _is_spelled_out(long: str, short: str) -> bool:
         return False
     rest = iter(wanted)
     return all(letter in rest for letter in letters)
-
-
-def _heading_terms(raw: str) -> list[tuple[str, bool]]:
-    """The terms a heading names: its code spans, or its noun phrases when it is not a sentence."""
-    shown = visible(raw)
-    text = shown.text
-    codes = [(shown.text[m.start : m.end], m.start, m.end) for m in shown.marks if m.kind == "code"]
-    terms = [(code, True) for code, _, _ in codes]
-    if codes:
-        # "Booleans and `nil`": a part of its own besides the code spans is a prose name
-        if len(text.split()) > 6:
-            return terms
-        masked = "".join("\0" if any(a <= i < b for _, a, b in codes) else c for i, c in enumerate(text))
-        parts = [part for part in _HEADING_SPLIT.split(masked) if "\0" not in part and part.strip()]
-        if len(parts) == len(_HEADING_SPLIT.split(masked)):
-            return terms  # no part is code alone: "The `IO` module" names `IO`
-    elif len(text.split()) == 1 and text.islower():
-        return [(text, False)]
-    else:
-        parts = _HEADING_SPLIT.split(text)
-    if len(text.split()) > 6 or text.rstrip().endswith(("?", "!", ".")) or _HEADING_STOP.match(text):
-        return terms
-    for part in parts:
-        part = _HEADING_LEAD.sub("", part.strip())
-        if part and not re.search(
-            r"\b(?:is|are|does|do|can|how|what|why|when|to|with|in|for|of|as|by|from|on|into|using)\b",
-            part,
-            re.I,
-        ):
-            terms.append((part, False))
-    return terms

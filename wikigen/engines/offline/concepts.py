@@ -4,6 +4,9 @@ A concept comes from a definition only (a heading alone is never evidence); its 
 written or made singular, its aliases never collide with another concept's or anchor's (R26), a
 revoked concept comes back where a changed source or fragment still names it (R12/R13), and its
 evidence is the defining sentences and those naming it, ranked against name and definition.
+
+A concept's type is read by :mod:`~wikigen.engines.offline.concept_types`; whether a name or an
+alias occurs in the changed sources by :mod:`~wikigen.engines.offline.occurrences`.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikigen.engines.offline import candidates, definitions
+from wikigen.engines.offline.asides import evaluations
+from wikigen.engines.offline.concept_types import concept_type, has_command_lines
 from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
-from wikigen.engines.offline.lexicon import COMPONENT_WORDS, ENTITY_WORDS, alternation
+from wikigen.engines.offline.occurrences import phrase_finder, spoken
 from wikigen.engines.offline.parse import Parse
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.terms import (
@@ -114,7 +119,7 @@ def build_concepts(
     for document in documents:
         guard.check()
         found.extend(_lead_definition(document))
-        weighed = definitions.evaluations(document.body)  # "… extra benefits, such as: - X: …" is a pro
+        weighed = evaluations(document.body)  # "… extra benefits, such as: - X: …" is a pro
         for passage in document.passages:
             listed = list_definitions(document.source, passage.text, passage.start, vocabulary)
             found.extend(
@@ -131,8 +136,8 @@ def build_concepts(
     found = _decided([d for d in found if d.source not in events], documents, decision, vocabulary)
     order = {d.source: i for i, d in enumerate(documents)}
     found.sort(key=lambda d: (_PATTERN_RANK[d.pattern], order[d.source], d.start))
-    commands = {d.source for d in documents if _has_command_lines(d)}
-    is_used = _phrase_finder(d.body for d in documents)
+    commands = {d.source for d in documents if has_command_lines(d)}
+    is_used = phrase_finder(d.body for d in documents)
     concepts: dict[str, Concept] = {}
     index: dict[str, str] = {}  # every normalized form → concept key
     for definition in found:
@@ -145,7 +150,7 @@ def build_concepts(
             name = anchor["name"]
         existing = next((index[f] for f in [normalize_name(name), *forms] if f in index), None)
         if existing is None:
-            kind = anchor["type"] if anchor is not None else _type(definition, name, commands)
+            kind = anchor["type"] if anchor is not None else concept_type(definition, name, commands)
             concept = Concept(name, kind, [], anchor=anchor["id"] if anchor is not None else None)
             concepts[concept.key] = concept
             existing = concept.key
@@ -157,7 +162,7 @@ def build_concepts(
             concept.candidates.extend(v for v in head_variants(concept.name) if is_used(v))
         for form in [normalize_name(concept.name), *forms]:
             index.setdefault(form, existing)
-    is_spoken = _spoken(d.body for d in documents)
+    is_spoken = spoken(d.body for d in documents)
     for key, concept in list(concepts.items()):
         if concept.anchor is None and not is_spoken(concept.name):
             # R14/R18: the compiler finds live concepts by the names the changed sources use; a name
@@ -212,18 +217,6 @@ def _decided(
         if decision.keeps_definition(view, item):
             kept.append(definition)
     return kept
-
-
-def _phrase_finder(bodies: Iterable[str]) -> Callable[[str], bool]:
-    """Whether a phrase occurs as whole words in the changed sources, where R14's index would see it:
-    an alias no changed source uses could collide with a live concept the request does not carry."""
-    text = " ".join(" ".join(body.split()) for body in bodies).casefold()
-
-    def is_used(phrase: str) -> bool:
-        words = " ".join(phrase.split()).casefold()
-        return re.search(r"(?<![\w-])" + re.escape(words) + r"(?![\w-])", text) is not None
-
-    return is_used
 
 
 def _vocabulary(documents: Sequence[Document], anchors: Anchors) -> Vocabulary:
@@ -283,35 +276,6 @@ def _lead_definition(document: Document) -> list[Definition]:
     return [Definition(document.title, document.source, start, quote, "lead", (), True)]
 
 
-def _has_command_lines(document: Document) -> bool:
-    """tldr-style pages: examples are lines that are one code span each."""
-    return re.search(r"(?m)^`[^`\n]+`[ \t]*$", document.body) is not None
-
-
-# The type is a hint for readers, taken from the defining sentence; an anchor keeps its own (R26).
-_COMPONENT = re.compile(r"\b(?:" + alternation(COMPONENT_WORDS) + r")\b", re.I)
-_RESOURCE = re.compile(r"\b(?:an?|the)\s+(?:[\w-]+\s+)?(?:API\s+)?(?:object|resource|kind)\b", re.I)
-_ENTITY = re.compile(r"\b(?:" + alternation(ENTITY_WORDS) + r")\b", re.I)
-
-
-def _type(definition: Definition, name: str, commands: set[str]) -> str:
-    if definition.pattern == "lead":
-        return "command" if definition.source in commands else "term"
-    # What the sentence says besides the term's own name ("the node controller is …" is no entity).
-    text = re.sub(re.escape(definition.term), " ", visible(definition.quote).text, flags=re.I)
-    if _COMPONENT.search(text):
-        return "component"
-    if _RESOURCE.search(text):
-        return "resource"
-    if _ENTITY.search(text):
-        return "entity"
-    if is_identifier_like(name) and not name.isupper() and "-" not in name:
-        return "resource"  # ReplicaSet, ConfigMap: API kinds are written in CamelCase
-    if definition.pattern in ("glossary", "list"):
-        return "term"
-    return "concept"
-
-
 def _rebuild_revoked(
     request: Mapping[str, Any],
     documents: Sequence[Document],
@@ -340,28 +304,6 @@ def _rebuild_revoked(
         concepts[concept.key] = concept
         for key in keys:
             index.setdefault(key, concept.key)
-
-
-def _spoken(bodies: Iterable[str]) -> Callable[[str], bool]:
-    """Whether a name occurs in the changed sources as R14's index would find it: the same tokens
-    (``wikigen.compiler.context.name_tokens``: word characters joined by ``+#.-``), in a row."""
-    grams: set[tuple[str, ...]] = set()
-    for body in bodies:
-        tokens = _name_tokens(body)
-        for size in range(1, 9):
-            grams.update(tokens[i : i + size] for i in range(len(tokens) - size + 1))
-
-    def is_spoken(name: str) -> bool:
-        return _name_tokens(name) in grams
-
-    return is_spoken
-
-
-def _name_tokens(text: str) -> tuple[str, ...]:
-    return tuple(t for t in (m.strip("_") for m in _NAME_TOKEN.findall(normalize_name(text))) if t)
-
-
-_NAME_TOKEN = re.compile(r"\w(?:[\w+#.\-]*[\w+#])?", flags=re.UNICODE)
 
 
 def _assign_aliases(concepts: Sequence[Concept], anchors: Anchors, is_spoken: Callable[[str], bool]) -> None:

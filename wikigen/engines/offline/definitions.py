@@ -7,6 +7,12 @@ elsewhere or a conditional one), then by the ONNX model's similarity to the term
 a plain noun needs a defining sentence and a second mention, a described term needs a heading, a
 naming or an abbreviation, and a hub (a proper name most sources mention) is defined only by what
 it is.
+
+The values read live in :mod:`~wikigen.engines.offline.findings`; the best form and the acceptance
+rules in :mod:`~wikigen.engines.offline.acceptance`; a list entry's label in
+:mod:`~wikigen.engines.offline.labels`; a candidate's own section in
+:mod:`~wikigen.engines.offline.sections`; what a text says on the side or weighs up (which defines
+nothing) in :mod:`~wikigen.engines.offline.asides`.
 """
 
 from __future__ import annotations
@@ -14,24 +20,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from wikigen.engines.offline.candidates import (
-    Candidate,
-    independent_spans,
-    is_emphasized,
-    is_mentioned_only_as_code,
-    is_quoted,
-    links_its_page,
-    term_key,
-)
+from wikigen.engines.offline.acceptance import best_form, is_accepted, is_everywhere
+from wikigen.engines.offline.asides import EVALUATION, admonitions, evaluations
+from wikigen.engines.offline.candidates import Candidate, is_mentioned_only_as_code, term_key
 from wikigen.engines.offline.discourse import leaning
 from wikigen.engines.offline.documents import Document, Scorer
+from wikigen.engines.offline.findings import Found, Rank, Reading
+from wikigen.engines.offline.labels import ENTRY, LABEL, LISTED_LABEL, has_own_subject
 from wikigen.engines.offline.language import is_english, language
-from wikigen.engines.offline.lexicon import ADDITIVE_CONNECTIVES, DOCUMENTS, NAMING_NOUNS, PEOPLE, alternation
+from wikigen.engines.offline.lexicon import NAMING_NOUNS
+from wikigen.engines.offline.markings import independent_spans, is_emphasized, is_quoted
 from wikigen.engines.offline.parse import Parse, Word
-from wikigen.engines.offline.readings import Rank, Reading, read
+from wikigen.engines.offline.readings import read
 from wikigen.engines.offline.relations import Mentions
+from wikigen.engines.offline.sections import is_own_section
 from wikigen.engines.offline.subjects import is_hyphened
 from wikigen.engines.offline.terms import (
     Definition,
@@ -44,24 +48,7 @@ from wikigen.engines.offline.text import CJK, Sentence, visible
 from wikigen.model.ids import normalize_name
 from wikigen.model.inflection import singular_forms
 
-STRONG = frozenset({"marked", "heading", "called", "abbreviation", "known", "listed", "linked"})
-HUB_SHARE = 0.6  # a name most of the increment's sources mention is a hub (the language, the product)
-HUB_SOURCES = 3  # … where the increment holds at least this many sources; with fewer (two), a hub
-HUB_SENTENCES = 3  # is a name each of them mentions in this many sentences, all through the text
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """One mention of a candidate, read from its sentence."""
-
-    key: str
-    sentence: Sentence
-    reading: Reading
-    own_section: bool
-    opens: bool = False  # the sentence opens with the term ("`gather` collects …", "A gizmo is …")
-    # the noun before the term that names a kind of it ("CSI plugins provide …"): unless it is a hub
-    narrowed_by: str = ""
 
 
 def definitions(
@@ -77,7 +64,7 @@ def definitions(
     counts: dict[str, int] = {}
     for document in documents:
         foreign = not is_english(language(document))
-        asides = _asides(document.body)
+        asides = admonitions(document.body)
         weighed = evaluations(document.body)
         previous: Sentence | None = None
         for sentence in document.sentences:
@@ -85,11 +72,11 @@ def definitions(
             if foreign:
                 for ref, reading in _read_without_parse(sentence, candidates, mentions):
                     counts[ref] = counts.get(ref, 0) + 1
-                    own = _is_own_section(sentence.heading, candidates[ref])
+                    own = is_own_section(sentence.heading, candidates[ref])
                     readings.setdefault(ref, []).append(Found(ref, sentence, reading, own))
                 continue
             # a sentence that weighs the term up (a pro or con): nothing there defines it
-            weighing = _EVALUATION.match(sentence.heading) is not None or any(
+            weighing = EVALUATION.match(sentence.heading) is not None or any(
                 a <= sentence.start < b for a, b in weighed
             )
             parse = parsed[sentence.text]
@@ -131,7 +118,7 @@ def definitions(
                     # or a use the author only emphasized, says nothing of what the term is, not
                     # even under the term's own heading
                     reading = replace(reading, rank=Rank.MODIFIES, of_the_one=False)
-                label = _LABEL.match(sentence.text) or _LISTED_LABEL.match(sentence.text)
+                label = LABEL.match(sentence.text) or LISTED_LABEL.match(sentence.text)
                 if label is not None and mention.start >= len(visible(label.group("label")).text):
                     # "**SELinux**: Privileged containers run as …" is an entry about SELinux
                     reading = Reading("labelled", Rank.MODIFIES)
@@ -139,13 +126,13 @@ def definitions(
                     # "**DNS**: Create a headless service …": a bold label names an entry, and the entry
                     # defines it only as a list definition does (terms.list_definitions)
                     reading = Reading("label", Rank.MENTIONS)
-                elif (entry := _ENTRY.match(sentence.text)) is not None and (
-                    mention.end <= len(visible(entry.group(0)).text.strip()) and _has_own_subject(parse, head)
+                elif (entry := ENTRY.match(sentence.text)) is not None and (
+                    mention.end <= len(visible(entry.group(0)).text.strip()) and has_own_subject(parse, head)
                 ):
                     # "**Lightweight:** Service accounts exist …", "**Usernames:** requests from …
                     # are ignored": the entry says something of its own subject, not what its label is
                     reading = Reading("label", Rank.MENTIONS)
-                own = _is_own_section(sentence.heading, candidate)
+                own = is_own_section(sentence.heading, candidate)
                 opens = sentence.clean.text[: mention.start].strip().casefold() in ("", "the", "a", "an")
                 narrowed_by = _kind_of(parse, head, mention.start) if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) else ""
                 readings.setdefault(mention.ref, []).append(
@@ -157,7 +144,7 @@ def definitions(
     hubs = {
         key
         for key, candidate in candidates.items()
-        if _is_everywhere(readings.get(key, ()), documents)
+        if is_everywhere(readings.get(key, ()), documents)
         and not candidate.code
         and candidate.term[:1].isupper()
         and vocabulary.is_proper(candidate.term)
@@ -174,9 +161,9 @@ def definitions(
             else f
             for f in readings[key]
         ]
-        best = _best_form(found)
+        best = best_form(found)
         hub = key in hubs
-        if not best or not _is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub):
+        if not best or not is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
     # Only a choice needs the model: one embedding call for every query and sentence to rank.
@@ -239,7 +226,7 @@ def _fold_product_names(
         short = candidates.get(short_key)
         if short is None or short_key == key or short.code:
             continue
-        moved = [f for f in readings[key] if _is_own_section(f.sentence.heading, short) and f.opens]
+        moved = [f for f in readings[key] if is_own_section(f.sentence.heading, short) and f.opens]
         if not moved:
             continue
         readings[key] = [f for f in readings[key] if f not in moved]
@@ -248,19 +235,6 @@ def _fold_product_names(
         counts[key] = counts.get(key, 0) - len(moved)
         if not readings[key]:
             del readings[key]
-
-
-def _is_everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
-    """A hub's spread: most of the increment's sources mention it (at least HUB_SOURCES of them), or,
-    in an increment of two, both do, each in HUB_SENTENCES sentences ("Elixir" in two chapters of its
-    guide; not "Unicode", named once in the second)."""
-    sources = [f.sentence.source for f in found]
-    if len(documents) >= HUB_SOURCES:
-        return len(set(sources)) >= HUB_SHARE * len(documents)
-    return len(documents) == 2 and all(
-        len({f.sentence.start for f in found if f.sentence.source == d.source}) >= HUB_SENTENCES
-        for d in documents
-    )
 
 
 def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[str]) -> list[str]:
@@ -280,12 +254,6 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
     other = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]
     counted = bool(singular_forms(rest.split()[-1])) or any(p.search(text) for p in other for text in texts)
     return [rest] if counted else []
-
-
-# A list entry's label: "**SELinux**: …", "`Ignore` : …"
-_LABEL = re.compile(
-    r"^(?P<label>\*\*[^*\n]{1,60}\*\*|`[^`\n]{1,60}`|_[^_\n]{1,60}_)(?:\s*\([^()\n]{1,30}\))?\s*:\s"
-)  # "`Allow` (default): …" too
 
 
 def _kind_of(parse: Parse, head: Word, start: int) -> str:
@@ -318,56 +286,6 @@ def _has_other_arity(term: str, text: str) -> bool:
     return any(arity != named.group("arity") for arity in arities)
 
 
-# A definition list's entry: "Static Pods" / ": Control plane components are deployed as …" is about
-# the entry's term; what its body says of other terms is said of them as options of it
-_LISTED_LABEL = re.compile(r"^(?P<label>[^\n:]{2,80})\n[ \t]*:[ \t]+\S")
-
-
-# Admonitions: a Hugo note, caution or warning; a GitHub alert ("> [!NOTE]"); an MkDocs "!!! note"
-_ASIDE = re.compile(
-    r"\{\{[<%]\s*(?P<hugo>note|caution|warning)\b[^}]*[>%]\}\}.*?\{\{[<%]\s*/(?P=hugo)\s*[>%]\}\}"
-    r"|^>[ \t]*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][^\n]*(?:\n>[^\n]*)*"
-    r"|^!!!\s+\w+[^\n]*(?:\n(?:[ \t]+[^\n]*)?)*?(?=\n\S|\Z)",
-    re.DOTALL | re.MULTILINE | re.IGNORECASE,
-)
-
-
-def _asides(body: str) -> list[tuple[int, int]]:
-    """The spans of the body's admonitions: what a note says on the side describes nothing."""
-    return [(m.start(), m.end()) for m in _ASIDE.finditer(body)]
-
-
-# What weighs a thing up: "Advantages compared to …:", "## Trade-offs", "Limitations:"
-_EVALUATION = re.compile(
-    r"^(?:the\s+)?(?:main\s+|key\s+)?(?:advantages?|disadvantages?|pros\b|cons\b|benefits?|drawbacks?|"
-    r"downsides?|limitations?|trade-?offs?|caveats?)",
-    re.IGNORECASE,
-)
-# A line that leads into a list, and the list
-_LEAD_IN_LIST = re.compile(
-    r"^(?P<lead>[^\n]{1,100}):[ \t]*\n(?:[ \t]*\n)?"
-    r"(?P<list>(?:[ \t]*(?:[-*+]|\d+\.)[ \t][^\n]*(?:\n[ \t]+\S[^\n]*)*(?:\n|\Z))+)",
-    re.MULTILINE,
-)
-
-
-def evaluations(body: str) -> list[tuple[int, int]]:
-    """The spans of the lists that a line weighing something up leads into ("Advantages …:")."""
-    return [
-        (m.start("list"), m.end("list"))
-        for m in _LEAD_IN_LIST.finditer(body)
-        if _EVALUATION.match(m.group("lead").strip()) or _WEIGHED_LEAD.search(m.group("lead"))
-    ]
-
-
-# A lead that names what its list weighs up anywhere ("Containers … provide extra benefits, such as:")
-_WEIGHED_LEAD = re.compile(
-    r"\b(?:advantages|disadvantages|benefits|drawbacks|downsides|limitations|trade-?offs|pros and cons)\b"
-    r"[^.:]{0,40}$",  # the lead, without its colon
-    re.IGNORECASE,
-)
-
-
 def finder(candidates: Mapping[str, Candidate]) -> Mentions:
     """Mentions of the candidates by term, alias and (prose) the other number; a form two
     candidates share names neither. Code names are found as written, stop words included, and so is
@@ -387,173 +305,10 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
     return Mentions({form: next(iter(keys)) for form, keys in owners.items() if len(keys) == 1})
 
 
-_IS = frozenset(["copula", "appositive", "purpose"])  # the forms that say what a term is (for)
-
-
-# A remark on the side: a connective that adds to or refers back to what was said ("Note that …",
-# "Furthermore, …", "As we have seen, …"), or "also"
-_ASIDE_REMARK = re.compile(
-    r"^(?:note that|keep in mind|remember|" + alternation(ADDITIVE_CONNECTIVES) + r"|"
-    r"as (?:we (?:have )?(?:seen|said|saw|mentioned)|(?:already |previously )?mentioned|noted|said))\b"
-    r"|\balso\b",
-    re.IGNORECASE,
-)
-
-
-def _best_form(found: list[Found]) -> list[Found]:
-    """The readings of the best form, in text order: defines before describes before mentions; no
-    forward reference; the term's own section first, and a sentence that stands alone before one that
-    leads into an example."""
-
-    def form(f: Found) -> tuple[int, int, int, int, int, int, int]:
-        # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
-        # a sentence about the term opens with it, one that uses it names it on the way; of the
-        # descriptions, what "the" one named is or does first, wherever it stands; of the
-        # definitions, one that says what the term *is* ("Kubernetes is a portable … platform")
-        # before one that says what it does ("Kubernetes provides the building blocks …")
-        lead_in = f.sentence.text.rstrip().endswith(":")
-        other = f.reading.rank == Rank.DESCRIBES and not f.reading.of_the_one
-        # what it does before a sentence whose only sign is the author's emphasis ("_Tolerations_
-        # are applied to pods" after "Tolerations allow the scheduler to …")
-        does = 0 if f.reading.pattern in _IS else 2 if f.reading.pattern == "emphasis" else 1
-        does = does if f.reading.rank == Rank.DEFINES else 0
-        # a remark on the side ("Note that like the `alias` directive, `require` is also lexically
-        # scoped", "`catch` can also be used within …") adds to what the text said of the term before
-        aside = _ASIDE_REMARK.search(f.sentence.clean.text) is not None
-        return (
-            f.reading.rank,
-            does,
-            int(aside),
-            int(other),
-            int(not f.own_section),
-            int(lead_in),
-            int(not f.opens),
-        )
-
-    # A sentence that points elsewhere ("… Chapter 18 covers") never defines a term.
-    found = [f for f in found if not f.reading.forward]
-    if not found:
-        return []
-    best = min(form(f) for f in found)
-    return [f for f in found if form(f) == best]
-
-
-def _is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
-    """R20, precision first: how much of a term the candidate must be for the form of its best
-    definition. A hub (a name most sources mention) is defined only by what it *is*."""
-    # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
-    # makes the word a term (`case`, `alias`, `iodata`)
-    if (
-        candidate.code
-        and re.fullmatch(r"[a-z][a-zA-Z0-9_]*", candidate.term)
-        and not candidate.signals & {"heading", "called", "marked", "classified"}
-    ):
-        return False
-    if (
-        best.reading.pattern in ("function", "purpose", "subject")
-        and candidate.term.split()[-1].casefold().rstrip("s") in PEOPLE
-        and _LABEL.match(best.sentence.text) is None
-        and _ENTRY.match(best.sentence.text) is None
-    ):
-        # "A cluster administrator creates …", "… deletes a VM by mistake" tell what a person does in a
-        # procedure or a story; a list of roles ("**Application developer:** manages …") says what
-        # each one does
-        return False
-    strong = bool(candidate.signals & STRONG) or ("quoted" in candidate.signals and count >= 2)
-    named = candidate.code or is_identifier_like(candidate.term) or vocabulary.is_proper(candidate.term)
-    rank = best.reading.rank
-    if hub:
-        return best.reading.pattern in ("copula", "called") and (strong or named)
-    if rank == Rank.DEFINES and best.reading.pattern == "emphasis":
-        # emphasis also stresses ("a variable's *existing value*"): a term is named again
-        return count >= 2 or "heading" in candidate.signals
-    if rank == Rank.DEFINES:
-        if best.reading.pattern in ("copula", "called", "appositive"):
-            return strong or named or count >= 2
-        return strong or named or count >= 3
-    if rank == Rank.DESCRIBES:
-        # a described term needs the author's marking, and a plain common noun ("test",
-        # "connection", "scaling") more than a description
-        named_by_author = bool(candidate.signals & {"heading", "called", "abbreviation", "classified"})
-        if best.reading.pattern == "use":
-            # "You can use Storage Plugins to add …", "… scale a workload using a _HPA_": what the
-            # reader can do with it says nothing of what it is, however the author named it
-            return False
-        return (
-            (named_by_author and not _is_common_noun(candidate))
-            or (named and count >= 3 and best.own_section)
-            or (
-                # "[Garbage collection](…/garbage-collection/) tidies up objects …": what a term does,
-                # said in a sentence that opens with it where the author links it to its own page
-                "linked" in candidate.signals
-                and best.reading.pattern in ("function", "purpose", "subject")
-                and best.opens
-                and _is_linked_here(best, candidate)
-                and not _is_common_noun(candidate)
-                # "The [README](…) for the autoscaler lists …", "The [security checklist](…) has …":
-                # a page of documentation the sentence points to
-                and candidate.term.split()[-1].casefold() not in DOCUMENTS
-            )
-            or (
-                # "The control plane manages the worker nodes …": what a term the author linked or
-                # titled does, said of it as the subject, where the sources use it again and again
-                "known" in candidate.signals
-                and best.reading.pattern in ("function", "purpose", "copula")
-                and count >= 3
-            )
-        )
-    # A mere mention defines nothing, except in the section its heading gives the term; a word
-    # that only qualifies another noun ("observability features") not even there.
-    # Only a construct written as code: a prose heading ("Networking", "DNS Subdomain Names") names
-    # a section about many things, and its sentences rarely say what the heading's term is.
-    return (
-        rank == Rank.MENTIONS
-        and "heading" in candidate.signals
-        and best.own_section
-        and count >= 2
-        and candidate.code
-    )
-
-
 # Readings whose only sign is the author's emphasis, or what the reader does with the term
 _WEAK = ("emphasis", "use")
 # Forms of leaning that no reading survives: the sentence is about what the text before named
 _LEANING_ANY = ("connective", "continues", "pronoun_subject")
-
-# An entry of a list whose bold label holds its colon: "**Cluster operator:** Manages …"
-_ENTRY = re.compile(r"^(?:\*\*|__)[^*_\n]{1,60}:(?:\*\*|__)\s")
-
-
-def _has_own_subject(parse: Parse, label: Word) -> bool:
-    """The clause after an entry's label has a subject other than the label."""
-    clause = parse.words[label.head]
-    return clause.i != label.i and any(
-        w.dep in ("nsubj", "nsubjpass") and w.i != label.i for w in parse.children(clause.i)
-    )
-
-
-def _is_linked_here(found: Found, candidate: Candidate) -> bool:
-    """The sentence opens with the term as a link to the page about it."""
-    clean = found.sentence.clean
-    return any(
-        mark.kind == "link"
-        and clean.text[: mark.start].strip().casefold() in ("", "the", "a", "an")
-        and term_key(clean.text[mark.start : mark.end].strip("`"), candidate.code) == term_key(candidate.term, candidate.code)
-        and links_its_page(clean.text[mark.start : mark.end], mark.ref)
-        for mark in clean.marks
-    )
-
-
-def _is_common_noun(candidate: Candidate) -> bool:
-    """One plain word ("test", "Preference") that only an emphasis, quotes or a tooltip marked."""
-    words = candidate.term.split()
-    return (
-        not candidate.code
-        and len(words) == 1
-        and words[0][1:].islower()
-        and not candidate.signals & {"heading", "called", "abbreviation"}
-    )
-
 
 def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[str] = ()) -> tuple[int, str]:
     """The sentence, or with the sentence before it when it refers back ("This set is called …"),
@@ -625,26 +380,3 @@ def _read_without_parse(
         else:
             found.append((ref, Reading("mention", Rank.MENTIONS)))
     return found
-
-
-# "Modifying a CronJob", "Deleting a ReplicaSet and its Pods": a task done to one of a kind, whose
-# sentences tell its steps (not "Using `Date`", "Using an operator": how the kind is used)
-_TASK_HEADING = re.compile(
-    r"^(?!using |understanding |introducing |defining |choosing )\w+ing (?:a|an|the|your) ", re.IGNORECASE
-)
-
-
-def _is_own_section(heading: str, candidate: Candidate) -> bool:
-    """Whether ``heading`` names the candidate's own section: one of the headings it was found in,
-    or one that names it as words of its own — never a task done to one of its kind."""
-    if _TASK_HEADING.match(normalize_name(heading)):
-        return False
-    return normalize_name(heading) in candidate.sections or _is_named_in_heading(heading, candidate.term)
-
-
-def _is_named_in_heading(heading: str, term: str) -> bool:
-    """The heading names the term as words of its own: "Using `Date`" does, "NaiveDateTime" does not."""
-    key = normalize_name(term)
-    text = normalize_name(heading)
-    # the substring test first: this runs for every mention, and most headings do not contain the term
-    return bool(key) and key in text and re.search(rf"(?<!\w){re.escape(key)}(?:e?s)?(?!\w)", text) is not None

@@ -1,6 +1,7 @@
 """The endpoints of a stated relation (R20): the verb's subjects, resolved through "which" and stand-ins
-("the `IO` module" for IO), their conjuncts, the concept a noun phrase names or reaches, and whether a
-subject is restricted to some members of its kind.
+("the `IO` module" for IO), their conjuncts, the concept a noun phrase names or reaches, whether a
+subject is restricted to some members of its kind, and whether a name is narrowed to one kind or
+instance ("the snapshot controller") or a noun names one instance ("a label, `x/y`").
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from wikigen.engines.offline.lexicon import (
 )
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
+from wikigen.engines.offline.subjects import is_hyphened
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
 
@@ -82,6 +84,53 @@ def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int,
                 if any(w.dep == "det" and w.text.casefold() in POINTING for w in parse.children(pobj.i)):
                     return True
     return False
+
+
+def is_one_of_a_kind(
+    parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str], hubs: frozenset[str]
+) -> bool:
+    """ "the snapshot controller", "the Reserve interface", "the priority admission controller": a
+    word before the name (or before a word of it) that narrows it to one kind or instance (or names
+    another concept: "the Job controller") makes the phrase something other than the general
+    concept ("the Kubernetes scheduler", a hub's, is the scheduler); "the `IO` module" stands for
+    `IO` (:func:`stand_ins`), and a code name is itself ("Notice `spawn/1` returns …" is a
+    misparse)."""
+    if head.code:
+        return False
+    if is_restricted(parse, head, mention, refs):
+        return True
+    # the modifier may hang on any word of the name ("the priority admission controller")
+    inside = {w.i for w in parse.words if mention.start <= w.start and w.end <= mention.end} | {head.i}
+    return any(
+        w.dep in ("compound", "amod", "nmod")
+        and w.head in inside
+        # "the snapshot controller", tagged ADJ; "set-based label selectors", "API-initiated
+        # evictions": a hyphened word names a subkind
+        and (
+            w.pos in ("NOUN", "PROPN")
+            or w.i in refs
+            or is_hyphened(parse, w)
+            or is_noun_as_adjective(parse, w)
+        )
+        and w.end <= mention.start
+        # on an inner word, a lower-case word ("the priority admission controller"), not a name of
+        # its own ("Static Pods: Control plane components are …", a definition list's term run in)
+        and (w.head == head.i or w.text[:1].islower())
+        and refs.get(w.i) != mention.ref  # "the Job controller": a Job's, not any controller
+        and refs.get(w.i) not in hubs
+        and not w.code
+        for w in parse.words
+    )
+
+
+def is_named_after(parse: Parse, word: Word) -> bool:
+    """A common noun followed by a code name, "a label, `x/y`", "an immutable label `x` on …": one
+    instance, named."""
+    words = parse.words
+    after = words[word.i + 1 : word.i + 3]
+    if word.code or not after:
+        return False
+    return after[0].code or (after[0].text == "," and len(after) > 1 and after[1].code)
 
 
 def is_after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> bool:

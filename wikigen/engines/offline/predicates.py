@@ -1,6 +1,7 @@
 """What a verb states between its subject and its objects (R20): each object it reaches — direct,
 prepositional, through a relational adjective or what it enables — with the verb phrase that becomes
-the relation's predicate, in the third person.
+the relation's predicate, in the third person. A member a copula picks out of a kind ("The simplest
+kind of queue is a ring buffer") is told by :mod:`~wikigen.engines.offline.members`.
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ from wikigen.engines.offline.lexicon import (
     DECIDING_VERBS,
     DOUBLE_OBJECT_VERBS,
     ENABLING_VERBS,
-    EXAMPLE_NOUNS,
     GIVING_VERBS,
     LIGHT_VERBS,
     OBJECT_PHRASE_PREPOSITIONS,
-    ONE_OF,
     PLACING_PREPOSITIONS,
     PROCESS_NOUNS,
     PROVIDING_VERBS,
@@ -25,66 +24,8 @@ from wikigen.engines.offline.lexicon import (
     RELATING_PREPOSITIONS,
     RELATIONAL_ADJECTIVES,
 )
+from wikigen.engines.offline.members import is_superlative
 from wikigen.engines.offline.parse import Parse, Word
-
-
-def kind_named(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[Word]:
-    """The words in ``refs`` that name the kind ``noun`` picks one member of: "the simplest kind of
-    queue", "another type of queues", "an example of a queue", "one of the queues" (none where the
-    phrase names an attribute, "the type of a queue", or every member, "each kind of queue")."""
-    lemma = noun.lemma.casefold()
-    det = endpoints.determiner_of(parse, noun)
-    children = parse.children(noun.i)
-    if lemma == "one" and noun.pos == "NUM":
-        plural = True  # "one of the queues"
-    elif lemma in CLASS_NOUNS:
-        one = det in ONE_OF or any(w.dep == "nummod" and w.lemma.casefold() == "one" for w in children)
-        modified = any(w.dep == "amod" for w in children)
-        if not one or (det == "the" and not modified and lemma not in EXAMPLE_NOUNS):
-            return []
-        plural = False
-    else:
-        return []
-    found: list[Word] = []
-    for prep in (w for w in children if w.dep == "prep" and w.text.casefold() == "of"):
-        for pobj in (w for w in parse.children(prep.i) if w.dep == "pobj"):
-            if plural and pobj.tag not in ("NNS", "NNPS"):
-                continue
-            if lemma not in EXAMPLE_NOUNS and not plural and endpoints.determiner_of(parse, pobj):
-                continue  # "the type of a queue": what the queue has, not a kind of queue
-            found.extend(w for w in endpoints.stand_ins(parse, [pobj], refs) if w.i in refs)
-    return found
-
-
-def kind_members(parse: Parse, verb: Word, refs: Mapping[int, str]) -> list[tuple[str, str]]:
-    """(member, kind) for "The simplest kind of queue is a ring buffer", "One of the queues is the
-    ring buffer": the copula's subject picks one member of a kind, the predicate nominal is it."""
-    if verb.lemma != "be":
-        return []
-    children = parse.children(verb.i)
-    kinds = [k for w in children if w.dep == "nsubj" for k in kind_named(parse, w, refs)]
-    if not kinds:
-        return []
-    attrs = endpoints.with_conjuncts(parse, [w for w in children if w.dep == "attr"])
-    members = [w for w in endpoints.stand_ins(parse, attrs, refs) if w.i in refs]
-    return [(refs[m.i], refs[k.i]) for m in members for k in kinds]
-
-
-def _is_superlative(parse: Parse, noun: Word) -> bool:
-    """ "the simplest queue", "the most common queue": one member picked out of the kind ("most
-    queues", without "the", speaks of many)."""
-    if endpoints.determiner_of(parse, noun) != "the":
-        return False
-    return any(
-        w.dep == "amod"
-        and (
-            (w.tag == "JJS" and w.lemma.casefold() not in ("most", "least"))
-            or any(a.dep == "advmod" and a.lemma.casefold() in ("most", "least") for a in parse.children(w.i))
-        )
-        for w in parse.children(noun.i)
-        if w.i < noun.i
-    )
-
 
 MAX_PREDICATE_WORDS = 5
 
@@ -141,7 +82,7 @@ def verb_objects(
         subjects = [w for w in children if w.dep in endpoints.SUBJECT_DEPS]
         definite = any(endpoints.determiner_of(parse, w) == "the" for w in subjects)
         # R20: "The simplest queue is a ring buffer": the predicate nominal is the member picked out
-        chosen = any(_is_superlative(parse, w) for w in subjects)
+        chosen = any(is_superlative(parse, w) for w in subjects)
         attrs = [w for w in children if w.dep == "attr"]
         for attr in attrs:
             if attr is not attrs[0] and any(w.text == ":" for w in parse.words[attrs[0].i : attr.i]):

@@ -12,14 +12,17 @@ This module decides the reading; the tests it asks of the parse live beside it, 
 of the sentence: :mod:`~wikigen.engines.offline.subjects` (the term's noun phrase), :mod:`~wikigen.engines.offline.uses`
 (what the verb does with it), :mod:`~wikigen.engines.offline.complements` (what a copula's complement says)
 and :mod:`~wikigen.engines.offline.frames` (the clause around it: hedges, conditions, steps, examples).
+What a copula says of its subject term is read by :mod:`~wikigen.engines.offline.copulas`; the
+values, :class:`Reading` and :class:`Rank`, live in :mod:`~wikigen.engines.offline.findings`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from enum import IntEnum
+from dataclasses import replace
 
 from wikigen.engines.offline import complements, frames, subjects, uses
+from wikigen.engines.offline.copulas import copula_reading
+from wikigen.engines.offline.findings import Rank, Reading
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
     DEMONSTRATIVES,
@@ -29,30 +32,6 @@ from wikigen.engines.offline.lexicon import (
     TOPIC_VERBS,
 )
 from wikigen.engines.offline.parse import Parse, Word
-
-
-class Rank(IntEnum):
-    """How well a reading defines its term; a lower rank is a better definition."""
-
-    DEFINES = 0
-    DESCRIBES = 1
-    MENTIONS = 2
-    MODIFIES = 3  # the term only qualifies another noun
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    pattern: str  # copula | function | purpose | called | appositive | emphasis | subject | mention
-    rank: Rank
-    anaphoric: bool = False  # "This set is called …": the sentence before says what "this" is
-    forward: bool = False
-    # A description (Rank.DESCRIBES) of what "the" one named is or does ("The aggregation layer allows
-    # …", weak only because a definite article may pick one thing) says more of the term than any
-    # other ("The aggregation layer runs in-process …", "Pod priority is specified by …").
-    of_the_one: bool = False
-    # "UTF-8 also provides a notion of graphemes.": the sentence after it, if it opens with the term
-    # ("Graphemes may consist of …"), is quoted with it
-    introduced: bool = False
 
 
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
@@ -109,70 +88,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     governor = words[head.head]
     main = frames.is_main_clause(parse, governor)
     if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i and main:
-        attr = next((w for w in parse.children(governor.i) if w.dep in ("attr", "acomp")), None)
-        if (
-            attr is not None
-            and attr.dep == "attr"
-            and complements.is_defining_attr(parse, attr)
-            and not frames.is_hedged(parse, governor)
-            # "A policy can be a rule …": what it may be, not what it is
-            and not frames.is_possibility(parse, governor)
-        ):
-            # "The form is …" speaks of one form; "A form is …", "Forms are …" of the kind
-            # "The _scheduling framework_ is a …": a term the author marks where it says what it is
-            # is the one thing it names, not one of a kind
-            restricted = subjects.is_restricted(parse, head)
-            # "The head is the first element of a list": the one of any list, a kind after all
-            definite = (
-                subjects.is_definite(parse, head) and not marked and not complements.is_of_any(parse, attr)
-            )
-            weak = restricted or definite or frames.is_example_frame(parse)  # "For example, a Set is …"
-            return Reading(
-                "copula",
-                Rank.DESCRIBES if weak else Rank.DEFINES,
-                # "This boundary is an authorization rule …" says it of what the sentence before set up
-                anaphoric=uses.points_back(parse, governor) or uses.has_pointed_subject(parse, governor),
-                forward=forward,
-                of_the_one=weak and not restricted,
-            )
-        if frames.is_comparison(parse, governor):
-            return Reading(
-                "mention", Rank.MENTIONS, forward=forward
-            )  # "X is different from Y", "… is faster than"
-        if complements.is_choice_of_values(parse, governor):
-            # "X can either be `A` or `B`": its values
-            return Reading("mention", Rank.MENTIONS, forward=forward)
-        if attr is not None and attr.dep == "attr" and complements.is_verdict(parse, attr):
-            # "`if` is a useful alternative", "Bundles are the most common answer to …": a verdict on
-            # it, or how it ranks
-            return Reading("mention", Rank.MENTIONS, forward=forward)
-        if attr is not None and attr.dep == "acomp" and complements.is_capability(parse, attr):
-            # "Associative data structures are able to associate a key …", "The node controller is
-            # responsible for updating …": what it does, said with an adjective
-            # "Any process that knows the `pid` above will be able to …": some processes
-            restricted = subjects.is_restricted(parse, head) or subjects.is_narrowed(parse, head)
-            weak = (
-                restricted
-                or subjects.is_definite(parse, head)
-                or frames.is_example_frame(parse)
-                or frames.is_hedged(parse, governor)
-                or frames.is_possibility(parse, governor)
-            )
-            return Reading(
-                "function",
-                Rank.DESCRIBES if weak else Rank.DEFINES,
-                forward=forward,
-                of_the_one=weak and not restricted,
-            )
-        if attr is not None and attr.dep == "acomp":
-            # "Public functions are globally available", "Labels without a prefix are private": a property
-            return Reading("mention", Rank.MENTIONS, forward=forward)
-        if frames.is_part_of(parse, governor):
-            # "Kubernetes volume health monitoring is part of how Kubernetes implements …": where it
-            # belongs, not what it is or does
-            return Reading("mention", Rank.MENTIONS, forward=forward)
-        # "A policy can be a rule for …": what it may be describes it
-        return Reading("subject", Rank.DESCRIBES, forward=forward)
+        return copula_reading(parse, head, governor, marked=marked, forward=forward)
     if head.dep == "nsubj" and main and uses.has_parts_listed(parse, governor):
         # "X consists of two parts: …": its structure
         return Reading("mention", Rank.MENTIONS, forward=forward)

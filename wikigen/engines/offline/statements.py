@@ -15,8 +15,9 @@ about, never where it modifies something ("a test in Rust").
 
 This module decides which relations a sentence states; beside it, :mod:`~wikigen.engines.offline.endpoints`
 finds a verb's subjects and the concepts its phrases name, :mod:`~wikigen.engines.offline.predicates` what
-the verb states of each object and with which predicate, and :mod:`~wikigen.engines.offline.modality`
-whether the clause is asserted at all.
+the verb states of each object and with which predicate, :mod:`~wikigen.engines.offline.members` which
+member of a kind a copula picks out, and :mod:`~wikigen.engines.offline.modality` whether the clause
+is asserted at all.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ from wikigen.engines.offline.lexicon import (
     NAMING_VERBS,
     alternation,
 )
+from wikigen.engines.offline.members import kind_members, kind_named
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
-from wikigen.engines.offline.subjects import is_hyphened
 
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
@@ -98,7 +99,7 @@ def stated(
     narrowed = {
         head.i
         for head, mention in heads
-        if refs[head.i] == mention.ref and _is_one_of_a_kind(parse, head, mention, refs, hubs)
+        if refs[head.i] == mention.ref and endpoints.is_one_of_a_kind(parse, head, mention, refs, hubs)
     }
     if narrowed:
         general = {i: ref for i, ref in refs.items() if i not in narrowed}
@@ -133,7 +134,7 @@ def _stated(
         i: ref
         for i, ref in refs.items()
         if not modality.is_pointed(parse, parse.words[i], named)
-        and not _is_named_after(parse, parse.words[i])
+        and not endpoints.is_named_after(parse, parse.words[i])
         # R20: "takes no arguments", "queues, not stacks": what the sentence denies is no object
         and not frames.is_none_of(parse, parse.words[i])
     }
@@ -166,7 +167,7 @@ def _stated(
             if w.i in refs
             and not modality.is_denied(parse, w, named)
             # "the simplest type of queue" is one queue, not what "type" names
-            and not predicates.kind_named(parse, w, refs)
+            and not kind_named(parse, w, refs)
         ]
         for obj_ref, predicate, agent in predicates.verb_objects(parse, verb, objects, passive):
             if agent:  # "Y is managed by X": X manages Y
@@ -177,7 +178,7 @@ def _stated(
                 )
         # R20: "The simplest kind of queue is a ring buffer": the ring buffer is the queue
         found.update(
-            Stated(member, "is a", kind) for member, kind in predicates.kind_members(parse, verb, objects)
+            Stated(member, "is a", kind) for member, kind in kind_members(parse, verb, objects)
         )
         found.update(_used_for(parse, verb, refs, objects))
         found.update(_alternative(parse, verb, refs))
@@ -186,16 +187,6 @@ def _stated(
     found.update(_classified(parse, refs, hubs | kinds))
     found.update(_entry_class(parse, refs))
     return found
-
-
-def _is_named_after(parse: Parse, word: Word) -> bool:
-    """A common noun followed by a code name, "a label, `x/y`", "an immutable label `x` on …": one
-    instance, named."""
-    words = parse.words
-    after = words[word.i + 1 : word.i + 3]
-    if word.code or not after:
-        return False
-    return after[0].code or (after[0].text == "," and len(after) > 1 and after[1].code)
 
 
 def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
@@ -220,43 +211,6 @@ def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
     # makes it the term's apposition
     attached = determiner == "this" or (noun.dep == "appos" and noun.head == term.i)
     return {Stated(refs[term.i], "is a", refs[noun.i])} if attached else set()
-
-
-def _is_one_of_a_kind(
-    parse: Parse, head: Word, mention: Mention, refs: Mapping[int, str], hubs: frozenset[str]
-) -> bool:
-    """ "the snapshot controller", "the Reserve interface", "the priority admission controller": a
-    word before the name (or before a word of it) that narrows it to one kind or instance (or names
-    another concept: "the Job controller") makes the phrase something other than the general
-    concept ("the Kubernetes scheduler", a hub's, is the scheduler); "the `IO` module" stands for
-    `IO` (:func:`endpoints.stand_ins`), and a code name is itself ("Notice `spawn/1` returns …" is a
-    misparse)."""
-    if head.code:
-        return False
-    if endpoints.is_restricted(parse, head, mention, refs):
-        return True
-    # the modifier may hang on any word of the name ("the priority admission controller")
-    inside = {w.i for w in parse.words if mention.start <= w.start and w.end <= mention.end} | {head.i}
-    return any(
-        w.dep in ("compound", "amod", "nmod")
-        and w.head in inside
-        # "the snapshot controller", tagged ADJ; "set-based label selectors", "API-initiated
-        # evictions": a hyphened word names a subkind
-        and (
-            w.pos in ("NOUN", "PROPN")
-            or w.i in refs
-            or is_hyphened(parse, w)
-            or endpoints.is_noun_as_adjective(parse, w)
-        )
-        and w.end <= mention.start
-        # on an inner word, a lower-case word ("the priority admission controller"), not a name of
-        # its own ("Static Pods: Control plane components are …", a definition list's term run in)
-        and (w.head == head.i or w.text[:1].islower())
-        and refs.get(w.i) != mention.ref  # "the Job controller": a Job's, not any controller
-        and refs.get(w.i) not in hubs
-        and not w.code
-        for w in parse.words
-    )
 
 
 def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mapping[int, str]) -> set[Stated]:
@@ -375,7 +329,7 @@ def _appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> 
                 or frames.is_none_of(parse, child)
             ):
                 continue
-            classes = predicates.kind_named(parse, child, refs) or ([child] if child.i in refs else [])
+            classes = kind_named(parse, child, refs) or ([child] if child.i in refs else [])
             found.update(Stated(refs[word.i], "is a", refs[c.i]) for c in classes if refs[c.i] not in hubs)
     return found
 
