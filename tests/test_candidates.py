@@ -203,13 +203,13 @@ def test_an_emphasized_thing_the_reader_uses_is_described_not_defined() -> None:
         "You can sort the crates automatically using a _CrateSorter_.\n\n"
         "The usual way to dry the harvest is to run a *grain dryer* in the barn that stands by the mill.\n\n"
         "A farm uses *sieves* to split the grain from the chaff.\n\n"
-        "You can use _seed trays_ that hold one seedling in each cell.\n\n"
+        "Instead, you can use _seed trays_ that hold one seedling in each cell.\n\n"
         "Every CrateSorter, grain dryer, sieve and seed tray is cleaned in spring.\n"
     )
     found = concepts(body)
     assert "CrateSorter" not in found and "Grain dryer" not in found
     assert definition(found["Sieve"]).startswith("A farm uses *sieves* to split")
-    assert definition(found["Seed tray"]).startswith("You can use _seed trays_ that hold")
+    assert definition(found["Seed tray"]).startswith("Instead, you can use _seed trays_ that hold")
 
 
 def test_a_name_given_partly_in_quotes_is_not_its_last_word() -> None:

@@ -90,15 +90,3 @@ def test_a_release_notes_page_defines_no_concept_and_states_no_relation() -> Non
     found = _concepts([("knowledge/release-notes", "Release Notes", notes), ("knowledge/sprockets", "Sprockets", guide)])
     assert "Sprocket" not in found
     assert found["Shaft"] == "A *shaft* is the rod that carries the wheels."
-
-
-def test_a_sentence_that_goes_on_from_the_one_before_leans_whatever_its_clauses_say() -> None:
-    """R20: "Instead, you can use *seed trays* that hold …" answers the sentence before it; the
-    same step without the connective says in the term's own clause what seed trays do."""
-    text = "Instead, you can use seed trays that hold one seedling in each cell."
-    parse = _parse(text)
-    term = next(w for w in parse.words if w.text == "trays")
-    assert leaning(text, parse, term) == "connective"
-    plain = "You can use seed trays that hold one seedling in each cell."
-    parse = _parse(plain)
-    assert leaning(plain, parse, next(w for w in parse.words if w.text == "trays")) is None

@@ -124,17 +124,15 @@ LEANS: tuple[Lean, ...] = (
 
 def leaning(text: str, parse: Parse | None, term: Word | None = None) -> str | None:
     """The name of the first form by which ``text`` (visible) leans on its surroundings; None where
-    it stands on its own or names its term. A step told to the reader that says in a clause of the
-    term's own what the term does ("You can use *seed trays* that hold one seedling each": ``term``
-    is that word) stands on its own; a sentence that goes on from the one before ("Instead, you can
-    use …") does not, whatever its clauses say."""
+    it stands on its own, names its term, or says in a clause of the term's own what the term is or
+    does ("… you can use *seed trays* that hold one seedling each": ``term`` is that word)."""
     if _NAMING.search(text) and not _NAMING_FRAGMENT.match(text):
         return None  # "These are called X" names X; "Also known as X." alone names nothing
-    found = next((lean.name for lean in LEANS if lean.test(text, parse)), None)
-    own_clause = (
-        parse is not None and term is not None and any(w.dep in ("relcl", "acl") for w in parse.children(term.i))
-    )
-    return None if found == "reader_subject" and own_clause else found
+    if parse is not None and term is not None and any(
+        w.dep in ("relcl", "acl") for w in parse.children(term.i)
+    ):
+        return None
+    return next((lean.name for lean in LEANS if lean.test(text, parse)), None)
 
 
 def lists_events(source: str, title: str) -> bool:
