@@ -191,3 +191,19 @@ def test_a_repo_with_no_snapshot_says_to_compile_first(tmp_path: Path):
     repo.commit({f"{K}/alpha.md": source()})
     result = repo.wikigen("search", "anything")
     assert result.code == 1 and "wikigen compile" in result.err
+
+
+def test_building_the_index_from_nothing_shows_progress_per_source(tmp_path: Path):
+    """E4: the first search in a clone builds the index from nothing and says how far it is, source
+    by source (a line per tenth of them, and the last); a later search builds nothing and says
+    nothing."""
+    compiled = compiled_repo(tmp_path / "repo")
+    lines: list[str] = []
+    searcher = Searcher(compiled.root, progress=lines.append)
+    searcher.search("pods", k=1)
+    assert lines[0].startswith("building the search index: 2 source(s)")
+    assert [line.strip().split(" sources")[0] for line in lines[1:]] == ["1/2", "2/2"]
+    assert "passages embedded" in lines[-1]
+    lines.clear()
+    Searcher(compiled.root, progress=lines.append).search("pods", k=1)
+    assert lines == []

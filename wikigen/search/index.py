@@ -79,6 +79,9 @@ class SyncReport:
     objects_dropped: int = 0
 
 
+PROGRESS_STEPS = 10  # lines of progress while the index is built from nothing
+
+
 def index_path(store: GitStore) -> Path:
     return Path(store.repo.path) / INDEX_FILE
 
@@ -177,8 +180,10 @@ class Index:
         changed = [sid for sid, e in sorted(wanted.items()) if have.get(sid) != (e.version, e.blob)]
         for sid in dropped:
             self._drop_source(sid)
-        if changed and progress is not None and not have:
+        building = bool(changed) and progress is not None and not have
+        if building and progress is not None:
             progress(f"building the search index: {len(changed)} source(s), first use in this clone")
+        step = max(1, len(changed) // PROGRESS_STEPS)  # a line per tenth of the sources, and the last
         bodies = {row[0] for row in self.db.execute("SELECT DISTINCT content_hash FROM passages")}
         passages_indexed = passages_embedded = 0
         titles: list[tuple[str, str]] = []
@@ -223,6 +228,9 @@ class Index:
                  entry.category, int(entry.private), b""),
             )
             self.db.execute("INSERT INTO source_titles (id, title) VALUES (?, ?)", (sid, f"{title} {sid}"))
+            done = len(titles)
+            if building and progress is not None and (done % step == 0 or done == len(changed)):
+                progress(f"  {done}/{len(changed)} sources indexed, {passages_embedded} passages embedded")
         if titles:
             vectors = encoder.embed([title for _, title in titles])
             self.db.executemany(
