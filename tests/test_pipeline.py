@@ -235,6 +235,8 @@ def test_cap_exceeded_cli_exit_1_names_cap_and_value(git_repo: GitRepo, monkeypa
     result = git_repo.wikigen("compile")
     assert result.code == 1 and "over caps.input_bytes (600)" in result.err
     assert "too large to compile" in result.err and "knowledge/a" in result.err  # R5 with R15's measure
+    # both ways out: split the file, or raise the cap to a value that fits the source alone
+    assert "split this file" in result.err and "raise caps.input_bytes to at least" in result.err
     assert git_repo.head() == head
 
 

@@ -24,10 +24,16 @@ def size_problem(source: Source, caps: Caps) -> Problem | None:
         return None
     over = size - caps.input_bytes
     room = source.body_bytes - over
+    # the two ways out: a smaller source, or a larger cap (a compile adds context to this least size)
+    raise_cap = (
+        f"raise caps.input_bytes to at least {size:,} (wikigen.yml `caps: {{input_bytes: N}}` or "
+        "WIKIGEN_CAPS_INPUT_BYTES), more where the source is compiled with context"
+    )
     advice = (
-        f"split this file into smaller sources (by section), each body under about {room:,} bytes"
+        f"split this file into smaller sources (by section), each body under about {room:,} bytes, or "
+        f"{raise_cap}"
         if room > 0
-        else "caps.input_bytes is smaller than a request's fixed part: raise it"
+        else f"caps.input_bytes is smaller than a request's fixed part: {raise_cap}"
     )
     return Problem(
         source.path,
