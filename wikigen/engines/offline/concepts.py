@@ -187,6 +187,8 @@ def _decided(
 ) -> list[Definition]:
     """R20, precision first: the definitions the fitted decision keeps (a term whose every
     definition it drops is no concept)."""
+    if not decision.weighs:
+        return list(found)  # nothing fitted: no view to build
     by_source = {d.source: d for d in documents}
     folded = {d.source: d.body.casefold() for d in documents}
     kept = []

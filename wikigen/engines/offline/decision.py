@@ -62,14 +62,16 @@ class Decision:
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise EngineError(f"{path}: not a decision table ({error}); reinstall wikigen") from error
 
+    @property
+    def weighs(self) -> bool:
+        """Whether there is anything to weigh or record: with no weights and no recorder every item
+        is kept, and a caller builds no view."""
+        return bool(self.definitions.weights or self.relations.weights or self.record is not None)
+
     def keeps_definition(self, view: DefinitionView, item: Mapping[str, Any]) -> bool:
-        if not self.definitions.weights and self.record is None:
-            return True  # nothing fitted, nothing to record: no feature to compute
         return self._keeps("definition", self.definitions, view, measured(DEFINITION_FEATURES, view), item)
 
     def keeps_relation(self, view: RelationView, item: Mapping[str, Any]) -> bool:
-        if not self.relations.weights and self.record is None:
-            return True
         return self._keeps("relation", self.relations, view, measured(RELATION_FEATURES, view), item)
 
     def _keeps(

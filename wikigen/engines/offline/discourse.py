@@ -35,7 +35,8 @@ _NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we (?:call
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
 
 
-def _opens_on_connective(text: str, parse: Parse | None) -> bool:
+def opens_on_connective(text: str, parse: Parse | None = None) -> bool:
+    """The visible ``text`` opens on a connective that goes on from the sentence before."""
     return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
 
 
@@ -108,7 +109,7 @@ LEANS: tuple[Lean, ...] = (
     Lean(
         "connective",
         "opens on a connective that goes on from the sentence before",
-        _opens_on_connective,
+        opens_on_connective,
         "Then the scheduler picks a node for the new gizmo.",
         "The scheduler picks a node for every new gizmo.",
     ),

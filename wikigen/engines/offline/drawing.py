@@ -183,11 +183,12 @@ def draw_relations(
     built = []
     for (subject, predicate, obj), quotes in sorted(evidence.items()):
         unique = sorted(set(quotes))[:RELATION_QUOTES]
-        first = unique[0]
-        view = RelationView(subject, predicate, obj, visible(first[2]).text, len(unique), first[0])
-        item = {"subject": subject, "predicate": predicate, "object": obj, "source": first[0], "quote": first[2]}
-        if not decision.keeps_relation(view, item):
-            continue
+        if decision.weighs:
+            first = unique[0]
+            view = RelationView(subject, predicate, obj, visible(first[2]).text, len(unique), first[0])
+            item = {"subject": subject, "predicate": predicate, "object": obj, "source": first[0], "quote": first[2]}
+            if not decision.keeps_relation(view, item):
+                continue
         built.append(
             {
                 "subject": subject,

@@ -14,6 +14,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wikigen.engines.offline.discourse import opens_on_connective
+from wikigen.engines.offline.lexicon import POINTING_PRONOUNS
+
 # ---------------------------------------------------------------------------------------------
 # Views
 
@@ -63,13 +66,6 @@ _IDENTIFIER = re.compile(
     r"[A-Za-z_][\w]*_\w+|[a-z]+[A-Z]\w*|[\w.]+\(\)|[\w.]+/\d+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"
 )
 _FILE = re.compile(r"[\w./-]+\.(?:py|md|js|ts|jsx|tsx|json|ya?ml|toml|txt|cfg|ini|sh|html|css|rs|go|ex|exs|lock)")
-# A sentence that leans on the one before: "This is called *memoization*.", "Here, `s` will be …"
-_LEANS_BACK = re.compile(
-    r"^(?:this|these|that|those|it|they|here|such|so|then|now|also|similarly|likewise|otherwise|"
-    r"the same|in (?:this|that) case|in the (?:example|code) above|as (?:above|before)|"
-    r"\w+ like (?:this|that|these))\b",
-    re.IGNORECASE,
-)
 _POINTS_BACK = re.compile(r"\b(?:above|previous(?:ly)?|earlier|like this|the following|as follows|below)\b", re.I)
 # An example walked through: "Here, we …", "In this example …", "Third, the `run` function …"
 _WALKTHROUGH = re.compile(
@@ -88,6 +84,14 @@ _MARKUP = re.compile(
 _CALLED = re.compile(r"\b(?:is|are) (?:called|known as|named|referred to as)\b|\brefers? to\b", re.I)
 _CHANGELOG = re.compile(r"release[-_ ]?notes|changelog|history|news|what'?s[-_ ]new", re.IGNORECASE)
 _DETERMINER = re.compile(r"^(?:a|an|the)\s", re.IGNORECASE)
+
+
+def _leans_back(quote: str) -> bool:
+    """ "This is called *memoization*.", "Then the tool …": the quote opens on a pointing pronoun or
+    on a connective of :mod:`wikigen.engines.offline.discourse`."""
+    text = quote.lstrip("*_> ")
+    first = text.split(maxsplit=1)[0].casefold() if text.strip() else ""
+    return first in POINTING_PRONOUNS or opens_on_connective(text)
 
 
 def _opens_with(quote: str, name: str) -> bool:
@@ -176,8 +180,8 @@ DEFINITION_FEATURES: tuple[Feature, ...] = (
     ),
     Feature(
         "leans_back", "the quote opens on a word pointing to the sentence before",
-        lambda v: float(_LEANS_BACK.match(v.quote.lstrip("*_> ")) is not None),
-        _d("helpers", "Functions like this are called helpers."), _d("Pod", "A Pod is a group of containers."),
+        lambda v: float(_leans_back(v.quote)),
+        _d("memoization", "This is called memoization."), _d("Pod", "A Pod is a group of containers."),
     ),
     Feature(
         "points_elsewhere", "the quote points to text above, below or earlier",
@@ -304,7 +308,7 @@ RELATION_FEATURES: tuple[Feature, ...] = (
     ),
     Feature(
         "leans_back", "the quote opens on a word pointing to the sentence before",
-        lambda v: float(_LEANS_BACK.match(v.quote.lstrip("*_> ")) is not None),
+        lambda v: float(_leans_back(v.quote)),
         _r("Pod", "uses", "Volume", "This Pod uses a volume."), _r("Pod", "uses", "Volume", "A Pod uses volumes."),
     ),
     Feature(
