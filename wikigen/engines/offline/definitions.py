@@ -307,8 +307,9 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
 
 # Readings whose only sign is the author's emphasis, or what the reader does with the term
 _WEAK = ("emphasis", "use")
-# Forms of leaning that no reading survives: the sentence is about what the text before named
-_LEANING_ANY = ("connective", "continues", "pronoun_subject")
+# Forms of leaning that no reading survives: the sentence is about what the text before named, or
+# leads into what comes after it
+_LEANING_ANY = ("connective", "continues", "pronoun_subject", "lead_in")
 
 def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[str] = ()) -> tuple[int, str]:
     """The sentence, or with the sentence before it when it refers back ("This set is called …"),

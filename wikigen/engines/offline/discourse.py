@@ -35,12 +35,12 @@ _NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we (?:call
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
 
 
-def opens_on_connective(text: str, parse: Parse | None = None) -> bool:
+def opens_on_connective(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:
     """The visible ``text`` opens on a connective that goes on from the sentence before."""
     return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
 
 
-def _reader_is_subject(text: str, parse: Parse | None) -> bool:
+def _reader_is_subject(text: str, parse: Parse | None, term: Word | None = None) -> bool:
     """The main clause's subject is the reader or the writers: a step, a use, a plan."""
     if parse is None:
         return False
@@ -51,7 +51,7 @@ def _reader_is_subject(text: str, parse: Parse | None) -> bool:
     )
 
 
-def _pronoun_is_subject(text: str, parse: Parse | None) -> bool:
+def _pronoun_is_subject(text: str, parse: Parse | None, term: Word | None = None) -> bool:
     """The sentence opens on its main clause's subject, a bare pronoun pointing back ("That's a …",
     "It provides …"); not the "it" of "It is possible to …", which stands for the clause that
     follows."""
@@ -69,7 +69,7 @@ def _pronoun_is_subject(text: str, parse: Parse | None) -> bool:
     return False
 
 
-def _continues(text: str, parse: Parse | None) -> bool:
+def _continues(text: str, parse: Parse | None, term: Word | None = None) -> bool:
     """The sentence goes on from text the reader saw before it, cut by a code block: it opens on an
     ellipsis, or on a lower-case verb, preposition or conjunction ("is considered an …")."""
     if text.startswith(("...", "…")):
@@ -80,15 +80,27 @@ def _continues(text: str, parse: Parse | None) -> bool:
     return first.text[:1].islower() and not first.code and first.pos in ("AUX", "VERB", "ADP", "PART", "CCONJ", "SCONJ")
 
 
+def _leads_in(text: str, parse: Parse | None, term: Word | None = None) -> bool:
+    """The sentence ends on a colon, leading into what follows it, and its term stands somewhere
+    other than its opening: "Elixir supports `true` and `false` as booleans:" is about what comes
+    next; "The `~U` sigil allows developers to create a DateTime in the UTC timezone:" opens on the
+    term and says what it does."""
+    if not text.rstrip().endswith(":") or parse is None or term is None:
+        return False
+    before = [w.start for w in parse.children(term.i) if w.dep in ("det", "compound", "amod", "poss") and w.start < term.start]
+    return text[: min(before, default=term.start)].strip(" *_`[\"'“”").casefold() not in ("", "the", "a", "an")
+
+
 @dataclass(frozen=True, slots=True)
 class Lean:
     """One way a sentence leans on its surroundings, with a sentence it must fire on and one it must not."""
 
     name: str
     what: str
-    test: Callable[[str, Parse | None], bool]
+    test: Callable[[str, Parse | None, Word | None], bool]
     fires_on: str
     not_on: str
+    term: str = ""  # the word of both examples read as the term, for a form that depends on where it stands
 
 
 LEANS: tuple[Lean, ...] = (
@@ -120,6 +132,14 @@ LEANS: tuple[Lean, ...] = (
         "You can store the gizmo in a cache to read it faster.",
         "A gizmo is a small cache that stores recent reads.",
     ),
+    Lean(
+        "lead_in",
+        "ends on a colon, leading into the list or code that follows, and does not open on the term",
+        _leads_in,
+        "By default, the scheduler keeps one gizmo for every node:",
+        "The gizmo keeps one entry for every node:",
+        "gizmo",
+    ),
 )
 
 
@@ -133,7 +153,7 @@ def leaning(text: str, parse: Parse | None, term: Word | None = None) -> str | N
         w.dep in ("relcl", "acl") for w in parse.children(term.i)
     ):
         return None
-    return next((lean.name for lean in LEANS if lean.test(text, parse)), None)
+    return next((lean.name for lean in LEANS if lean.test(text, parse, term)), None)
 
 
 def lists_events(source: str, title: str) -> bool:
