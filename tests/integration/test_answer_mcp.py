@@ -18,6 +18,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from tests.agents_repo import CONTAINERS, PODS, PRIVATE_CONFIG, SECRETS
 from tests.conftest import GIT_ENV, GitRepo, source
+from wikigen.model.agent_record import MCP_TOOLS
 
 pytestmark = pytest.mark.integration
 
@@ -88,6 +89,7 @@ def test_an_agent_files_an_answer_over_mcp_that_compiles_into_searchable_knowled
 
     seen = anyio.run(session, repo.root)
 
+    assert set(seen["tools"]) == set(MCP_TOOLS)
     tool = seen["tools"]["file_answer"]
     annotations = tool.annotations
     assert annotations.read_only_hint is False and annotations.destructive_hint is False
