@@ -144,3 +144,15 @@ def test_a_malformed_answer_command_says_what_to_give(repo: GitRepo, args: list[
     result = repo.wikigen("answer", *args)
     assert result.code == 2 and words in result.err and "Traceback" not in result.err
     assert repo.git("status", "--porcelain").stdout == ""
+
+
+def test_a_source_is_cited_by_its_frontmatter_id_or_its_path(git_repo: GitRepo):
+    """R1: a source's id is its frontmatter `id` where it has one; the snapshot says where it lives."""
+    git_repo.commit({f"{K}/pods.md": source(PODS, title="Pods", id="pods-guide")})
+    git_repo.publish_baseline()
+    result = git_repo.json("answer", "--question", "What is a Pod?", "--answer", "A Pod groups containers.",
+                           "--cite", f"pods-guide:{QUOTE}", "--cite", f"knowledge/pods.md:{QUOTE[:30]}")
+    assert result["written"] is True, result
+    assert [c["source"] for c in result["citations"]] == ["pods-guide", "pods-guide"]
+    refused = git_repo.wikigen("answer", "--question", "Q?", "--answer", "A.", "--cite", f"../../etc/passwd:{QUOTE}")
+    assert refused.code == 1 and "is not a source name" in refused.err

@@ -160,6 +160,8 @@ def _committed_file(ws: Workspace, sources_dir: str, ref: str) -> tuple[str, str
     """(path, blob) at HEAD of the source ``ref`` names: a path (with or without the sources folder)
     or an id (its path without .md, else the snapshot's record of it)."""
     ref = ref.strip().lstrip("/")
+    if ".." in ref.split("/") or "\\" in ref:
+        raise _Refused(f"{ref!r} is not a source name; name a source by its id or its path under {sources_dir}/")
     relative = ref[len(sources_dir) + 1 :] if ref.startswith(sources_dir + "/") else ref
     candidates = [f"{sources_dir}/{relative}" if relative.endswith(".md") else f"{sources_dir}/{relative}.md"]
     entry = ws.baseline.manifest.get(ref)
