@@ -4,8 +4,8 @@ Built on the official ``mcp`` SDK (2.x: ``MCPServer``, formerly FastMCP). Five r
 ``search``, ``get``, ``neighbors``, ``excerpt``, ``verify`` — each one call into ``wikigen.search``,
 and ``file_answer``, which writes an answer back as a new source (:mod:`wikigen.commands.answer`).
 The server never compiles, commits or calls an engine; the only files it writes are the search index
-under ``.git/`` and the answers' sources. A failure is a tool error carrying wikigen's actionable message (the client
-sees ``isError`` and the text), never a traceback; stdout carries only the protocol.
+under ``.git/`` and the answers' sources. A failure is a tool error carrying wikigen's actionable
+message (the client sees ``isError`` and the text), never a traceback; stdout carries only the protocol.
 """
 
 from __future__ import annotations
