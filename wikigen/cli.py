@@ -17,6 +17,7 @@ import click
 from wikigen import __version__
 from wikigen.commands.printers import (
     echo,
+    print_answer,
     print_compile,
     print_hook,
     print_init,
@@ -291,9 +292,43 @@ def search(
 
 
 @cli.command()
+@click.option("--question", help="The question the answer answers (it names the file).")
+@click.option("--answer", "answer_text", help="The answer's text (Markdown).")
+@click.option("--answer-file", type=click.Path(allow_dash=True), help="Read the answer from a file (- for stdin).")
+@click.option("--cite", "cites", multiple=True, metavar="SOURCE:QUOTE", help="A source (id or path) and a quote copied verbatim from it, or a citation id from `search`. Repeatable.")
+@click.option("--from-json", type=click.Path(allow_dash=True), metavar="FILE", help='One JSON object {"question", "answer", "citations"} (the MCP tool\'s arguments); - for stdin.')
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def answer(
+    ctx: click.Context, question: str | None, answer_text: str | None, answer_file: str | None,
+    cites: tuple[str, ...], from_json: str | None, as_json: bool,
+) -> None:
+    """File an answer back as a new source, only when every quote is verbatim in the committed source.
+    Never commits."""
+    from wikigen.commands.answer import answer_from_shell
+    from wikigen.model.errors import AnswerRefused
+
+    try:
+        filed = answer_from_shell(
+            ctx.obj["dir"], question=question, answer=answer_text, answer_file=answer_file, cites=cites,
+            from_json=from_json, progress=lambda s: echo(f"wikigen: {s}", err=True),
+        )
+    except AnswerRefused as exc:
+        if not as_json:
+            raise
+        print_json({"written": False, "failed": list(exc.failed), "message": exc.message})
+        ctx.exit(EXIT_FAILURE)
+    if as_json:
+        print_json(filed.as_json())
+    else:
+        print_answer(filed.as_json())
+
+
+@cli.command()
 @click.pass_context
 def mcp(ctx: click.Context) -> None:
-    """Serve the committed snapshot to agents over MCP (stdio): search, get, neighbors, excerpt, verify."""
+    """Serve the committed snapshot to agents over MCP (stdio): search, get, neighbors, excerpt, verify,
+    file_answer."""
     from wikigen.commands.mcp import serve
 
     serve(ctx.obj["dir"])

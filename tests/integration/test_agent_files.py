@@ -46,6 +46,7 @@ def test_llms_txt_and_the_json_index_list_every_public_object(built):
     for item in index["objects"]:
         assert f"]({item['json']})" in llms and item["id"] in llms
     assert "secrets" not in llms and "vault" not in llms.casefold()  # private: left out
+    assert "`wikigen mcp`" in llms and "verify, file_answer (" in llms  # the MCP tools, named
 
 
 def test_one_json_per_object_page_matching_its_citations(built):

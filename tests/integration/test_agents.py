@@ -1,5 +1,5 @@
 """`wikigen mcp` as a real stdio subprocess, driven by the official MCP SDK's own client (E6):
-it lists the five tools, answers each, and gives a tool error — no crash, no traceback — for an
+it lists its tools, answers each read-only one, and gives a tool error — no crash, no traceback — for an
 unknown id and for an empty query. Private sources stay out of every answer."""
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from mcp.client.stdio import StdioServerParameters
 from tests.agents_repo import compiled_repo
 from tests.conftest import GIT_ENV
 from wikigen.evidence.citations import Citation, check_citation
+from wikigen.model.agent_record import MCP_TOOLS
 from wikigen.store.sourceset import read_recorded
 from wikigen.store.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 
-TOOLS = {"search", "get", "neighbors", "excerpt", "verify"}
+TOOLS = set(MCP_TOOLS)
 
 
 def payload(result: Any) -> dict[str, Any]:

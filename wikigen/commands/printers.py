@@ -149,6 +149,14 @@ def print_verify(result: dict[str, Any]) -> None:
     )
 
 
+def print_answer(filed: dict[str, Any]) -> None:
+    done = "wrote" if filed["written"] else "unchanged:"
+    echo(f"{done} {filed['path']} ({filed['id']}), {len(filed['citations'])} quote(s) verbatim at HEAD")
+    for citation in filed["citations"]:
+        echo(f"  {citation['citation_id']}  {citation['source']}@{citation['version']}  lines {citation['lines']['start']}-{citation['lines']['end']}")
+    echo(f"Nothing is committed: {filed['next']}")
+
+
 def print_search(result: dict[str, Any]) -> None:
     echo(f"snapshot {result['snapshot']['version']}: {len(result['evidence'])} passage(s)")
     for number, item in enumerate(result["evidence"], 1):

@@ -9,6 +9,8 @@ from typing import Any
 from wikigen.model.objects import label_of, object_citations
 
 READABLE = ("article", "concept", "topic")  # kinds with a page; relations are read through `neighbors`
+# The tools of `wikigen mcp`, as llms.txt names them: every one reads, file_answer also writes a new source.
+MCP_TOOLS = ("search", "get", "neighbors", "excerpt", "verify", "file_answer")
 
 
 def object_record(obj: Mapping[str, Any]) -> dict[str, Any]:

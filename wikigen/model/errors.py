@@ -115,6 +115,16 @@ class NotFoundError(WikigenError):
     """An id, name, version or span that the snapshot does not have (search, mcp); says what exists."""
 
 
+class AnswerRefused(WikigenError):
+    """An answer filed back was not written: a citation not found verbatim in the committed version of
+    its source, a private source cited (R39), or another answer already at its file. ``failed`` lists
+    the citations refused, each ``{"citation": n, "source": ..., "problem": ...}``."""
+
+    def __init__(self, message: str, failed: Iterable[dict[str, object]] = ()) -> None:
+        super().__init__(message)
+        self.failed = tuple(failed)
+
+
 class ConflictError(WikigenError):
     """The snapshot or the sources moved while compiling (R30); the late result is rejected."""
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wikigen.model.agent_record import READABLE, cites_private, object_record
+from wikigen.model.agent_record import MCP_TOOLS, READABLE, cites_private, object_record
 from wikigen.model.objects import label_of
 from wikigen.views.knowledge import Knowledge
 from wikigen.views.layout import Layout
@@ -64,6 +64,10 @@ def _llms_txt(listed: Sequence[Mapping[str, Any]], site_name: str, site_url: str
         "version. Each object below has a JSON file with its structured fields and citations "
         "(citation_id, source, version, source_span, lines, quote); "
         f"[{OBJECTS_JSON}]({base}{OBJECTS_JSON}) lists them all.",
+        "",
+        f"In a clone of the repository, `wikigen mcp` serves the same snapshot over MCP (stdio): the tools "
+        f"{', '.join(MCP_TOOLS)} (an answer filed back as an uncommitted source, written only when each "
+        "quote is verbatim in the committed source it cites).",
         "",
     ]
     for kind, title in _SECTIONS.items():
