@@ -52,7 +52,7 @@ def print_lint(data: dict[str, Any]) -> None:
     for kind, more in data["left_out"].items():
         echo(
             f"… and {more} more {kind} finding(s), not listed: the {data['settings']['missing_concepts_listed']} "
-            "used by the most sources are (raise --min-sources to see fewer terms)"
+            "marked as a term by the most sources are (raise --min-sources to see fewer terms)"
         )
     counts = {severity: 0 for severity in reversed(SEVERITIES)}
     for finding in data["findings"]:

@@ -37,7 +37,8 @@ class Document:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    # HTML is recognised (never rendered) so that comments and tags are neither prose nor terms.
+    md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
     return md
 

@@ -1,6 +1,7 @@
 """Broken links: a relative link in a source to a file that does not exist at HEAD, resolved against
-the source's folder. External URLs, anchors and site-absolute paths (``/docs/...``, whose meaning
-depends on where the site is served) are not checked."""
+the source's folder. External URLs, anchors, site-absolute paths (``/docs/...``, whose meaning
+depends on where the site is served) and a documentation tool's references written in backticks
+(ExDoc's ``[h/1](`IEx.Helpers.h/1`)``) are not checked."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def resolved(source_path: str, target: str) -> str | None:
     """The repo path a relative link names (``..`` may lead out: then it starts with ``..``), or
     None for a link that is not checked."""
     path = unquote(target.split("#", 1)[0].split("?", 1)[0]).strip()
-    if not path or _SCHEME.match(path) or path.startswith(("/", "\\")):
+    # `/docs/...` is a site path; `` `Mod.fun/1` `` a documentation tool's reference (ExDoc)
+    if not path or _SCHEME.match(path) or path.startswith(("/", "\\", "`")):
         return None
     return posixpath.normpath(posixpath.join(posixpath.dirname(source_path), path))
 

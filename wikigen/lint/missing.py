@@ -2,11 +2,12 @@
 name) that at least ``min_sources`` sources use, and that no concept is named by (name or alias,
 compared by :func:`~wikigen.lint.terms.term_key`).
 
-Ranked by the number of sources that use the term, then by the number that mark it, then by the
+Ranked by the number of sources that mark the term, then by the number that use it, then by the
 term; only the first ``term_cap`` are listed and the rest counted, so a large corpus never floods."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -16,6 +17,8 @@ from wikigen.lint.inputs import SourceText
 from wikigen.lint.terms import is_term, term_key
 
 SHOWN_SOURCES = 3  # sources named in a finding's text; the rest are counted
+PLAIN_WORD_MARKS = 2  # sources that must mark a plain lowercase word before it is a candidate
+_PLAIN_WORD = re.compile(r"^[a-z]+$")
 
 
 @dataclass(slots=True)
@@ -27,7 +30,8 @@ class Candidate:
 
 def candidates(marked: Mapping[str, tuple[Marking, ...]]) -> dict[str, Candidate]:
     """term key → its candidate, from each source's markings (source id → markings). A heading of
-    one word names a section ("Limits", "Decision") more often than a term, so it marks nothing."""
+    one word names a section ("Limits", "Decision") more often than a term, so it marks nothing; a
+    plain lowercase word ("defaults", "feature") is a candidate once two sources mark it."""
     found: dict[str, Candidate] = {}
     for source_id, markings in sorted(marked.items()):
         for marking in markings:
@@ -38,7 +42,9 @@ def candidates(marked: Mapping[str, tuple[Marking, ...]]) -> dict[str, Candidate
             if key:
                 found.setdefault(key, Candidate(" ".join(phrase.split()), (source_id, marking.line)))
                 found[key].marked_by.add(source_id)
-    return found
+    return {
+        key: c for key, c in found.items() if len(c.marked_by) >= PLAIN_WORD_MARKS or not _PLAIN_WORD.match(c.written)
+    }
 
 
 def missing_concepts(
@@ -53,7 +59,7 @@ def missing_concepts(
     """The findings within the cap, and how many more there are. ``named``: the concepts' keys."""
     ranked = sorted(
         (
-            (-len(mentioned.get(key, set()) | c.marked_by), -len(c.marked_by), key)
+            (-len(c.marked_by), -len(mentioned.get(key, set()) | c.marked_by), key)
             for key, c in found.items()
             if key not in named and len(mentioned.get(key, set()) | c.marked_by) >= min_sources
         )
