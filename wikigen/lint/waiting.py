@@ -35,8 +35,8 @@ def stale_sources(waiting: Iterable[WaitingSource], now: int, stale_days: int) -
                 kind="stale",
                 severity="warning",
                 subject=source.id,
-                finding=f"source {source.id} has been {source.reason} for {days} days "
-                f"(over {stale_days}); the wiki shows an older version or none",
+                finding=f"source {source.id} has waited {days} days ({source.reason}; over {stale_days}), "
+                "so the wiki shows an older version of it or none",
                 file=source.path,
                 action=action.format(category=source.category),
             )
