@@ -63,13 +63,18 @@ def read_document(body: str) -> Document:
         start = token.map[0] if token.map else 0
         end = token.map[1] if token.map else start + 1
         if heading:
-            marked.append(Marking(text.strip().rstrip(":").strip(), "heading", start + 1))
+            marked.append(Marking(_phrase(text), "heading", start + 1))
             heading = False
-        marked.extend(Marking(m, "emphasis", start + 1) for m in _emphasized(token.children or []))
+        marked.extend(Marking(_phrase(m), "emphasis", start + 1) for m in _emphasized(token.children or []))
         marked.extend(Marking(m.group(0), "name", start + 1) for m in _CAMEL.finditer(text))
         for target in _targets(token.children or []):
             links.append(Link(target, _line_of(target, lines, start, end)))
     return Document("\n".join(prose), tuple(marked), tuple(links))
+
+
+def _phrase(text: str) -> str:
+    """A marked phrase without the punctuation that ends a label ("**Portable:**", "## Limits.")."""
+    return text.strip().rstrip(":.,;!").strip()
 
 
 def _text(children: list[Token]) -> str:
