@@ -244,3 +244,30 @@ def test_the_site_has_a_lint_page_listing_the_findings(built: GitRepo, monkeypat
     page = (built.root / "site/lint/index.html").read_text(encoding="utf-8")
     assert "reports/2019.md" in page and f"{K}/audit.md:10" in page and "point the link at an existing file" in page
     assert 'href="lint/"' in (built.root / "site/index.html").read_text(encoding="utf-8")  # in the navigation
+
+
+def test_a_waiting_source_waits_since_the_first_commit_the_snapshot_has_not_compiled(git_repo: GitRepo):
+    """R4, R36: the age runs from the oldest commit of the run, back from HEAD, whose version of the
+    file is not the compiled one (a later edit does not reset it); a file never compiled waits since
+    it was added. Commit times only."""
+    import pygit2
+
+    from wikigen.store.git import GitStore
+    from wikigen.store.waiting_since import waiting_since
+
+    def commit_at(when: int, files: dict[str, str]) -> None:
+        git_repo.stage(files)
+        tree = git_repo.repo.index.write_tree()
+        sig = pygit2.Signature("T", "t@example.invalid", when, 0)
+        parents = [] if git_repo.repo.head_is_unborn else [git_repo.repo.head.target]
+        git_repo.repo.create_commit("HEAD", sig, sig, "edit", tree, parents)
+
+    day = 86_400
+    commit_at(1 * day, {f"{T}/a.md": "v1\n"})
+    compiled = str(git_repo.repo.revparse_single(f"HEAD:{T}/a.md").id)
+    commit_at(2 * day, {f"{T}/a.md": "v2\n"})
+    commit_at(3 * day, {f"{T}/b.md": "new\n"})
+    commit_at(4 * day, {"README.md": "unrelated\n"})
+    commit_at(5 * day, {f"{T}/a.md": "v3\n"})
+    since = waiting_since(GitStore(git_repo.root), git_repo.head(), {f"{T}/a.md": compiled, f"{T}/b.md": None})
+    assert since == {f"{T}/a.md": 2 * day, f"{T}/b.md": 3 * day}
