@@ -20,6 +20,7 @@ import logging
 import os
 import posixpath
 import unicodedata
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ from wikigen.views.layout import (
     Layout,
     readable_names,
 )
+from wikigen.views.lint_page import LINT_PAGE, lint_page
 from wikigen.views.markup import PageSpec
 from wikigen.views.pages import page_specs
 from wikigen.views.site import CATEGORY_TITLES, Site
@@ -79,6 +81,7 @@ class WikigenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     graph = c.Type(bool, default=True)  # the graph page and graph.json
     seed = c.Type(int, default=DEFAULT_SEED)  # Louvain's seed (V3)
     agents = c.Type(bool, default=True)  # objects.json, llms.txt and a JSON file beside each object page
+    lint = c.Type(bool, default=True)  # the lint page: `wikigen lint`'s findings at HEAD
 
 
 class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -177,6 +180,8 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         pages = page_specs(site) + source_page_specs(site)
         if not self.config.graph:
             pages = [p for p in pages if p.src_uri != GRAPH_PAGE]
+        if self.config.lint:
+            pages.append(_lint_spec(self.root, knowledge))
 
         self.pages = {}
         for page in pages:
@@ -206,7 +211,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
                 files.append(File.generated(config, uri, abs_src_path=str(ASSET_DIR / name)))
 
         if self.config.nav and config.nav is None:
-            config.nav = _navigation(home, files, set(self.pages), self.config.graph)
+            config.nav = _navigation(home, files, set(self.pages), self.config.graph, self.config.lint)
         return files
 
     def on_page_content(self, html: str, page: MkPage, config: MkDocsConfig, files: Files) -> str:
@@ -332,9 +337,21 @@ def _toc_tokens(entries: tuple[tuple[int, str, str], ...]) -> list[Any]:
     return tokens
 
 
-def _navigation(home: str, files: Files, generated: set[str], graph: bool) -> list[Any]:
-    """Home, the category directories, the concept index, topics, the graph, then people's own pages
-    grouped by folder — never the thousands of source and compiled pages."""
+def _lint_spec(root: Path, knowledge: Knowledge) -> PageSpec:
+    """The lint page, its findings found now (the page is written later, as every page is)."""
+    from wikigen.lint import lint
+    from wikigen.views.lint_inputs import read_lint_inputs
+
+    try:
+        inputs = read_lint_inputs(root, knowledge=knowledge)
+    except WikigenError as exc:
+        raise PluginError(f"wikigen: {exc.message}") from None
+    return PageSpec(LINT_PAGE, "Lint", partial(lint_page, lint(inputs), inputs.now))
+
+
+def _navigation(home: str, files: Files, generated: set[str], graph: bool, lint: bool = True) -> list[Any]:
+    """Home, the category directories, the concept index, topics, the graph, the lint page, then
+    people's own pages grouped by folder — never the thousands of source and compiled pages."""
     nav: list[Any] = [{"Home": home}]
     categories = sorted(u for u in generated if u.startswith("categories/"))
     order = list(CATEGORY_TITLES)
@@ -344,6 +361,8 @@ def _navigation(home: str, files: Files, generated: set[str], graph: bool) -> li
     nav.append({"Topics": TOPIC_INDEX})
     if graph and GRAPH_PAGE in generated:
         nav.append({"Graph": GRAPH_PAGE})
+    if lint and LINT_PAGE in generated:
+        nav.append({"Lint": LINT_PAGE})
     own = sorted(f.src_uri for f in files if f.is_documentation_page() and f.src_uri not in generated)
     sections: dict[str, list[str]] = {}
     for uri in own:

@@ -1,0 +1,66 @@
+"""Since when a source has waited: a walk back along HEAD's first parents to the first commit whose
+version of the file the snapshot has not compiled — commit times only, never the clock."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygit2
+
+from wikigen.model.sources import SOURCES_DIR
+from wikigen.store.git import GitStore
+from wikigen.store.git_errors import translated
+
+MAX_COMMITS = 10_000  # a walk stops here; a source still waiting then waits at least that long
+
+
+def commit_time(store: GitStore, commit: str) -> int:
+    """The committer time of ``commit``, in seconds since the epoch."""
+    with translated(f"reading commit {commit}"):
+        return int(store.repo[commit].peel(pygit2.Commit).commit_time)
+
+
+def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None]) -> dict[str, int]:
+    """path → the commit time since which the file at ``path`` has held a version other than its
+    compiled blob (``compiled[path]``; None: never compiled): the time of the oldest commit of the
+    run, back from HEAD, in which the file exists and differs from that blob. A shallow history or
+    the walk's limit ends the run at the oldest commit read."""
+    remaining = dict(compiled)
+    since: dict[str, int] = {}
+    with translated("walking the history"):
+        commit: Any = store.repo[head].peel(pygit2.Commit)
+        newer_time = int(commit.commit_time)
+        newer_sources: str | None = None
+        for _ in range(MAX_COMMITS):
+            sources = _sources_tree(commit)
+            if sources != newer_sources:  # a commit that leaves the sources alone ends no run
+                for path in sorted(remaining):
+                    blob = _blob(commit, path)
+                    if blob is None or blob == remaining[path]:
+                        since[path] = newer_time
+                        del remaining[path]
+            if not remaining:
+                break
+            newer_time, newer_sources = int(commit.commit_time), sources
+            try:
+                commit = commit.parents[0] if commit.parent_ids else None
+            except KeyError:  # a shallow clone's oldest commit names a parent it does not hold
+                commit = None
+            if commit is None:
+                break
+    return since | dict.fromkeys(remaining, newer_time)
+
+
+def _sources_tree(commit: Any) -> str | None:
+    try:
+        return str(commit.tree[SOURCES_DIR].id)
+    except KeyError:
+        return None
+
+
+def _blob(commit: Any, path: str) -> str | None:
+    try:
+        return str(commit.tree[path].id)
+    except KeyError:
+        return None
