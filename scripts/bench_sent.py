@@ -225,6 +225,20 @@ def usage(steps: list[Step]) -> None:
     for kind, (sent, used, sent_bytes, used_bytes) in totals.items():
         print(f"  {kind}: {used} of {sent} items used ({used / max(sent, 1):.0%}), "
               f"{used_bytes:,} of {sent_bytes:,} bytes ({used_bytes / max(sent_bytes, 1):.0%})")
+    for step in steps:
+        for stage, request, _ in step.answers:
+            if stage != "analyze" or not request.get("anchors"):
+                continue
+            # R14 names what an anchor needs (id, name) and the fragments its definition cites.
+            texts = " ".join(" ".join(f["text"].split()) for f in request.get("fragments", []))
+            definitions = [str(a["definition"]) for a in request["anchors"] if "definition" in a]
+            if not definitions:
+                print(f"  {step.label}: the anchors carry no definitions (R14: the fragments hold their lines)")
+                continue
+            weight = sum(len(json.dumps(d, ensure_ascii=False).encode()) for d in definitions)
+            inside = sum(len(d.encode()) for d in definitions if d and " ".join(d.split()) in texts)
+            print(f"  {step.label}: the anchors' definitions weigh {weight:,} bytes; {inside:,} bytes of them "
+                  "are also, word for word, in the fragments sent")
 
 
 def main() -> None:

@@ -838,7 +838,8 @@ def test_recheck_is_sent_the_shared_blocks_as_analyze_got_them_and_what_analyze_
     assert [canonical_bytes(recheck[k]) for k in shared] == [canonical_bytes(analyze[k]) for k in shared]
     assert len(recheck["fragments"]) == 2  # the lines that define the two anchors
     assert [a["id"] for a in analyze["articles"]] == ["article/knowledge--node"]  # "Nodes": a hit
-    assert recheck["anchors"][0].keys() == {"id", "name", "aliases", "type", "definition"}
+    # R14: an anchor is its names; the lines its definition cites travel as fragments.
+    assert recheck["anchors"][0].keys() == {"id", "name", "aliases", "type"}
     assert [a["id"] for a in recheck["anchors"]] == ["concept/node", "concept/pod"]
     assert recheck["relations"][0].keys() == {"id", "subject", "predicate", "object", "basis"}
     assert recheck["delta"] == {

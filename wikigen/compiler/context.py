@@ -314,13 +314,13 @@ def build_context(
         "rules": RULES,
         "sources": [source_entry(s) for s in sorted(changed, key=lambda s: s.id)],
         "fragments": [f.as_json() for f in fragments],
+        # R14: an anchor travels as its names and type; the lines its definition cites are fragments.
         "anchors": [
             {
                 "id": a,
                 "name": index[a].get("label", a),
                 "aliases": list(index[a].get("aliases", [])),
                 "type": index[a].get("type", "concept"),
-                "definition": index[a].get("definition", ""),
             }
             for a in anchors
         ],
