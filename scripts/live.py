@@ -10,7 +10,10 @@ Opt-in and never in CI: the first run builds llama.cpp from source (10–20 minu
    (``../shared/corpora/elixir-guide/content``), compiled with ``wikigen compile --engine http``
    through a recording proxy, so that what crossed the wire is measured, not taken on trust.
 4. What happened: published (and ``wikigen verify`` on its citations), or refused with the problems
-   listed and HEAD unchanged; with the calls, bytes, tokens and time of each.
+   listed and HEAD unchanged; with the calls, bytes, tokens and time of each, and the prompt tokens
+   the server took from its cache on the recheck: as its usage reports them
+   (``prompt_tokens_details.cached_tokens``, where it does) and as its log counts them
+   (llama-cpp-python's "prefix-match hit" lines).
 
 Either outcome is a pass: a 135M model may well write no valid delta, and refusing it cleanly is
 right. Anything else (a crash, a published snapshot whose citations fail, a moved HEAD after a
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -160,6 +164,13 @@ class Exchange:
     usage: dict[str, Any]
     content: str
 
+    @property
+    def cached(self) -> int | None:
+        """The cached prompt tokens the server reported; None where it reported none."""
+        details = self.usage.get("prompt_tokens_details")
+        value = details.get("cached_tokens") if isinstance(details, dict) else None
+        return value if isinstance(value, int) else None
+
 
 @dataclass
 class Proxy:
@@ -254,12 +265,13 @@ def make_repo(repo: Path, wikigen: str) -> None:
 
 
 def table(exchanges: list[Exchange]) -> None:
-    """Status 0: no answer came before the compile ended."""
+    """Status 0: no answer came before the compile ended. "cached tok": as the server reported them."""
     say(f"{'#':>2} {'stage':8} {'response_format':19} {'status':>6} {'sent B':>8} {'recv B':>8} "
-        f"{'prompt tok':>10} {'compl tok':>9} {'seconds':>8}")
+        f"{'prompt tok':>10} {'cached tok':>10} {'compl tok':>9} {'seconds':>8}")
     for i, x in enumerate(exchanges, 1):
+        cached = "-" if x.cached is None else f"{x.cached:,}"
         say(f"{i:>2} {x.stage:8} {x.response_format:19} {x.status:>6} {x.sent:>8,} {x.received:>8,} "
-            f"{x.usage.get('prompt_tokens', '-')!s:>10} {x.usage.get('completion_tokens', '-')!s:>9} "
+            f"{x.usage.get('prompt_tokens', '-')!s:>10} {cached:>10} {x.usage.get('completion_tokens', '-')!s:>9} "
             f"{x.seconds:>8.1f}")
     tokens = [sum(int(x.usage.get(k) or 0) for x in exchanges) for k in ("prompt_tokens", "completion_tokens")]
     say(f"   {len(exchanges)} HTTP call(s), {sum(x.sent for x in exchanges):,} bytes sent, "
@@ -268,6 +280,25 @@ def table(exchanges: list[Exchange]) -> None:
     for i, x in enumerate(exchanges, 1):
         text = " ".join(x.content.split())
         say(f"   answer {i}: {text[:400]}{'…' if len(text) > 400 else ''}")
+
+
+# llama-cpp-python's log line when a prompt starts with the tokens the model already holds.
+PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, (\d+) prompt tokens to eval")
+
+
+def cache_report(exchanges: list[Exchange], log: str) -> None:
+    """The prompt tokens the server served from its cache on the recheck (R32: as reported)."""
+    rechecks = [x for x in exchanges if x.stage == "recheck" and x.status == 200]
+    if not rechecks:
+        say("cache: no recheck was answered")
+        return
+    x = rechecks[-1]
+    reported = "not reported (no usage.prompt_tokens_details)" if x.cached is None else f"{x.cached:,}"
+    say(f"cache: recheck prompt tokens {x.usage.get('prompt_tokens', '-')}, cached as the server reports: {reported}")
+    hits = PREFIX_HIT.findall(log)
+    if hits:
+        listed = ", ".join(f"{int(hit):,} reused + {int(new):,} evaluated" for hit, new in hits)
+        say(f"cache: the server's log, prompt by prompt: {listed}")
 
 
 def main() -> int:
@@ -305,6 +336,7 @@ def main() -> int:
             say(f"exit {done.returncode} after {elapsed:.1f} s")
             say()
             table(proxy.exchanges)
+            cache_report(proxy.exchanges, log.read_text(errors="replace"))
             say()
             return outcome(repo, head, done.returncode, wikigen)
         finally:

@@ -3,7 +3,13 @@
 It answers ``POST /v1/chat/completions`` from a queue of scripted replies (status, headers, body, an
 optional delay, or a callable), and once the queue is empty from an *answer function*
 ``(stage, request) -> delta`` run on the request read back from the prompt's data blocks — e.g. the
-offline engine, or ``tests.engines.extract``. Every request is recorded (path, headers, JSON body).
+offline engine, or ``tests.engines.extract``. Every request is recorded (path, headers, JSON body,
+its size on the wire).
+
+With a :class:`PrefixCache` the server models the prompt caching of OpenAI-compatible servers (OpenAI's
+prompt caching, vLLM's automatic prefix caching, llama.cpp's prompt cache): the longest prefix a
+prompt shares with any earlier one is cached, and its usage reports that, counting one token per
+UTF-8 byte, as ``prompt_tokens_details.cached_tokens``.
 """
 
 from __future__ import annotations
@@ -34,6 +40,9 @@ class Captured:
     path: str
     headers: dict[str, str]  # names lower-cased
     body: dict[str, Any]
+    wire: int = 0  # the request body's bytes
+    prompt: int = 0  # with a PrefixCache: the prompt's bytes, and how many of them were cached
+    cached: int = 0
 
     @property
     def system(self) -> str:
@@ -87,6 +96,44 @@ def completion(
     return body
 
 
+def prompt_text(body: Mapping[str, Any]) -> bytes:
+    """The text a server would tokenize: each message's role and content, in order."""
+    messages = body.get("messages") or []
+    return "".join(f"<|{m.get('role')}|>\n{m.get('content')}\n" for m in messages if isinstance(m, dict)).encode()
+
+
+class PrefixCache:
+    """The longest prefix a prompt shares with any earlier prompt counts as cached."""
+
+    def __init__(self) -> None:
+        self.prompts: list[bytes] = []
+
+    def prime(self, body: Mapping[str, Any]) -> None:
+        """Remember a prompt as if the server had already answered it (a warm server)."""
+        self.prompts.append(prompt_text(body))
+
+    def measure(self, body: Mapping[str, Any]) -> tuple[int, int]:
+        """(prompt bytes, cached bytes) of one request, which is then remembered."""
+        text = prompt_text(body)
+        cached = max((_shared(text, earlier) for earlier in self.prompts), default=0)
+        self.prompts.append(text)
+        return len(text), cached
+
+
+def _shared(a: bytes, b: bytes) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    low, high = 0, n  # a[:low] == b[:low], a[:high] != b[:high]
+    while high - low > 1:
+        mid = (low + high) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid
+    return low
+
+
 def offline_answer(stage: str, request: Mapping[str, Any]) -> Mapping[str, Any]:
     """Answer as the embedded offline engine would (imported late: it loads an ONNX model)."""
     from wikigen.engines.offline.engine import OfflineEngine
@@ -95,9 +142,16 @@ def offline_answer(stage: str, request: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 class FakeOpenAI:
-    def __init__(self, answer: AnswerFn | None = None, *, usage: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        answer: AnswerFn | None = None,
+        *,
+        usage: Mapping[str, Any] | None = None,
+        cache: PrefixCache | None = None,
+    ) -> None:
         self.answer = answer
         self.usage = usage
+        self.cache = cache
         self.replies: deque[Script] = deque()
         self.requests: list[Captured] = []
         self.stopping = threading.Event()
@@ -114,8 +168,10 @@ class FakeOpenAI:
                     body = json.loads(raw)
                 except json.JSONDecodeError:
                     body = {"_raw": raw.decode("utf-8", "replace")}
-                captured = Captured(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                captured = Captured(self.path, {k.lower(): v for k, v in self.headers.items()}, body, len(raw))
                 with fake.lock:
+                    if fake.cache is not None and self.path == PATH:
+                        captured.prompt, captured.cached = fake.cache.measure(body)
                     fake.requests.append(captured)
                     script = fake.replies.popleft() if fake.replies else None
                 if self.path != PATH:
@@ -167,7 +223,14 @@ class FakeOpenAI:
             return Reply(500, {"error": {"message": "the fake has no scripted reply left"}})
         request = captured.request
         delta = self.answer(request["stage"], request)
-        return Reply(200, completion(delta, usage=self.usage))
+        usage = self.usage
+        if self.cache is not None:
+            usage = {
+                "prompt_tokens": captured.prompt,
+                "completion_tokens": len(json.dumps(delta, ensure_ascii=False).encode()),
+                "prompt_tokens_details": {"cached_tokens": captured.cached},
+            }
+        return Reply(200, completion(delta, usage=usage))
 
     def start(self) -> FakeOpenAI:
         self.thread.start()

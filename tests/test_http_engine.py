@@ -20,12 +20,13 @@ import pytest
 
 from tests.conftest import GIT_ENV, GitRepo, source
 from tests.engines import extract
-from tests.fake_openai import MODEL, FakeOpenAI, Reply, completion, offline_answer
+from tests.fake_openai import MODEL, FakeOpenAI, PrefixCache, Reply, completion, offline_answer
 from wikigen.compiler.driver import compile_repo
 from wikigen.engines import make_engine
 from wikigen.engines.contract import empty_delta
 from wikigen.engines.http import prompts
 from wikigen.engines.http.client import DeltaError, HttpEngine, HttpEngineError
+from wikigen.engines.http.output import stage_schema
 from wikigen.engines.http.retries import _retry_after
 from wikigen.engines.scripted import ScriptedEngine
 from wikigen.model.config import EngineSettings, load_config
@@ -186,7 +187,7 @@ def test_compile_through_http_gives_the_same_object_files(make_repo, answer: str
     assert first_call.body["model"] == "m-analyze" and requests[1].body["model"] == "m-recheck"
     assert first_call.body["response_format"] == {
         "type": "json_schema",
-        "json_schema": {"name": "wikigen_delta", "schema": load_schema("delta"), "strict": False},
+        "json_schema": {"name": "wikigen_delta", "schema": stage_schema("analyze"), "strict": False},
     }
     data = trace(http_repo)
     assert data["engine"] == "http" and data["routes"]["analyze"].endswith("/m-analyze")
@@ -517,8 +518,9 @@ def test_json_mode_is_the_fallback_when_the_server_rejects_json_schema(git_repo:
     assert compile_repo(git_repo.root, engine=one_model).published
     formats = [c.body["response_format"]["type"] for c in fake.requests]
     assert formats == ["json_schema", "json_object", "json_object"]  # recheck (same model) remembers it
-    assert '"title":"wikigen delta"' in fake.requests[1].system  # JSON mode carries the schema in the prompt
-    assert fake.requests[1].body["response_format"]["schema"] == load_schema("delta")  # and beside it
+    # JSON mode carries the schema in the prompt, and beside it
+    assert json.dumps(stage_schema("analyze"), separators=(",", ":")) in fake.requests[1].system
+    assert fake.requests[1].body["response_format"]["schema"] == stage_schema("analyze")
     http = trace(git_repo)["calls"][0]["http"]
     assert [(c["status"], c["response_format"]) for c in http] == [
         (400, "json_schema"),
@@ -530,7 +532,7 @@ def test_json_mode_is_the_fallback_when_the_server_rejects_json_schema(git_repo:
     )
     assert fake.requests[-1].body["response_format"] == {
         "type": "json_object",
-        "schema": load_schema("delta"),
+        "schema": stage_schema("analyze"),
     }
 
 
@@ -574,7 +576,7 @@ def test_schema_rejection_is_recognised_by_its_answer_whatever_the_status(fake: 
         (200, "json_object+schema"),
     ]
     assert len(fake.requests) == 2  # no retry of the rejected form, no backoff
-    assert fake.requests[1].body["response_format"] == {"type": "json_object", "schema": load_schema("delta")}
+    assert fake.requests[1].body["response_format"] == {"type": "json_object", "schema": stage_schema("analyze")}
 
 
 def test_a_rejection_named_past_the_shown_part_of_a_long_error_is_still_recognised(fake: FakeOpenAI):
@@ -589,7 +591,7 @@ def test_a_rejection_named_past_the_shown_part_of_a_long_error_is_still_recognis
 
 
 def test_recheck_prompt_says_what_it_receives_and_carries_only_that(git_repo: GitRepo, fake: FakeOpenAI):
-    """R19: recheck's user message holds the blocks recheck checks, not analyze's again."""
+    """R19: recheck's user message holds the blocks recheck checks, not analyze's own blocks."""
     git_repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
     compile_repo(git_repo.root, engine=engine(fake))
     analyze, recheck = fake.requests
@@ -597,13 +599,104 @@ def test_recheck_prompt_says_what_it_receives_and_carries_only_that(git_repo: Gi
     def kinds(captured: Any) -> list[str]:
         return re.findall(r'<wikigen-data kind="([a-z_]+)">', captured.user)
 
-    assert kinds(analyze) == ["rules", "sources", "fragments", "anchors", "articles", "relations", "revoked",
-                              "withdrawn"]
+    assert kinds(analyze) == ["sources", "fragments", "anchors", "relations", "articles", "revoked",
+                              "withdrawn", "rules"]
     assert kinds(recheck) == ["sources", "fragments", "anchors", "relations", "delta"]
     assert recheck.request["sources"] == analyze.request["sources"]
     assert set(recheck.request["delta"]) == {"concepts", "relations"}
-    assert "This stage receives only what it checks" in recheck.system
-    assert "This stage receives only what it checks" not in analyze.system
+    # One system message names both stages' tasks; the user message names the stage, last.
+    assert recheck.system == analyze.system and "## recheck" in recheck.system
+    assert analyze.user.endswith("Stage: analyze.\nReturn the JSON object now.")
+    assert recheck.user.endswith("Stage: recheck.\nReturn the JSON object now.")
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("json_mode", [False, True], ids=["json_schema", "json_mode"])
+def test_analyze_and_recheck_prompts_share_a_byte_prefix_over_every_block_both_send(
+    git_repo: GitRepo, fake: FakeOpenAI, json_mode: bool
+):
+    """R19, R17: recheck repeats analyze's prompt byte for byte up to the delta, so that a server's
+    prompt cache serves it; one edited source still costs two calls."""
+    sched = "Intro line about scheduling.\n"
+    git_repo.commit({f"{K}/pod.md": source(POD, title="Pods"), f"{K}/node.md": source(NODE, title="Nodes"),
+                     f"{K}/sched.md": source(sched, title="Scheduling")})
+    compile_repo(git_repo.root, engine=engine(fake))
+    if json_mode:
+        fake.push(Reply(400, {"error": {"message": "response_format type json_schema is not supported"}}))
+    # The edit names two concepts and the relation between them: anchors, fragments and relations.
+    git_repo.commit({f"{K}/sched.md": source(sched + "\nThe scheduler puts each Pod on a Node.\n", title="Scheduling")})
+    calls = len(fake.requests)
+    one_model = HttpEngine(settings(fake, models=(("analyze", "m"), ("recheck", "m"))))
+    report = compile_repo(git_repo.root, engine=one_model)
+    assert report.published and report.as_json()["engine_calls"] == 2
+    # In JSON mode the first analyze attempt is refused for its json_schema and made again.
+    *_, analyze = [c for c in fake.requests[calls:] if c.stage == "analyze"]
+    (recheck,) = [c for c in fake.requests[calls:] if c.stage == "recheck"]
+    assert (recheck.body["response_format"]["type"] == "json_object") is json_mode
+    both = [k for k in recheck.request if k in analyze.request and k != "stage"]
+    assert both == ["sources", "fragments", "anchors", "relations"]
+    assert all(analyze.request[k] for k in both)  # every shared block has something in it
+    assert recheck.system == analyze.system
+    shared = _shared_prefix(analyze.user, recheck.user)
+    for kind in both:
+        block = prompts.data_block(kind, recheck.request[kind])
+        assert analyze.user.index(block) + len(block) <= shared, kind
+    assert shared >= recheck.user.index('<wikigen-data kind="delta">')  # all that precedes the delta
+
+
+def test_cached_input_in_the_trace_is_what_the_server_reports_and_null_when_it_does_not(make_repo):
+    """R32: the recheck's cached tokens, as a server with a prompt cache reports them, reach the
+    trace; a server that reports none leaves the count null, never 0."""
+    repo = make_repo()
+    repo.commit({f"{K}/pod.md": source(POD, title="Pods")})
+    with FakeOpenAI(extract, cache=PrefixCache()) as server:
+        compile_repo(repo.root, engine=engine(server))
+        analyze, recheck = server.requests
+    usage = [c["usage"] for c in trace(repo)["calls"]]
+    assert [u["cached_input"] for u in usage] == [analyze.cached, recheck.cached]
+    assert [u["input"] for u in usage] == [analyze.prompt - analyze.cached, recheck.prompt - recheck.cached]
+    # Recheck's cached part covers the system message and every block both stages were sent.
+    before_delta = recheck.user.index('<wikigen-data kind="delta">')
+    assert recheck.cached >= len(recheck.system.encode()) + len(recheck.user[:before_delta].encode())
+    assert trace(repo)["usage"]["cached_input"] == analyze.cached + recheck.cached
+    repo.commit({f"{K}/pod.md": source(POD + "\nMore about pods.\n", title="Pods")})
+    with FakeOpenAI(extract, usage={"prompt_tokens": 10, "completion_tokens": 3}) as server:
+        compile_repo(repo.root, engine=engine(server))
+    assert [c["usage"]["cached_input"] for c in trace(repo)["calls"]] == [None, None]
+    assert trace(repo)["usage"]["cached_input"] is None
+
+
+def test_the_schema_sent_constrains_like_the_delta_schema_without_repeating_the_instructions(fake: FakeOpenAI):
+    """R21, R22: the schema on the wire has no titles or descriptions (the instructions say it), and
+    accepts and rejects what the delta schema does."""
+    from jsonschema import Draft202012Validator
+
+    engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
+    sent = fake.requests[0].body["response_format"]["json_schema"]["schema"]
+    text = json.dumps(sent)
+    assert '"description"' not in text and "wikigen delta" not in text and "$id" not in text
+    assert set(sent["$defs"]["article"]["properties"]) == set(load_schema("delta")["$defs"]["article"]["properties"])
+    quote = {"source": "knowledge/a", "quote": "Alpha text."}
+    claim = {"text": "Alpha.", "quotes": [quote]}
+    good = {**empty_delta(), "articles": [{"title": "A", "sources": ["knowledge/a"], "summary": [claim]}]}
+    bad = [
+        {**empty_delta(), "articles": [{"title": "A", "sources": ["knowledge/a"], "summary": []}]},
+        {**empty_delta(), "concepts": [{"name": "A", "type": "term", "definition": {**claim, "quotes": []}}]},
+        {**empty_delta(), "relations": [{"subject": "A", "predicate": "p", "object": "B", "basis": "maybe",
+                                         "evidence": [quote]}]},
+        {**empty_delta(), "extra": []},
+    ]
+    full, wire = Draft202012Validator(load_schema("delta")), Draft202012Validator(sent)
+    assert full.is_valid(good) and wire.is_valid(good)
+    assert [full.is_valid(d) for d in bad] == [wire.is_valid(d) for d in bad] == [False] * len(bad)
+    # The payload itself is compact JSON.
+    assert fake.requests[0].wire == len(json.dumps(fake.requests[0].body, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 def test_recheck_is_sent_a_schema_that_allows_relations_only(fake: FakeOpenAI):
@@ -619,7 +712,7 @@ def test_recheck_is_sent_a_schema_that_allows_relations_only(fake: FakeOpenAI):
     assert sent["properties"]["relations"] == load_schema("delta")["properties"]["relations"]
     fake.push(Reply(500, LLAMA_CPP_500))
     engine(fake).run("analyze", minimal_request(), time.monotonic() + 10, threading.Event())
-    assert fake.requests[-1].body["response_format"]["schema"] == load_schema("delta")  # analyze: all kinds
+    assert fake.requests[-1].body["response_format"]["schema"] == stage_schema("analyze")  # analyze: all kinds
 
 
 def test_a_server_that_takes_json_mode_but_not_its_schema_gets_plain_json_mode(fake: FakeOpenAI):

@@ -99,6 +99,8 @@ def _declared_lang(source: Source) -> dict[str, str]:
 
 
 DATA_KEYS = ("sources", "fragments", "anchors", "articles", "relations", "revoked", "withdrawn")
+# What recheck is sent of analyze's request, as analyze was sent it (R19).
+RECHECK_KEYS = ("sources", "fragments", "anchors", "relations")
 
 
 def source_entry(source: Source) -> dict[str, Any]:
@@ -117,27 +119,20 @@ def source_entry(source: Source) -> dict[str, Any]:
 
 
 def recheck_request(request: Mapping[str, Any], delta: Mapping[str, Any]) -> dict[str, Any]:
-    """R19: what recheck checks, built from analyze's request and delta, and nothing sent twice for
-    nothing.
+    """R19: what recheck checks, built from analyze's request and delta, in the same scope.
 
     Recheck looks for explicit relations that analyze missed, and inferences across sources, in the
-    same bounded text: it gets the changed sources and the fragments as analyze did, the names of
-    what a relation may join (anchors: id, name, aliases; analyze's concepts: name, aliases) and the
-    relations it must not return again (the existing ones among the anchors and analyze's, as
-    subject, predicate, object). Anchors' types and definitions, article hits, revoked objects,
-    withdrawn ids, the rules version and analyze's articles, topics, definitions and evidence are
-    not sent: recheck returns relations only, cites only sources and fragments, and may name only
-    the anchors and the concepts of the delta (``validate.resolve``).
+    same bounded text: it gets the changed sources, the fragments, the anchors (what a relation may
+    join) and the existing relations among them (not to be returned again) exactly as analyze got
+    them, so that a server's prompt cache serves that part of recheck's prompt; then what analyze
+    found (its concepts: name, aliases; its relations: subject, predicate, object). Article hits,
+    revoked objects, withdrawn ids, the rules version and analyze's articles, topics, definitions
+    and evidence are not sent: recheck returns relations only, cites only sources and fragments,
+    and may name only the anchors and the concepts of the delta (``validate.resolve``).
     """
     return {
         "stage": "recheck",
-        "sources": list(request.get("sources", [])),
-        "fragments": list(request.get("fragments", [])),
-        "anchors": [
-            {"id": a["id"], "name": a["name"], "aliases": list(a.get("aliases", []))}
-            for a in request.get("anchors", [])
-        ],
-        "relations": [_triple(r) for r in request.get("relations", [])],
+        **{key: list(request.get(key, [])) for key in RECHECK_KEYS},
         "delta": {
             "concepts": [
                 {"name": c["name"], "aliases": list(c.get("aliases", []))} for c in delta.get("concepts", [])
@@ -319,13 +314,13 @@ def build_context(
         "rules": RULES,
         "sources": [source_entry(s) for s in sorted(changed, key=lambda s: s.id)],
         "fragments": [f.as_json() for f in fragments],
+        # R14: an anchor travels as its names and type; the lines its definition cites are fragments.
         "anchors": [
             {
                 "id": a,
                 "name": index[a].get("label", a),
                 "aliases": list(index[a].get("aliases", [])),
                 "type": index[a].get("type", "concept"),
-                "definition": index[a].get("definition", ""),
             }
             for a in anchors
         ],

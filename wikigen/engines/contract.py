@@ -2,7 +2,7 @@
 
 A request and a delta are plain JSON (schemas in ``wikigen/schemas/``). The pipeline calls
 ``analyze``, then ``recheck`` with what it checks (``wikigen.compiler.context.recheck_request``): the same
-sources and fragments, the anchors' names, the relations not to return again and what analyze
+sources, fragments, anchors and relations (not to return again) as analyze, and what analyze
 found, never analyze's whole request again; both share one deadline (a ``time.monotonic()``
 value) and one cancellation event.
 

@@ -261,8 +261,12 @@ class HttpEngine:
         json_mode = response_format != JSON_SCHEMA
         body: dict[str, Any] = {
             "model": model,
-            # In JSON mode the server may not enforce the schema, so the prompt carries it too.
-            "messages": prompts.messages(stage, request, schema=schema if json_mode else None),
+            # In JSON mode the server may not enforce the schema, so the prompt carries it too: the
+            # one both stages share, so that their system messages stay the same (recheck's limits
+            # are in its task).
+            "messages": prompts.messages(
+                stage, request, schema=stage_schema("analyze") if json_mode else None
+            ),
             "stream": False,
         }
         if response_format == JSON_SCHEMA:
@@ -274,7 +278,7 @@ class HttpEngine:
             body["response_format"] = {"type": "json_object", "schema": schema}
         else:
             body["response_format"] = {"type": "json_object"}
-        return json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
     def _send(
         self, url: str, payload: bytes, key: str | None, deadline: float, cancel: threading.Event

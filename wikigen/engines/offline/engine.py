@@ -13,8 +13,8 @@ Rules, per stage:
   language than English are never parsed: language-independent rules only, and no relations.
 - **recheck** — the same relation rule over the changed sources *and* the fragments, with the
   concepts of analyze's delta and the anchors; nothing already in the delta or the request. It
-  reads only what ``wikigen.compiler.context.recheck_request`` sends: sources, fragments, the anchors' ids,
-  names and aliases, and the relations (existing and analyze's) as subject, predicate, object.
+  reads only what ``wikigen.compiler.context.recheck_request`` sends: sources, fragments, anchors and
+  existing relations as analyze got them, and analyze's concepts and relations.
 - **topics** — none: the compiler derives topics from the merged objects (:mod:`wikigen.compiler.topics`),
   so a topic never depends on which increment its concepts came in.
 
