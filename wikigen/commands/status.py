@@ -44,5 +44,5 @@ def status_report(ws: Workspace) -> dict[str, Any]:
         "deferred": [sid for sid, w in waiting.items() if w["reason"] == "deferred"],
         "waiting": {sid: w for sid, w in waiting.items() if w["reason"] != "deferred"},
         "invalid": [p.as_dict() for p in plan.invalid],
-        "uncommitted": uncommitted_sources(ws.store),
+        "uncommitted": uncommitted_sources(ws.store, ws.sources_dir),
     }

@@ -18,7 +18,7 @@ from wikigen.model.agent_record import cites_private
 from wikigen.model.config import Config
 from wikigen.model.objects import parse_object, relation_lines
 from wikigen.model.snapshot import ManifestEntry
-from wikigen.model.sources import SOURCES_DIR, Source, is_source_path, parse_source
+from wikigen.model.sources import Source, is_source_path, parse_source
 from wikigen.store.communities import read_record
 from wikigen.store.git import GitStore
 from wikigen.store.privacy import private_now
@@ -58,7 +58,7 @@ class Knowledge:
     version: int = 0
     exists: bool = False
     head: str | None = None
-    stale: bool = False  # content/sources at HEAD differs from the tree the snapshot was compiled from
+    stale: bool = False  # the sources folder at HEAD differs from the tree the snapshot was compiled from
     trace: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     sources: Mapping[str, SourceView] = field(default_factory=lambda: _EMPTY)
     objects: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
@@ -75,8 +75,9 @@ def load_knowledge(root: Path | str) -> Knowledge:
     ws = Workspace.open(root, history=False)  # the site shows HEAD; a missing version is a problem shown
     store, config, snapshot = ws.store, ws.config, ws.baseline
     tree = store.commit_tree(ws.head)
-    sources_tree = store.subtree(tree, SOURCES_DIR)
-    head_blobs = {path: blob for path, blob in store.blobs(sources_tree, SOURCES_DIR) if is_source_path(path)}
+    folder = config.sources_dir
+    sources_tree = store.subtree(tree, folder)
+    head_blobs = {path: blob for path, blob in store.blobs(sources_tree, folder) if is_source_path(path, folder)}
     problems: list[str] = []
     sources: dict[str, SourceView] = {}
     covered: set[str] = set()
