@@ -79,14 +79,18 @@ def init(directory: str, install_spec: str | None) -> None:
 @click.pass_context
 def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     """Parse and validate sources; one `path:line: message` per problem. No model, no network."""
-    from wikigen.commands.check import check_sources
+    from wikigen.commands.check import check_sources, unread_sentence
 
     # The work tree alone needs no history (a shallow clone is fine); the index is planned against it.
     # Names are relative to the folder of -C, as everything else is.
     named = [str(Path(ctx.obj["dir"], name)) for name in files]
-    problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=named)
+    ws = _workspace(ctx, history=staged)
+    problems = check_sources(ws, staged=staged, files=named)
     for problem in problems:
         echo(str(problem))
+    note = "" if files else unread_sentence(ws, staged=staged)
+    if note:
+        echo(f"wikigen: {note}", err=True, lines=True)
     if problems:
         echo(f"{len(problems)} problem(s) in sources", err=True)
         ctx.exit(EXIT_FAILURE)

@@ -16,6 +16,7 @@ from wikigen.model.sources import (
     parse_source,
 )
 from wikigen.model.tree_problems import asset_problem, duplicate_id_problems, link_problem
+from wikigen.store.unread_markdown import unread_at, unread_note
 from wikigen.store.workspace import Workspace
 
 
@@ -153,3 +154,9 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
                 ids.append((known_path, entry.id, 1))
     problems.extend(duplicate_id_problems(ids))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
+
+
+def unread_sentence(ws: Workspace, *, staged: bool = False) -> str:
+    """The note on Markdown that lies outside the sources folder, or "" (see
+    :mod:`wikigen.store.unread_markdown`)."""
+    return unread_note(unread_at(ws.store, ws.head, ws.sources_dir, staged=staged), ws.sources_dir)

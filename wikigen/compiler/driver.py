@@ -213,7 +213,7 @@ def _refuse(ws: Workspace, plan: Plan, run: _Run, *, retry: bool, allow_mass_wit
     if plan.invalid:
         raise SourceError(plan.invalid)  # R5: nothing is published
     if not allow_mass_withdrawal:
-        refuse_mass_withdrawal(plan, ws.baseline)
+        refuse_mass_withdrawal(plan, ws.baseline, ws.sources_dir)
     if not retry:
         failure = previous_failure(
             ws.store, ws.head, plan.sources_tree, run.key, run.mode, sources_dir=ws.sources_dir
