@@ -64,12 +64,17 @@ def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) ->
     help="What the workflow installs with pip, e.g. 'wikigen-compiler @ git+https://github.com/OWNER/wikigen@COMMIT'. "
     "Default: how this copy was installed, or wikigen-compiler==VERSION from PyPI when that was a local folder or file.",
 )
-def init(directory: str, install_spec: str | None) -> None:
+@click.option(
+    "--sources",
+    metavar="FOLDER",
+    help="Compile the Markdown where it is, e.g. docs: sets paths.sources in wikigen.yml. Default: content/sources.",
+)
+def init(directory: str, install_spec: str | None, sources: str | None) -> None:
     """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
     from wikigen.commands.init import hook_python, init_repo
 
     notes: list[str] = []
-    written = init_repo(Path(directory), install_spec=install_spec, note=notes.append)
+    written = init_repo(Path(directory), install_spec=install_spec, note=notes.append, sources=sources)
     print_init(written, directory, hook_python(), notes)
 
 

@@ -42,7 +42,7 @@ def print_init(written: list[str], directory: str, hook_python: str, notes: Sequ
             "it and run `wikigen init` again from another Python, or use the pre-commit framework's hook "
             "wikigen-check (.pre-commit-hooks.yaml)"
         )
-    if not written:
+    if not written and not notes:
         echo("nothing to do: every file is already there")
     # R16: the first import is a large change; --batch splits it to fit the caps.
     where = "" if directory == "." else f"cd {shlex.quote(directory)} && "

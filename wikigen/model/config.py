@@ -426,30 +426,31 @@ def _paths(raw: Any, problems: _Problems) -> Paths:
         problems.add(f"unknown setting paths.{key} (known: sources)")
     if "sources" not in raw:
         return Paths()
-    value = raw["sources"]
-    example = "e.g. `paths: {sources: docs}` for a docs/ folder"
+    folder, problem = sources_folder(raw["sources"])
+    if problem is not None:
+        problems.add(f"paths.sources: {problem}; e.g. `paths: {{sources: docs}}` for a docs/ folder")
+    return Paths(sources=folder)
+
+
+def sources_folder(value: Any) -> tuple[str, str | None]:
+    """``value`` as a sources folder (POSIX, relative to the repository root, no trailing slash) and
+    None; or the default folder and why ``value`` cannot be one: it must lie inside the repository,
+    neither hold nor lie in what the compiler writes, and lie outside the site's folder unless it is
+    the default (MkDocs would publish its files raw beside the pages made of them)."""
     if not isinstance(value, str) or not value.strip():
-        problems.add(f"paths.sources must be a folder of the repository, {example}; got {value!r}")
-        return Paths()
+        return DEFAULT_SOURCES_DIR, f"{value!r} is not a folder name"
     folder = posixpath.normpath(value.strip().replace("\\", "/"))
     parts = folder.split("/")
     if folder.startswith("/") or folder == "." or ".." in parts or any(p.startswith(".") for p in parts):
-        problems.add(
-            f"paths.sources: {value!r} is not a folder inside the repository (relative to its root, "
-            f"no '..', no hidden folder); {example}"
+        return DEFAULT_SOURCES_DIR, (
+            f"{value!r} is not a folder inside the repository (relative to its root, no '..', no hidden folder)"
         )
-        return Paths()
     for generated in GENERATED_DIRS:
         if folder == generated or folder.startswith(generated + "/") or generated.startswith(folder + "/"):
-            problems.add(
-                f"paths.sources: {value!r} overlaps {generated}/, which only the compiler writes; "
-                f"name the folder that holds your Markdown, {example}"
-            )
-            return Paths()
+            return DEFAULT_SOURCES_DIR, f"{value!r} overlaps {generated}/, which only the compiler writes"
     if folder.startswith(SITE_DIR + "/") and folder != DEFAULT_SOURCES_DIR:
-        problems.add(
-            f"paths.sources: {value!r} lies in {SITE_DIR}/, the site's folder, whose other files are "
-            f"published as they are; use {DEFAULT_SOURCES_DIR} or a folder outside {SITE_DIR}/, {example}"
+        return DEFAULT_SOURCES_DIR, (
+            f"{value!r} lies in {SITE_DIR}/, the site's folder, whose other files are published as they are; "
+            f"use {DEFAULT_SOURCES_DIR} or a folder outside {SITE_DIR}/"
         )
-        return Paths()
-    return Paths(sources=folder)
+    return folder, None

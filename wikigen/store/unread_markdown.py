@@ -7,9 +7,11 @@ Read from a git tree (HEAD or the index), never from the work tree: the compiler
 
 from __future__ import annotations
 
+import os
 import posixpath
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from wikigen.model.config import DEFAULT_SOURCES_DIR, GENERATED_DIRS, SITE_DIR
@@ -61,10 +63,34 @@ def unread_markdown(store: GitStore, tree: str | None, sources_dir: str) -> Unre
     :data:`REPOSITORY_FILES`."""
     if tree is None:
         return UnreadMarkdown()
-    groups: dict[str, list[str]] = {}
     with translated("listing the Markdown files outside the sources folder"):
-        for path in _markdown(store, store._tree_obj(tree), "", sources_dir):
-            groups.setdefault(path.split("/", 1)[0], []).append(path)
+        return grouped(_markdown(store, store._tree_obj(tree), "", sources_dir))
+
+
+def unread_on_disk(root: Path, sources_dir: str, ignored: Callable[[str], bool]) -> UnreadMarkdown:
+    """:func:`unread_markdown` of the files in the folder ``root`` (for `wikigen init`, which runs
+    before anything is committed); ``ignored`` says which paths git ignores (never walked)."""
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):  # never into a linked folder
+        base = Path(dirpath).relative_to(root).as_posix()
+        base = "" if base == "." else base
+        dirnames[:] = sorted(
+            name
+            for name in dirnames
+            if not name.startswith(".") and name != "node_modules"  # dependencies, when git is not asked
+            and not _skipped(f"{base}/{name}" if base else name, sources_dir)
+            and not ignored(f"{base}/{name}/" if base else f"{name}/")
+        )
+        if base:
+            found += [f"{base}/{n}" for n in sorted(filenames) if n.casefold().endswith(".md") and not n.startswith(".")]
+    return grouped(path for path in found if not ignored(path))
+
+
+def grouped(paths: Iterable[str]) -> UnreadMarkdown:
+    """Markdown ``paths`` by top-level folder."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        groups.setdefault(path.split("/", 1)[0], []).append(path)
     folders = [
         (_common_folder(paths), len(paths))
         for paths in groups.values()
