@@ -202,8 +202,12 @@ def compile_command(
     data = report.as_json()
     if as_json:
         print_json(data)
-        return
-    print_compile(data)
+    else:
+        print_compile(data)
+    if report.published:
+        from wikigen.commands.search_index import refresh_search
+
+        refresh_search(ctx.obj["dir"], quiet=quiet or as_json)  # E6: where the repo has an index
 
 
 @cli.command(name="push")

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.model.agent_record import cites_private
-from wikigen.model.config import Config
+from wikigen.model.config import DEFAULT_SOURCES_DIR, Config
 from wikigen.model.objects import parse_object, relation_lines
 from wikigen.model.snapshot import ManifestEntry
 from wikigen.model.sources import Source, is_source_path, parse_source
@@ -65,6 +65,7 @@ class Knowledge:
     provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     problems: tuple[str, ...] = ()
     communities: Mapping[str, str] | None = None  # the compiler's record (V3); None: not recorded
+    sources_dir: str = DEFAULT_SOURCES_DIR  # the sources folder (paths.sources)
 
     def of_kind(self, kind: str) -> dict[str, Mapping[str, Any]]:
         return {oid: obj for oid, obj in self.objects.items() if obj.get("kind") == kind}
@@ -155,6 +156,7 @@ def load_knowledge(root: Path | str) -> Knowledge:
         ),
         problems=tuple(problems),
         communities=_recorded_communities(store, tree),
+        sources_dir=folder,
     )
 
 
