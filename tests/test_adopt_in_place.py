@@ -181,9 +181,3 @@ def test_init_keeps_an_own_mkdocs_yml_and_writes_the_wikis_beside_it(git_repo: G
     assert 'site_name: "Typer wiki"' in wiki and "docs_dir: content" in wiki and "- wikigen" in wiki
     assert "INHERIT" not in wiki and "hooks" not in wiki.split("\n", 2)[2]
 
-
-def test_a_wikigen_mkdocs_yml_is_not_written_again(git_repo: GitRepo):
-    """A mkdocs.yml that already uses the wikigen plugin is the wiki's: nothing is written beside it."""
-    git_repo.commit({"mkdocs.yml": "site_name: kb\ndocs_dir: content\nplugins:\n  - search\n  - wikigen\n"})
-    git_repo.wikigen("init", str(git_repo.root), *SPEC)
-    assert not (git_repo.root / "mkdocs.wikigen.yml").exists()

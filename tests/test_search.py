@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.agents_repo import PODS, K, compiled_repo
+from tests.agents_repo import CONTAINERS, PODS, K, compiled_repo
 from tests.conftest import GitRepo, source
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.evidence.passages import passages
@@ -214,30 +214,26 @@ def test_building_the_index_from_nothing_shows_progress_per_source(tmp_path: Pat
     assert lines == []
 
 
+
 def test_a_compile_brings_an_existing_index_up_to_date_embedding_only_what_changed(tmp_path: Path):
-    """E6: where a repo has a search index, `wikigen compile` brings it to the new snapshot, embedding
-    the passages of the changed source alone, so that the next search embeds nothing."""
+    """E6: a repo never searched gets no index from a compile (no embedding paid for nothing); once it
+    has one, `wikigen compile` brings it to the new snapshot, embedding the passages of the changed
+    source alone, so that the next search embeds nothing."""
     repo = compiled_repo(tmp_path / "repo")
+    repo.commit({f"{K}/containers.md": source(CONTAINERS + "\nAn image is pulled before the container starts.\n", title="Containers")})
+    unsearched = repo.wikigen("compile", "--engine", "offline")
+    assert unsearched.code == 0, unsearched.err
+    assert "search index" not in unsearched.err and refresh_index(repo.root) is None
+    assert not index_path(GitStore(repo.root)).exists()
+
     Searcher(repo.root).at()  # the index, built by a first search
-    edited = PODS_EDIT
-    repo.commit({f"{K}/pods.md": source(edited, title="Pods")})
+    repo.commit({f"{K}/pods.md": source(PODS_EDIT, title="Pods")})
     result = repo.wikigen("compile", "--engine", "offline")
     assert result.code == 0, result.err
-    expected = len(passages(edited))
+    expected = len(passages(PODS_EDIT))
     assert f"search index up to date: 1 source(s) indexed, {expected} passage(s) embedded" in result.err
 
     after = Searcher(repo.root)
     after.at()
     assert after.last_sync == SyncReport()  # nothing left for the first query to embed
-    assert after.index.snapshot_version == 2
-
-
-def test_a_compile_builds_no_index_where_there_was_none(tmp_path: Path):
-    """E6: a repo never searched gets no index from a compile (embedding is not paid for nothing)."""
-    repo = compiled_repo(tmp_path / "repo")
-    repo.commit({f"{K}/pods.md": source(PODS_EDIT, title="Pods")})
-    result = repo.wikigen("compile", "--engine", "offline")
-    assert result.code == 0, result.err
-    assert "search index" not in result.err
-    assert not index_path(GitStore(repo.root)).exists()
-    assert refresh_index(repo.root) is None
+    assert after.index.snapshot_version == 3
