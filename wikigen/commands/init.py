@@ -194,7 +194,10 @@ def _with_sources(path: Path, folder: str) -> str | None:
     if not path.is_file():
         return None
     text = path.read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError:
+        raise UsageError(f"{CONFIG_FILE} is not valid YAML (`wikigen check` says where); fix it, then run init again") from None
     paths = data.get("paths") if isinstance(data, dict) else None
     current = paths.get("sources") if isinstance(paths, dict) else None
     if current is not None and sources_folder(current)[0] == folder:
