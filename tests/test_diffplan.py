@@ -14,10 +14,10 @@ from tests.engines import extract
 from wikigen.compiler.driver import compile_repo
 from wikigen.compiler.plan import Plan, make_plan
 from wikigen.engines.scripted import ScriptedEngine
+from wikigen.model.config import DEFAULT_SOURCES_DIR as SOURCES_DIR
 from wikigen.model.hashing import fingerprint, pairs_text
 from wikigen.model.shards import Overlay, ShardMap
 from wikigen.model.snapshot import ManifestEntry
-from wikigen.model.sources import SOURCES_DIR
 from wikigen.store.git import GitStore
 from wikigen.store.manifest_cache import ManifestMirror
 from wikigen.store.plan_from_diff import plan_from_diff

@@ -9,15 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.agents_repo import K, compiled_repo
+from tests.agents_repo import CONTAINERS, PODS, K, compiled_repo
 from tests.conftest import GitRepo, source
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.evidence.passages import passages
 from wikigen.model.errors import NotFoundError, UsageError
 from wikigen.model.hashing import citation_id
-from wikigen.search import Searcher, records
+from wikigen.search import Searcher, SyncReport, records
+from wikigen.search.index import index_path
+from wikigen.search.refresh import refresh_index
+from wikigen.store.git import GitStore
 from wikigen.store.sourceset import read_recorded
 from wikigen.store.workspace import Workspace
+
+PODS_EDIT = PODS + "\nA pod that is evicted is not restarted on the same node; its controller makes a new one.\n"
 
 
 @pytest.fixture(scope="module")
@@ -207,3 +212,28 @@ def test_building_the_index_from_nothing_shows_progress_per_source(tmp_path: Pat
     lines.clear()
     Searcher(compiled.root, progress=lines.append).search("pods", k=1)
     assert lines == []
+
+
+
+def test_a_compile_brings_an_existing_index_up_to_date_embedding_only_what_changed(tmp_path: Path):
+    """E6: a repo never searched gets no index from a compile (no embedding paid for nothing); once it
+    has one, `wikigen compile` brings it to the new snapshot, embedding the passages of the changed
+    source alone, so that the next search embeds nothing."""
+    repo = compiled_repo(tmp_path / "repo")
+    repo.commit({f"{K}/containers.md": source(CONTAINERS + "\nAn image is pulled before the container starts.\n", title="Containers")})
+    unsearched = repo.wikigen("compile", "--engine", "offline")
+    assert unsearched.code == 0, unsearched.err
+    assert "search index" not in unsearched.err and refresh_index(repo.root) is None
+    assert not index_path(GitStore(repo.root)).exists()
+
+    Searcher(repo.root).at()  # the index, built by a first search
+    repo.commit({f"{K}/pods.md": source(PODS_EDIT, title="Pods")})
+    result = repo.wikigen("compile", "--engine", "offline")
+    assert result.code == 0, result.err
+    expected = len(passages(PODS_EDIT))
+    assert f"search index up to date: 1 source(s) indexed, {expected} passage(s) embedded" in result.err
+
+    after = Searcher(repo.root)
+    after.at()
+    assert after.last_sync == SyncReport()  # nothing left for the first query to embed
+    assert after.index.snapshot_version == 3

@@ -65,12 +65,17 @@ def _workspace(ctx: click.Context, *, history: bool = True, **overrides: Any) ->
     help="What the workflow installs with pip, e.g. 'wikigen-compiler @ git+https://github.com/OWNER/wikigen@COMMIT'. "
     "Default: how this copy was installed, or wikigen-compiler==VERSION from PyPI when that was a local folder or file.",
 )
-def init(directory: str, install_spec: str | None) -> None:
+@click.option(
+    "--sources",
+    metavar="FOLDER",
+    help="Compile the Markdown where it is, e.g. docs: sets paths.sources in wikigen.yml. Default: content/sources.",
+)
+def init(directory: str, install_spec: str | None, sources: str | None) -> None:
     """Lay out a knowledge repo: wikigen.yml, the source folders, examples. Never overwrites a file."""
     from wikigen.commands.init import hook_python, init_repo
 
     notes: list[str] = []
-    written = init_repo(Path(directory), install_spec=install_spec, note=notes.append)
+    written = init_repo(Path(directory), install_spec=install_spec, note=notes.append, sources=sources)
     print_init(written, directory, hook_python(), notes)
 
 
@@ -80,14 +85,18 @@ def init(directory: str, install_spec: str | None) -> None:
 @click.pass_context
 def check(ctx: click.Context, staged: bool, files: tuple[str, ...]) -> None:
     """Parse and validate sources; one `path:line: message` per problem. No model, no network."""
-    from wikigen.commands.check import check_sources
+    from wikigen.commands.check import check_sources, unread_sentence
 
     # The work tree alone needs no history (a shallow clone is fine); the index is planned against it.
     # Names are relative to the folder of -C, as everything else is.
     named = [str(Path(ctx.obj["dir"], name)) for name in files]
-    problems = check_sources(_workspace(ctx, history=staged), staged=staged, files=named)
+    ws = _workspace(ctx, history=staged)
+    problems = check_sources(ws, staged=staged, files=named)
     for problem in problems:
         echo(str(problem))
+    note = "" if files else unread_sentence(ws, staged=staged)
+    if note:
+        echo(f"wikigen: {note}", err=True, lines=True)
     if problems:
         echo(f"{len(problems)} problem(s) in sources", err=True)
         ctx.exit(EXIT_FAILURE)
@@ -194,8 +203,12 @@ def compile_command(
     data = report.as_json()
     if as_json:
         print_json(data)
-        return
-    print_compile(data)
+    else:
+        print_compile(data)
+    if report.published:
+        from wikigen.commands.search_index import refresh_search
+
+        refresh_search(ctx.obj["dir"], quiet=quiet or as_json)  # E6: where the repo has an index
 
 
 @cli.command(name="push")

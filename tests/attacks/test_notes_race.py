@@ -133,7 +133,7 @@ def test_a_lost_race_is_recorded_but_never_refuses_the_same_sources(git_repo: Gi
     key = config_key(ws.config)
     record = {"sourcesTree": tree, "configKey": key, "mode": "single"}
     record_failure(store, source_commit, record, ConflictError("moved"))
-    assert previous_failure(store, source_commit, tree, key, "single") is None
+    assert previous_failure(store, source_commit, tree, key, "single", sources_dir="content/sources") is None
     record_failure(store, source_commit, record, ValidationError(["bad quote"]))
-    refused = previous_failure(store, source_commit, tree, key, "single")
+    refused = previous_failure(store, source_commit, tree, key, "single", sources_dir="content/sources")
     assert refused is not None and refused["retryable"] is False and "bad quote" in refused["error"]

@@ -11,17 +11,18 @@ from wikigen.model.errors import Problem, UsageError
 from wikigen.model.snapshot import EMPTY_TREE
 from wikigen.model.sources import (
     CONTENT_DIR,
-    SOURCES_DIR,
     Source,
     is_source_path,
     parse_source,
 )
 from wikigen.model.tree_problems import asset_problem, duplicate_id_problems, link_problem
+from wikigen.store.unread_markdown import unread_at, unread_note
 from wikigen.store.workspace import Workspace
 
 
 def _link_on_disk(root: Path, rel: str) -> Problem | None:
-    """The link problem of ``rel`` (under content/) or of the linked folder above it; None if no link."""
+    """The link problem of ``rel`` (under content/ or the sources folder) or of the linked folder
+    above it; None if no link."""
     parts = rel.split("/")
     for end in range(1, len(parts) + 1):
         full = root.joinpath(*parts[:end])
@@ -43,10 +44,13 @@ def _relative(root: Path, path: Path) -> str | None:
     return None
 
 
-def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[str], list[Problem]]:
+def _named_sources(
+    root: Path, files: Sequence[str], folder: str
+) -> tuple[list[str], list[str], list[Problem]]:
     """The sources the files named on the command line are (a folder of sources: each .md in it), the
-    assets among them, and the link problems among them. A name that is no source is a UsageError naming every such name,
-    so that `wikigen check README.md` never passes by checking nothing."""
+    assets among them, and the link problems among them; ``folder`` is the sources folder. A name
+    that is no source is a UsageError naming every such name, so that `wikigen check README.md` never
+    passes by checking nothing."""
     wanted: list[str] = []
     assets: list[str] = []
     problems: list[Problem] = []
@@ -56,26 +60,26 @@ def _named_sources(root: Path, files: Sequence[str]) -> tuple[list[str], list[st
         if rel is None:
             refused.append(f"{name} is outside the repository ({root})")
             continue
-        linked = _link_on_disk(root, rel) if rel.startswith(CONTENT_DIR + "/") else None
-        inside = rel == SOURCES_DIR or rel.startswith(SOURCES_DIR + "/")
+        inside = rel == folder or rel.startswith(folder + "/")
+        linked = _link_on_disk(root, rel) if rel.startswith(CONTENT_DIR + "/") or inside else None
         if linked is not None:
             problems.append(linked)
-        elif is_source_path(rel):
+        elif is_source_path(rel, folder):
             if not (root / rel).is_file():
                 refused.append(f"{name} does not exist")
             wanted.append(rel)
-        elif (root / rel).is_dir() and (inside or rel == "." or SOURCES_DIR.startswith(rel + "/")):
-            found = _files_under(root, rel if inside else SOURCES_DIR)
-            wanted.extend(p for p in found if is_source_path(p))
-            assets.extend(p for p in found if not is_source_path(p))
+        elif (root / rel).is_dir() and (inside or rel == "." or folder.startswith(rel + "/")):
+            found = _files_under(root, rel if inside else folder)
+            wanted.extend(p for p in found if is_source_path(p, folder))
+            assets.extend(p for p in found if not is_source_path(p, folder))
         elif not inside:
-            refused.append(f"{name} is not a source: sources are the *.md files under {SOURCES_DIR}/")
+            refused.append(f"{name} is not a source: sources are the *.md files under {folder}/")
         elif (root / rel).is_file():
             assets.append(rel)  # an asset beside the sources: no source to parse, checked as an asset (R41)
     if refused:
         raise UsageError(
             "; ".join(refused) + ". Name source files or folders under "
-            f"{SOURCES_DIR}/, or run `wikigen check` alone to check every source."
+            f"{folder}/, or run `wikigen check` alone to check every source."
         )
     return wanted, assets, problems
 
@@ -92,22 +96,25 @@ def _files_under(root: Path, rel: str) -> list[str]:
 def _asset_problems(ws: Workspace, paths: Sequence[str]) -> list[Problem]:
     """R41: the files beside sources that the site would not publish; an ignored file is never
     committed, so it is left alone."""
-    found = [problem for problem in map(asset_problem, paths) if problem is not None]
+    found = [problem for problem in (asset_problem(p, ws.sources_dir) for p in paths) if problem is not None]
     return [problem for problem in found if not ws.store.repo.path_is_ignored(problem.path)]
 
 
-def disk_links(root: Path) -> list[Problem]:
+def disk_links(root: Path, folder: str) -> list[Problem]:
     """R41: every symbolic link under content/ in the work tree, ignored files included, since MkDocs
-    copies whatever the docs folder holds (and follows linked folders)."""
-    content = root / CONTENT_DIR
-    if content.is_symlink():
-        return [link_problem(CONTENT_DIR, os.readlink(content))]
+    copies whatever the docs folder holds (and follows linked folders); and under the sources
+    ``folder`` where it lies outside content/."""
     problems = []
-    for dirpath, dirnames, filenames in os.walk(content):  # never into a linked folder
-        for name in sorted(dirnames + filenames):
-            full = Path(dirpath) / name
-            if full.is_symlink():
-                problems.append(link_problem(full.relative_to(root).as_posix(), os.readlink(full)))
+    for top in (CONTENT_DIR, *([] if folder.startswith(CONTENT_DIR + "/") else [folder])):
+        linked = _link_on_disk(root, top)
+        if linked is not None:
+            problems.append(linked)
+            continue
+        for dirpath, dirnames, filenames in os.walk(root / top):  # never into a linked folder
+            for name in sorted(dirnames + filenames):
+                full = Path(dirpath) / name
+                if full.is_symlink():
+                    problems.append(link_problem(full.relative_to(root).as_posix(), os.readlink(full)))
     return problems
 
 
@@ -115,15 +122,15 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
     """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``)."""
     if staged:
         return list(ws.read(staged=True).problems)
-    root = ws.root
+    root, folder = ws.root, ws.sources_dir
     if files:
-        wanted, assets, problems = _named_sources(root, files)
+        wanted, assets, problems = _named_sources(root, files, folder)
         wanted = sorted(set(wanted))
     else:
-        problems = disk_links(root)
-        found = _files_under(root, SOURCES_DIR) if (root / SOURCES_DIR).is_dir() else []
-        wanted = [rel for rel in found if is_source_path(rel)]
-        assets = [rel for rel in found if not is_source_path(rel)]
+        problems = disk_links(root, folder)
+        found = _files_under(root, folder) if (root / folder).is_dir() else []
+        wanted = [rel for rel in found if is_source_path(rel, folder)]
+        assets = [rel for rel in found if not is_source_path(rel, folder)]
     problems.extend(_asset_problems(ws, sorted(set(assets))))
 
     ids: list[tuple[str, str, int]] = []
@@ -147,3 +154,9 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
                 ids.append((known_path, entry.id, 1))
     problems.extend(duplicate_id_problems(ids))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
+
+
+def unread_sentence(ws: Workspace, *, staged: bool = False) -> str:
+    """The note on Markdown that lies outside the sources folder, or "" (see
+    :mod:`wikigen.store.unread_markdown`)."""
+    return unread_note(unread_at(ws.store, ws.head, ws.sources_dir, staged=staged), ws.sources_dir)

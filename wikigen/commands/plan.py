@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from wikigen.compiler.plan_edges import nothing_to_compile
 from wikigen.engines.route import route_of
+from wikigen.store.unread_markdown import unread_at
 
 if TYPE_CHECKING:
     from wikigen.compiler.plan import Plan
@@ -47,4 +48,6 @@ def plan_report(ws: Workspace, *, staged: bool, include_deferred: bool) -> tuple
         else:
             data |= nothing_to_compile()
     data["route"] = route_of(ws.config)
+    data["sources_dir"] = ws.sources_dir
+    data["unread_markdown"] = unread_at(ws.store, ws.head, ws.sources_dir, staged=staged).as_json()
     return result, data

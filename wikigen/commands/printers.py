@@ -42,7 +42,7 @@ def print_init(written: list[str], directory: str, hook_python: str, notes: Sequ
             "it and run `wikigen init` again from another Python, or use the pre-commit framework's hook "
             "wikigen-check (.pre-commit-hooks.yaml)"
         )
-    if not written:
+    if not written and not notes:
         echo("nothing to do: every file is already there")
     # R16: the first import is a large change; --batch splits it to fit the caps.
     where = "" if directory == "." else f"cd {shlex.quote(directory)} && "
@@ -83,6 +83,16 @@ def print_plan(data: dict[str, Any]) -> None:
     models = ", ".join(f"{k}: {v}" for k, v in route["models"].items()) or fallback
     host = f" at {route['host']}" if route.get("host") else ""
     echo(f"route: {route['engine']}{host} ({models})")
+    print_unread(data)
+
+
+def print_unread(data: dict[str, Any]) -> None:
+    """The note on Markdown outside the sources folder, when `status` or `plan` found some."""
+    from wikigen.store.unread_markdown import unread_note
+
+    note = unread_note(data.get("unread_markdown") or {}, data["sources_dir"])
+    if note:
+        echo(note, lines=True)
 
 
 def print_hook(result: Plan, figures: dict[str, Any]) -> None:
@@ -119,6 +129,7 @@ def print_status(report: dict[str, Any]) -> None:
     note = uncommitted_note(report["uncommitted"])
     if note:
         echo(note, lines=True)
+    print_unread(report)
 
 
 def print_compile(data: dict[str, Any]) -> None:

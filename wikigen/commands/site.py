@@ -1,4 +1,8 @@
-"""`wikigen build` and `wikigen serve`: MkDocs on the repository's mkdocs.yml, in git's environment."""
+"""`wikigen build` and `wikigen serve`: MkDocs on the wiki's config file, in git's environment.
+
+The wiki's config file is ``mkdocs.wikigen.yml`` where the repository has one — `wikigen init` writes
+it beside a ``mkdocs.yml`` that belongs to the repository's own site — else ``mkdocs.yml``.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,13 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from types import FrameType
 
 from wikigen.store.git import GitStore
+
+WIKI_CONFIG = "mkdocs.wikigen.yml"  # the wiki's site, beside a repository's own mkdocs.yml
+SITE_CONFIG = "mkdocs.yml"
 
 # How long a stopped `mkdocs serve` gets to exit after SIGTERM before it is killed.
 GRACE_SECONDS = 5.0
@@ -23,12 +31,19 @@ class _Stopped(Exception):
         self.signum = signum
 
 
+def site_config(root: Path) -> Path:
+    """The config file the wiki's site is built from: :data:`WIKI_CONFIG` if there is one, else
+    :data:`SITE_CONFIG`."""
+    wiki = root / WIKI_CONFIG
+    return wiki if wiki.is_file() else root / SITE_CONFIG
+
+
 def run_mkdocs(directory: str, verb: str, args: list[str]) -> int:
     """Run `mkdocs VERB` with ``args`` on the repository ``directory`` lies in; its exit status."""
     store = GitStore(directory)
     root = store.root
     env = {**store.environment, "NO_MKDOCS_2_WARNING": "1"}  # R42: the plugin opens the same repository
-    command = [sys.executable, "-m", "mkdocs", verb, "-f", str(root / "mkdocs.yml"), *args]
+    command = [sys.executable, "-m", "mkdocs", verb, "-f", str(site_config(root)), *args]
     if verb == "serve":
         return serve_until_stopped(command, env)
     return subprocess.run(command, env=env).returncode

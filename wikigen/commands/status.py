@@ -7,6 +7,7 @@ from typing import Any
 from wikigen.model.config import CATEGORIES
 from wikigen.store.snapshot import waiting_of
 from wikigen.store.uncommitted import uncommitted_sources
+from wikigen.store.unread_markdown import unread_at
 from wikigen.store.workspace import Workspace
 
 
@@ -44,5 +45,7 @@ def status_report(ws: Workspace) -> dict[str, Any]:
         "deferred": [sid for sid, w in waiting.items() if w["reason"] == "deferred"],
         "waiting": {sid: w for sid, w in waiting.items() if w["reason"] != "deferred"},
         "invalid": [p.as_dict() for p in plan.invalid],
-        "uncommitted": uncommitted_sources(ws.store),
+        "uncommitted": uncommitted_sources(ws.store, ws.sources_dir),
+        "sources_dir": ws.sources_dir,
+        "unread_markdown": unread_at(ws.store, ws.head, ws.sources_dir).as_json(),
     }

@@ -36,7 +36,7 @@ from wikigen.model.hashing import json_sha256
 from wikigen.model.ids import article_id
 from wikigen.model.objects import object_path
 from wikigen.model.shards import Overlay
-from wikigen.model.snapshot import private_globs_of, with_private_globs
+from wikigen.model.snapshot import with_settings
 from wikigen.store.baseline import baseline_lookup
 from wikigen.store.drift import reconcile
 from wikigen.store.migration import move_to_shards
@@ -213,9 +213,11 @@ def _refuse(ws: Workspace, plan: Plan, run: _Run, *, retry: bool, allow_mass_wit
     if plan.invalid:
         raise SourceError(plan.invalid)  # R5: nothing is published
     if not allow_mass_withdrawal:
-        refuse_mass_withdrawal(plan, ws.baseline)
+        refuse_mass_withdrawal(plan, ws.baseline, ws.sources_dir)
     if not retry:
-        failure = previous_failure(ws.store, ws.head, plan.sources_tree, run.key, run.mode)
+        failure = previous_failure(
+            ws.store, ws.head, plan.sources_tree, run.key, run.mode, sources_dir=ws.sources_dir
+        )
         if failure is not None and plan.needs_compile:
             refuse_retry(failure, run.command(batch=run.batch))
 
@@ -239,7 +241,7 @@ def _record_without_engine(
             if "relaid" in done_first
             else "nothing to compile: no engine call, no commit"
         )
-        left_out = uncommitted_note(uncommitted_sources(ws.store))
+        left_out = uncommitted_note(uncommitted_sources(ws.store, ws.sources_dir))
         if left_out:
             report.message += f"; {left_out}"  # never ignored silently
         return report
@@ -251,9 +253,9 @@ def _record_without_engine(
         manifest=plan.manifest,
         legacy=None,
         exists=True,
-        extra=with_private_globs(ws.baseline.extra, private_globs_of(ws.config)),
+        extra=with_settings(ws.baseline.extra, ws.config),
     )
-    started = StartedFrom(ws.head, ws.baseline.version, plan.sources_tree)
+    started = StartedFrom(ws.head, ws.baseline.version, plan.sources_tree, ws.sources_dir)
     reasons = sorted({r.split(":")[0] for _, r in plan.bookkeeping}) or ["manifest"]
     message = commit_message(
         f"wikigen: record {', '.join(reasons)} (snapshot {snapshot.version}, no engine call)",

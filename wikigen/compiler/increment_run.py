@@ -31,7 +31,7 @@ from wikigen.model.errors import (
 from wikigen.model.hashing import canonical_bytes
 from wikigen.model.ids import kind_of
 from wikigen.model.shards import Overlay
-from wikigen.model.snapshot import RULES, Snapshot, private_globs_of, with_private_globs
+from wikigen.model.snapshot import RULES, Snapshot, with_settings
 from wikigen.store.baseline import Compiled, baseline_lookup
 from wikigen.store.communities import read_record
 from wikigen.store.plan_from_diff import manifest_fingerprint
@@ -229,7 +229,7 @@ def run_increment(
         objects=merged.index,
         trace=MappingProxyType(trace),
         exists=True,
-        extra=with_private_globs(baseline.extra, private_globs_of(ws.config)),
+        extra=with_settings(baseline.extra, ws.config),
         stored=baseline.stored,  # only the shards that differ from the baseline's are written
         summary=baseline.summary,  # the root record's counts, brought forward by what changed
     )
@@ -246,7 +246,7 @@ def run_increment(
             "Wikigen-Route": routes.get("analyze", "local"),
         },
     )
-    started = StartedFrom(ws.head, baseline.version, plan.sources_tree)
+    started = StartedFrom(ws.head, baseline.version, plan.sources_tree, ws.sources_dir)
     published = publish(ws.store, started, merged.files, snapshot, message)
     inc.commit = published.commit
     inc.warnings = list(published.warnings)

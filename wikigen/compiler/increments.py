@@ -19,7 +19,6 @@ from wikigen.compiler.topics import is_derived
 from wikigen.model.ids import kind_of
 from wikigen.model.shards import Overlay
 from wikigen.model.snapshot import ManifestEntry, Snapshot
-from wikigen.model.sources import SOURCES_DIR
 from wikigen.store.baseline import Bodies, Compiled, Titles, baseline_lookup
 from wikigen.store.workspace import Workspace
 
@@ -146,7 +145,7 @@ def increment_tree(ws: Workspace, plan: Plan, selected: Sequence[str]) -> str:
             if blob is not None:
                 changes[path] = blob
     tree = ws.store.build_tree(base, changes)
-    return ws.store.subtree(tree, SOURCES_DIR)
+    return ws.store.subtree(tree, ws.sources_dir)
 
 
 def preview(

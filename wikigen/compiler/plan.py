@@ -14,7 +14,14 @@ from typing import Any
 from wikigen.model.config import Config
 from wikigen.model.errors import Problem
 from wikigen.model.hashing import fingerprint
-from wikigen.model.snapshot import ManifestEntry, Pending, Snapshot, private_globs, private_globs_of
+from wikigen.model.snapshot import (
+    ManifestEntry,
+    Pending,
+    Snapshot,
+    private_globs,
+    private_globs_of,
+    recorded_sources_dir,
+)
 from wikigen.model.sources import Source, SourceSet, matches_private
 
 
@@ -37,7 +44,8 @@ class Plan:
     fingerprint: str
     blobs_read: int
     backfill: bool = False  # R10: a legacy snapshot gains a manifest, no model call
-    settings_changed: bool = False  # R39: the `private` setting differs from the one the snapshot records
+    # R39: the `private` setting, or the sources folder, differs from the one the snapshot records
+    settings_changed: bool = False
     # The waiting sources as the root record's waiting.json lists them (reason, version, path), when
     # the plan was made from the root record alone
     # (:func:`wikigen.compiler.plan_edges.unchanged_plan`); else None
@@ -326,9 +334,13 @@ def make_plan(
     for sid, e in old.items():
         if sid not in present and e.version is None:
             bookkeeping.append((sid, "a waiting source that never compiled was removed"))
-    settings_changed = private_globs(baseline) != private_globs_of(config)
-    if settings_changed:
+    settings_changed = False
+    if private_globs(baseline) != private_globs_of(config):
         bookkeeping.append(("(settings)", "private settings recorded"))
+        settings_changed = True
+    if baseline.exists and recorded_sources_dir(baseline) != config.sources_dir:
+        bookkeeping.append(("(settings)", "sources folder recorded"))
+        settings_changed = True
     if legacy_cited is not None:
         for sid in sorted(legacy_cited):
             if sid not in present and sid not in withdrawn:

@@ -10,8 +10,9 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.compiler.plan import Plan
+from wikigen.model.config import DEFAULT_SOURCES_DIR
 from wikigen.model.errors import MassWithdrawal
-from wikigen.model.snapshot import Snapshot
+from wikigen.model.snapshot import Snapshot, recorded_sources_dir
 
 # R29: withdrawing more than this many sources at once, and more than half of them, is refused without
 # --allow-mass-withdrawal (a renamed sources folder withdraws every source).
@@ -59,9 +60,10 @@ def unchanged_plan(baseline: Snapshot, tree: str, waiting: Mapping[str, Mapping[
     )
 
 
-def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot) -> None:
+def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot, sources_dir: str) -> None:
     """R29: a compile that would withdraw more than half of the compiled sources, and more than
-    ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision."""
+    ``MASS_WITHDRAWAL`` at once, is refused — it is more often a moved folder than a decision.
+    ``sources_dir`` is the sources folder in force (``paths.sources``)."""
     withdrawn = len(plan.withdrawn)
     if withdrawn <= MASS_WITHDRAWAL:
         return  # the usual case, decided without counting the manifest
@@ -74,5 +76,18 @@ def refuse_mass_withdrawal(plan: Plan, baseline: Snapshot) -> None:
         f"this compile would withdraw {withdrawn} of the {compiled} compiled sources (from {listing}) and "
         "revoke everything derived from them; a renamed or moved sources folder looks like this. If the "
         "sources are meant to go, run `wikigen compile --allow-mass-withdrawal`; otherwise put them back "
-        "under content/sources/<category>/ and commit. Nothing was published."
+        f"under {sources_dir}/{'<category>/' if sources_dir == DEFAULT_SOURCES_DIR else ''} and commit"
+        f"{_folder_moved(baseline, sources_dir)}. Nothing was published."
+    )
+
+
+def _folder_moved(baseline: Snapshot, sources_dir: str) -> str:
+    """A clause naming a change of ``paths.sources`` since the snapshot, or ""."""
+    recorded = recorded_sources_dir(baseline)
+    if recorded == sources_dir:
+        return ""
+    return (
+        f" (the sources folder is {sources_dir}/ by `paths.sources` in wikigen.yml, and the snapshot was "
+        f"compiled from {recorded}/: a source without a frontmatter `id` is known by its path below the "
+        "sources folder, so it gets a new id)"
     )

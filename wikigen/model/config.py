@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +20,10 @@ from wikigen.model.errors import ConfigError
 from wikigen.model.yamlscan import refusal, safe_load
 
 CONFIG_FILE = "wikigen.yml"
+DEFAULT_SOURCES_DIR = "content/sources"  # one subfolder per category
+SITE_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
+# Written only by the compiler: a sources folder may neither lie in nor hold one of these.
+GENERATED_DIRS = ("content/wiki", "content/.wikigen")
 CATEGORIES = ("knowledge", "tasks", "retrospectives", "constraints")
 # R4: knowledge is always explicit, so only these three have a switch.
 SWITCHED_CATEGORIES = ("tasks", "retrospectives", "constraints")
@@ -76,6 +81,14 @@ class EngineSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class Paths:
+    """Where the repository keeps what wikigen reads: ``sources`` is the sources folder, relative to
+    the repository root, in POSIX form without a trailing slash."""
+
+    sources: str = DEFAULT_SOURCES_DIR
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     aliases: tuple[tuple[str, str], ...] = tuple(sorted(BUILTIN_ALIASES.items()))
     auto_archive: tuple[tuple[str, bool], ...] = tuple((c, True) for c in SWITCHED_CATEGORIES)
@@ -83,6 +96,19 @@ class Config:
     budget: Budget = field(default_factory=Budget)
     engine: EngineSettings = field(default_factory=EngineSettings)
     private: tuple[str, ...] = ()
+    paths: Paths = field(default_factory=Paths)
+
+    @property
+    def sources_dir(self) -> str:
+        """The sources folder (``paths.sources``), relative to the repository root: only the ``*.md``
+        files under it are sources."""
+        return self.paths.sources
+
+    @property
+    def folder_categories(self) -> bool:
+        """R2: in content/sources/ the first folder is the category; in a folder a repo adopted in
+        place (``paths.sources: docs``) folders only organize files."""
+        return self.paths.sources == DEFAULT_SOURCES_DIR
 
     def normalize_category(self, name: str) -> str | None:
         """The canonical category for a folder or frontmatter name, or None when unknown."""
@@ -258,7 +284,7 @@ def _int(value: Any, section: str, key: str, problems: _Problems, *, allow_none:
 
 
 def _build(data: dict[str, Any], problems: _Problems) -> Config:
-    known = {"categories", "caps", "budget", "engine", "private"}
+    known = {"categories", "caps", "budget", "engine", "paths", "private"}
     for key in sorted(set(data) - known):
         problems.add(f"unknown setting {key!r} (known: {', '.join(sorted(known))})")
 
@@ -383,4 +409,48 @@ def _build(data: dict[str, Any], problems: _Problems) -> Config:
             deadline_s=deadline,
         ),
         private=tuple(str(p) for p in private_raw),
+        paths=_paths(data.get("paths"), problems),
     )
+
+
+def _paths(raw: Any, problems: _Problems) -> Paths:
+    """The ``paths`` section; the sources folder is checked to be a folder of the repository that
+    neither holds nor lies in what the compiler writes, and outside the site's folder unless it is
+    the default (MkDocs would publish its files raw beside the pages made of them)."""
+    if raw is None:
+        return Paths()
+    if not isinstance(raw, dict):
+        problems.add("paths must be a mapping, e.g. `paths: {sources: docs}`")
+        return Paths()
+    for key in sorted(set(raw) - {"sources"}):
+        problems.add(f"unknown setting paths.{key} (known: sources)")
+    if "sources" not in raw:
+        return Paths()
+    folder, problem = sources_folder(raw["sources"])
+    if problem is not None:
+        problems.add(f"paths.sources: {problem}; e.g. `paths: {{sources: docs}}` for a docs/ folder")
+    return Paths(sources=folder)
+
+
+def sources_folder(value: Any) -> tuple[str, str | None]:
+    """``value`` as a sources folder (POSIX, relative to the repository root, no trailing slash) and
+    None; or the default folder and why ``value`` cannot be one: it must lie inside the repository,
+    neither hold nor lie in what the compiler writes, and lie outside the site's folder unless it is
+    the default (MkDocs would publish its files raw beside the pages made of them)."""
+    if not isinstance(value, str) or not value.strip():
+        return DEFAULT_SOURCES_DIR, f"{value!r} is not a folder name"
+    folder = posixpath.normpath(value.strip().replace("\\", "/"))
+    parts = folder.split("/")
+    if folder.startswith("/") or folder == "." or ".." in parts or any(p.startswith(".") for p in parts):
+        return DEFAULT_SOURCES_DIR, (
+            f"{value!r} is not a folder inside the repository (relative to its root, no '..', no hidden folder)"
+        )
+    for generated in GENERATED_DIRS:
+        if folder == generated or folder.startswith(generated + "/") or generated.startswith(folder + "/"):
+            return DEFAULT_SOURCES_DIR, f"{value!r} overlaps {generated}/, which only the compiler writes"
+    if folder.startswith(SITE_DIR + "/") and folder != DEFAULT_SOURCES_DIR:
+        return DEFAULT_SOURCES_DIR, (
+            f"{value!r} lies in {SITE_DIR}/, the site's folder, whose other files are published as they are; "
+            f"use {DEFAULT_SOURCES_DIR} or a folder outside {SITE_DIR}/"
+        )
+    return folder, None

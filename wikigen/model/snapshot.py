@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from wikigen.model.config import DEFAULT_SOURCES_DIR
 from wikigen.model.shards import Levels
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree, the baseline of a first compile
@@ -210,3 +211,21 @@ def with_private_globs(extra: Mapping[str, Any], globs: tuple[str, ...]) -> Mapp
     """The root record's extra keys recording ``globs`` (no key at all when there are none)."""
     kept = {k: v for k, v in extra.items() if k != PRIVATE_KEY}
     return MappingProxyType({**kept, PRIVATE_KEY: list(globs)} if globs else kept)
+
+
+SOURCES_DIR_KEY = "sourcesDir"  # the root record's sources folder, when it is not content/sources
+
+
+def recorded_sources_dir(snapshot: Snapshot) -> str:
+    """The sources folder ``snapshot`` was compiled from (``paths.sources`` then; its paths and
+    ``sourcesTree`` are of that folder)."""
+    return str(snapshot.extra.get(SOURCES_DIR_KEY) or DEFAULT_SOURCES_DIR)
+
+
+def with_settings(extra: Mapping[str, Any], config: Any) -> Mapping[str, Any]:
+    """The root record's extra keys recording the settings a snapshot depends on: the `private`
+    globs (R39) and the sources folder (no key for the default), so that a change of either reads
+    every source again."""
+    kept = {k: v for k, v in with_private_globs(extra, private_globs_of(config)).items() if k != SOURCES_DIR_KEY}
+    folder = config.sources_dir
+    return MappingProxyType({**kept, SOURCES_DIR_KEY: folder} if folder != DEFAULT_SOURCES_DIR else kept)

@@ -15,14 +15,13 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 
-from wikigen.model.config import Config
+from wikigen.model.config import SITE_DIR, Config
 from wikigen.model.errors import Problem
 from wikigen.model.hashing import canonical_json, sha256_hex, source_version
 from wikigen.model.snapshot import ManifestEntry
 from wikigen.model.yamlscan import refusal, safe_load
 
-CONTENT_DIR = "content"  # MkDocs' docs_dir: everything under it may reach the site
-SOURCES_DIR = "content/sources"
+CONTENT_DIR = SITE_DIR
 # R5: frontmatter is small structured data; these bound the work of reading it.
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_FRONTMATTER_DEPTH = 20
@@ -94,13 +93,15 @@ class Source:
         return len(self.body.encode("utf-8"))
 
 
-def is_source_path(path: str) -> bool:
-    """Only ``*.md`` files under content/sources/ are sources; anything else there is an asset."""
-    return path.startswith(SOURCES_DIR + "/") and path.endswith(".md")
+def is_source_path(path: str, folder: str) -> bool:
+    """Only ``*.md`` files under the sources ``folder`` (``Config.sources_dir``) are sources; anything
+    else there is an asset."""
+    return path.startswith(folder + "/") and path.endswith(".md")
 
 
-def default_id(path: str) -> str:
-    return path[len(SOURCES_DIR) + 1 : -len(".md")]
+def default_id(path: str, folder: str) -> str:
+    """R1: a source's id without a frontmatter ``id``: its path below the sources folder, no ``.md``."""
+    return path[len(folder) + 1 : -len(".md")]
 
 
 def _line_of_key(front: str, key: str, first_line: int) -> int:
@@ -273,10 +274,15 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
         return _line_of_key(fm, key, 2)
 
     # R2: the category comes from the folder or the frontmatter, never from the body.
-    relative = path[len(SOURCES_DIR) + 1 :] if path.startswith(SOURCES_DIR + "/") else path
+    folder = config.sources_dir
+    inside = path.startswith(folder + "/")
+    relative = path[len(folder) + 1 :] if inside else path
     parts = relative.split("/")
     folder_category: str | None = None
-    if len(parts) >= 2:
+    # In a folder adopted in place, folders only organize files: the category is the frontmatter's,
+    # else knowledge.
+    by_folder = config.folder_categories
+    if by_folder and len(parts) >= 2:
         folder_category = config.normalize_category(parts[0])
         if folder_category is None:
             problems.append(
@@ -302,14 +308,16 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
                     f"is in the {parts[0]!r} folder ({folder_category}); move the file or fix the category",
                 )
             )
-        elif folder_category is None and len(parts) == 1:
+        elif folder_category is None and (len(parts) == 1 or not by_folder):
             category = declared
+    elif not by_folder:
+        category = "knowledge"
     elif len(parts) == 1:
         problems.append(
-            Problem(path, 1, "a source directly in content/sources/ needs a frontmatter 'category'")
+            Problem(path, 1, f"a source directly in {folder}/ needs a frontmatter 'category'")
         )
 
-    source_id = front.get("id", default_id(path) if path.startswith(SOURCES_DIR + "/") else relative[:-3])
+    source_id = front.get("id", relative[:-3])
     if not isinstance(source_id, str) or not source_id.strip() or source_id != source_id.strip():
         problems.append(
             Problem(
@@ -318,7 +326,7 @@ def parse_source(path: str, data: bytes, blob: str, config: Config) -> Source | 
                 f"id must be a non-empty string without surrounding spaces, got {source_id!r}",
             )
         )
-        source_id = default_id(path)
+        source_id = relative[:-3]
 
     verification = front.get("verification", "unverified")
     if verification not in VERIFICATION:

@@ -1,6 +1,6 @@
-"""The problems of the files under content/ that no single source's parse finds: a file beside the
-sources that the site would not publish (R41), a symbolic link (R41), and an id that two files share or
-spell as one name (R5, R40).
+"""The problems of the files under content/ and the sources folder that no single source's parse
+finds: a file beside the sources that the site would not publish (R41), a symbolic link (R41), and an
+id that two files share or spell as one name (R5, R40).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from wikigen.model.errors import Problem
 from wikigen.model.ids import name_keys
-from wikigen.model.sources import CONTENT_DIR, SOURCES_DIR, is_source_path
+from wikigen.model.sources import CONTENT_DIR, is_source_path
 
 # R41: the assets beside sources that the site publishes — passive media only. Anything else there
 # (HTML, SVG, scripts, other Markdown extensions, which MkDocs would render with their raw HTML) is
@@ -23,11 +23,15 @@ def is_published_asset(path: str) -> bool:
     return path.casefold().endswith(ASSET_EXTENSIONS)
 
 
-def asset_problem(path: str) -> Problem | None:
-    """R41: the problem of a file under the sources folder that is neither a source nor an asset the
-    site publishes; None for those, and for hidden files (a `.gitkeep`), which no site publishes."""
+def asset_problem(path: str, folder: str) -> Problem | None:
+    """R41: the problem of a file under the sources ``folder`` that is neither a source nor an asset
+    the site publishes; None for those, for hidden files (a `.gitkeep`), which no site publishes, and
+    for every file of a folder outside content/: MkDocs never copies it, and the site takes only its
+    passive media, from git."""
     name = path.rsplit("/", 1)[-1]
-    if is_source_path(path) or is_published_asset(path) or name.startswith("."):
+    if not folder.startswith(CONTENT_DIR + "/"):
+        return None
+    if is_source_path(path, folder) or is_published_asset(path) or name.startswith("."):
         return None
     stem, dot, suffix = name.rpartition(".")
     if dot and f".{suffix}".casefold() in MARKDOWN_EXTENSIONS:
@@ -35,23 +39,24 @@ def asset_problem(path: str) -> Problem | None:
             path,
             1,
             f"only `*.md` files are sources, and the site would render this `.{suffix}` file as a page with "
-            f"its raw HTML; rename it to `{stem}.md` to make it a source, or move it out of {SOURCES_DIR}/",
+            f"its raw HTML; rename it to `{stem}.md` to make it a source, or move it out of {folder}/",
         )
     kinds = ", ".join(ext[1:] for ext in ASSET_EXTENSIONS)
     return Problem(
         path,
         1,
         f"beside sources the site publishes only passive media ({kinds}), because a file such as HTML, SVG "
-        f"or a script would run on the site; convert it (an SVG to PNG) or move it out of {SOURCES_DIR}/",
+        f"or a script would run on the site; convert it (an SVG to PNG) or move it out of {folder}/",
     )
 
 
 def link_problem(path: str, target: str) -> Problem:
-    """R41: a symbolic link under content/ would publish whatever it points at."""
+    """R41: a symbolic link under content/ or the sources folder would publish whatever it points at."""
     return Problem(
         path,
         1,
-        f"is a symbolic link (to {target!r}); links under {CONTENT_DIR}/ are refused because the site "
+        f"is a symbolic link (to {target!r}); links under {CONTENT_DIR}/ and the sources folder are refused "
+        "because the site "
         f"would publish what they point at: replace the link with a plain file, or remove it "
         f"(`git rm {path}`)",
     )

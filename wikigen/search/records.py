@@ -149,7 +149,7 @@ def _body(searcher: Searcher, source: str, version: str | None) -> tuple[Source,
     if meta is None:
         raise NotFoundError(
             f"{source!r} is not a compiled source of snapshot {searcher.index.snapshot_version}; "
-            "source ids are paths below content/sources/ without .md (or the frontmatter id)"
+            f"source ids are paths below {searcher.index.config.sources_dir}/ without .md (or the frontmatter id)"
         )
     if meta["private"]:
         raise PrivacyError(

@@ -21,8 +21,7 @@ from types import MappingProxyType
 from wikigen.compiler.community_record import COMMUNITIES_DIR, WHOLE_RECORD_PATH
 from wikigen.model.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.model.objects import FOLDERS, RELATIONS_DIR, WIKI_DIR, object_path
-from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot
-from wikigen.model.sources import SOURCES_DIR
+from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot, recorded_sources_dir
 from wikigen.store.git import GitStore
 from wikigen.store.git_cli import GENERATED
 from wikigen.store.object_writer import COMPILER_NAME
@@ -219,7 +218,8 @@ def reconcile(
         return None
     refuse_dirty()
     files = reconciled_files(store, drift)
-    started = StartedFrom(head, baseline.version, store.subtree(store.commit_tree(head), SOURCES_DIR))
+    folder = recorded_sources_dir(baseline)
+    started = StartedFrom(head, baseline.version, store.subtree(store.commit_tree(head), folder), folder)
     message = commit_message(
         f"wikigen: reconcile {len(files)} generated file(s) after a merge (snapshot {baseline.version} "
         "kept, no engine call)",

@@ -18,8 +18,7 @@ from typing import Any
 
 from wikigen.compiler.community_record import WHOLE_RECORD_PATH, moved_record
 from wikigen.model.objects import LEGACY_RELATIONS_PATH, dump_relations, object_path, parse_relations
-from wikigen.model.snapshot import LAYOUT, Snapshot
-from wikigen.model.sources import SOURCES_DIR
+from wikigen.model.snapshot import LAYOUT, Snapshot, recorded_sources_dir
 from wikigen.store.git import GitStore
 from wikigen.store.publish import Published, StartedFrom, commit_message, publish
 
@@ -72,7 +71,8 @@ def move_to_shards(
         if blob is not None:
             files[old] = None
             files[new] = blob  # the very same blob: its bytes cannot change (R9)
-    started = StartedFrom(head, baseline.version, store.subtree(tree, SOURCES_DIR))
+    folder = recorded_sources_dir(baseline)
+    started = StartedFrom(head, baseline.version, store.subtree(tree, folder), folder)
     message = commit_message(
         f"wikigen: move the snapshot to the sharded storage layout (snapshot {baseline.version} kept, "
         "no engine call)",

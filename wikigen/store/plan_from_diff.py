@@ -27,7 +27,7 @@ from wikigen.model.hashing import fingerprint
 from wikigen.model.ids import name_keys
 from wikigen.model.shards import Overlay
 from wikigen.model.snapshot import ManifestEntry, Snapshot
-from wikigen.model.sources import SOURCES_DIR, is_source_path
+from wikigen.model.sources import is_source_path
 from wikigen.store.git import GitStore
 from wikigen.store.manifest_cache import ManifestMirror
 from wikigen.store.snapshot import read_waiting
@@ -55,8 +55,9 @@ def plan_from_diff(
         if mirror.path is None:
             return None  # no cache on disk (a read-only clone): building one each time costs more
         touched: dict[str, ManifestEntry] = {}
-        for change in store.diff(baseline.sources_tree, tree, SOURCES_DIR):
-            if change.old_path is not None and is_source_path(change.old_path):
+        folder = config.sources_dir
+        for change in store.diff(baseline.sources_tree, tree, folder):
+            if change.old_path is not None and is_source_path(change.old_path, folder):
                 ids = mirror.ids_at(change.old_path)
                 if len(ids) > 1:
                     return None

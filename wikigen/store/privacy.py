@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from wikigen.model.config import Config
-from wikigen.model.sources import SOURCES_DIR, Source, is_source_path, matches_private, parse_source
+from wikigen.model.sources import Source, is_source_path, matches_private, parse_source
 from wikigen.store.git import GitStore
 
 # A frontmatter `private` key with a value that is not plainly false: a file that fails to parse for
@@ -34,13 +34,14 @@ def private_now(
     head = store.head_commit()
     if head is None:
         return frozenset(hidden)
-    tree = store.subtree(store.commit_tree(head), SOURCES_DIR)
+    folder = config.sources_dir
+    tree = store.subtree(store.commit_tree(head), folder)
     if compiled_tree is None or compiled_tree == tree:
         return frozenset(hidden)
     by_path = {path: sid for sid, path, _ in known}
-    for change in store.diff(compiled_tree, tree, SOURCES_DIR):
+    for change in store.diff(compiled_tree, tree, folder):
         path, blob = change.new_path, change.new_blob
-        if path is None or blob is None or not is_source_path(path):
+        if path is None or blob is None or not is_source_path(path, folder):
             continue
         data = store.read_blob(blob)
         parsed = parse_source(path, data, blob, config)

@@ -29,7 +29,6 @@ from wikigen.model.errors import (
     environmental,
 )
 from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, Snapshot
-from wikigen.model.sources import SOURCES_DIR
 from wikigen.store.git import GitStore
 from wikigen.store.git_cli import GENERATED
 from wikigen.store.snapshot import load_snapshot, snapshot_files
@@ -67,6 +66,7 @@ class StartedFrom:
     head: str | None
     baseline_version: int
     sources_tree: str
+    sources_dir: str  # the folder ``sources_tree`` is the tree of
 
 
 @contextmanager
@@ -199,7 +199,7 @@ def _commit(
                     f"the snapshot moved while compiling (version {started.baseline_version} → {now.version}); "
                     "the late result was rejected and nothing was overwritten — compile again"
                 )
-            if store.subtree(tree_now, SOURCES_DIR) != started.sources_tree:
+            if store.subtree(tree_now, started.sources_dir) != started.sources_tree:
                 raise ConflictError(
                     "the sources changed while compiling; the late result was rejected — compile again"
                 )
@@ -330,18 +330,19 @@ def _note_text(record: Mapping[str, Any]) -> str:
 
 
 def previous_failure(
-    store: GitStore, commit: str | None, sources_tree: str, config_key: str, mode: str
+    store: GitStore, commit: str | None, sources_tree: str, config_key: str, mode: str, *, sources_dir: str
 ) -> Mapping[str, Any] | None:
     """The failure recorded for this same attempt, if any (HEAD and ancestors with the same sources).
 
     R33: only a repeat of the same attempt is refused — same sources tree, same settings
     (``config_key``) and same mode (``mode``: one increment or --batch, deferred or not).
+    ``sources_tree`` is the tree of the folder ``sources_dir``.
     """
     current = commit
     for _ in range(50):
         if current is None:
             return None
-        if store.subtree(store.commit_tree(current), SOURCES_DIR) != sources_tree:
+        if store.subtree(store.commit_tree(current), sources_dir) != sources_tree:
             return None
         note = store.read_note(current)
         if note:

@@ -15,7 +15,6 @@ from wikigen.model.errors import Problem
 from wikigen.model.hashing import sha256_hex
 from wikigen.model.snapshot import EMPTY_TREE, ManifestEntry, Snapshot
 from wikigen.model.sources import (
-    SOURCES_DIR,
     Source,
     SourceSet,
     is_source_path,
@@ -36,16 +35,19 @@ def read_sources(
     links: Sequence[tuple[str, str]] | None = None,
     every: bool = False,
 ) -> SourceSet:
-    """Read the sources of ``tree`` (the id of the content/sources folder) against ``baseline``.
+    """Read the sources of ``tree`` (the id of the sources folder, ``config.sources_dir``) against
+    ``baseline``.
 
-    ``links`` are the (path, target) symbolic links under content/ (``GitStore.links``); by default
-    those under content/sources/. Each is a problem (R41) and none is parsed as a source.
+    ``links`` are the (path, target) symbolic links under content/ and the sources folder
+    (``GitStore.links``); by default those under the sources folder. Each is a problem (R41) and none
+    is parsed as a source.
     ``every`` reads every source, as for a legacy snapshot (R39: the `private` setting changed).
     """
     before = store.blobs_read
+    folder = config.sources_dir
     parsed: dict[str, Source] = {}
     if links is None:
-        links = store.links(tree, SOURCES_DIR)
+        links = store.links(tree, folder)
     problems: list[Problem] = [link_problem(path, target) for path, target in links]
     linked = {path for path, _ in links}
     renames: list[tuple[str, str]] = []
@@ -53,8 +55,8 @@ def read_sources(
     def read(path: str, blob: str) -> None:
         if path in linked:
             return  # its blob is the link's target text, not a source
-        if not is_source_path(path):
-            refused = asset_problem(path)  # R41: an asset the site would not publish
+        if not is_source_path(path, folder):
+            refused = asset_problem(path, folder)  # R41: an asset the site would not publish
             if refused is not None:
                 problems.append(refused)
             return
@@ -75,11 +77,11 @@ def read_sources(
     if every or baseline.legacy is not None or not baseline.exists:
         # R10: a legacy snapshot has no manifest to trust, so every source is read once.
         known: dict[str, ManifestEntry] = {}
-        for path, blob in sorted(store.blobs(tree, SOURCES_DIR)):
+        for path, blob in sorted(store.blobs(tree, folder)):
             read(path, blob)
     else:
         known = dict(baseline.by_path)
-        for change in store.diff(baseline.sources_tree, tree, SOURCES_DIR):
+        for change in store.diff(baseline.sources_tree, tree, folder):
             if change.old_path is not None:
                 known.pop(change.old_path, None)
             if change.status == "renamed" and change.old_path and change.new_path:

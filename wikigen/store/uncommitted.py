@@ -3,15 +3,15 @@ so `status` and a compile with nothing to do name them."""
 
 from __future__ import annotations
 
-from wikigen.model.sources import SOURCES_DIR, is_source_path
+from wikigen.model.sources import is_source_path
 from wikigen.store.git import GitStore
 
 
-def uncommitted_sources(store: GitStore) -> dict[str, list[str]]:
-    """Source files changed, staged or untracked but not committed: compile reads commits only, so
-    `status` and a compile with nothing to do name them."""
-    found = store.uncommitted(SOURCES_DIR)
-    return {key: [p for p in paths if is_source_path(p)] for key, paths in found.items()}
+def uncommitted_sources(store: GitStore, folder: str) -> dict[str, list[str]]:
+    """Source files of the sources ``folder`` changed, staged or untracked but not committed: compile
+    reads commits only, so `status` and a compile with nothing to do name them."""
+    found = store.uncommitted(folder)
+    return {key: [p for p in paths if is_source_path(p, folder)] for key, paths in found.items()}
 
 
 def uncommitted_note(found: dict[str, list[str]]) -> str:

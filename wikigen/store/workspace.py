@@ -11,8 +11,14 @@ from typing import Any
 from wikigen.compiler.plan import Plan, make_plan
 from wikigen.compiler.plan_edges import unchanged_plan
 from wikigen.model.config import CONFIG_FILE, Config, load_config
-from wikigen.model.snapshot import SNAPSHOT_PATH, Snapshot, private_globs, private_globs_of
-from wikigen.model.sources import CONTENT_DIR, SOURCES_DIR, SourceSet
+from wikigen.model.snapshot import (
+    SNAPSHOT_PATH,
+    Snapshot,
+    private_globs,
+    private_globs_of,
+    recorded_sources_dir,
+)
+from wikigen.model.sources import CONTENT_DIR, SourceSet
 from wikigen.store.git import GitStore
 from wikigen.store.plan_from_diff import plan_from_diff
 from wikigen.store.snapshot import load_snapshot, read_waiting
@@ -47,13 +53,18 @@ class Workspace:
     def root(self) -> Path:
         return self.store.root
 
+    @property
+    def sources_dir(self) -> str:
+        """The sources folder (``paths.sources`` in wikigen.yml), relative to the repository root."""
+        return self.config.sources_dir
+
     def sources_tree(self, *, staged: bool = False, commit: str | None = None) -> str:
-        """The id of the content/sources tree at HEAD (or ``commit``), or in the index (--staged)."""
+        """The id of the sources folder's tree at HEAD (or ``commit``), or in the index (--staged)."""
         if staged:
             root = self.store.index_tree()
         else:
             root = self.store.commit_tree(commit if commit is not None else self.head)
-        return self.store.subtree(root, SOURCES_DIR)
+        return self.store.subtree(root, self.sources_dir)
 
     def read(
         self, *, staged: bool = False, include_deferred: bool = False, parsed_cache: dict[Any, Any] | None = None
@@ -66,10 +77,14 @@ class Workspace:
     ) -> Plan:
         root = self.store.index_tree() if staged else self.store.commit_tree(self.head)
         links = self._links(root)
-        tree = self.store.subtree(root, SOURCES_DIR)
-        if private_globs(self.baseline) != private_globs_of(self.config):
+        tree = self.store.subtree(root, self.sources_dir)
+        if (
+            private_globs(self.baseline) != private_globs_of(self.config)
+            or recorded_sources_dir(self.baseline) != self.sources_dir
+        ):
             # R39: the `private` setting changed since the snapshot: every source is read again, so
-            # that a source it now names is withdrawn and one it no longer names is compiled.
+            # that a source it now names is withdrawn and one it no longer names is compiled. So too
+            # when the sources folder moved: the snapshot's tree and paths are of the old one.
             current = self._read(root, links, include_deferred=include_deferred, parsed_cache=parsed_cache, every=True)
             return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
         if not include_deferred and not links and tree == self.baseline.sources_tree and self.baseline.sharded:
@@ -87,14 +102,18 @@ class Workspace:
         return make_plan(self.baseline, current, self.config, include_deferred=include_deferred)
 
     def _links(self, root: str) -> list[tuple[str, str]]:
-        # R41: a link anywhere under content/ (the site's docs folder) makes the sources invalid.
+        # R41: a link anywhere under content/ (the site's docs folder), or under a sources folder
+        # outside it, makes the sources invalid.
         # The trees found free of links before are not walked again (a tree never changes), so a plan
         # after one edit walks the few trees that edit made, not the whole knowledge base.
         cache = self.store.cache_path(LINK_FREE_CACHE)
         read = _read_ids(cache)
         known = read if read is not None else frozenset()
         clean: set[str] = set()
-        links = self.store.links(self.store.subtree(root, CONTENT_DIR), CONTENT_DIR, known_clean=known, clean=clean)
+        links: list[tuple[str, str]] = []
+        for folder in (CONTENT_DIR, *([] if self.sources_dir.startswith(CONTENT_DIR + "/") else [self.sources_dir])):
+            subtree = self.store.subtree(root, folder)
+            links += self.store.links(subtree, folder, known_clean=known, clean=clean)
         # Trees never change: what was clean stays clean, so the ids seen before are kept (a walk that
         # stops at a known tree sees none below it, and the next edit's plan needs them), up to a
         # bound past which only this walk's are kept.
@@ -117,12 +136,13 @@ class Workspace:
         return read_sources(
             self.store,
             self.baseline,
-            self.store.subtree(root, SOURCES_DIR),
+            self.store.subtree(root, self.sources_dir),
             self.config,
             include_deferred=include_deferred,
             parsed_cache=parsed_cache,
             links=links,
-            every=every,
+            # The snapshot's tree and paths are of the folder it was compiled from: no diff against another.
+            every=every or recorded_sources_dir(self.baseline) != self.sources_dir,
         )
 
 def _read_ids(path: Path) -> frozenset[str] | None:

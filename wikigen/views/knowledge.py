@@ -15,10 +15,10 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.model.agent_record import cites_private
-from wikigen.model.config import Config
+from wikigen.model.config import DEFAULT_SOURCES_DIR, Config
 from wikigen.model.objects import parse_object, relation_lines
 from wikigen.model.snapshot import ManifestEntry
-from wikigen.model.sources import SOURCES_DIR, Source, is_source_path, parse_source
+from wikigen.model.sources import Source, is_source_path, parse_source
 from wikigen.store.communities import read_record
 from wikigen.store.git import GitStore
 from wikigen.store.privacy import private_now
@@ -58,13 +58,14 @@ class Knowledge:
     version: int = 0
     exists: bool = False
     head: str | None = None
-    stale: bool = False  # content/sources at HEAD differs from the tree the snapshot was compiled from
+    stale: bool = False  # the sources folder at HEAD differs from the tree the snapshot was compiled from
     trace: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     sources: Mapping[str, SourceView] = field(default_factory=lambda: _EMPTY)
     objects: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: _EMPTY)
     problems: tuple[str, ...] = ()
     communities: Mapping[str, str] | None = None  # the compiler's record (V3); None: not recorded
+    sources_dir: str = DEFAULT_SOURCES_DIR  # the sources folder (paths.sources)
 
     def of_kind(self, kind: str) -> dict[str, Mapping[str, Any]]:
         return {oid: obj for oid, obj in self.objects.items() if obj.get("kind") == kind}
@@ -75,8 +76,9 @@ def load_knowledge(root: Path | str) -> Knowledge:
     ws = Workspace.open(root, history=False)  # the site shows HEAD; a missing version is a problem shown
     store, config, snapshot = ws.store, ws.config, ws.baseline
     tree = store.commit_tree(ws.head)
-    sources_tree = store.subtree(tree, SOURCES_DIR)
-    head_blobs = {path: blob for path, blob in store.blobs(sources_tree, SOURCES_DIR) if is_source_path(path)}
+    folder = config.sources_dir
+    sources_tree = store.subtree(tree, folder)
+    head_blobs = {path: blob for path, blob in store.blobs(sources_tree, folder) if is_source_path(path, folder)}
     problems: list[str] = []
     sources: dict[str, SourceView] = {}
     covered: set[str] = set()
@@ -154,6 +156,7 @@ def load_knowledge(root: Path | str) -> Knowledge:
         ),
         problems=tuple(problems),
         communities=_recorded_communities(store, tree),
+        sources_dir=folder,
     )
 
 

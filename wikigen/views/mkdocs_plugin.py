@@ -148,6 +148,8 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         except WikigenError as exc:
             raise PluginError(f"wikigen: {exc.message}") from None
         _drop_active_assets(files)
+        if not knowledge.sources_dir.startswith(CONTENT_DIR + "/"):
+            _add_media(files, config, self.root, knowledge.sources_dir)
         for problem in knowledge.problems:
             log.warning("wikigen: %s", visible(problem))
         self.knowledge = knowledge
@@ -317,6 +319,28 @@ def _drop_active_assets(files: Files) -> None:
             )
         if not is_published_asset(uri):
             files.remove(file)
+
+
+def _add_media(files: Files, config: MkDocsConfig, root: Path, folder: str) -> None:
+    """R41: the passive media beside the sources of a folder outside content/ (a docs/ folder adopted
+    in place), where they would lie under content/sources/ (``sources/…``), since MkDocs never copies
+    that folder itself: files git tracks only, never a link, a file in a linked folder or a hidden one."""
+    try:
+        tracked = GitStore(root).tracked(folder)
+    except WikigenError as exc:
+        raise PluginError(f"wikigen: {exc.message}") from None
+    inside = Path(os.path.realpath(root / folder))
+    for path in sorted(tracked):
+        parts = path.split("/")
+        if not is_published_asset(path) or any(part.startswith(".") for part in parts):
+            continue
+        full = root / path
+        linked = any(root.joinpath(*parts[:end]).is_symlink() for end in range(1, len(parts) + 1))
+        if linked or not full.is_file() or not Path(os.path.realpath(full)).is_relative_to(inside):
+            continue  # `wikigen check` names every link under the sources folder
+        uri = "sources/" + path[len(folder) + 1 :]
+        if files.get_file_from_path(uri) is None:
+            files.append(File.generated(config, uri, abs_src_path=str(full)))
 
 
 def _stub(page: PageSpec) -> str:
