@@ -40,7 +40,7 @@ def test_the_file_name_comes_from_the_question_alone():
     assert answer_slug("Qu'est-ce qu'un Pod ?") == "qu-est-ce-qu-un-pod"
     assert answer_slug("什么是 Pod？") == "什么是-pod"
     assert answer_path("What is a Pod?", "content/sources") == "content/sources/knowledge/answers/what-is-a-pod.md"
-    assert answer_path("What is a Pod?", "docs") == "docs/knowledge/answers/what-is-a-pod.md"
+    assert answer_path("What is a Pod?", "docs", folder_categories=False) == "docs/answers/what-is-a-pod.md"
 
 
 def test_a_long_or_wordless_question_gets_a_short_name_ending_in_its_hash():

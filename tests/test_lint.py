@@ -269,5 +269,5 @@ def test_a_waiting_source_waits_since_the_first_commit_the_snapshot_has_not_comp
     commit_at(3 * day, {f"{T}/b.md": "new\n"})
     commit_at(4 * day, {"README.md": "unrelated\n"})
     commit_at(5 * day, {f"{T}/a.md": "v3\n"})
-    since = waiting_since(GitStore(git_repo.root), git_repo.head(), {f"{T}/a.md": compiled, f"{T}/b.md": None})
+    since = waiting_since(GitStore(git_repo.root), git_repo.head(), {f"{T}/a.md": compiled, f"{T}/b.md": None}, "content/sources")
     assert since == {f"{T}/a.md": 2 * day, f"{T}/b.md": 3 * day}

@@ -23,7 +23,7 @@ from wikigen.evidence.citations import Citation, make_citation
 from wikigen.model.answers import Cited, Quote, answer_path, answer_text, parse_citations, question_text
 from wikigen.model.errors import AnswerRefused, UsageError, WikigenError
 from wikigen.model.snapshot import private_globs
-from wikigen.model.sources import SOURCES_DIR, Source, matches_private, parse_source
+from wikigen.model.sources import Source, matches_private, parse_source
 from wikigen.store.privacy import marks_private
 from wikigen.store.workspace import Workspace
 
@@ -72,7 +72,7 @@ def file_answer(
     asked = question_text(question)
     cited = parse_citations(citations)
     ws = Workspace.open(root, history=False)
-    sources_dir = SOURCES_DIR  # the sources folder, read from this one place
+    sources_dir = ws.config.sources_dir
     quotes: list[Quote] = []
     checked: list[Citation] = []
     failed: list[dict[str, object]] = []
@@ -91,7 +91,7 @@ def file_answer(
             "Cite public sources and quote their committed text exactly (`search` and `excerpt` show it).",
             failed,
         )
-    path = answer_path(asked, sources_dir)
+    path = answer_path(asked, sources_dir, ws.config.folder_categories)
     data = answer_text(asked, answer, quotes).encode("utf-8")
     source = _valid(ws, path, data)
     written = _write(ws.root, path, data)

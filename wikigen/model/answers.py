@@ -21,7 +21,7 @@ import yaml
 from wikigen.model.errors import UsageError
 from wikigen.model.hashing import short_hash
 
-ANSWERS_FOLDER = "knowledge/answers"  # below the sources folder: answers are knowledge (R2)
+ANSWERS_FOLDER = "answers"  # below the knowledge folder: answers are knowledge (R2)
 ORIGIN = "agent"
 MAX_SLUG_CHARS = 80  # a readable file name; a longer question is cut at a word and ends in a hash
 # A short quote is found by chance in almost any source, so it proves nothing.
@@ -146,9 +146,12 @@ def answer_slug(question: str) -> str:
     return f"{cut}-{digest}" if cut else f"answer-{digest}"
 
 
-def answer_path(question: str, sources_dir: str) -> str:
-    """Where the answer to ``question`` is filed, below the sources folder ``sources_dir``."""
-    return f"{sources_dir}/{ANSWERS_FOLDER}/{answer_slug(question)}.md"
+def answer_path(question: str, sources_dir: str, folder_categories: bool = True) -> str:
+    """Where the answer to ``question`` is filed, below the sources folder ``sources_dir``: in its
+    ``knowledge/`` folder where the first folder is the category (R2), else in ``answers/`` at its top
+    (a folder adopted in place, where a source without a category is knowledge)."""
+    category = "knowledge/" if folder_categories else ""
+    return f"{sources_dir}/{category}{ANSWERS_FOLDER}/{answer_slug(question)}.md"
 
 
 def answer_text(question: str, answer: str, quotes: Sequence[Quote]) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pygit2
 
-from wikigen.model.sources import SOURCES_DIR
 from wikigen.store.git import GitStore
 from wikigen.store.git_errors import translated
 
@@ -21,9 +20,9 @@ def commit_time(store: GitStore, commit: str) -> int:
         return int(store.repo[commit].peel(pygit2.Commit).commit_time)
 
 
-def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None]) -> dict[str, int]:
+def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None], folder: str) -> dict[str, int]:
     """path → the commit time since which the file at ``path`` has held a version other than its
-    compiled blob (``compiled[path]``; None: never compiled): the time of the oldest commit of the
+    compiled blob (``compiled[path]``; None: never compiled; ``folder`` the sources folder): the time of the oldest commit of the
     run, back from HEAD, in which the file exists and differs from that blob. A shallow history or
     the walk's limit ends the run at the oldest commit read."""
     remaining = dict(compiled)
@@ -33,7 +32,7 @@ def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None]
         newer_time = int(commit.commit_time)
         newer_sources: str | None = None
         for _ in range(MAX_COMMITS):
-            sources = _sources_tree(commit)
+            sources = _sources_tree(commit, folder)
             if sources != newer_sources:  # a commit that leaves the sources alone ends no run
                 for path in sorted(remaining):
                     blob = _blob(commit, path)
@@ -52,9 +51,9 @@ def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None]
     return since | dict.fromkeys(remaining, newer_time)
 
 
-def _sources_tree(commit: Any) -> str | None:
+def _sources_tree(commit: Any, folder: str) -> str | None:
     try:
-        return str(commit.tree[SOURCES_DIR].id)
+        return str(commit.tree[folder].id)
     except KeyError:
         return None
 

@@ -29,7 +29,7 @@ def read_lint_inputs(root: Path | str, *, knowledge: Knowledge | None = None, no
     shown = knowledge.sources  # R39: what the site shows, private sources left out
     sources = []
     for path, blob in sorted(blobs.items()):
-        if not is_source_path(path):
+        if not is_source_path(path, ws.config.sources_dir):
             continue
         text = store.read_blob(blob)
         parsed = parse_source(path, text, blob, ws.config)
@@ -48,7 +48,7 @@ def read_lint_inputs(root: Path | str, *, knowledge: Knowledge | None = None, no
         if entry is not None and entry.pending is not None and source_id in shown:
             entries[source_id] = entry
     pending_paths = {e.pending.path: e.blob for e in entries.values() if e.pending is not None}
-    since = waiting_since(store, head, pending_paths) if pending_paths else {}
+    since = waiting_since(store, head, pending_paths, ws.config.sources_dir) if pending_paths else {}
     waiting = tuple(
         WaitingSource(sid, e.pending.path, e.category, e.pending.reason, since[e.pending.path])
         for sid, e in sorted(entries.items())
