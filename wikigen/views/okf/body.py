@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from wikigen.model.ids import kind_of
@@ -36,7 +36,7 @@ class Neighbours:
     """What one document links to, each group under its own heading, in order."""
 
     groups: tuple[tuple[str, str, tuple[Link, ...]], ...] = ()  # (heading, lead sentence, links)
-    extra_citations: tuple[Mapping[str, Any], ...] = field(default=())  # cited by the links' footnotes
+    extra_citations: tuple[Mapping[str, Any], ...] = ()  # cited by the links' footnotes
 
 
 def render_body(obj: Mapping[str, Any], here: str, neighbours: Neighbours, known: Iterable[str]) -> str:
