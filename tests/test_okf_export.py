@@ -20,6 +20,7 @@ from wikigen.model.objects import parse_object, render_object
 from wikigen.store.git import GitStore
 from wikigen.store.workspace import Workspace
 from wikigen.views.knowledge import load_knowledge
+from wikigen.views.okf.body import Neighbours, render_body
 from wikigen.views.okf.bundle import load_bundle
 from wikigen.views.okf.documents import describe
 from wikigen.views.okf.paths import document_paths
@@ -180,3 +181,20 @@ def test_a_repo_with_no_snapshot_has_nothing_to_export(git_repo: GitRepo, tmp_pa
     result = git_repo.wikigen("export", "okf", str(tmp_path / "okf"))
     assert result.code != 0 and "wikigen compile" in result.err
     assert not (tmp_path / "okf").exists()
+
+
+def test_a_sources_own_links_become_their_text_so_no_link_leaves_the_bundle():
+    """V6: a claim quoting `[Node](/docs/nodes/)` or `[ref][r]` links nowhere in the bundle (OKF §6.1
+    reads every link as a relation); a link to a URL stays, and the footnote marks are the bundle's."""
+    obj = {
+        "id": "concept/kubelet",
+        "name": "kubelet",
+        "definition": {
+            "text": "An agent on each [Node](/docs/nodes/#x) that runs [pods][p] ([docs](https://k8s.io)).[^1]",
+            "citations": ["abcdef012345"],
+        },
+    }
+    body = render_body(obj, "concepts/kubelet.md", Neighbours(), ["abcdef012345"])
+    assert "An agent on each Node that runs pods ([docs](https://k8s.io)). [^abcdef012345]" in body
+    assert "/docs/" not in body and "[^1]" not in body
+    assert describe(obj) == "An agent on each Node that runs pods ([docs](https://k8s.io))."

@@ -5,6 +5,7 @@ said in the prose (OKF §6.1)."""
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,14 @@ CLAIM_LABELS = {
     "suggestion": "*Suggestion (not done):* ",
     "question": "*Open question:* ",
 }
+
+# A source's own links (``[text](/docs/x/)``, ``[text][ref]``, its footnote marks) point into the
+# source's site, not into the bundle, where OKF would read them as relations to documents that do
+# not exist (§6.1): in a claim they become their text. A link to a URL with a scheme is kept.
+_INLINE_LINK = re.compile(r"(!?)\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_REFERENCE_LINK = re.compile(r"(!?)\[([^\]]+)\]\[[^\]]*\]")
+_FOOTNOTE_MARK = re.compile(r"\[\^[^\]]*\]")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +99,7 @@ def _claims(claims: Iterable[Mapping[str, Any]], cited: set[str]) -> list[str]:
     lines = []
     for claim in claims:
         label = CLAIM_LABELS.get(str(claim.get("status", "stated")), "")
-        text = f"{label}{_flat(str(claim['text']))} {_marks(claim.get('citations', []), cited)}".rstrip()
+        text = f"{label}{_flat(unlinked(str(claim['text'])))} {_marks(claim.get('citations', []), cited)}".rstrip()
         lines += [text, ""]
     return lines
 
@@ -103,7 +112,7 @@ def _issues(title: str, issues: Iterable[Mapping[str, Any]], cited: set[str]) ->
     for issue in items:
         scope = f" (scope: {_flat(str(issue['scope']))})" if issue.get("scope") else ""
         uncertainty = f" — uncertainty: {issue['uncertainty']}" if issue.get("uncertainty") else ""
-        text = f"{_flat(str(issue['text']))}{scope}{uncertainty}"
+        text = f"{_flat(unlinked(str(issue['text'])))}{scope}{uncertainty}"
         lines.append(f"- {text} {_marks(issue.get('citations', []), cited)}".rstrip())
     lines.append("")
     return lines
@@ -111,6 +120,13 @@ def _issues(title: str, issues: Iterable[Mapping[str, Any]], cited: set[str]) ->
 
 def _marks(citation_ids: Iterable[Any], cited: set[str]) -> str:
     return "".join(f"[^{cid}]" for cid in citation_ids if str(cid) in cited)
+
+
+def unlinked(text: str) -> str:
+    """``text`` with the source's own links written as their text; links to URLs kept."""
+    text = _FOOTNOTE_MARK.sub("", text)
+    text = _INLINE_LINK.sub(lambda m: m.group(0) if _SCHEME.match(m.group(3)) and not m.group(1) else m.group(2), text)
+    return _REFERENCE_LINK.sub(lambda m: m.group(2), text)
 
 
 def _flat(text: str) -> str:

@@ -15,7 +15,7 @@ import yaml
 
 from wikigen.model.ids import kind_of
 from wikigen.model.objects import label_of
-from wikigen.views.okf.body import Neighbours, footnotes, render_body
+from wikigen.views.okf.body import Neighbours, footnotes, render_body, unlinked
 
 TYPES = {"article": "Article", "concept": "Concept", "topic": "Topic"}
 # OKF §7: an automated check is a `process:` actor; §5.3 reads it as "machine-confirmed".
@@ -82,7 +82,7 @@ def describe(obj: Mapping[str, Any]) -> str:
     first summary claim; its title when it has neither."""
     kind = kind_of(str(obj["id"]))
     claims = [obj.get("definition") or {}] if kind == "concept" else list(obj.get("summary") or [])
-    text = " ".join(str(claims[0].get("text", "")).split()) if claims else ""
+    text = " ".join(unlinked(str(claims[0].get("text", ""))).split()) if claims else ""
     text = _EMPHASIS.sub(r"\2", text)
     sentence = _SENTENCE_END.split(text, maxsplit=1)[0] if text else ""
     if not sentence:
