@@ -20,7 +20,7 @@ from wikigen.model.objects import parse_object, render_object
 from wikigen.store.git import GitStore
 from wikigen.store.workspace import Workspace
 from wikigen.views.knowledge import load_knowledge
-from wikigen.views.okf.body import Neighbours, render_body
+from wikigen.views.okf.body import Neighbours, footnotes, render_body
 from wikigen.views.okf.bundle import load_bundle
 from wikigen.views.okf.documents import describe
 from wikigen.views.okf.paths import document_paths
@@ -197,4 +197,7 @@ def test_a_sources_own_links_become_their_text_so_no_link_leaves_the_bundle():
     body = render_body(obj, "concepts/kubelet.md", Neighbours(), ["abcdef012345"])
     assert "An agent on each Node that runs pods ([docs](https://k8s.io)). [^abcdef012345]" in body
     assert "/docs/" not in body and "[^1]" not in body
+    notes = footnotes([{"citation_id": "abcdef012345", "source": "k/x", "version": "v", "quote": "on [Node](/docs/n/)",
+                        "lines": {"start": 1, "end": 1}}], {})
+    assert "on \\[Node\\]\\(/docs/n/\\)" in notes  # shown as written, read as no link
     assert describe(obj) == "An agent on each Node that runs pods ([docs](https://k8s.io))."

@@ -138,4 +138,8 @@ def _label(text: str) -> str:
 
 
 def _quote(text: str) -> str:
-    return _flat(text).replace("[", "\\[").replace("]", "\\]")
+    """A quote as text: its brackets and parentheses escaped, so that no reader takes a link the
+    source wrote for a link of the bundle."""
+    for mark in ("\\", "[", "]", "(", ")"):
+        text = text.replace(mark, "\\" + mark)
+    return _flat(text)
