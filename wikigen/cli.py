@@ -371,6 +371,28 @@ def mcp(ctx: click.Context) -> None:
     serve(ctx.obj["dir"])
 
 
+@cli.group()
+def export() -> None:
+    """Write the committed snapshot in another format, readable without wikigen."""
+
+
+@export.command(name="okf")
+@click.argument("dest", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def export_okf_command(ctx: click.Context, dest: str, as_json: bool) -> None:
+    """An Open Knowledge Format v0.2 bundle in DEST (a folder, or a zip file when DEST ends in .zip)."""
+    from wikigen.commands.export import export_okf
+
+    data = export_okf(ctx.obj["dir"], dest)
+    if as_json:
+        print_json(data)
+        return
+    counts = ", ".join(f"{kind}s: {n}" for kind, n in data["documents"].items())
+    echo(f"exported snapshot {data['snapshot']} as OKF {data['okf_version']} to {dest}: {counts}")
+    echo(f"{data['verified']} of {sum(data['documents'].values())} documents verified against their git blobs")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where errors become exit codes and messages."""
     code = run(cli, argv)

@@ -1,5 +1,6 @@
 """The site's static API for agents (E6): a JSON file beside each object page (the shape of the
-MCP tool ``get``), ``objects.json`` listing every object, and ``llms.txt`` at the site root.
+MCP tool ``get``), ``objects.json`` listing every object, and ``llms.txt`` at the site root, which
+also points to the site's Open Knowledge Format bundle when it has one (V6).
 
 Static files made at build time from the committed snapshot (V5: no model, no snapshot, no server).
 Objects that cite a private source are left out (R39).
@@ -18,6 +19,8 @@ from wikigen.views.layout import Layout
 
 OBJECTS_JSON = "objects.json"
 LLMS_TXT = "llms.txt"
+OKF_FOLDER = "okf"  # the site's OKF bundle: okf/index.md and the rest, and okf.zip beside it
+OKF_ZIP = "okf.zip"
 _SECTIONS = {"article": "Articles", "concept": "Concepts", "topic": "Topics"}
 
 
@@ -27,9 +30,9 @@ def json_uri(page: str) -> str:
 
 
 def agent_files(
-    knowledge: Knowledge, layout: Layout, *, site_name: str, site_url: str | None = None
+    knowledge: Knowledge, layout: Layout, *, site_name: str, site_url: str | None = None, okf: bool = False
 ) -> dict[str, str]:
-    """{site path: text} for every agent file."""
+    """{site path: text} for every agent file; ``okf``: llms.txt points to the site's OKF bundle."""
     private = {sid for sid, source in knowledge.sources.items() if source.private}
     files: dict[str, str] = {}
     listed: list[dict[str, Any]] = []
@@ -51,11 +54,13 @@ def agent_files(
             "citations": len(record["citations"]),
         })
     files[OBJECTS_JSON] = _dump({"snapshot": knowledge.version, "objects": listed})
-    files[LLMS_TXT] = _llms_txt(listed, site_name, site_url, knowledge.version)
+    files[LLMS_TXT] = _llms_txt(listed, site_name, site_url, knowledge.version, okf)
     return files
 
 
-def _llms_txt(listed: Sequence[Mapping[str, Any]], site_name: str, site_url: str | None, version: int) -> str:
+def _llms_txt(
+    listed: Sequence[Mapping[str, Any]], site_name: str, site_url: str | None, version: int, okf: bool
+) -> str:
     base = (site_url or "").rstrip("/") + "/" if site_url else ""
     lines = [
         f"# {site_name}",
@@ -70,6 +75,15 @@ def _llms_txt(listed: Sequence[Mapping[str, Any]], site_name: str, site_url: str
         "quote is verbatim in the committed source it cites).",
         "",
     ]
+    if okf:
+        lines += [
+            "## Open Knowledge Format",
+            "",
+            f"- [OKF bundle]({base}{OKF_FOLDER}/index.md): the same knowledge as an Open Knowledge Format v0.2 "
+            "bundle, one Markdown document with YAML frontmatter per article, concept and topic",
+            f"- [{OKF_ZIP}]({base}{OKF_ZIP}): the bundle in one zip archive",
+            "",
+        ]
     for kind, title in _SECTIONS.items():
         items = [o for o in listed if o["kind"] == kind]
         if not items:

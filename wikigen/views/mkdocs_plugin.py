@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import posixpath
+import shutil
 import unicodedata
 from functools import partial
 from pathlib import Path
@@ -43,7 +44,8 @@ from wikigen.model.sources import CONTENT_DIR
 from wikigen.model.terminal import visible
 from wikigen.model.tree_problems import is_published_asset
 from wikigen.store.git import GitStore
-from wikigen.views.agent_files import agent_files
+from wikigen.store.snapshot_commit import snapshot_commit
+from wikigen.views.agent_files import OKF_FOLDER, OKF_ZIP, agent_files
 from wikigen.views.graph import graph_files, site_graph
 from wikigen.views.groups import DEFAULT_SEED
 from wikigen.views.knowledge import Knowledge, load_knowledge
@@ -58,6 +60,8 @@ from wikigen.views.layout import (
 )
 from wikigen.views.lint_page import LINT_PAGE, lint_page
 from wikigen.views.markup import PageSpec
+from wikigen.views.okf.archive import zip_bytes
+from wikigen.views.okf.bundle import okf_bundle
 from wikigen.views.pages import page_specs
 from wikigen.views.site import CATEGORY_TITLES, Site
 from wikigen.views.source_pages import source_page_specs
@@ -82,6 +86,7 @@ class WikigenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     seed = c.Type(int, default=DEFAULT_SEED)  # Louvain's seed (V3)
     agents = c.Type(bool, default=True)  # objects.json, llms.txt and a JSON file beside each object page
     lint = c.Type(bool, default=True)  # the lint page: `wikigen lint`'s findings at HEAD
+    okf = c.Type(bool, default=True)  # the Open Knowledge Format bundle: okf/ and okf.zip (V6)
 
 
 class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -93,6 +98,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         self.root: Path | None = None
         self.pages: dict[str, PageSpec] = {}
         self.knowledge: Knowledge | None = None
+        self.okf = False  # whether this build writes the OKF bundle
 
     # -- configuration -------------------------------------------------------------------------------
 
@@ -199,9 +205,10 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             for name, document in graph_files(site_graph(site, seed=self.config.seed)).items():
                 data = json.dumps(document, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
                 files.append(File.generated(config, posixpath.join(folder, name), content=data))
+        self.okf = self.config.okf and knowledge.exists and not _okf_taken(files)
         if self.config.agents:  # E6: a static API for agents, no server
             made = agent_files(
-                knowledge, layout, site_name=config.site_name, site_url=config.site_url
+                knowledge, layout, site_name=config.site_name, site_url=config.site_url, okf=self.okf
             )
             for uri, text in made.items():
                 if files.get_file_from_path(uri) is None:
@@ -241,6 +248,24 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
     def _spec(self, page: MkPage) -> PageSpec | None:
         return self.pages.get(page.file.src_uri) if page.file.generated_by is not None else None
 
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        """V6: the snapshot's OKF bundle, as plain files (never rendered as pages) and as one zip."""
+        if not self.okf or self.knowledge is None or self.root is None:
+            return
+        try:
+            bundle = okf_bundle(self.knowledge, snapshot_commit(GitStore(self.root), self.knowledge.head))
+        except WikigenError as exc:
+            raise PluginError(f"wikigen: {exc.message}") from None
+        site = Path(config.site_dir)
+        folder = site / OKF_FOLDER
+        if folder.is_dir() and not folder.is_symlink():
+            shutil.rmtree(folder)  # a previous build's bundle (`mkdocs build --dirty`)
+        for path, data in bundle.files.items():
+            out = folder / path
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+        (site / OKF_ZIP).write_bytes(zip_bytes(bundle.files, OKF_FOLDER))
+
     def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
         """Rebuild when a commit moves HEAD: the site shows what is committed, not the work tree."""
         assert self.root is not None
@@ -249,6 +274,15 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
             if path.exists():
                 server.watch(str(path))
         return server
+
+
+def _okf_taken(files: Files) -> bool:
+    """Whether docs_dir has its own ``okf/`` or ``okf.zip``, which the bundle would overwrite: then
+    it is kept and the bundle is not written."""
+    own = [f.src_uri for f in files if f.src_uri == OKF_ZIP or f.src_uri.startswith(OKF_FOLDER + "/")]
+    if own:
+        log.info("wikigen: %s exists in docs_dir, so the site has no OKF bundle", visible(own[0]))
+    return bool(own)
 
 
 def _drop_links(files: Files, docs_dir: Path) -> None:
