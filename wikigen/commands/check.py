@@ -6,6 +6,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from wikigen.compiler.preflight import over_caps, to_compile
 from wikigen.compiler.sizes import size_problem
 from wikigen.model.errors import Problem, UsageError
 from wikigen.model.snapshot import EMPTY_TREE
@@ -112,9 +113,13 @@ def disk_links(root: Path) -> list[Problem]:
 
 
 def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] = ()) -> list[Problem]:
-    """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``)."""
+    """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``).
+    R15: a changed source is also measured with the context the committed snapshot gives it, as
+    compile measures it before its first engine call."""
     if staged:
-        return list(ws.read(staged=True).problems)
+        read = ws.read(staged=True)
+        changed = to_compile(ws, [*read.parsed.values(), *read.pending_read.values()])
+        return sorted([*read.problems, *over_caps(ws, changed)], key=lambda p: (p.path, p.line, p.message))
     root = ws.root
     if files:
         wanted, assets, problems = _named_sources(root, files)
@@ -127,6 +132,7 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
     problems.extend(_asset_problems(ws, sorted(set(assets))))
 
     ids: list[tuple[str, str, int]] = []
+    parsed: list[Source] = []
     for rel in wanted:
         full = root / rel
         if not full.is_file():
@@ -137,6 +143,8 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
             too_large = size_problem(result, ws.config.caps)  # R5: the rule compile applies
             if too_large is not None:
                 problems.append(too_large)
+            else:
+                parsed.append(result)
         else:
             problems.extend(result)
     if files:
@@ -146,4 +154,7 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
             if known_path not in checked and (root / known_path).is_file():
                 ids.append((known_path, entry.id, 1))
     problems.extend(duplicate_id_problems(ids))
+    # R15: measured against the snapshot at HEAD; a compiled version a shallow clone lacks leaves
+    # its source measured alone (compile, which needs the history, measures it whole)
+    problems.extend(over_caps(ws, to_compile(ws, parsed), strict=False))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
