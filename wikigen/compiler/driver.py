@@ -26,7 +26,15 @@ from wikigen.compiler.lookup import Lookup
 from wikigen.compiler.plan import Plan
 from wikigen.compiler.plan_edges import refuse_mass_withdrawal
 from wikigen.compiler.preflight import over_caps
-from wikigen.compiler.report import CompileReport, IncrementReport, RunBudget
+from wikigen.compiler.report import (
+    CompileReport,
+    IncrementReport,
+    RunBudget,
+    listed,
+    not_compiled,
+    refusal,
+    unfinished_batch,
+)
 from wikigen.compiler.sizes import raise_cap
 from wikigen.engines import Engine, make_engine
 from wikigen.model.config import Config
@@ -309,11 +317,11 @@ def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileRep
             if run.batch and isinstance(exc, CapExceeded) and len(selected) == 1:
                 # Refused alone: what does not depend on it still compiles in this run.
                 (sid,) = selected
-                left_out[sid] = _refusal(exc)
+                left_out[sid] = refusal(exc)
                 left_out.update(dependents(sid, mentions, [s for s in left if s not in left_out]))
                 refused.append(exc)
                 continue
-            error = _recorded_failure(ws, plan, run, report, budget, exc, _not_compiled(left, selected, left_out))
+            error = _recorded_failure(ws, plan, run, report, budget, exc, not_compiled(left, selected, left_out))
             if error is exc:
                 raise
             raise error from None
@@ -343,57 +351,13 @@ def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileRep
         if not plan.needs_compile:
             break
     if refused:
-        error = _unfinished(report, refused, left_out)
+        error = unfinished_batch(report, refused, left_out)
         _recorded_failure(ws, plan, run, report, budget, error, left_out, advise=False)
         raise error
     if run.progress is not None:
         run.progress(total, total, "done", None)
     report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"
     return report
-
-
-def _refusal(error: CapExceeded) -> str:
-    """Why --batch refused one source its grown context made too large, and the ways out (R15)."""
-    breaches = "; ".join(f"caps.{name}: {used:,} > {limit:,}" for name, used, limit in error.over)
-    raises = " and ".join(raise_cap(name, used) for name, used, _ in error.over)
-    return (
-        f"too large with the context this run's earlier increments gave it ({breaches}): split it into "
-        f"smaller sources, or {raises}"
-    )
-
-
-def _not_compiled(left: list[str], selected: list[str], left_out: Mapping[str, str]) -> dict[str, str]:
-    """R33: each source a failed run did not compile, and why."""
-    why = dict(left_out)
-    for sid in left:
-        why[sid] = "its increment failed" if sid in selected else "after the failure, the run stopped"
-    return dict(sorted(why.items()))
-
-
-NAMED = 10  # sources named in a message; the note names all
-
-
-def _listed(why: Mapping[str, str]) -> str:
-    lines = [f"  {sid}: {reason}" for sid, reason in list(why.items())[:NAMED]]
-    if len(why) > NAMED:
-        lines.append(f"  and {len(why) - NAMED:,} more (the note under refs/notes/wikigen lists them all)")
-    return "\n".join(lines)
-
-
-def _unfinished(report: CompileReport, refused: list[CapExceeded], left_out: Mapping[str, str]) -> CapExceeded:
-    """R15–R16: a --batch run that refused sources on its way; what it published stays."""
-    published = (
-        f"snapshot {report.version} of this run's other increments stays published"
-        if report.published
-        else "nothing was published"
-    )
-    return CapExceeded(
-        f"{len(left_out)} source(s) of this batch were not compiled; {published}:\n{_listed(dict(sorted(left_out.items())))}\n"
-        "Once the refused ones fit, compile again: the rest compiles with them, and every source is "
-        "measured with its context before any engine call.",
-        sources=[sid for error in refused for sid in error.sources],
-        over=[over for error in refused for over in error.over],
-    )
 
 
 def _recorded_failure(
@@ -403,7 +367,7 @@ def _recorded_failure(
     report: CompileReport,
     budget: RunBudget,
     exc: BaseException,
-    not_compiled: Mapping[str, str],
+    uncompiled: Mapping[str, str],
     *,
     advise: bool = True,
 ) -> BaseException:
@@ -417,7 +381,7 @@ def _recorded_failure(
         # This run did publish; the failing increment's "nothing was published" is its own.
         error.message += f"\nSnapshot {report.version} of this run's earlier increments stays published."
     if run.batch and advise and isinstance(error, WikigenError):
-        error.message += f"\nNot compiled in this run:\n{_listed(not_compiled)}"
+        error.message += f"\nNot compiled in this run:\n{listed(uncompiled)}"
     record = {
         "sourcesTree": plan.sources_tree,
         "fingerprint": plan.fingerprint,
@@ -427,7 +391,7 @@ def _recorded_failure(
         "baselineVersion": ws.baseline.version,
     }
     if run.batch:
-        record["notCompiled"] = dict(not_compiled)
+        record["notCompiled"] = dict(uncompiled)
     record_failure(ws.store, ws.head, record, error)
     return error
 
