@@ -125,6 +125,8 @@ class _Run:
     key: str  # R33: what makes a retry meaningful
     mode: str  # R33: the mode a failure is recorded under
     parsed_cache: dict[Any, Any] = field(default_factory=dict)  # sources parsed, across --batch plans
+    # compiled bodies read for context, by the preflight and across increments
+    bodies: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
 
 def compile_repo(
@@ -226,7 +228,7 @@ def _refuse(ws: Workspace, plan: Plan, run: _Run, *, retry: bool, allow_mass_wit
     a mass withdrawal, a retry of a failure with nothing relevant changed (R33)."""
     # R15: every source over a cap with the context the snapshot gives it, listed with the invalid
     # ones before any engine call — never found by a batch halfway, after it published part of it.
-    too_large = over_caps(ws, [plan.sources[sid] for sid in plan.changed])
+    too_large = over_caps(ws, [plan.sources[sid] for sid in plan.changed], bodies=run.bodies)
     if plan.invalid or too_large:
         raise SourceError(sorted([*plan.invalid, *too_large], key=lambda p: (p.path, p.line)))  # R5
     if not allow_mass_withdrawal:
@@ -299,7 +301,7 @@ def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileRep
     mentions = title_mentions(plan) if run.batch else {}
     left_out: dict[str, str] = {}  # source id → why this run does not compile it
     refused: list[CapExceeded] = []
-    bodies: dict[tuple[str, str, str], str] = {}  # compiled bodies read for context, across increments
+    bodies = run.bodies
     done = 0
     while True:
         left = [sid for sid in plan.changed if sid not in left_out]

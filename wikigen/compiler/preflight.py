@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from wikigen.compiler.increments import request_context
 from wikigen.compiler.lookup import Lookup
-from wikigen.compiler.sizes import context_problem, size_problem
+from wikigen.compiler.sizes import alone_bytes, context_problem, size_problem
 from wikigen.model.errors import Problem, WikigenError
 from wikigen.model.sources import Source
 from wikigen.store.baseline import baseline_lookup
@@ -75,10 +75,11 @@ def over_caps(
             return None
         return dict(ctx.caps)
 
-    if len(todo) > 1:
+    if len(todo) > 1 and sum(alone_bytes(s) for s in todo) <= caps.input_bytes:
         # One source's context is part of a larger increment's: its anchors, hits and relations are
         # among that increment's, its fragments among that one's or inside a source it sends whole.
-        # So when the whole change fits, every source of it does.
+        # So when the whole change fits, every source of it does. (A change whose sources alone
+        # pass the cap never fits whole: it is measured source by source at once.)
         whole = used(todo)
         if whole is not None and all(value <= limit for value, limit in whole.values()):
             return []
