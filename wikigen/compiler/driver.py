@@ -353,6 +353,7 @@ def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileRep
         if not plan.needs_compile:
             break
     if refused:
+        left_out |= _measured_now(ws, plan, [sid for e in refused for sid in e.sources], bodies)
         error = unfinished_batch(report, refused, left_out)
         _recorded_failure(ws, plan, run, report, budget, error, left_out, advise=False)
         raise error
@@ -360,6 +361,21 @@ def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileRep
         run.progress(total, total, "done", None)
     report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"
     return report
+
+
+def _measured_now(
+    ws: Workspace, plan: Plan, refused: list[str], bodies: dict[tuple[str, str, str], str]
+) -> dict[str, str]:
+    """R15: why each source --batch refused is not compiled, measured against the snapshot the run
+    published last — what ``check`` and the next compile will say. A source whose context cannot be
+    read keeps the reason it was refused with."""
+    sources = [plan.sources[sid] for sid in refused if sid in plan.sources]
+    try:
+        problems = {p.path: p.message for p in over_caps(ws, sources, bodies=bodies)}
+    except WikigenError:
+        return {}
+    fits = "it was too large with the context of this run's earlier increments, and fits with the context published now"
+    return {s.id: problems.get(s.path, fits) for s in sources}
 
 
 def _recorded_failure(
