@@ -131,7 +131,8 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
     if staged:
         read = ws.read(staged=True)
         changed = to_compile(ws, [*read.parsed.values(), *read.pending_read.values()])
-        return sorted([*read.problems, *over_caps(ws, changed)], key=lambda p: (p.path, p.line, p.message))
+        with_context = over_caps(ws, changed, strict=False)
+        return sorted([*read.problems, *with_context], key=lambda p: (p.path, p.line, p.message))
     root = ws.root
     if files:
         wanted, assets, problems = _named_sources(root, files)
@@ -169,6 +170,7 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
                 ids.append((known_path, entry.id, 1))
     problems.extend(duplicate_id_problems(ids))
     # R15: measured against the snapshot at HEAD; a compiled version a shallow clone lacks leaves
-    # its source measured alone (compile, which needs the history, measures it whole)
+    # its source measured alone (compile, which needs the history, measures it whole, and reports a
+    # snapshot it cannot read)
     problems.extend(over_caps(ws, to_compile(ws, parsed), strict=False))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
