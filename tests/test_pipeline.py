@@ -18,6 +18,7 @@ from wikigen.model.errors import (
     ConflictError,
     LocalChangesError,
     PreviousFailure,
+    SourceError,
     ValidationError,
     WikigenError,
 )
@@ -212,17 +213,19 @@ def test_independent_withdrawal_is_local_and_last_withdrawal_is_empty_snapshot(g
     ],
 )
 def test_each_cap_exceeded_fails_and_keeps_head(git_repo: GitRepo, cap: str, expected: str):
-    """R15."""
+    """R15: a source over a cap with its context is refused before any engine call, naming the cap,
+    the value and the file."""
     pod = POD + "\nREL Node -hosts-> Pod.\n"
     git_repo.commit({f"{K}/pod.md": source(pod, title="Pod"), f"{K}/node.md": source(NODE, title="Node")})
     compiled(git_repo)
     git_repo.commit({f"{K}/b.md": source("Mentions Pod and Node together.\n", title="B")})
     head = git_repo.head()
     engine = ScriptedEngine(extract)
-    with pytest.raises(CapExceeded) as caught:
+    with pytest.raises(SourceError) as caught:
         compile_repo(git_repo.root, engine=engine, overrides={f"caps.{cap}": 300 if cap == "input_bytes" else 1})
     assert f"caps.{cap}: " in caught.value.message and expected in caught.value.message
-    assert "knowledge/b" in caught.value.message and "Nothing was trimmed" in caught.value.message
+    assert f"{K}/b.md" in caught.value.message and "nothing was published" in caught.value.message
+    assert f"raise caps.{cap} to at least" in caught.value.message
     assert git_repo.head() == head and engine.calls == 0
     assert compile_repo(git_repo.root, engine=engine, retry=True).published  # default caps: fits
 
@@ -788,7 +791,6 @@ def test_one_size_rule_for_check_plan_and_batch(git_repo: GitRepo, monkeypatch):
     (here an environment override), is refused by check with its path and by how much, and a --batch
     run lists every such source before its first engine call."""
     from wikigen.compiler.sizes import alone_bytes
-    from wikigen.model.errors import SourceError
     from wikigen.store.workspace import Workspace
 
     small = {f"{K}/s{i}.md": source(f"Small source number {i} with a few words.\n", title=f"S{i}") for i in range(3)}

@@ -6,8 +6,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from wikigen.compiler.preflight import over_caps, to_compile
 from wikigen.compiler.sizes import size_problem
-from wikigen.model.errors import Problem, UsageError
+from wikigen.model.errors import Problem, UsageError, WikigenError
 from wikigen.model.snapshot import EMPTY_TREE
 from wikigen.model.sources import (
     CONTENT_DIR,
@@ -118,10 +119,27 @@ def disk_links(root: Path, folder: str) -> list[Problem]:
     return problems
 
 
+def _compiled_blobs(ws: Workspace) -> dict[str, str]:
+    """Path → blob of every source in the tree the snapshot was compiled from: a file still at its
+    blob is known to the manifest as it was, and is not measured again. Empty where that tree is not
+    at hand (no snapshot, a shallow clone): every source is then looked up in the manifest."""
+    if not ws.baseline.exists or ws.baseline.sources_tree == EMPTY_TREE:
+        return {}
+    try:
+        return dict(ws.store.blobs(ws.baseline.sources_tree, ws.sources_dir))
+    except WikigenError:
+        return {}
+
+
 def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] = ()) -> list[Problem]:
-    """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``)."""
+    """Every problem in the sources: the index with ``staged``, else the work tree (or just ``files``).
+    R15: a changed source is also measured with the context the committed snapshot gives it, as
+    compile measures it before its first engine call."""
     if staged:
-        return list(ws.read(staged=True).problems)
+        read = ws.read(staged=True)
+        changed = to_compile(ws, [*read.parsed.values(), *read.pending_read.values()])
+        with_context = over_caps(ws, changed, strict=False)
+        return sorted([*read.problems, *with_context], key=lambda p: (p.path, p.line, p.message))
     root, folder = ws.root, ws.sources_dir
     if files:
         wanted, assets, problems = _named_sources(root, files, folder)
@@ -134,16 +152,21 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
     problems.extend(_asset_problems(ws, sorted(set(assets))))
 
     ids: list[tuple[str, str, int]] = []
+    parsed: list[Source] = []  # the sources a compile may send: not at the blob the snapshot compiled
+    compiled_blobs = _compiled_blobs(ws)
     for rel in wanted:
         full = root / rel
         if not full.is_file():
             continue
-        result = parse_source(rel, full.read_bytes(), EMPTY_TREE, ws.config)
+        data = full.read_bytes()
+        result = parse_source(rel, data, EMPTY_TREE, ws.config)
         if isinstance(result, Source):
             ids.append((rel, result.id, result.id_line))
             too_large = size_problem(result, ws.config.caps)  # R5: the rule compile applies
             if too_large is not None:
                 problems.append(too_large)
+            elif compiled_blobs.get(rel) != ws.store.blob_id(data):
+                parsed.append(result)
         else:
             problems.extend(result)
     if files:
@@ -153,6 +176,10 @@ def check_sources(ws: Workspace, *, staged: bool = False, files: Sequence[str] =
             if known_path not in checked and (root / known_path).is_file():
                 ids.append((known_path, entry.id, 1))
     problems.extend(duplicate_id_problems(ids))
+    # R15: measured against the snapshot at HEAD; a compiled version a shallow clone lacks leaves
+    # its source measured alone (compile, which needs the history, measures it whole, and reports a
+    # snapshot it cannot read)
+    problems.extend(over_caps(ws, to_compile(ws, parsed), strict=False))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.message))
 
 

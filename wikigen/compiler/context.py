@@ -364,6 +364,7 @@ def build_context(
         raise CapExceeded(
             f"the increment is over its caps — {detail}; sources: {names}. Nothing was trimmed or published.",
             sources=[s.id for s in changed],
+            over=over,
         )
 
     bodies = {s.id: (s.version, s.body) for s in changed}

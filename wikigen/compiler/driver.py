@@ -18,12 +18,24 @@ from typing import Any
 from wikigen.compiler.increment_run import run_increment
 from wikigen.compiler.increments import (
     batch_order,
+    dependents,
     next_increment,
+    title_mentions,
 )
 from wikigen.compiler.lookup import Lookup
 from wikigen.compiler.plan import Plan
 from wikigen.compiler.plan_edges import refuse_mass_withdrawal
-from wikigen.compiler.report import CompileReport, IncrementReport, RunBudget
+from wikigen.compiler.preflight import over_caps
+from wikigen.compiler.report import (
+    CompileReport,
+    IncrementReport,
+    RunBudget,
+    listed,
+    not_compiled,
+    refusal,
+    unfinished_batch,
+)
+from wikigen.compiler.sizes import raise_cap
 from wikigen.engines import Engine, make_engine
 from wikigen.model.config import Config
 from wikigen.model.errors import (
@@ -89,10 +101,12 @@ def cap_advice(error: CapExceeded, *, batch: bool, batch_command: str) -> str:
         )
     if len(error.sources) != 1:
         return "\nRaise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*) to publish this increment."
+    raises = " and ".join(raise_cap(name, used) for name, used, _ in error.over)
     return (
         "\nThis source does not fit one increment together with the context it needs (fragments and anchors "
-        "of the knowledge it mentions): split it into smaller sources, or raise the cap named above (caps.* "
-        "in wikigen.yml, or WIKIGEN_CAPS_*)."
+        "of the knowledge it mentions): split it into smaller sources, or "
+        + (raises or "raise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*)")
+        + "."
     )
 
 
@@ -111,6 +125,8 @@ class _Run:
     key: str  # R33: what makes a retry meaningful
     mode: str  # R33: the mode a failure is recorded under
     parsed_cache: dict[Any, Any] = field(default_factory=dict)  # sources parsed, across --batch plans
+    # compiled bodies read for context, by the preflight and across increments
+    bodies: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
 
 def compile_repo(
@@ -208,10 +224,13 @@ def _plan(
 
 
 def _refuse(ws: Workspace, plan: Plan, run: _Run, *, retry: bool, allow_mass_withdrawal: bool) -> None:
-    """What must not be compiled: invalid sources (R5), a mass withdrawal, a retry of a failure with
-    nothing relevant changed (R33)."""
-    if plan.invalid:
-        raise SourceError(plan.invalid)  # R5: nothing is published
+    """What must not be compiled: invalid sources (R5), sources too large with their context (R15),
+    a mass withdrawal, a retry of a failure with nothing relevant changed (R33)."""
+    # R15: every source over a cap with the context the snapshot gives it, listed with the invalid
+    # ones before any engine call — never found by a batch halfway, after it published part of it.
+    too_large = over_caps(ws, [plan.sources[sid] for sid in plan.changed], bodies=run.bodies)
+    if plan.invalid or too_large:
+        raise SourceError(sorted([*plan.invalid, *too_large], key=lambda p: (p.path, p.line)))  # R5
     if not allow_mass_withdrawal:
         refuse_mass_withdrawal(plan, ws.baseline, ws.sources_dir)
     if not retry:
@@ -272,23 +291,41 @@ def _record_without_engine(
 
 def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileReport) -> CompileReport:
     """One increment after another (all of the change at once without ``batch``), each published
-    before the next is planned; a failure is recorded as a note (R33) and keeps what was published."""
+    before the next is planned; a failure is recorded as a note (R33) and keeps what was published.
+
+    With ``batch``, a source that its context, grown by this run's earlier increments, makes too
+    large is refused alone: the sources that name its title are left for a later compile with it,
+    the others go on; the run then fails, listing every source it did not compile and why."""
     budget = RunBudget(ws.config.budget.max_sent_bytes, ws.config.budget.max_engine_calls)
     first = True
     total = len(plan.changed) + len(plan.withdrawn)
     order = batch_order(plan) if run.batch else None
-    bodies: dict[tuple[str, str, str], str] = {}  # compiled bodies read for context, across increments
+    mentions = title_mentions(plan) if run.batch else {}
+    left_out: dict[str, str] = {}  # source id → why this run does not compile it
+    refused: list[CapExceeded] = []
+    bodies = run.bodies
     done = 0
     while True:
+        left = [sid for sid in plan.changed if sid not in left_out]
+        if not left and not (first and plan.withdrawn):
+            break
         lookup: Lookup | None = None
+        selected: list[str] = []
         try:
             lookup = baseline_lookup(ws)
-            selected = next_increment(ws, plan, run.batch, order, bodies, lookup)
+            selected = next_increment(ws, plan, run.batch, order, bodies, lookup, skip=left_out)
             if run.progress is not None:
                 run.progress(done, total, f"increment of {len(selected)} source(s)", None)
             inc = run_increment(ws, plan, selected, run.engine, budget, run.cancel, first, bodies, lookup)
         except (Exception, KeyboardInterrupt) as exc:
-            error = _recorded_failure(ws, plan, run, report, budget, exc)
+            if run.batch and isinstance(exc, CapExceeded) and len(selected) == 1:
+                # Refused alone: what does not depend on it still compiles in this run.
+                (sid,) = selected
+                left_out[sid] = refusal(exc)
+                left_out.update(dependents(sid, mentions, [s for s in left if s not in left_out]))
+                refused.append(exc)
+                continue
+            error = _recorded_failure(ws, plan, run, report, budget, exc, not_compiled(left, selected, left_out))
             if error is exc:
                 raise
             raise error from None
@@ -317,36 +354,65 @@ def _compile_increments(ws: Workspace, plan: Plan, run: _Run, report: CompileRep
         plan = ws.plan(include_deferred=run.include_deferred, parsed_cache=run.parsed_cache)
         if not plan.needs_compile:
             break
+    if refused:
+        left_out |= _measured_now(ws, plan, [sid for e in refused for sid in e.sources], bodies)
+        error = unfinished_batch(report, refused, left_out)
+        _recorded_failure(ws, plan, run, report, budget, error, left_out, advise=False)
+        raise error
     if run.progress is not None:
         run.progress(total, total, "done", None)
     report.message = f"published snapshot {report.version} in {len(report.increments)} increment(s)"
     return report
 
 
+def _measured_now(
+    ws: Workspace, plan: Plan, refused: list[str], bodies: dict[tuple[str, str, str], str]
+) -> dict[str, str]:
+    """R15: why each source --batch refused is not compiled, measured against the snapshot the run
+    published last — what ``check`` and the next compile will say. A source whose context cannot be
+    read keeps the reason it was refused with."""
+    sources = [plan.sources[sid] for sid in refused if sid in plan.sources]
+    try:
+        problems = {p.path: p.message for p in over_caps(ws, sources, bodies=bodies)}
+    except WikigenError:
+        return {}
+    fits = "it was too large with the context of this run's earlier increments, and fits with the context published now"
+    return {s.id: problems.get(s.path, fits) for s in sources}
+
+
 def _recorded_failure(
-    ws: Workspace, plan: Plan, run: _Run, report: CompileReport, budget: RunBudget, exc: BaseException
+    ws: Workspace,
+    plan: Plan,
+    run: _Run,
+    report: CompileReport,
+    budget: RunBudget,
+    exc: BaseException,
+    uncompiled: Mapping[str, str],
+    *,
+    advise: bool = True,
 ) -> BaseException:
     """R33: every failure writes the note the manual promises, Ctrl-C and internal errors too; the
-    error to raise, with what to do about it."""
+    error to raise, with what to do about it. With --batch the note and the message list every
+    source the run did not compile, and why. ``advise``: False for an error that already says all that."""
     error = _interrupted(report) if isinstance(exc, KeyboardInterrupt) else exc
-    if isinstance(error, CapExceeded):
+    if isinstance(error, CapExceeded) and advise:
         error.message += cap_advice(error, batch=run.batch, batch_command=run.command(batch=True))
-    if report.published and not isinstance(error, Interrupted) and isinstance(error, WikigenError):
+    if report.published and advise and not isinstance(error, Interrupted) and isinstance(error, WikigenError):
         # This run did publish; the failing increment's "nothing was published" is its own.
         error.message += f"\nSnapshot {report.version} of this run's earlier increments stays published."
-    record_failure(
-        ws.store,
-        ws.head,
-        {
-            "sourcesTree": plan.sources_tree,
-            "fingerprint": plan.fingerprint,
-            "configKey": run.key,
-            "mode": run.mode,
-            "engineCalls": budget.engine_calls,
-            "baselineVersion": ws.baseline.version,
-        },
-        error,
-    )
+    if run.batch and advise and isinstance(error, WikigenError):
+        error.message += f"\nNot compiled in this run:\n{listed(uncompiled)}"
+    record = {
+        "sourcesTree": plan.sources_tree,
+        "fingerprint": plan.fingerprint,
+        "configKey": run.key,
+        "mode": run.mode,
+        "engineCalls": budget.engine_calls,
+        "baselineVersion": ws.baseline.version,
+    }
+    if run.batch:
+        record["notCompiled"] = dict(uncompiled)
+    record_failure(ws.store, ws.head, record, error)
     return error
 
 

@@ -7,7 +7,7 @@ increment compiled. The driver, :func:`wikigen.compiler.driver.compile_repo`, ru
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from wikigen.compiler.context import Context, build_context, name_index, names_in
@@ -19,29 +19,52 @@ from wikigen.compiler.topics import is_derived
 from wikigen.model.ids import kind_of
 from wikigen.model.shards import Overlay
 from wikigen.model.snapshot import ManifestEntry, Snapshot
+from wikigen.model.sources import Source
 from wikigen.store.baseline import Bodies, Compiled, Titles, baseline_lookup
 from wikigen.store.workspace import Workspace
 
 
-def batch_order(plan: Plan) -> dict[str, int]:
-    """R16: the order --batch compiles in — sources whose titles the other changed sources mention
-    most come first, so that later increments can link to what they define (ties by id). A title of
-    several names ("Modules and functions", "Labels and Selectors") is mentioned by a text that names
-    any of them, in either number."""
+def title_mentions(plan: Plan) -> dict[str, set[str]]:
+    """R16: for each changed source, the other changed sources whose title its text names — by any
+    of the title's names ("Modules and functions", "Labels and Selectors"), in either number. A
+    source that names another's title links to what that one defines."""
     titles = {sid: _title_names(plan.sources[sid].title) for sid in plan.changed}
-    mentions = dict.fromkeys(plan.changed, 0)
     owners: dict[tuple[str, ...], list[str]] = {}
     for sid, names in titles.items():
         for name in names:
             owners.setdefault(name, []).append(sid)
     by_first = name_index(owners)
-    for sid in plan.changed:
-        # Each other source counted once per text that mentions it, by any of its title's names.
-        named = {other for name in names_in(plan.sources[sid].body, by_first) for other in owners[name]}
-        for other in named - {sid}:
+    return {
+        sid: {other for name in names_in(plan.sources[sid].body, by_first) for other in owners[name]} - {sid}
+        for sid in plan.changed
+    }
+
+
+def batch_order(plan: Plan) -> dict[str, int]:
+    """R16: the order --batch compiles in — sources whose titles the other changed sources mention
+    most come first, so that later increments can link to what they define (ties by id)."""
+    mentions = dict.fromkeys(plan.changed, 0)
+    for named in title_mentions(plan).values():
+        for other in named:  # each other source counted once per text that mentions it
             mentions[other] += 1
     ordered = sorted(plan.changed, key=lambda sid: (-mentions[sid], sid))
     return {sid: i for i, sid in enumerate(ordered)}
+
+
+def dependents(refused: str, mentions: Mapping[str, set[str]], left: Collection[str]) -> dict[str, str]:
+    """R16: the sources of ``left`` that a --batch run no longer compiles once ``refused`` is: those
+    that name its title, then those that name theirs, and so on (``mentions``:
+    :func:`title_mentions`). Each would link to knowledge this run does not create; left for a
+    later compile, it is compiled with it. Source id → why, for the failure note."""
+    why: dict[str, str] = {}
+    frontier = [refused]
+    while frontier:
+        named = frontier.pop()
+        for sid in sorted(left):
+            if sid not in why and sid != refused and named in mentions.get(sid, ()):
+                why[sid] = f"it names the title of {named}, which was not compiled"
+                frontier.append(sid)
+    return why
 
 
 _TITLE_PARTS = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.IGNORECASE)
@@ -79,15 +102,17 @@ def next_increment(
     order: Mapping[str, int] | None = None,
     bodies: dict[tuple[str, str, str], str] | None = None,
     lookup: Lookup | None = None,
+    skip: Collection[str] = (),
 ) -> list[str]:
     """The changed sources of the next increment: all of them, or with --batch a prefix that fits (R16).
+    ``skip``: sources this --batch run no longer compiles (refused, or depending on one refused).
 
     A first guess fills a quarter of the byte cap with whole sources — an extractive engine's delta
     quotes them, and analyze's delta has its own 100,000-byte limit —; the real request (fragments,
     anchors, hits) is then measured and the prefix halved until every cap holds. A single source that
     still does not fit is left to fail with its own message.
     """
-    changed = list(plan.changed)
+    changed = [sid for sid in plan.changed if sid not in skip]
     if not batch:
         return changed
     if order:
@@ -167,9 +192,25 @@ def preview(
             return preview(ws, plan, selected, withdrawn, enforce=enforce, bodies=bodies, lookup=made)
         finally:
             made.close()
-    baseline = ws.baseline
-    changed = [plan.sources[sid] for sid in selected]
     touched = [sid for sid in selected if sid in plan.updated] + list(withdrawn)
+    changed = [plan.sources[sid] for sid in selected]
+    return request_context(ws, changed, touched, withdrawn, enforce=enforce, bodies=bodies, lookup=lookup)
+
+
+def request_context(
+    ws: Workspace,
+    changed: Sequence[Source],
+    touched: Sequence[str],
+    withdrawn: Sequence[str],
+    *,
+    lookup: Lookup,
+    enforce: bool = True,
+    bodies: dict[tuple[str, str, str], str] | None = None,
+) -> tuple[dict[str, str], Context]:
+    """The revocation and the bounded request of an increment that sends ``changed`` whole against
+    the baseline snapshot; ``touched``: the ids whose compiled objects it revokes (the updated
+    sources among ``changed``, and ``withdrawn``)."""
+    baseline = ws.baseline
     revoked = revoke(baseline.objects, touched, lookup)
     # R29: a derived topic is rebuilt by the compiler after merge, locally; it is never a reason to
     # call the engine, nor context to send it.

@@ -1,11 +1,14 @@
-"""What a compile run reports and spends: the per-run budget, per-increment and per-run reports."""
+"""What a compile run reports and spends: the per-run budget, per-increment and per-run reports,
+and what a --batch run that failed did not compile."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikigen.model.errors import BudgetExceeded
+from wikigen.compiler.sizes import raise_cap
+from wikigen.model.errors import BudgetExceeded, CapExceeded
 
 
 @dataclass
@@ -110,3 +113,48 @@ class CompileReport:
             "message": self.message,
             "warnings": self.warnings,
         }
+
+
+def refusal(error: CapExceeded) -> str:
+    """Why --batch refused one source its grown context made too large, and the ways out (R15)."""
+    breaches = "; ".join(f"caps.{name}: {used:,} > {limit:,}" for name, used, limit in error.over)
+    raises = " and ".join(raise_cap(name, used) for name, used, _ in error.over)
+    return (
+        f"too large with the context this run's earlier increments gave it ({breaches}): split it into "
+        f"smaller sources, or {raises}"
+    )
+
+
+def not_compiled(left: list[str], selected: list[str], left_out: Mapping[str, str]) -> dict[str, str]:
+    """R33: each source a failed run did not compile, and why."""
+    why = dict(left_out)
+    for sid in left:
+        why[sid] = "its increment failed" if sid in selected else "after the failure, the run stopped"
+    return dict(sorted(why.items()))
+
+
+NAMED = 10  # sources named in a message; the note names all
+
+
+def listed(why: Mapping[str, str]) -> str:
+    """One line per source and why, the first few of them; the note holds every one."""
+    lines = [f"  {sid}: {reason}" for sid, reason in list(why.items())[:NAMED]]
+    if len(why) > NAMED:
+        lines.append(f"  and {len(why) - NAMED:,} more (the note under refs/notes/wikigen lists them all)")
+    return "\n".join(lines)
+
+
+def unfinished_batch(report: CompileReport, refused: list[CapExceeded], left_out: Mapping[str, str]) -> CapExceeded:
+    """R15–R16: a --batch run that refused sources on its way; what it published stays."""
+    published = (
+        f"snapshot {report.version} of this run's other increments stays published"
+        if report.published
+        else "nothing was published"
+    )
+    return CapExceeded(
+        f"{len(left_out)} source(s) of this batch were not compiled; {published}:\n{listed(dict(sorted(left_out.items())))}\n"
+        "Once the refused ones fit, compile again: the rest compiles with them, and every source is "
+        "measured with its context before any engine call.",
+        sources=[sid for error in refused for sid in error.sources],
+        over=[over for error in refused for over in error.over],
+    )

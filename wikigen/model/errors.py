@@ -82,9 +82,12 @@ class CapExceeded(WikigenError):
 
     retryable = True
 
-    def __init__(self, message: str, *, sources: Iterable[str] = ()) -> None:
+    def __init__(
+        self, message: str, *, sources: Iterable[str] = (), over: Iterable[tuple[str, int, int]] = ()
+    ) -> None:
         super().__init__(message)
         self.sources = tuple(sources)
+        self.over = tuple(over)  # (cap name, used, limit) of each cap exceeded
 
 
 class BudgetExceeded(WikigenError):
