@@ -210,6 +210,20 @@ def test_copula_with_a_class_and_a_relational_noun() -> None:
     )
 
 
+def test_a_relational_noun_keeps_the_words_it_is_built_from_and_no_aside() -> None:
+    """R23: "is a plug-in for Y" is not "is in for Y", "the building block of Y" not "the block of Y";
+    a phrase in brackets after the noun is an aside ("(through Y or …)"), not what the noun relates."""
+    assert relations_of("The `sorter` is a plug-in for the mill.", "sorter", "mill") == {
+        ("sorter", "is plug-in for", "mill")
+    }
+    assert relations_of(
+        "The mill has been the main building block of the farm (through the cooperative or directly).",
+        "mill",
+        "farm",
+        "cooperative",
+    ) == {("mill", "is building block of", "farm")}
+
+
 @pytest.mark.parametrize(
     ("sentence", "names", "expected"),
     [

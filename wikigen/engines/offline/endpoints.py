@@ -303,6 +303,8 @@ def reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str
         if depth > 3:
             return
         for child in parse.children(word.i):
+            if child.dep == "prep" and _in_parentheses(parse, word.i, child.i):
+                continue  # "the building block of Typer (through Typer or …)": an aside, not the relation
             if child.dep == "prep" and child.text.casefold() not in EXAMPLE_PREPOSITIONS:
                 for pobj in with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"]):
                     step = [*path, child.text.casefold()]
@@ -321,6 +323,14 @@ def reached(parse: Parse, noun: Word, refs: Mapping[int, str]) -> list[tuple[str
 
     walk(noun, [], 0)
     return found
+
+
+def _in_parentheses(parse: Parse, head: int, word: int) -> bool:
+    """A bracket opens between ``head`` and ``word`` and is still open at ``word``."""
+    depth = 0
+    for between in parse.words[min(head, word) + 1 : max(head, word)]:
+        depth += {"(": 1, ")": -1}.get(between.text, 0)
+    return depth > 0 if head < word else depth < 0
 
 
 def is_other_case(word: Word, ref: str) -> bool:

@@ -134,7 +134,7 @@ def verb_objects(
                     # "are extensions built on top of maps": the participle carries the relation
                     participles = {w.text.casefold() for w in parse.children(attr.i) if w.dep == "acl"}
                     participle = bool(path) and path[0] in participles
-                    words = ["is", *path] if participle else ["is", attr.lemma.casefold(), *path]
+                    words = ["is", *path] if participle else ["is", *nominal(parse, attr).split(), *path]
                     if len(words) <= MAX_PREDICATE_WORDS:
                         out.append((ref, " ".join(words), False))
         return out
@@ -344,6 +344,20 @@ def _enabled(
     if len(predicate.split()) > MAX_PREDICATE_WORDS:
         return []
     return [(refs[w.i], predicate, False) for w in endpoints.stand_ins(parse, allowed, refs) if w.i in refs]
+
+
+def nominal(parse: Parse, noun: Word) -> str:
+    """The noun with the words it is built from: "plug-in" (three tokens), "building block" (a
+    compound), in lower case, the noun itself as its lemma ("building blocks" → "building block")."""
+    first = noun.i
+    while first > 0:
+        before, word = parse.words[first - 1], parse.words[first]
+        joined = before.end == word.start and "-" in (before.text, word.text)
+        if joined or (before.dep == "compound" and first - 1 < noun.i and before.head in range(first, noun.i + 1)):
+            first -= 1
+            continue
+        break
+    return (parse.text[parse.words[first].start : noun.start] + noun.lemma).casefold()
 
 
 def _verb_phrase(verb: Word, particle: str, passive: bool) -> str:
