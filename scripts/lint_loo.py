@@ -22,9 +22,8 @@ from types import MappingProxyType
 from typing import Any
 
 from wikigen.commands.lint import lint_report
-from wikigen.lint import LintSettings
+from wikigen.lint import LintSettings, missing
 from wikigen.lint import findings as findings_module
-from wikigen.lint import missing
 
 # rule → the corpora whose verdict rows motivated it
 MOTIVATED_BY = {
