@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A seeded sample of `wikigen lint --json` findings per corpus, as TSV for a reader to judge.
 
-  python scripts/lint_sample.py OUT_DIR NAME=LINT.json [NAME=LINT.json ...] [--per-corpus 20] [--seed 7]
+  python scripts/lint_sample.py OUT_DIR NAME=LINT.json [NAME=LINT.json ...] [--per-corpus 20] [--seed 7] [--listed]
 
 Each LINT.json is the output of `wikigen -C REPO lint --json --fail-on never` on a compiled corpus
 (scripts/compile_trees.sh makes the repos). Kinds are mixed: each kind's findings are shuffled with
 ``random.Random(seed)``, then taken one kind after another (kinds in name order) until the sample is
-full, so a kind with few findings is still seen. Writes OUT_DIR/<NAME>.tsv with the columns corpus,
+full, so a kind with few findings is still seen. With ``--listed`` only the findings the text output
+lists by default are sampled (the kinds in ``settings.quiet_kinds`` left out). Writes OUT_DIR/<NAME>.tsv with the columns corpus,
 kind, finding, file, what to do (``file`` is ``path:line`` where there is a line; cells unquoted, one
 line each), and prints the findings per kind per corpus.
 """
@@ -49,6 +50,7 @@ def main() -> None:
     parser.add_argument("reports", nargs="+", help="NAME=path/to/lint.json")
     parser.add_argument("--per-corpus", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--listed", action="store_true", help="sample only the findings listed by default")
     args = parser.parse_args()
     args.out_dir.mkdir(parents=True, exist_ok=True)
     for item in args.reports:
@@ -57,7 +59,8 @@ def main() -> None:
         counts = ", ".join(f"{kind} {n}" for kind, n in sorted(data["counts"].items()))
         more = f" (left out of the list: {data['left_out']})" if data["left_out"] else ""
         print(f"{name}: {len(data['findings'])} findings listed; {counts}{more}")
-        rows = sample(data["findings"], args.per_corpus, args.seed)
+        quiet = set(data["settings"].get("quiet_kinds", [])) if args.listed else set()
+        rows = sample([f for f in data["findings"] if f["kind"] not in quiet], args.per_corpus, args.seed)
         target = args.out_dir / f"{name}.tsv"
         lines = ["corpus\tkind\tfinding\tfile\twhat to do"]
         for f in rows:

@@ -288,22 +288,23 @@ def verify(ctx: click.Context, citation_ids: tuple[str, ...], as_json: bool) -> 
 @click.option("--stale-days", default=30, show_default=True, type=click.IntRange(0), help="Days a deferred or waiting source may wait before it is stale.")
 @click.option("--as-of", type=click.DateTime(), help="Measure ages up to this time (UTC), e.g. 2025-06-01; default: HEAD's commit time.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]), default="error", show_default=True, help="Exit 1 when a finding of this severity or above is present.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--all", "everything", is_flag=True, help="List the orphan and no-concept hints too, and let them count for --fail-on.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every finding).")
 @click.pass_context
 def lint_command(
-    ctx: click.Context, min_sources: int, stale_days: int, as_of: Any, fail_on: str, as_json: bool
+    ctx: click.Context, min_sources: int, stale_days: int, as_of: Any, fail_on: str, everything: bool, as_json: bool
 ) -> None:
     """Findings on the snapshot and the sources, each with the file to change and what to do. No model."""
     from wikigen.commands.lint import fails, lint_report, print_lint
     from wikigen.lint import LintSettings
 
     settings = LintSettings(min_sources=min_sources, stale_days=stale_days)
-    report, data = lint_report(ctx.obj["dir"], settings=settings, as_of=as_of)
+    report, data = lint_report(ctx.obj["dir"], settings=settings, as_of=as_of, everything=everything)
     if as_json:
         print_json(data)
     else:
         print_lint(data)
-    if fails(report, fail_on):
+    if fails(report, fail_on, everything=everything):
         ctx.exit(EXIT_FAILURE)
 
 

@@ -4,19 +4,24 @@ the file to change and what to do — never a model call, never a change. Pure: 
 
 from __future__ import annotations
 
+import re
+
 from wikigen.lint.concepts import orphans, sources_without_concepts
 from wikigen.lint.document import read_document
 from wikigen.lint.duplicates import duplicates
-from wikigen.lint.findings import KINDS, SEVERITIES, Finding, Report, sorted_findings
+from wikigen.lint.findings import KINDS, QUIET_KINDS, SEVERITIES, Finding, Report, sorted_findings
 from wikigen.lint.inputs import LintInputs, LintSettings, SourceText, WaitingSource
 from wikigen.lint.issues import recorded_issues
 from wikigen.lint.links import broken_links, folders_of
-from wikigen.lint.missing import candidates, missing_concepts
-from wikigen.lint.terms import concept_keys, mentions
+from wikigen.lint.missing import Known, candidates, missing_concepts
+from wikigen.lint.terms import concept_keys, mentions, stem_key, term_key
 from wikigen.lint.waiting import stale_sources
+
+_LOWERCASE_WORD = re.compile(r"\b[a-z]+\b")
 
 __all__ = [
     "KINDS",
+    "QUIET_KINDS",
     "SEVERITIES",
     "Finding",
     "LintInputs",
@@ -45,8 +50,21 @@ def lint(inputs: LintInputs, settings: LintSettings | None = None) -> Report:
     named = concept_keys(concepts)
     found = candidates({sid: doc.marked for sid, doc in documents.items()})
     mentioned = mentions(((sid, doc.prose) for sid, doc in sorted(documents.items())), set(named) | set(found))
+    known = Known(
+        headings=frozenset(term_key(h) for doc in documents.values() for h in doc.headings),
+        concept_stems=frozenset(stem_key(key) for key in named),
+        lowercase=frozenset(
+            term_key(w) for w in {w for doc in documents.values() for w in _LOWERCASE_WORD.findall(doc.prose)}
+        ),
+    )
     listed, more = missing_concepts(
-        found, mentioned, named, {s.id: s for s in inputs.sources}, min_sources=settings.min_sources, cap=settings.term_cap
+        found,
+        mentioned,
+        named,
+        {s.id: s for s in inputs.sources},
+        min_sources=settings.min_sources,
+        cap=settings.term_cap,
+        known=known,
     )
     findings += listed
     findings += orphans(concepts, relations, mentioned, paths)

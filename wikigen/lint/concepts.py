@@ -1,5 +1,6 @@
 """Concepts that stand alone and sources that yield none: orphans (no relation, mentioned by one
-source at most) and compiled sources no concept cites."""
+source at most) and compiled sources no concept cites. Both are hints about what the compiler made
+of the sources, and their "what to do" says so: the docs may already state what it missed."""
 
 from __future__ import annotations
 
@@ -37,8 +38,10 @@ def orphans(
                 subject=oid,
                 finding=f"concept {name!r} has no relation, and {'only this source mentions' if sources else 'no source mentions'} it",
                 file=paths.get(origin, origin),
-                action=f"if {name!r} matters, relate it to another concept in one sentence with a verb "
-                f"(\"{name} uses …\"); if it is no concept, reword the sentence that defines it",
+                action=f"the compiler found no relation for {name!r}: if the source already states one, the "
+                "compiler missed it and the source needs no change; if it is no concept (a product in a list, "
+                f"an example name), nothing to do; if it is a term readers need and no relation is stated, "
+                f"state one in a sentence with a verb (\"{name} uses …\")",
             )
         )
     return findings
@@ -55,9 +58,9 @@ def sources_without_concepts(
             subject=source_id,
             finding=f"source {source_id} is compiled but yields no concept",
             file=paths.get(source_id, path),
-            action="define the terms it introduces plainly (\"X is …\", a glossary entry) or mark them "
-            "(bold, a heading), so that the compiler finds a concept; a source that defines nothing "
-            "can stay as it is",
+            action="a page that introduces no term (a how-to, a changelog, a table) is fine as it is; if it "
+            "defines a term plainly (\"X is …\", a glossary entry), the compiler missed it and the source "
+            "needs no change; if it introduces a term without saying what it is, add that sentence",
         )
         for source_id, path in sorted(compiled.items())
         if source_id not in cited

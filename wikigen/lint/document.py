@@ -1,5 +1,6 @@
-"""A source body read once with markdown-it: its prose (fenced code left out), the phrases its
-author marks as terms (emphasis, short headings, CamelCase names), and its links with their lines."""
+"""A source body read once with markdown-it: its prose (fenced code left out), its headings, the
+phrases its author marks (emphasis, headings, CamelCase names) with where each stands, and its links
+with their lines."""
 
 from __future__ import annotations
 
@@ -23,9 +24,14 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class Marking:
+    """A marked phrase. ``where``: "prose"; "heading" (inside a heading); "link" (inside a link's
+    text); "label" (an emphasis that opens its paragraph or list item and ends with a colon,
+    "**Portable:** …"); "code" (a CamelCase word inside inline code)."""
+
     phrase: str  # as written
     how: str  # "heading" | "emphasis" | "name" (a CamelCase word)
     line: int  # 1-based line of the body
+    where: str = "prose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +39,7 @@ class Document:
     prose: str
     marked: tuple[Marking, ...]  # in order
     links: tuple[Link, ...]
+    headings: tuple[str, ...] = ()  # every heading's phrase, in order
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +56,7 @@ def read_document(body: str) -> Document:
     prose: list[str] = []
     marked: list[Marking] = []
     links: list[Link] = []
+    headings: list[str] = []
     heading = False
     for token in tokens:
         if token.type in _SKIPPED_BLOCKS:
@@ -62,14 +70,18 @@ def read_document(body: str) -> Document:
         prose.append(text)
         start = token.map[0] if token.map else 0
         end = token.map[1] if token.map else start + 1
+        children = token.children or []
         if heading:
-            marked.append(Marking(_phrase(text), "heading", start + 1))
-            heading = False
-        marked.extend(Marking(_phrase(m), "emphasis", start + 1) for m in _emphasized(token.children or []))
-        marked.extend(Marking(m.group(0), "name", start + 1) for m in _CAMEL.finditer(text))
-        for target in _targets(token.children or []):
+            marked.append(Marking(_phrase(text), "heading", start + 1, "heading"))
+            headings.append(_phrase(text))
+        for phrase, where in _emphasized(children):
+            marked.append(Marking(_phrase(phrase), "emphasis", start + 1, "heading" if heading else where))
+        for name, where in _names(children):
+            marked.append(Marking(name, "name", start + 1, "heading" if heading else where))
+        heading = False
+        for target in _targets(children):
             links.append(Link(target, _line_of(target, lines, start, end)))
-    return Document("\n".join(prose), tuple(marked), tuple(links))
+    return Document("\n".join(prose), tuple(marked), tuple(links), tuple(headings))
 
 
 def _phrase(text: str) -> str:
@@ -87,23 +99,60 @@ def _text(children: list[Token]) -> str:
     return "".join(parts)
 
 
-def _emphasized(children: list[Token]) -> list[str]:
-    """The text of each outermost emphasis (``*x*``, ``**x**``, ``_x_``)."""
-    found: list[str] = []
+def _emphasized(children: list[Token]) -> list[tuple[str, str]]:
+    """The text of each outermost emphasis (``*x*``, ``**x**``, ``_x_``) and where it stands:
+    "link" inside a link's text, "label" when it opens the inline text and a colon ends it or
+    follows it, else "prose"."""
+    found: list[tuple[str, str]] = []
     depth = 0
+    links = 0
     current: list[str] = []
-    for child in children:
+    before = ""  # the text written before the current emphasis opened
+    opened_in_link = False
+    for index, child in enumerate(children):
+        if child.type == "link_open":
+            links += 1
+        elif child.type == "link_close":
+            links -= 1
         if child.type in ("em_open", "strong_open"):
+            if depth == 0:
+                opened_in_link = links > 0
             depth += 1
             continue
         if child.type in ("em_close", "strong_close"):
             depth -= 1
             if depth == 0:
-                found.append("".join(current).strip())
+                phrase = "".join(current).strip()
+                after = _text(children[index + 1 :]).lstrip()
+                if opened_in_link or links:
+                    where = "link"
+                elif not before.strip() and (phrase.endswith(":") or after.startswith(":")):
+                    where = "label"
+                else:
+                    where = "prose"
+                found.append((phrase, where))
                 current = []
             continue
-        if depth and child.type in ("text", "code_inline"):
-            current.append(child.content)
+        if child.type in ("text", "code_inline"):
+            if depth:
+                current.append(child.content)
+            else:
+                before += child.content
+    return found
+
+
+def _names(children: list[Token]) -> list[tuple[str, str]]:
+    """The CamelCase words of the inline text and where each stands: "code", "link" or "prose"."""
+    found: list[tuple[str, str]] = []
+    links = 0
+    for child in children:
+        if child.type == "link_open":
+            links += 1
+        elif child.type == "link_close":
+            links -= 1
+        elif child.type in ("text", "code_inline"):
+            where = "code" if child.type == "code_inline" else "link" if links else "prose"
+            found.extend((m.group(0), where) for m in _CAMEL.finditer(child.content))
     return found
 
 

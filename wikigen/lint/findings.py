@@ -21,10 +21,16 @@ KINDS: Mapping[str, tuple[str, str]] = MappingProxyType(
         "stale": ("warning", "a source whose newer version has been deferred or waiting longer than the stale age"),
         "open-question": ("info", "an open question the compiler recorded (R27); never answered by wikigen"),
         "missing-concept": ("info", "a term that several sources use and no concept is named by"),
-        "orphan": ("info", "a concept with no relation that only one source mentions"),
-        "no-concept": ("info", "a compiled source that yields no concept"),
+        "orphan": ("info", "a concept with no relation that only one source mentions; often a relation the compiler missed, or no concept at all"),
+        "no-concept": ("info", "a compiled source that yields no concept; often a page that introduces no term, or a definition the compiler missed"),
     }
 )
+
+# Hints about what the compiler made of the sources rather than about the sources: most of them
+# need no change to the docs (a how-to page defines nothing; a vendor in a list relates to nothing;
+# the compiler missed what a page states), so they are counted, listed on request (`--all`), and
+# fail nothing unless listed.
+QUIET_KINDS = frozenset({"orphan", "no-concept"})
 
 
 def rank(severity: str) -> int:
@@ -76,9 +82,11 @@ class Report:
             counts[kind] += more
         return counts
 
-    def worst(self) -> str | None:
-        """The highest severity among the findings (those left out count too); None when there are none."""
-        severities = {f.severity for f in self.findings} | {KINDS[k][0] for k, n in self.left_out.items() if n}
+    def worst(self, *, quiet: bool = False) -> str | None:
+        """The highest severity among the findings (those left out count too, the quiet kinds only
+        with ``quiet``); None when there are none."""
+        severities = {f.severity for f in self.findings if quiet or f.kind not in QUIET_KINDS}
+        severities |= {KINDS[k][0] for k, n in self.left_out.items() if n and (quiet or k not in QUIET_KINDS)}
         return max(severities, key=rank) if severities else None
 
 

@@ -38,6 +38,20 @@ def key_of_words(words: list[str]) -> str:
     return " ".join([*words[:-1], _singular(words[-1])])
 
 
+def _stem(word: str) -> str:
+    """A word without the ending of a verb form ("matching", "scheduled" → "match", "schedul")."""
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            word = word[: -len(ending)]
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
+
+
+def stem_key(key: str) -> str:
+    """A term key with each word stemmed: "pattern match" and "pattern matching" share it."""
+    return " ".join(_stem(word) for word in key.split())
+
+
 def term_key(text: str) -> str:
     """The key two names share when a reader takes them for one: "The Pods" → "pod"."""
     return key_of_words(words_of(text))

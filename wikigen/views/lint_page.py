@@ -1,12 +1,13 @@
 """The site's lint page (pure): the findings of :mod:`wikigen.lint` for the committed snapshot, as
 `wikigen lint` prints them — ages measured to HEAD's commit time, so a commit always builds the same
-page. Listed, never acted on: no finding changes the wiki."""
+page. Listed, never acted on: no finding changes the wiki. The quiet kinds (hints about what the
+compiler made of the sources) are listed folded, under their count."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from wikigen.lint import KINDS, Report
+from wikigen.lint import KINDS, QUIET_KINDS, Report
 from wikigen.views.markup import Doc, Page, esc
 
 LINT_PAGE = "lint.md"
@@ -39,6 +40,12 @@ def lint_page(report: Report, as_of: int) -> Page:
         if not findings and not more:
             continue
         doc.heading(2, kind, kind)
+        quiet = kind in QUIET_KINDS
+        if quiet:
+            doc.add(
+                f"<details><summary>{len(findings)} hint(s) about what the compiler made of the sources; "
+                "most need no change to them</summary>"
+            )
         rows = []
         for f in findings:
             where = f"{f.file}:{f.line}" if f.line else f.file
@@ -52,6 +59,8 @@ def lint_page(report: Report, as_of: int) -> Page:
             *rows,
             "</tbody></table></div>",
         )
+        if quiet:
+            doc.add("</details>")
         if more:
             doc.add(f"<p>… and {more} more, not listed: those marked as a term by the most sources are.</p>")
     return doc.page("Lint")
