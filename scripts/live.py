@@ -256,8 +256,8 @@ def make_repo(repo: Path, wikigen: str) -> None:
         title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), name[:-3])
         # The guide's files carry no frontmatter: a title and a category are what wikigen needs.
         (folder / name).write_text(f"---\ntitle: {json.dumps(title)}\ncategory: knowledge\n---\n\n{text}")
-    # The workflow it writes is never run here: any spec will do (this copy is an editable install).
-    subprocess.run([wikigen, "init", "--install-spec", "wikigen"], cwd=repo, check=True, capture_output=True)
+    # The workflow it writes is never run here: the published name is a spec init accepts.
+    subprocess.run([wikigen, "init", "--install-spec", "wikigen-compiler"], cwd=repo, check=True, capture_output=True)
     for category in ("tasks", "retrospectives", "constraints"):  # only the two chapters are compiled
         shutil.rmtree(repo / "content/sources" / category, ignore_errors=True)
     git(repo, "add", "-A")
