@@ -135,10 +135,11 @@ def missing_concepts(
                 f"term in {len(candidate.marked_by)}, but no concept is named by it",
                 file=sources[first].path,
                 line=sources[first].first_line + line - 1,
-                action=f"define {candidate.written!r} where it is introduced, in a sentence such as "
-                f"\"{candidate.written} is …\" or a glossary entry, so that the compiler makes it a concept; "
-                f"if a concept already means it under another name, write \"Name (also called {candidate.written})\" "
-                "once so that it becomes that concept's alias",
+                action=f"if the docs never say what {candidate.written!r} is, define it where it is introduced, "
+                f"in a sentence such as \"{candidate.written} is …\" or a glossary entry, so that the compiler "
+                f"makes it a concept; if a concept already means it under another name, write \"Name (also "
+                f"called {candidate.written})\" once so that it becomes that concept's alias; if a sentence "
+                "already defines it, the compiler missed that sentence and the docs need no change",
             )
         )
     return findings, max(0, len(ranked) - cap)
