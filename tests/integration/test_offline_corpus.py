@@ -1,11 +1,13 @@
 """R20 and R24 on the 115 Kubernetes concept docs, through the real pipeline and the offline engine:
-a batch compile from empty, the counts that matter, verify, and one edited doc compiled incrementally."""
+a batch compile from empty, the counts that matter, verify, one edited doc compiled incrementally,
+and the result exported as an OKF bundle that okf-cli validates (V6)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from okf import api as okf_api
 
 from tests.conftest import GitRepo
 from tests.corpora import commit_files, corpus_available, corpus_files
@@ -77,3 +79,10 @@ def test_k8s_batch_compile_then_one_edit(git_repo: GitRepo):
     assert len([p for p in changed if p.startswith(SHARDED_DIRS)]) <= 2 * len(rewritten | removed) + 2
     assert object_path("article/knowledge--k8s--workloads--controllers--replicaset") in changed
     assert len(changed) < 40  # only affected objects, not the 459 of the snapshot
+
+    # V6: the compiled corpus, exported as an OKF bundle, passes someone else's validator (okf-cli)
+    # and every document is verified against its blobs
+    exported = git_repo.wikigen("export", "okf", str(git_repo.root.parent / "okf"), "--json")
+    assert exported.code == 0, exported.err
+    checked = okf_api.validate(git_repo.root.parent / "okf")
+    assert checked.errors == [] and checked.total_files > 300
