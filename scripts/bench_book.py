@@ -13,7 +13,7 @@ is over the default ``caps.input_bytes``).
 The compile is the real CLI (``python -m wikigen -C REPO compile --batch --engine offline``) in a
 child process; the figures are the child's: wall time, peak RSS (``ru_maxrss`` from ``wait4``), and
 with ``--sample`` its resident size read from ``/proc`` every SECONDS, printed as a profile over
-time. It prints the compiled ``content/wiki`` tree id too, so two runs can be compared for
+time, and its own high-water mark (``VmHWM``) as last sampled. It prints the compiled ``content/wiki`` tree id too, so two runs can be compared for
 byte-identical output. Not run by CI (minutes on 2 cores).
 """
 
@@ -65,19 +65,22 @@ def book_files(chapters: int | None) -> dict[str, bytes]:
     return {p: files[p] for p in paths}
 
 
-def rss_mb(pid: int) -> float | None:
+def status_mb(pid: int, field: str) -> float | None:
+    """A size field of ``/proc/PID/status`` (``VmRSS``, ``VmHWM``) in MB; None once the process is gone."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
     for line in status.splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return None
 
 
-def compile_book(root: Path, every: float | None) -> tuple[int, float, float, list[tuple[float, float]]]:
-    """Runs the compile in a child; (exit status, wall s, peak RSS MB, [(t, RSS MB)] samples)."""
+def compile_book(
+    root: Path, every: float | None
+) -> tuple[int, float, float, float, list[tuple[float, float]]]:
+    """Runs the compile in a child; (exit status, wall s, peak RSS MB, sampled VmHWM MB, [(t, RSS MB)])."""
     env = {**os.environ, **GIT_ENV, "PYTHONPATH": str(REPO_ROOT)}
     command = [sys.executable, "-m", "wikigen", "-C", str(root), "compile", "--batch", "--engine", "offline"]
     log = (root.parent / "compile.log").open("wb")
@@ -85,12 +88,14 @@ def compile_book(root: Path, every: float | None) -> tuple[int, float, float, li
     child = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     samples: list[tuple[float, float]] = []
     done = threading.Event()
+    high = [0.0]  # the child's own high-water mark (VmHWM), as last sampled
 
     def sample() -> None:
         while not done.wait(every):
-            mb = rss_mb(child.pid)
-            if mb is not None:
+            mb, top = status_mb(child.pid, "VmRSS"), status_mb(child.pid, "VmHWM")
+            if mb is not None and top is not None:
                 samples.append((time.perf_counter() - started, mb))
+                high[0] = max(high[0], top)
 
     sampler = threading.Thread(target=sample, daemon=True) if every else None
     if sampler:
@@ -100,7 +105,7 @@ def compile_book(root: Path, every: float | None) -> tuple[int, float, float, li
     done.set()
     child.returncode = os.waitstatus_to_exitcode(status)
     log.close()
-    return child.returncode, wall, usage.ru_maxrss / 1024, samples
+    return child.returncode, wall, usage.ru_maxrss / 1024, high[0], samples
 
 
 def run(root: Path, chapters: int | None, every: float | None) -> int:
@@ -114,7 +119,7 @@ def run(root: Path, chapters: int | None, every: float | None) -> int:
         f"load before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
         flush=True,
     )
-    code, wall, peak, samples = compile_book(root, every)
+    code, wall, peak, high, samples = compile_book(root, every)
     if code != 0:
         print(f"compile failed (exit {code}); see {root.parent / 'compile.log'}")
         return 1
@@ -122,6 +127,8 @@ def run(root: Path, chapters: int | None, every: float | None) -> int:
     wiki = repo.revparse_single("HEAD:content/wiki").id
     load = os.getloadavg()
     print(f"wall: {wall:.1f} s; peak RSS: {peak:.0f} MB; load after: {load[0]:.2f}")
+    if samples:
+        print(f"the child's own high-water mark (VmHWM) at the last sample: {high:.0f} MB")
     print(f"content/wiki tree: {wiki}")
     if samples:
         print("RSS over time (s: MB):")
