@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from tests.conftest import GitRepo, source
 from tests.engines import extract
@@ -47,3 +49,17 @@ def compiled_repo(root: Path, *, mkdocs_yml: str | None = None) -> GitRepo:
     repo.commit(files, message="sources")
     compile_repo(repo.root, engine=ScriptedEngine(extract))
     return repo
+
+
+def payload(result: Any) -> dict[str, Any]:
+    """An MCP tool result's structured content (or its JSON text), asserting it is no error."""
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        return dict(result.structured_content)
+    return dict(json.loads(result.content[0].text))
+
+
+def error_text(result: Any) -> str:
+    """An MCP tool error's text, asserting it is one."""
+    assert result.is_error
+    return " ".join(getattr(block, "text", "") for block in result.content)

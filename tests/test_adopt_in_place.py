@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import GitRepo, source
+from tests.docs_repo import OWN_MKDOCS
 from tests.engines import extract
 from wikigen.compiler.driver import compile_repo
 from wikigen.engines.scripted import ScriptedEngine
@@ -21,32 +22,6 @@ SPEC = ("--install-spec", "wikigen-compiler==0.1.0")
 ADOPTED = "paths:\n  sources: docs\n"
 INSTALL = "# Install\n\nInstall the package with pip, then run the command line once to see its help.\n"
 TASK = "# Ship it\n\nDecision: the release goes out on Friday once the changelog is written.\n"
-# A mkdocs.yml of the repo's own site, as real docs repos have them: an inherited file, hooks,
-# plugins wikigen does not install, and a tag only MkDocs' own loader knows.
-OWN_MKDOCS = """INHERIT: ./mkdocs.env.yml
-site_name: Typer
-site_url: https://typer.tiangolo.com/
-theme:
-  name: material
-  custom_dir: docs/overrides
-plugins:
-  social:
-    cards_layout_options:
-      logo: ../en/docs/img/icon-white.svg
-  search: null
-  macros:
-    include_yaml:
-      - sponsors: ../en/data/sponsors.yml
-  redirects: null
-hooks:
-  - scripts/mkdocs_hooks.py
-markdown_extensions:
-  pymdownx.emoji:
-    emoji_index: !!python/name:material.extensions.emoji.twemoji
-    emoji_generator: !!python/name:material.extensions.emoji.to_svg
-  mdx_include:
-    base_path: docs
-"""
 
 
 def test_a_folder_named_by_paths_sources_is_compiled_in_place(git_repo: GitRepo):

@@ -11,35 +11,11 @@ import pytest
 
 from tests.conftest import GitRepo
 from tests.corpora import shared_dir
+from tests.docs_repo import OWN_MKDOCS
 
 pytestmark = pytest.mark.integration
 TYPER = "corpora/typer-docs/content"
 SPEC = ("--install-spec", "wikigen-compiler==0.1.0")
-# As Typer's own: an inherited file that is not in this copy, hooks, plugins and tags of its own.
-OWN_MKDOCS = """INHERIT: ./mkdocs.env.yml
-site_name: Typer
-site_url: https://typer.tiangolo.com/
-theme:
-  name: material
-  custom_dir: docs/overrides
-plugins:
-  social: null
-  search: null
-  macros:
-    include_yaml:
-      - sponsors: docs/data/sponsors.yml
-  redirects:
-    redirect_maps:
-      typer-cli.md: tutorial/typer-command.md
-hooks:
-  - scripts/mkdocs_hooks.py
-markdown_extensions:
-  pymdownx.emoji:
-    emoji_index: !!python/name:material.extensions.emoji.twemoji
-    emoji_generator: !!python/name:material.extensions.emoji.to_svg
-  mdx_include:
-    base_path: docs
-"""
 
 
 def test_typer_docs_adopt_wikigen_in_place_and_build_the_wiki(git_repo: GitRepo):

@@ -4,7 +4,6 @@ unknown id and for an empty query. Private sources stay out of every answer."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from tests.agents_repo import compiled_repo
+from tests.agents_repo import compiled_repo, error_text, payload
 from tests.conftest import GIT_ENV
 from wikigen.evidence.citations import Citation, check_citation
 from wikigen.model.agent_record import MCP_TOOLS
@@ -25,18 +24,6 @@ from wikigen.store.workspace import Workspace
 pytestmark = pytest.mark.integration
 
 TOOLS = set(MCP_TOOLS)
-
-
-def payload(result: Any) -> dict[str, Any]:
-    assert not result.is_error, result.content
-    if result.structured_content is not None:
-        return dict(result.structured_content)
-    return dict(json.loads(result.content[0].text))
-
-
-def error_text(result: Any) -> str:
-    assert result.is_error
-    return " ".join(getattr(block, "text", "") for block in result.content)
 
 
 async def session(root: Path) -> dict[str, Any]:

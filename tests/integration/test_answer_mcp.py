@@ -5,7 +5,6 @@ search."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from tests.agents_repo import CONTAINERS, PODS, PRIVATE_CONFIG, SECRETS
+from tests.agents_repo import CONTAINERS, PODS, PRIVATE_CONFIG, SECRETS, error_text, payload
 from tests.conftest import GIT_ENV, GitRepo, source
 from wikigen.model.agent_record import MCP_TOOLS
 
@@ -30,18 +29,6 @@ ANSWER = (
 )
 MADE_UP = "Containers are never restarted once their process has exited with an error."
 ANSWER_PATH = f"{K}/answers/what-decides-whether-a-failed-container-is-started-again.md"
-
-
-def payload(result: Any) -> dict[str, Any]:
-    assert not result.is_error, result.content
-    if result.structured_content is not None:
-        return dict(result.structured_content)
-    return dict(json.loads(result.content[0].text))
-
-
-def error_text(result: Any) -> str:
-    assert result.is_error
-    return " ".join(getattr(block, "text", "") for block in result.content)
 
 
 async def session(root: Path) -> dict[str, Any]:
