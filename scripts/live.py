@@ -283,7 +283,7 @@ def table(exchanges: list[Exchange]) -> None:
 
 
 # llama-cpp-python's log line when a prompt starts with the tokens the model already holds.
-PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, (\d+) prompt tokens to eval")
+PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, (?:remaining )?(\d+) prompt tokens to eval")
 
 
 def cache_report(exchanges: list[Exchange], log: str) -> None:
