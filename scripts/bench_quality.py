@@ -46,7 +46,9 @@ once however many rows fire:
   (counted over all claims), code spans dropped, holds a blockquote marker ``>`` at its start, a line
   start or after a sentence's end, an admonition marker at a line start (``/// tip``, ``!!! note``),
   an HTML comment ``<!--``, a reference link ``[x][y]``, an include directive (``{* … *}``,
-  ``{{#include …}}``, ``--8<--``), a Hugo shortcode (``{{< … >}}``, ``{{% … %}}``) or "Listing N-N".
+  ``{{#include …}}``, ``--8<--``), a Hugo shortcode (``{{< … >}}``, ``{{% … %}}``) or "Listing N-N";
+  and the same rows over the text a reader reads (each definition's and claim's own text, where the
+  engine renders markup: a quote stays verbatim, so its markup is the source's).
 
 The forms are measured, not enforced. It writes to the sample dir (default ``tests/data/judged/``):
 
@@ -456,10 +458,13 @@ def form_counts(
                 found[form].append((name, fired, next(quote for quote, rows in hits if rows)))
     claims = 0
     claim_hits: list[tuple[str, list[str], str]] = []
+    # What a reader reads: a definition's or claim's own text (doc-tool markup rendered), not the quote.
+    shown = [("definition", str((c.get("definition") or {}).get("text") or "")) for c in concepts.values()]
     for oid in sorted(objects):
         table = {c.get("citation_id"): c for c in objects[oid].get("citations") or []}
         for claim in claims_of(objects[oid]):
             claims += 1
+            shown.append(("claim", str(claim.get("text") or "")))
             quotes = [str(table[i]["quote"]) for i in claim.get("citations") or [] if i in table]
             hits = [(quote, form_hits(8, quote)) for quote in quotes]
             fired = sorted({row for _, rows in hits for row in rows})
@@ -480,7 +485,11 @@ def form_counts(
         }
         for form in (1, 2, 8)
     }
+    shown_hits = [(kind, text) for kind, text in shown if form_hits(8, text)]
     figures["form8"] |= {
+        "shown": len(shown_hits),
+        "shown_total": len(shown),
+        "shown_share": share(len(shown_hits), len(shown)),
         "claims": len(claim_hits),
         "claims_total": claims,
         "claims_share": share(len(claim_hits), claims),
@@ -492,6 +501,8 @@ def form_counts(
         (2, "concept name, rows, definition quote", found[2]),
         (8, "definitions: concept name, rows, definition quote", found[8]),
         (8, "claims: object id, rows, claim quote", claim_hits),
+        (8, "shown text (definitions and claims as a reader reads them): kind, rows, text",
+         [(kind, form_hits(8, text), text) for kind, text in shown_hits]),
     ):
         lines.append(f"# form {form}, {FORM_TITLES[form]} ({len(entries)}) — {what}")
         lines += [
@@ -1033,6 +1044,10 @@ def print_corpus(f: Mapping[str, Any]) -> None:
     print(
         f"    and claims: {g['claims']} of {g['claims_total']} (share {share(g['claims_share'])}){fired(g['claim_rows'])}"
     )
+    print(
+        f"    in the text a reader reads (definitions and claims, markup rendered): {g['shown']} of "
+        f"{g['shown_total']} (share {share(g['shown_share'])})"
+    )
     print(f"    names: {f['corpus']}-forms.txt in the sample dir")
     stages = f["stage_seconds"]
     stage_text = ", ".join(f"{k} {v} s" for k, v in stages.items()) if stages else "n/a"
@@ -1090,6 +1105,12 @@ def print_table(all_figures: list[Mapping[str, Any]]) -> None:
             "form 8: markup in claims",
             lambda f: "{claims} ({share})".format(
                 claims=f["forms"]["form8"]["claims"], share=f"{f['forms']['form8']['claims_share'] or 0:.2f}"
+            ),
+        ),
+        (
+            "form 8: markup in shown text",
+            lambda f: "{n} ({share})".format(
+                n=f["forms"]["form8"]["shown"], share=f"{f['forms']['form8']['shown_share'] or 0:.2f}"
             ),
         ),
         ("topics sharing a title", lambda f: str(f["checks"]["duplicate_topic_titles"])),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikigen.evidence.passages import Passage, line_starts, lines_of_span, outline, passages
+from wikigen.evidence.passages import Passage, line_starts, lines_of_span, outline, passages, search_passages
 
 POD = "A Pod is the smallest deployable unit of computing that you can create and manage."
 
@@ -233,3 +233,65 @@ def test_outline_headings_are_top_level_blocks_only() -> None:
         (3, "`code` heading"),
     ]
     assert [body[h.start : h.start + 3] for h in headings] == ["Set", "## ", "###"]
+
+
+CODE_DOC = """# Install
+
+To install the package with its extras, run this in a terminal:
+
+```bash
+pip install "foo[all]"
+```
+
+```
+foo --version --verbose --all
+```
+
+- List it:
+
+`tar tf path/to/target.tar`
+
+- Create an archive and write it to a file:
+
+`tar cf path/to/target.tar path/to/file1`
+
+> Note: every command also runs in a container:
+>
+> ```
+> docker run foo --version
+> ```
+
+## Usage
+
+```python
+import foo
+foo.run(everything=True)
+```
+
+```
+ls
+```
+"""
+
+
+def test_search_joins_each_code_block_to_the_paragraph_that_introduces_it() -> None:
+    """E6/E1: search indexes a code block with the paragraph right before it, however short ("List
+    it:", a tldr command under its description); a block right after joins too, a block after a
+    heading stands alone, and one under MIN_CHARS with nothing before it is no passage. Every span is
+    verbatim; the passages claims quote hold no code."""
+    found = search_passages(CODE_DOC)
+    for passage in found:
+        assert CODE_DOC[passage.start : passage.end] == passage.text
+        assert (passage.line_start, passage.line_end) == lines_of_span(CODE_DOC, passage.start, passage.end)
+    def ends(text: str) -> tuple[str, str]:
+        lines = [line.strip(" >`") for line in text.split("\n") if line.strip(" >`")]
+        return lines[0], lines[-1]
+
+    assert [(*ends(p.text), p.heading) for p in found] == [
+        ("To install the package with its extras, run this in a terminal:", "foo --version --verbose --all", "Install"),
+        ("List it:", "tar tf path/to/target.tar", "Install"),
+        ("Create an archive and write it to a file:", "tar cf path/to/target.tar path/to/file1", "Install"),
+        ("Note: every command also runs in a container:", "docker run foo --version", "Install"),
+        ("python", "ls", "Usage"),
+    ]
+    assert not any("```" in p.text or "docker run" in p.text for p in passages(CODE_DOC))

@@ -12,7 +12,7 @@ import pytest
 from tests.agents_repo import CONTAINERS, PODS, K, compiled_repo
 from tests.conftest import GitRepo, source
 from wikigen.evidence.citations import Citation, check_citation
-from wikigen.evidence.passages import passages
+from wikigen.evidence.passages import search_passages
 from wikigen.model.errors import NotFoundError, UsageError
 from wikigen.model.hashing import citation_id
 from wikigen.search import Searcher, SyncReport, records
@@ -59,7 +59,7 @@ def test_search_returns_e6_evidence_whose_citations_verify(repo: GitRepo, search
         body = body_at(repo.root, citation["source"], citation["version"])
         assert check_citation(Citation.from_json(citation), body) is None  # the check of `wikigen verify`
         # E1: every excerpt is a whole passage of at least 40 characters.
-        assert any(p.start == citation["source_span"]["start"] and p.text == citation["quote"] for p in passages(body))
+        assert any(p.start == citation["source_span"]["start"] and p.text == citation["quote"] for p in search_passages(body))
         assert len(citation["quote"]) >= 40
     supported = {o["id"] for o in result["objects"]}
     assert "concept/pod" in supported
@@ -230,10 +230,30 @@ def test_a_compile_brings_an_existing_index_up_to_date_embedding_only_what_chang
     repo.commit({f"{K}/pods.md": source(PODS_EDIT, title="Pods")})
     result = repo.wikigen("compile", "--engine", "offline")
     assert result.code == 0, result.err
-    expected = len(passages(PODS_EDIT))
+    expected = len(search_passages(PODS_EDIT))
     assert f"search index up to date: 1 source(s) indexed, {expected} passage(s) embedded" in result.err
 
     after = Searcher(repo.root)
     after.at()
     assert after.last_sync == SyncReport()  # nothing left for the first query to embed
     assert after.index.snapshot_version == 3
+
+
+def test_a_how_do_i_question_finds_the_command_under_the_sentence_that_introduces_it(tmp_path: Path):
+    """E6: search indexes each code block with the paragraph that introduces it, so a question in words
+    reaches the command; the excerpt is still a verbatim span whose citation verifies."""
+    repo = compiled_repo(tmp_path / "repo")
+    guide = (
+        "# Building the docs\n\nThe documentation is a static site built from the Markdown sources.\n\n"
+        "To preview the documentation site on your own machine while you edit it, run:\n\n"
+        "```sh\nmake docs-serve PORT=8000\n```\n\n"
+        "Publishing happens in continuous integration after every merge to the main branch.\n"
+    )
+    repo.commit({f"{K}/docs.md": source(guide, title="Building the docs")})
+    assert repo.wikigen("compile", "--engine", "offline").code == 0
+    result = Searcher(repo.root).search("how do I preview the documentation site locally", k=1)
+    top = result["evidence"][0]
+    assert top["source"] == "knowledge/docs" and "make docs-serve PORT=8000" in top["excerpt"]
+    citation = result["citations"][0]
+    body = body_at(repo.root, citation["source"], citation["version"])
+    assert check_citation(Citation.from_json(citation), body) is None

@@ -46,6 +46,8 @@ _LEADING_MARKUP = re.compile(
 )
 # E1: a reference-link definition ("[x]: https://…") that a paragraph swallowed (it cannot interrupt one).
 _REFERENCE_LINE = re.compile(r"\n[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+[^\n]*$")
+# E6: a paragraph that is one code span and nothing else, as tldr pages write a command line.
+_CODE_SPAN_ONLY = re.compile(r"^(`+)(?:(?!\1).)+\1$", re.DOTALL)
 _SHORTCODE = re.compile(r"\{\{[<%].*?[>%]\}\}", re.DOTALL)
 _VOID_TAGS = frozenset(
     {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -143,6 +145,83 @@ def outline(body: str) -> tuple[tuple[Passage, ...], tuple[HeadingLine, ...]]:
             after_image = False
         index += 1
     return tuple(sorted(found, key=lambda passage: passage.start)), tuple(headings)
+
+
+def search_passages(body: str) -> tuple[Passage, ...]:
+    """The passages search indexes (E6): those of E1, with each code block joined to the paragraph that
+    introduces it, so that "how do I install it" finds the command under "To install it, run:".
+
+    A code block is a fenced or indented block, or a paragraph that is one code span (a tldr page's
+    command line). It takes in the paragraph right before it when only blank space lies between,
+    however short that paragraph is, and a block right after it joins too; a block with nothing
+    before it is a passage of its own under its heading, if it has ``MIN_CHARS``. Claims never quote
+    a code block (:func:`passages` holds none); each span is still verbatim:
+    ``body[p.start:p.end] == p.text``.
+    """
+    prose = [(p, False, False) for p in outline(body)[0] if not _CODE_SPAN_ONLY.match(p.text)]
+    joined: list[Passage | None] = []
+    units = sorted(prose + _code_blocks(body), key=lambda unit: (unit[0].start, unit[1]))
+    for passage, code, introduced in units:
+        before = joined[-1] if joined else None
+        if code and before is not None and (
+            passage.start <= before.start  # the paragraph it takes in is the passage before
+            or (not introduced and not body[before.end : passage.start].strip(" \t\r\n>"))
+        ):
+            start, end = min(before.start, passage.start), max(before.end, passage.end)
+            joined[-1] = Passage(start, end, *lines_of_span(body, start, end), body[start:end], before.heading)
+        else:
+            joined.append(passage if not code or introduced or len(passage.text) >= MIN_CHARS else None)
+    return tuple(p for p in joined if p is not None)
+
+
+def _code_blocks(body: str) -> list[tuple[Passage, bool, bool]]:
+    """The code blocks of ``body`` that hold any text (see :func:`search_passages`), each as a verbatim
+    span from the start of the paragraph that introduces it (container markers left out), under its
+    heading; with True (a code block) and whether a paragraph introduces it."""
+    starts = line_starts(body)
+    found = []
+    heading = ""
+    intro: int | None = None  # where the paragraph right before this block starts
+    after = 0  # where the last block ended
+    tokens = _MARKDOWN.parse(body)
+    for index, token in enumerate(tokens):
+        if token.map is None or token.nesting == -1 or token.type == "inline":
+            continue
+        start, end = _block_span(body, starts, token.map)
+        if token.type == "heading_open":
+            heading = _visible(tokens[index + 1].children or [])[0].strip()
+            intro = None
+        elif token.type == "paragraph_open" and _CODE_SPAN_ONLY.match(tokens[index + 1].content.strip()):
+            found.append(_code_passage(body, start, end, intro, after, heading))
+        elif token.type == "paragraph_open":
+            intro = start
+        elif token.type in ("fence", "code_block") and token.content.strip():
+            found.append(_code_passage(body, start, end, intro, after, heading))
+        elif token.type not in _CONTAINERS and token.type not in _LISTS:
+            intro = None
+        after = end if token.type in ("paragraph_open", "fence", "code_block") else after
+    return found
+
+
+def _block_span(body: str, starts: tuple[int, ...], line_map: Sequence[int]) -> tuple[int, int]:
+    start = starts[line_map[0]]
+    end = starts[line_map[1]] if line_map[1] < len(starts) else len(body)
+    marker = _CONTAINER_MARKERS.match(body, start, end)
+    start = marker.end() if marker is not None else start
+    while start < end and body[start].isspace():
+        start += 1
+    while end > start and body[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _code_passage(
+    body: str, start: int, end: int, intro: int | None, after: int, heading: str
+) -> tuple[Passage, bool, bool]:
+    introduced = intro is not None and not body[after:start].strip(" \t\r\n>")
+    if introduced and intro is not None:
+        start = intro
+    return Passage(start, end, *lines_of_span(body, start, end), body[start:end], heading), True, introduced
 
 
 def _closing(tokens: Sequence[Token], index: int, closing_type: str) -> int:

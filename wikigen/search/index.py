@@ -1,5 +1,6 @@
-"""The search index (E6): the passages (E1) of every compiled source and the compiled objects of one
-snapshot, in SQLite under ``.git/wikigen/search.sqlite``.
+"""The search index (E6): the passages of every compiled source (E1, each code block joined to the
+paragraph that introduces it) and the compiled objects of one snapshot, in SQLite under
+``.git/wikigen/search.sqlite``.
 
 It lives outside the snapshot and is rebuilt from git alone. It follows the snapshot in O(change):
 passages are segmented and embedded once per body hash, a source whose version changed re-indexes
@@ -19,7 +20,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from wikigen.evidence.passages import passages
+from wikigen.evidence.passages import search_passages
 from wikigen.model.config import Config, load_config
 from wikigen.model.errors import SnapshotError, environmental
 from wikigen.model.hashing import sha256_hex
@@ -29,7 +30,7 @@ from wikigen.search.snapshots import At
 from wikigen.store.git import GitStore
 from wikigen.store.sourceset import read_recorded
 
-SCHEMA = 2
+SCHEMA = 3
 INDEX_FILE = "wikigen/search.sqlite"  # below the git dir
 
 _TABLES = """
@@ -200,7 +201,7 @@ class Index:
                 )
             body_hash = str(entry.content_hash)
             if body_hash not in bodies:
-                found = passages(source.body)
+                found = search_passages(source.body)
                 texts = [f"{p.heading}: {p.text}" if p.heading else p.text for p in found]
                 vectors = encoder.embed(texts) if texts else np.zeros((0, 0), dtype=np.float32)
                 for passage, vector in zip(found, vectors, strict=True):
