@@ -476,9 +476,14 @@ def run_size(n: int, seed: int, keep: Path | None, site: bool, reuse: Path | Non
     # An edit that states a new relation between two of the source's own concepts: the community
     # record is updated (V3: local moves from the two), which an edit that changes no concept or
     # relation skips.
-    a, b = re.findall(rb"^An? \*([^*]+)\* is ", text, re.M)[:2]
+    # The first source from the middle on that defines two concepts (not every generated one does).
+    related = next(
+        p for p in paths[len(paths) // 2 :] + paths if len(re.findall(rb"^An? \*([^*]+)\* is ", files[p], re.M)) >= 2
+    )
+    related_text = text + paragraph if related == edited else files[related]
+    a, b = re.findall(rb"^An? \*([^*]+)\* is ", related_text, re.M)[:2]
     relation = b"\n*" + a + b"* relies on *" + b + b"*.\n"
-    results["relation_edit_compile"] = measure_edit(root, repo, {edited: text + relation})
+    results["relation_edit_compile"] = measure_edit(root, repo, {related: related_text + relation})
     withdrawn = paths[len(paths) // 3]
     commit(repo, {withdrawn: None}, "withdraw")
     results["withdraw_compile"] = measure(root, "compile")
