@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikigen.engines.offline.discourse import LEANS, Lean, leaning, lists_events
+from wikigen.engines.offline.discourse import LEANS, Lean, leaning, lists_events, points_back
 from wikigen.engines.offline.parse import Parser
 from wikigen.engines.offline.text import visible
 
@@ -97,3 +97,24 @@ def test_a_release_notes_page_defines_no_concept_and_states_no_relation() -> Non
     found = _concepts([("knowledge/release-notes", "Release Notes", notes), ("knowledge/sprockets", "Sprockets", guide)])
     assert "Sprocket" not in found
     assert found["Shaft"] == "A *shaft* is the rod that carries the wheels."
+
+
+@pytest.mark.parametrize(
+    ("text", "points"),
+    [
+        ("These two functions can be imported from the package directly:", True),
+        ("Here we have a custom panel named after the options it groups.", True),
+        ("In the example above, the alias is only valid inside the function.", True),
+        ("Similarly, values like 0 and the empty string are truthy.", True),
+        ("**The same** way, commands can take their own options.", True),
+        ("This page explains the proxies a cluster uses.", False),
+        ("These documents list the add-ons a cluster may run.", False),
+        ("It is sometimes useful for a container to know its own name.", False),
+        ("A Pod is a group of one or more containers.", False),
+        ("Thesaurus entries are sorted by headword.", False),
+    ],
+)
+def test_a_passage_that_points_at_text_before_it_is_told_from_one_about_its_page(text: str, points: bool) -> None:
+    """R20: a summary pick must stand alone; "These two functions …" points back, "This page …"
+    points at the page itself (read from the text alone)."""
+    assert points_back(text) is points

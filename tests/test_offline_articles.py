@@ -201,6 +201,28 @@ def test_summary_is_never_empty_and_lead_ins_wait(scorer: Scorer) -> None:
     assert lead_in not in [c["quotes"][0]["quote"] for c in article(scorer, body, "Tea")["summary"]]
 
 
+def test_a_summary_pick_past_the_lead_never_points_at_text_before_it(scorer: Scorer) -> None:
+    """R20: past the lead, the summary takes no passage that opens by pointing back ("These two
+    kettles …", "In the example above, …", "Similarly, …"): it leans on a passage it does not quote.
+    "This page …" speaks of the page and may lead; the pointing passages stay citable in sections."""
+    pointing = [
+        "These two kettles boil water faster than a pan because their element sits right in the water.",
+        "In the example above, the kettle boils water faster because its element sits in the water.",
+        "Similarly, an electric kettle boils water faster because its element sits inside the water.",
+    ]
+    lead = "This page explains how kettles boil water and why an electric kettle boils it so quickly."
+    body = (
+        f"# Kettles\n\n{lead}\n\n" + "\n\n".join(pointing) + "\n\n"
+        "A kettle boils water quickly because its heating element sits right inside the water.\n\n"
+        "## Whistles\n\nA whistling kettle sings when steam escapes through a small hole in its spout.\n"
+    )
+    built = article(scorer, body, "Kettles")
+    summary = [c["quotes"][0]["quote"] for c in built["summary"]]
+    assert summary[0] == lead
+    assert not set(summary) & set(pointing), summary
+    assert "A kettle boils water quickly because its heating element sits right inside the water." in summary
+
+
 def test_greetings_reader_questions_contributors_and_navigation_are_not_claims(scorer: Scorer) -> None:
     """R20: a wiki page leaves out greetings, questions to the reader, contributor lists and
     navigation lines."""

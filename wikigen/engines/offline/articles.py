@@ -5,7 +5,8 @@
   title and version never change.
 - **Summary**: the lead (the opening paragraph under the title, when it is prose), then the passages
   that best cover the rest, chosen by maximal marginal relevance over the ONNX embeddings so that no
-  two say the same; a section never loses its best passage to the summary.
+  two say the same; a section never loses its best passage to the summary, and none that opens by
+  pointing at text before it ("These two functions …", "Here we have …") is picked after the lead.
 - **Sections** follow the headings (the two shallowest levels below the title, ``##`` and ``###``
   in most sources); each cites the passages under it that rank best against its heading.
 - **Status** (R37) is each claim's own sentence's: a passage whose sentences differ in status gives
@@ -25,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikigen.engines.offline import markup
+from wikigen.engines.offline import discourse, markup
 from wikigen.engines.offline.documents import Document, Heading, Json, Scorer, claim, shown
 from wikigen.engines.offline.text import has_tag, sentences
 from wikigen.evidence.passages import Passage
@@ -120,7 +121,11 @@ def _summary(
     pool = [
         p
         for p in prose
-        if p not in chosen and p.start not in reserved and relevance[p.start] >= floor and not _is_lead_in(p)
+        if p not in chosen
+        and p.start not in reserved
+        and relevance[p.start] >= floor
+        and not _is_lead_in(p)
+        and not discourse.points_back(shown(p.text))  # "These two functions …" leans on what it does not quote
     ]
     while len(chosen) < SUMMARY_CLAIMS:
         pool = [p for p in pool if not _is_cited_already(p, chosen, scorer)]

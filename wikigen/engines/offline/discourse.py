@@ -35,6 +35,27 @@ _NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we (?:call
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
 
 
+# "These two functions …", "Similarly, …", "In the example above, …": a passage that opens by pointing
+# at text before it; "This page explains …" points at the page itself and stands on its own
+_POINTING_OPENER = re.compile(
+    r"^(?:(?:this|that|these|those|such)\b(?!\s+(?:page|document|chapter|guide|section|tutorial|article"
+    r"|topic|overview|book|reference|post|site|repository|project)s?\b)"
+    r"|they\b|the same\b|the above\b|similarly\b|likewise\b|thus\b|hence\b|therefore\b"
+    r"|in (?:the|these) examples? above\b|in (?:this|that|the previous|the last) example\b"
+    r"|as (?:shown|seen|mentioned|described) (?:above|before|earlier)\b)",
+    re.IGNORECASE,
+)
+
+
+def points_back(text: str) -> bool:
+    """The visible ``text`` opens by pointing at what a reader saw before it — a connective ("Here we
+    have …", "Then …") or a pointing phrase ("These two functions …", "In the example above, …") —
+    not at the page itself ("This page explains …"). Text alone, no parse: a summary pick must stand
+    without the passage before it."""
+    opening = text.lstrip("*_> ")
+    return opens_on_connective(opening) or _POINTING_OPENER.match(opening) is not None
+
+
 def opens_on_connective(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:
     """The visible ``text`` opens on a connective that goes on from the sentence before."""
     return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
