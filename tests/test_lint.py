@@ -336,3 +336,19 @@ def test_identifiers_link_text_and_labels_mark_no_term():
         "ledger box",
         "FooBar",
     }
+
+
+def test_a_name_that_differs_only_by_case_is_not_called_a_type_parameter():
+    """Lint's duplicates say what the two names differ by: "Service" and an alias "service" of
+    another concept differ by letter case, not by a type parameter (List / List<T>)."""
+    from wikigen.lint.duplicates import duplicates
+
+    concepts = {
+        "concept/service": {"id": "concept/service", "name": "Service", "aliases": []},
+        "concept/system-service": {"id": "concept/system-service", "name": "System service", "aliases": ["service"]},
+        "concept/list": {"id": "concept/list", "name": "List", "aliases": []},
+        "concept/list-t": {"id": "concept/list-t", "name": "List<T>", "aliases": []},
+    }
+    said = {f.subject: f.finding for f in duplicates(concepts, {})}
+    assert "letter case" in said["concept/service concept/system-service"]
+    assert "type parameter" in said["concept/list concept/list-t"]

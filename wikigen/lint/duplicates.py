@@ -1,5 +1,6 @@
 """Likely duplicates: two concepts whose names (or aliases) a reader takes for one — equal up to a
-leading determiner, the number of the last word or a type parameter (``List`` / ``List<T>``) — or
+leading determiner, the number of the last word, a type parameter (``List`` / ``List<T>``) or letter
+case — or
 whose definitions, cited from different places, are near-identical."""
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def _shown(name: str, alias: bool, concept: Mapping[str, Any]) -> str:
 
 def _why(a: str, b: str) -> str:
     plain_a, plain_b = normalize_name(a), normalize_name(b)
+    if plain_a == plain_b:
+        return "letter case or spacing"  # "Service" and an alias "service" of another concept
     if _TYPE_PARAMETERS.sub("", plain_a) == _TYPE_PARAMETERS.sub("", plain_b):
         return "a type parameter"
     words_a, words_b = plain_a.split(), plain_b.split()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from wikigen.lint.cited import issue_source
+from wikigen.lint.cited import first_source
 from wikigen.lint.findings import Finding
 from wikigen.model.objects import label_of
 
@@ -40,7 +40,7 @@ def recorded_issues(objects: Mapping[str, Mapping[str, Any]], paths: Mapping[str
                 details = "".join(
                     f"; {name}: {issue[name]}" for name in ("scope", "uncertainty") if issue.get(name)
                 )
-                origin = issue_source(obj, issue) or ""
+                origin = first_source(obj, issue.get("citations") or []) or ""
                 findings.append(
                     Finding(
                         kind=kind,

@@ -75,15 +75,19 @@ def _quote_md(text: str) -> str:
     return " ".join(text.split()).replace("[", "\\[").replace("]", "\\]")
 
 
+# How a claim that is not a plain statement reads, in the wiki's pages and in every view of them.
+CLAIM_LABELS = {
+    "hypothesis": "*Hypothesis:* ",
+    "suggestion": "*Suggestion (not done):* ",
+    "question": "*Open question:* ",
+}
+
+
 def _claim_lines(claims: Iterable[Mapping[str, Any]]) -> list[str]:
     lines = []
     for claim in claims:
         status = claim.get("status", "stated")
-        label = {
-            "hypothesis": "*Hypothesis:* ",
-            "suggestion": "*Suggestion (not done):* ",
-            "question": "*Open question:* ",
-        }.get(status, "")
+        label = CLAIM_LABELS.get(status, "")
         marks = "".join(f"[^{cid}]" for cid in claim.get("citations", []))
         lines.append(f"{label}{' '.join(str(claim['text']).split())} {marks}".rstrip())
         lines.append("")
@@ -198,7 +202,8 @@ def relation_lines(
 
 
 def object_citations(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
-    if kind_of(obj["id"]) == "relation":
+    """An object's citations: a relation's evidence, any other object's citations."""
+    if kind_of(str(obj.get("id", ""))) == "relation":
         return list(obj.get("evidence", []))
     return list(obj.get("citations", []))
 

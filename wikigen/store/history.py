@@ -51,6 +51,11 @@ class History(TreeReader):
             obj = self.repo[commit].peel(pygit2.Commit)
             return obj.author.name, obj.message, [str(p) for p in obj.parent_ids]
 
+    def commit_time(self, commit: str) -> int:
+        """The committer time of ``commit``, in seconds since the epoch (what views stamp, never the clock)."""
+        with translated(f"reading commit {commit}"):
+            return int(self.repo[commit].peel(pygit2.Commit).commit_time)
+
     def changed_paths(self, commit: str) -> list[str]:
         """Paths a commit changed against its first parent."""
         _, _, parents = self.commit_info(commit)

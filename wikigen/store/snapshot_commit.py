@@ -39,7 +39,7 @@ def snapshot_commit(store: GitStore, head: str | None) -> SnapshotCommit:
             if store.blob_at(str(parent.id), SNAPSHOT_PATH) != wanted:
                 break
             commit, found = parent, str(parent.id)
-        return SnapshotCommit(found, _iso(int(store.repo[found].peel(pygit2.Commit).commit_time)))
+        return SnapshotCommit(found, _iso(int(commit.commit_time)))
 
 
 def _iso(seconds: int) -> str:

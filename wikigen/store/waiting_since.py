@@ -14,12 +14,6 @@ from wikigen.store.git_errors import translated
 MAX_COMMITS = 10_000  # a walk stops here; a source still waiting then waits at least that long
 
 
-def commit_time(store: GitStore, commit: str) -> int:
-    """The committer time of ``commit``, in seconds since the epoch."""
-    with translated(f"reading commit {commit}"):
-        return int(store.repo[commit].peel(pygit2.Commit).commit_time)
-
-
 def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None], folder: str) -> dict[str, int]:
     """path → the commit time since which the file at ``path`` has held a version other than its
     compiled blob (``compiled[path]``; None: never compiled; ``folder`` the sources folder): the time of the oldest commit of the
@@ -32,10 +26,11 @@ def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None]
         newer_time = int(commit.commit_time)
         newer_sources: str | None = None
         for _ in range(MAX_COMMITS):
-            sources = _sources_tree(commit, folder)
+            tree = str(commit.tree_id)
+            sources = store.subtree(tree, folder)
             if sources != newer_sources:  # a commit that leaves the sources alone ends no run
                 for path in sorted(remaining):
-                    blob = _blob(commit, path)
+                    blob = store.blob_in(tree, path)
                     if blob is None or blob == remaining[path]:
                         since[path] = newer_time
                         del remaining[path]
@@ -50,16 +45,3 @@ def waiting_since(store: GitStore, head: str, compiled: Mapping[str, str | None]
                 break
     return since | dict.fromkeys(remaining, newer_time)
 
-
-def _sources_tree(commit: Any, folder: str) -> str | None:
-    try:
-        return str(commit.tree[folder].id)
-    except KeyError:
-        return None
-
-
-def _blob(commit: Any, path: str) -> str | None:
-    try:
-        return str(commit.tree[path].id)
-    except KeyError:
-        return None

@@ -11,7 +11,7 @@ from wikigen.lint import LintInputs, SourceText, WaitingSource
 from wikigen.model.snapshot import ManifestEntry
 from wikigen.model.sources import Source, is_source_path, parse_source
 from wikigen.store.snapshot import read_waiting, waiting_of
-from wikigen.store.waiting_since import commit_time, waiting_since
+from wikigen.store.waiting_since import waiting_since
 from wikigen.store.workspace import Workspace
 from wikigen.views.knowledge import Knowledge, load_knowledge
 
@@ -35,9 +35,7 @@ def read_lint_inputs(root: Path | str, *, knowledge: Knowledge | None = None, no
         parsed = parse_source(path, text, blob, ws.config)
         if not isinstance(parsed, Source) or parsed.private or parsed.id not in shown:
             continue  # `wikigen check` reports an invalid source
-        raw = text.decode("utf-8")
-        first_line = raw[: len(raw) - len(parsed.body)].count("\n") + 1 if raw.endswith(parsed.body) else 1
-        sources.append(SourceText(parsed.id, path, parsed.body, first_line))
+        sources.append(SourceText(parsed.id, path, parsed.body, parsed.body_line))
 
     baseline = ws.baseline
     recorded = read_waiting(store, baseline)
@@ -60,5 +58,5 @@ def read_lint_inputs(root: Path | str, *, knowledge: Knowledge | None = None, no
         compiled={sid: view.path for sid, view in sorted(shown.items()) if view.compiled_version is not None},
         waiting=waiting,
         files=frozenset(blobs),
-        now=now if now is not None else commit_time(store, head),
+        now=now if now is not None else store.commit_time(head),
     )
