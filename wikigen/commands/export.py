@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from wikigen.model.errors import NotFoundError, UsageError
-from wikigen.views.okf.archive import zip_bytes
+from wikigen.views.agent_files import OKF_FOLDER
+from wikigen.views.okf.archive import write_files, zip_bytes
 from wikigen.views.okf.bundle import Bundle, load_bundle
 from wikigen.views.okf.indexes import EXPORT_MARK, OKF_VERSION
-
-ZIP_FOLDER = "okf"  # the folder an archive unpacks into
 
 
 def export_okf(root: Path | str, dest: Path | str) -> dict[str, Any]:
@@ -47,14 +46,6 @@ def report(bundle: Bundle, dest: str) -> dict[str, Any]:
         "verified": len(bundle.verified),
         "files": len(bundle.files),
     }
-
-
-def write_files(folder: Path, files: dict[str, bytes] | Any) -> None:
-    """Each file (bundle path → bytes) under ``folder``, which must exist."""
-    for path, data in files.items():
-        out = folder / path
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(data)
 
 
 def _write_folder(bundle: Bundle, target: Path) -> None:
@@ -98,7 +89,7 @@ def _write_zip(bundle: Bundle, target: Path) -> None:
     if target.is_dir():
         raise UsageError(f"{target} is a folder; give the name of the zip file to write")
     target.parent.mkdir(parents=True, exist_ok=True)
-    data = zip_bytes(bundle.files, ZIP_FOLDER)
+    data = zip_bytes(bundle.files, OKF_FOLDER)  # the folder an archive unpacks into
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as out:

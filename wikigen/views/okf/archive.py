@@ -1,11 +1,13 @@
 """A bundle as a zip archive whose bytes depend only on its files (pure): entries sorted, one fixed
-time and mode, the same compression level everywhere."""
+time and mode, the same compression level everywhere; and as plain files under a folder (the one
+function here that writes)."""
 
 from __future__ import annotations
 
 import io
 import zipfile
 from collections.abc import Mapping
+from pathlib import Path
 
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can hold
 FILE_MODE = 0o100644 << 16  # a regular file, rw-r--r--
@@ -23,3 +25,11 @@ def zip_bytes(files: Mapping[str, bytes], folder: str) -> bytes:
             info.external_attr = FILE_MODE
             archive.writestr(info, files[path], compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     return buffer.getvalue()
+
+
+def write_files(folder: Path, files: Mapping[str, bytes]) -> None:
+    """Each file (bundle path → bytes) under ``folder``."""
+    for path, data in files.items():
+        out = folder / path
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)

@@ -11,14 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikigen.model.ids import kind_of
-from wikigen.model.objects import label_of
-
-# How a claim that is not a plain statement reads (the same words as the wiki's own pages).
-CLAIM_LABELS = {
-    "hypothesis": "*Hypothesis:* ",
-    "suggestion": "*Suggestion (not done):* ",
-    "question": "*Open question:* ",
-}
+from wikigen.model.objects import CLAIM_LABELS, label_of
 
 # A source's own links (``[text](/docs/x/)``, ``[text][ref]``, its footnote marks) point into the
 # source's site, not into the bundle, where OKF would read them as relations to documents that do
@@ -53,10 +46,10 @@ def render_body(obj: Mapping[str, Any], here: str, neighbours: Neighbours, known
     citation ids that have a footnote, so a mark never points at nothing."""
     cited = set(known)
     kind = kind_of(str(obj["id"]))
-    lines = [f"# {_flat(label_of(obj))}", ""]
+    lines = [f"# {flat(label_of(obj))}", ""]
     if kind == "concept":
         if obj.get("aliases"):
-            lines += ["Also: " + ", ".join(_flat(str(a)) for a in obj["aliases"]), ""]
+            lines += ["Also: " + ", ".join(flat(str(a)) for a in obj["aliases"]), ""]
         if obj.get("definition"):
             lines += _claims([obj["definition"]], cited)
         if obj.get("evidence"):
@@ -64,7 +57,7 @@ def render_body(obj: Mapping[str, Any], here: str, neighbours: Neighbours, known
     else:
         lines += _claims(obj.get("summary", []), cited)
     for section in obj.get("sections", []) if kind == "article" else []:
-        lines += [f"## {_flat(str(section['heading']))}", ""]
+        lines += [f"## {flat(str(section['heading']))}", ""]
         lines += _claims(section.get("claims", []), cited)
     lines += _issues("Contradictions", obj.get("contradictions", []), cited)
     lines += _issues("Open questions", obj.get("open_questions", []), cited)
@@ -76,7 +69,7 @@ def render_body(obj: Mapping[str, Any], here: str, neighbours: Neighbours, known
             lines += [lead, ""]
         for link in links:
             target = posixpath.relpath(link.path, posixpath.dirname(here) or ".")
-            text = f"{link.before}[{_label(link.label)}]({target}){link.after}"
+            text = f"{link.before}[{link_label(link.label)}]({target}){link.after}"
             lines.append(f"- {text}{_marks(link.citations, cited)}".rstrip())
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
@@ -89,7 +82,7 @@ def footnotes(citations: Sequence[Mapping[str, Any]], titles: Mapping[str, str])
         source = str(c["source"])
         title = titles.get(source) or source
         lines.append(
-            f'[^{c["citation_id"]}]: "{_quote(str(c["quote"]))}" — {_flat(title)} (`{source}` @ {c["version"]}, '
+            f'[^{c["citation_id"]}]: "{_quote(str(c["quote"]))}" — {flat(title)} (`{source}` @ {c["version"]}, '
             f"lines {c['lines']['start']}–{c['lines']['end']})"
         )
     return "\n".join(lines) + ("\n" if lines else "")
@@ -99,7 +92,7 @@ def _claims(claims: Iterable[Mapping[str, Any]], cited: set[str]) -> list[str]:
     lines = []
     for claim in claims:
         label = CLAIM_LABELS.get(str(claim.get("status", "stated")), "")
-        text = f"{label}{_flat(unlinked(str(claim['text'])))} {_marks(claim.get('citations', []), cited)}".rstrip()
+        text = f"{label}{flat(unlinked(str(claim['text'])))} {_marks(claim.get('citations', []), cited)}".rstrip()
         lines += [text, ""]
     return lines
 
@@ -110,9 +103,9 @@ def _issues(title: str, issues: Iterable[Mapping[str, Any]], cited: set[str]) ->
         return []
     lines = [f"## {title}", ""]
     for issue in items:
-        scope = f" (scope: {_flat(str(issue['scope']))})" if issue.get("scope") else ""
+        scope = f" (scope: {flat(str(issue['scope']))})" if issue.get("scope") else ""
         uncertainty = f" — uncertainty: {issue['uncertainty']}" if issue.get("uncertainty") else ""
-        text = f"{_flat(unlinked(str(issue['text'])))}{scope}{uncertainty}"
+        text = f"{flat(unlinked(str(issue['text'])))}{scope}{uncertainty}"
         lines.append(f"- {text} {_marks(issue.get('citations', []), cited)}".rstrip())
     lines.append("")
     return lines
@@ -129,12 +122,14 @@ def unlinked(text: str) -> str:
     return _REFERENCE_LINK.sub(lambda m: m.group(2), text)
 
 
-def _flat(text: str) -> str:
+def flat(text: str) -> str:
+    """``text`` on one line, its runs of whitespace as one space."""
     return " ".join(text.split())
 
 
-def _label(text: str) -> str:
-    return _flat(text).replace("[", "\\[").replace("]", "\\]")
+def link_label(text: str) -> str:
+    """``text`` flat, its brackets escaped: safe as a link's label."""
+    return flat(text).replace("[", "\\[").replace("]", "\\]")
 
 
 def _quote(text: str) -> str:
@@ -142,4 +137,4 @@ def _quote(text: str) -> str:
     source wrote for a link of the bundle."""
     for mark in ("\\", "[", "]", "(", ")"):
         text = text.replace(mark, "\\" + mark)
-    return _flat(text)
+    return flat(text)

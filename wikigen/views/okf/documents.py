@@ -15,7 +15,7 @@ import yaml
 
 from wikigen.model.ids import kind_of
 from wikigen.model.objects import label_of
-from wikigen.views.okf.body import Neighbours, footnotes, render_body, unlinked
+from wikigen.views.okf.body import Neighbours, flat, footnotes, render_body, unlinked
 
 TYPES = {"article": "Article", "concept": "Concept", "topic": "Topic"}
 # OKF §7: an automated check is a `process:` actor; §5.3 reads it as "machine-confirmed".
@@ -59,7 +59,7 @@ def make_document(
     citation it shows holds, else None."""
     kind = kind_of(str(obj["id"]))
     citations = _unique([*obj.get("citations", []), *neighbours.extra_citations])
-    title = " ".join(label_of(obj).split())
+    title = flat(label_of(obj))
     description = describe(obj)
     front: dict[str, Any] = {"type": TYPES[kind], "title": title, "description": description}
     tags = _tags(obj, citations, sources)
@@ -86,7 +86,7 @@ def describe(obj: Mapping[str, Any]) -> str:
     text = _EMPHASIS.sub(r"\2", text)
     sentence = _SENTENCE_END.split(text, maxsplit=1)[0] if text else ""
     if not sentence:
-        return " ".join(label_of(obj).split()) + "."
+        return flat(label_of(obj)) + "."
     if len(sentence) > DESCRIPTION_MAX:
         sentence = sentence[:DESCRIPTION_MAX].rsplit(" ", 1)[0].rstrip(",;:") + " …"
     return sentence

@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 
+from wikigen.views.okf.body import flat, link_label
 from wikigen.views.okf.documents import Document
 
 OKF_VERSION = "0.2"
@@ -23,25 +24,18 @@ def folder_index(folder: str, documents: Iterable[Document]) -> str:
     lines = [f"# {FOLDER_TITLES.get(folder, folder)}", ""]
     for doc in sorted(documents, key=lambda d: (d.title.casefold(), d.path)):
         name = posixpath.relpath(doc.path, folder)
-        lines.append(f"* [{_label(doc.title)}]({name}) - {_flat(doc.description)}")
+        lines.append(f"* [{link_label(doc.title)}]({name}) - {flat(doc.description)}")
     return "\n".join(lines) + "\n"
 
 
 def root_index(name: str, counts: Mapping[str, int], facts: Sequence[str]) -> str:
     """The bundle's ``index.md``: its OKF version, a line per folder, then what it was made from."""
-    lines = ["---", f'okf_version: "{OKF_VERSION}"', "---", "", f"# {_flat(name)}", ""]
+    lines = ["---", f'okf_version: "{OKF_VERSION}"', "---", "", f"# {flat(name)}", ""]
     for folder, title in FOLDER_TITLES.items():
         count = counts.get(folder, 0)
         if count:
             lines.append(f"* [{title}]({folder}/) - {count} document{'' if count == 1 else 's'}: {FOLDER_LEADS[folder]}")
     lines += ["", "# About this bundle", ""]
-    lines += [f"* {_flat(fact)}" for fact in facts]
+    lines += [f"* {flat(fact)}" for fact in facts]
     return "\n".join(lines) + "\n"
 
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _label(text: str) -> str:
-    return _flat(text).replace("[", "\\[").replace("]", "\\]")

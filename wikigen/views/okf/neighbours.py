@@ -9,7 +9,7 @@ from typing import Any
 
 from wikigen.model.ids import kind_of
 from wikigen.model.objects import label_of
-from wikigen.views.okf.body import Link, Neighbours
+from wikigen.views.okf.body import Link, Neighbours, flat
 
 
 def neighbours_of(
@@ -17,7 +17,7 @@ def neighbours_of(
 ) -> dict[str, Neighbours]:
     """What each document links to: a concept its relations (both ways), articles and topics; an
     article its concepts and topics; a topic its anchor and members."""
-    names = {oid: " ".join(label_of(obj).split()) for oid, obj in objects.items()}
+    names = {oid: flat(label_of(obj)) for oid, obj in objects.items()}
     outgoing: dict[str, list[Mapping[str, Any]]] = {}
     incoming: dict[str, list[Mapping[str, Any]]] = {}
     for rel in relations:
