@@ -165,7 +165,7 @@ def search_passages(body: str) -> tuple[Passage, ...]:
         before = joined[-1] if joined else None
         if code and before is not None and (
             passage.start <= before.start  # the paragraph it takes in is the passage before
-            or (not introduced and not body[before.end : passage.start].strip(" \t\r\n>"))
+            or (not introduced and _adjacent(body, before.end, passage.start))
         ):
             start, end = min(before.start, passage.start), max(before.end, passage.end)
             joined[-1] = Passage(start, end, *lines_of_span(body, start, end), body[start:end], before.heading)
@@ -203,10 +203,12 @@ def _code_blocks(body: str) -> list[tuple[Passage, bool, bool]]:
     return found
 
 
-def _block_span(body: str, starts: tuple[int, ...], line_map: Sequence[int]) -> tuple[int, int]:
+def _block_span(body: str, starts: tuple[int, ...], line_map: Sequence[int], *, markers: bool = True) -> tuple[int, int]:
+    """The span of a block's lines, whitespace trimmed; with ``markers``, the container markers of its
+    first line dropped too (E1: later lines keep theirs, so the text stays one verbatim substring)."""
     start = starts[line_map[0]]
     end = starts[line_map[1]] if line_map[1] < len(starts) else len(body)
-    marker = _CONTAINER_MARKERS.match(body, start, end)
+    marker = _CONTAINER_MARKERS.match(body, start, end) if markers else None
     start = marker.end() if marker is not None else start
     while start < end and body[start].isspace():
         start += 1
@@ -215,10 +217,15 @@ def _block_span(body: str, starts: tuple[int, ...], line_map: Sequence[int]) -> 
     return start, end
 
 
+def _adjacent(body: str, end: int, start: int) -> bool:
+    """Only blank lines (and blockquote markers) lie between ``end`` and ``start``."""
+    return not body[end:start].strip(" \t\r\n>")
+
+
 def _code_passage(
     body: str, start: int, end: int, intro: int | None, after: int, heading: str
 ) -> tuple[Passage, bool, bool]:
-    introduced = intro is not None and not body[after:start].strip(" \t\r\n>")
+    introduced = intro is not None and _adjacent(body, after, start)
     if introduced and intro is not None:
         start = intro
     return Passage(start, end, *lines_of_span(body, start, end), body[start:end], heading), True, introduced
@@ -240,19 +247,7 @@ def _passage(
     heading: str,
     block: Sequence[Token],
 ) -> Passage | None:
-    first, after_last = line_map[0], line_map[1]
-    start = starts[first]
-    end = starts[after_last] if after_last < len(starts) else len(body)
-    if contained:
-        # E1: drop the container markers of the first line only; later lines keep theirs so the
-        # text stays one contiguous verbatim substring.
-        marker = _CONTAINER_MARKERS.match(body, start, end)
-        if marker is not None:
-            start = marker.end()
-    while start < end and body[start].isspace():
-        start += 1
-    while end > start and body[end - 1].isspace():
-        end -= 1
+    start, end = _block_span(body, starts, line_map, markers=contained)
     # E1: anchors and images before the prose, and reference definitions after it, are markup.
     while (lead := _LEADING_MARKUP.match(body, start, end)) is not None and lead.end() > start:
         start = lead.end()

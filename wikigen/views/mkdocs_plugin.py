@@ -21,6 +21,7 @@ import os
 import posixpath
 import shutil
 import unicodedata
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,7 @@ from wikigen.views.layout import (
 )
 from wikigen.views.lint_page import LINT_PAGE, lint_page
 from wikigen.views.markup import PageSpec
-from wikigen.views.okf.archive import zip_bytes
+from wikigen.views.okf.archive import write_files, zip_bytes
 from wikigen.views.okf.bundle import okf_bundle
 from wikigen.views.pages import page_specs
 from wikigen.views.site import CATEGORY_TITLES, Site
@@ -260,10 +261,7 @@ class WikigenPlugin(BasePlugin[WikigenPluginConfig]):  # type: ignore[no-untyped
         folder = site / OKF_FOLDER
         if folder.is_dir() and not folder.is_symlink():
             shutil.rmtree(folder)  # a previous build's bundle (`mkdocs build --dirty`)
-        for path, data in bundle.files.items():
-            out = folder / path
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(data)
+        write_files(folder, bundle.files)
         (site / OKF_ZIP).write_bytes(zip_bytes(bundle.files, OKF_FOLDER))
 
     def on_serve(self, server: LiveReloadServer, config: MkDocsConfig, builder: Any) -> LiveReloadServer:
@@ -298,9 +296,7 @@ def _drop_links(files: Files, docs_dir: Path) -> None:
             continue
         if Path(os.path.realpath(file.src_dir)) != docs:
             continue  # the theme's own files
-        parts = Path(file.src_uri).parts
-        linked = any(docs_dir.joinpath(*parts[:end]).is_symlink() for end in range(1, len(parts) + 1))
-        if linked or not Path(os.path.realpath(file.abs_src_path)).is_relative_to(docs):
+        if _escapes(docs_dir, Path(file.src_uri).parts, docs):
             log.warning(
                 "wikigen: %s/%s is a symbolic link (or lies in a linked folder), so it is not copied into "
                 "the site; replace the link with a plain file (`wikigen check` lists every link)",
@@ -308,6 +304,13 @@ def _drop_links(files: Files, docs_dir: Path) -> None:
                 visible(file.src_uri),
             )
             files.remove(file)
+
+
+def _escapes(base: Path, parts: Sequence[str], inside: Path) -> bool:
+    """R41: the file at ``base``/``parts`` is a symbolic link, lies in a linked folder, or resolves
+    outside ``inside`` (a real path): its bytes are not the repository's to publish."""
+    linked = any(base.joinpath(*parts[:end]).is_symlink() for end in range(1, len(parts) + 1))
+    return linked or not Path(os.path.realpath(base.joinpath(*parts))).is_relative_to(inside)
 
 
 def _docs_files(files: Files, docs_dir: Path) -> list[File]:
@@ -369,8 +372,7 @@ def _add_media(files: Files, config: MkDocsConfig, root: Path, folder: str) -> N
         if not is_published_asset(path) or any(part.startswith(".") for part in parts):
             continue
         full = root / path
-        linked = any(root.joinpath(*parts[:end]).is_symlink() for end in range(1, len(parts) + 1))
-        if linked or not full.is_file() or not Path(os.path.realpath(full)).is_relative_to(inside):
+        if _escapes(root, parts, inside) or not full.is_file():
             continue  # `wikigen check` names every link under the sources folder
         uri = "sources/" + path[len(folder) + 1 :]
         if files.get_file_from_path(uri) is None:
