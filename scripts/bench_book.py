@@ -30,17 +30,15 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "scripts"))
 
+import bench_quality as bq  # noqa: E402
 import pygit2  # noqa: E402
 
-from tests.corpora import commit_files, shared_dir  # noqa: E402
+from tests.corpora import commit_files  # noqa: E402
 
-CHAPTERS = (  # (folder below the shared dir, folder below content/sources/knowledge/)
-    ("corpora/elixir-guide/content", "elixir"),
-    ("corpora/k8s-concepts/content/en/docs/concepts", "k8s"),
-    ("corpora/typer-docs/content", "typer"),
-)
-SETTINGS = b"caps:\n  input_bytes: 175000\n"
+BOOK = ("elixir", "k8s", "typer")  # bench_quality.py's corpora, in this order
+SETTINGS = bq.SETTINGS["typer"].encode()  # Typer's release notes need the raised caps.input_bytes
 # A fixed identity and clock so that two runs commit byte-identical trees.
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "T",
@@ -54,13 +52,7 @@ GIT_ENV = {
 
 def book_files(chapters: int | None) -> dict[str, bytes]:
     """The book's Markdown files keyed by their path in the repo, first ``chapters`` of them."""
-    files: dict[str, bytes] = {}
-    for folder, name in CHAPTERS:
-        root = shared_dir() / folder
-        if not root.is_dir():
-            raise SystemExit(f"corpus not found at {root} (set WIKIGEN_SHARED)")
-        for path in sorted(root.rglob("*.md"), key=lambda p: p.relative_to(root).as_posix()):
-            files[f"content/sources/knowledge/{name}/{path.relative_to(root).as_posix()}"] = path.read_bytes()
+    files = {path: data for name in BOOK for path, data in bq.corpus_files(name).items()}
     paths = list(files)[:chapters] if chapters else list(files)
     return {p: files[p] for p in paths}
 

@@ -17,7 +17,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wikigen.engines.offline.lexicon import POINTING_PRONOUNS, READER_PRONOUNS
+from wikigen.engines.offline.lexicon import (
+    BACK_POINTING_OPENERS,
+    DOCUMENTS,
+    POINTING,
+    POINTING_PRONOUNS,
+    READER_PRONOUNS,
+    SELF_REFERENCES,
+    TEXT_ITSELF,
+    alternation,
+)
 from wikigen.engines.offline.parse import Parse, Word
 
 # "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
@@ -36,13 +45,10 @@ _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s
 
 
 # "These two functions …", "Similarly, …", "In the example above, …": a passage that opens by pointing
-# at text before it; "This page explains …" points at the page itself and stands on its own
+# at text before it; "This page explains …", "this overview", "this project" point at the text itself
 _POINTING_OPENER = re.compile(
-    r"^(?:(?:this|that|these|those|such)\b(?!\s+(?:page|document|chapter|guide|section|tutorial|article"
-    r"|topic|overview|book|reference|post|site|repository|project)s?\b)"
-    r"|they\b|the same\b|the above\b|similarly\b|likewise\b|thus\b|hence\b|therefore\b"
-    r"|in (?:the|these) examples? above\b|in (?:this|that|the previous|the last) example\b"
-    r"|as (?:shown|seen|mentioned|described) (?:above|before|earlier)\b)",
+    rf"^(?:(?:{alternation(POINTING)})\b(?!\s+(?:{alternation(TEXT_ITSELF | DOCUMENTS | SELF_REFERENCES)})s?\b)"
+    rf"|(?:{alternation(BACK_POINTING_OPENERS)})\b)",
     re.IGNORECASE,
 )
 

@@ -353,7 +353,7 @@ def nominal(parse: Parse, noun: Word) -> str:
     while first > 0:
         before, word = parse.words[first - 1], parse.words[first]
         joined = before.end == word.start and "-" in (before.text, word.text)
-        if joined or (before.dep == "compound" and first - 1 < noun.i and before.head in range(first, noun.i + 1)):
+        if joined or (before.dep == "compound" and before.head in range(first, noun.i + 1)):
             first -= 1
             continue
         break

@@ -131,3 +131,14 @@ CONNECTIVES = frozenset(
 )
 # "Furthermore, `Task` provides …": a further thing said of a term, after what it is.
 ADDITIVE_CONNECTIVES = frozenset(["furthermore", "moreover", "additionally", "in addition", "besides"])
+# "Similarly, values like 0 …", "In the example above, …": a passage that opens on one leans on the
+# text before it (a summary does not pick it).
+BACK_POINTING_OPENERS = frozenset(
+    [
+        "they", "the same", "the above", "similarly", "likewise", "thus", "hence", "therefore",
+        "in the example above", "in the examples above", "in these examples above", "in this example",
+        "in that example", "in the previous example", "in the last example", "as shown above",
+        "as seen above", "as mentioned above", "as described above", "as shown before", "as seen before",
+        "as mentioned before", "as described before", "as mentioned earlier", "as described earlier",
+    ]
+)

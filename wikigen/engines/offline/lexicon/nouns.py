@@ -60,6 +60,9 @@ DOCUMENTS = TEXTS | frozenset(
 )
 # The text a sentence is in, "This document describes …", "this section": the texts and their parts.
 TEXT_ITSELF = TEXTS | {"document", "section"}
+# What else a page calls itself or the work it belongs to: "This overview lists …", "This project
+# provides …" speak of the page's own subject and may open a summary.
+SELF_REFERENCES = frozenset(["topic", "overview", "reference", "site", "repository", "project"])
 # What a page calls its own subject in the first person of documentation: "This command is an alias
 # of `tar`" (not "This page introduces X", said of the text).
 PAGE_SUBJECT_KINDS = frozenset(
