@@ -56,6 +56,15 @@ def test_a_long_or_wordless_question_gets_a_short_name_ending_in_its_hash():
         answer_slug("   ")
 
 
+def test_a_question_in_a_script_of_wide_characters_still_fits_a_file_name():
+    """R40: a file name holds at most 255 bytes; eighty characters of four UTF-8 bytes each would
+    not, so the slug is cut by bytes too, at a character, and ends in the question's hash."""
+    question = "\U00020000" * 80 + "?"  # a CJK ideograph outside the BMP: four bytes, a word character
+    slug = answer_slug(question)
+    assert len((slug + ".md").encode("utf-8")) <= 255
+    assert slug == answer_slug(question) and slug.rsplit("-", 1)[1].isalnum()
+
+
 def test_the_answer_is_a_valid_source_that_names_its_origin_and_quotes():
     """R1, E1: the text written is a source `check` accepts — knowledge, unverified, from an agent,
     with the question — and each quote is a passage of its own, attributed to its source."""

@@ -27,6 +27,7 @@ from wikigen.commands.installation import checked_spec, this_install_spec
 from wikigen.commands.site import SITE_CONFIG, WIKI_CONFIG
 from wikigen.model.config import CATEGORIES, CONFIG_FILE, DEFAULT_SOURCES_DIR, load_config, sources_folder
 from wikigen.model.errors import UsageError, WikigenError
+from wikigen.model.yamlscan import safe_load
 from wikigen.store.git import GitStore
 from wikigen.store.unread_markdown import unread_note, unread_on_disk
 
@@ -195,7 +196,7 @@ def _with_sources(path: Path, folder: str) -> str | None:
         return None
     text = path.read_text(encoding="utf-8")
     try:
-        data = yaml.safe_load(text) or {}
+        data = safe_load(text) or {}
     except yaml.YAMLError:
         raise UsageError(f"{CONFIG_FILE} is not valid YAML (`wikigen check` says where); fix it, then run init again") from None
     paths = data.get("paths") if isinstance(data, dict) else None

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from wikigen import __version__
 from wikigen.commands import answer as answering
+from wikigen.model.answers import MIN_QUOTE_CHARS
 from wikigen.model.errors import WikigenError
 from wikigen.search import DEFAULT_K, Searcher, records
 
@@ -49,7 +50,7 @@ class AnswerCitation(BaseModel):
     )
     quote: str | None = Field(
         default=None,
-        description="Text copied verbatim from the source as committed (at least 20 characters). With a "
+        description=f"Text copied verbatim from the source as committed (at least {MIN_QUOTE_CHARS} characters). With a "
         "citation_id: optional, and then inside the passage it names (default: the whole passage).",
     )
     citation_id: str | None = Field(default=None, description="A citation_id from `search` instead of `source`.")

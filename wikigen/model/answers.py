@@ -20,6 +20,7 @@ import yaml
 
 from wikigen.model.errors import UsageError
 from wikigen.model.hashing import short_hash
+from wikigen.model.ids import MAX_SLUG_BYTES, cut_utf8
 
 ANSWERS_FOLDER = "answers"  # below the knowledge folder: answers are knowledge (R2)
 ORIGIN = "agent"
@@ -134,15 +135,16 @@ def question_text(question: str) -> str:
 
 def answer_slug(question: str) -> str:
     """The file name's stem for a question: its words, lower case, joined by ``-``, at most
-    ``MAX_SLUG_CHARS`` characters — cut at a word and ended with a short hash of the question
-    when longer. The same question always gives the same slug."""
+    ``MAX_SLUG_CHARS`` characters and ``MAX_SLUG_BYTES`` UTF-8 bytes (R40) — cut at a word and ended
+    with a short hash of the question when longer. The same question always gives the same slug."""
     words = _NON_WORD.sub(" ", unicodedata.normalize("NFKC", question_text(question)).casefold()).split()
     words = [w.strip("_") for w in words if w.strip("_")]
     slug = "-".join(words)
-    if slug and len(slug) <= MAX_SLUG_CHARS:
+    if slug and len(slug) <= MAX_SLUG_CHARS and len(slug.encode("utf-8")) <= MAX_SLUG_BYTES:
         return slug
     digest = short_hash(question_text(question), 8)
-    cut = slug[: MAX_SLUG_CHARS - len(digest) - 1].rsplit("-", 1)[0] if slug else ""
+    room = len(digest) + 1
+    cut = cut_utf8(slug[: MAX_SLUG_CHARS - room], MAX_SLUG_BYTES - room).rsplit("-", 1)[0] if slug else ""
     return f"{cut}-{digest}" if cut else f"answer-{digest}"
 
 

@@ -52,12 +52,12 @@ def slugify(text: str, limit: int = 72, max_bytes: int = MAX_SLUG_BYTES) -> str:
         slug = f"{slug}-{short_hash(normalized, 6)}"
     if len(slug.encode("utf-8")) > max_bytes:
         # R40: a readable prefix and the hash, so the file name checks out everywhere.
-        prefix = _cut_utf8(slug, max_bytes - len("-") - 6).strip("-_")
+        prefix = cut_utf8(slug, max_bytes - len("-") - 6).strip("-_")
         slug = f"{prefix}-{short_hash(normalized, 6)}" if prefix else "x-" + short_hash(normalized, 8)
     return slug
 
 
-def _cut_utf8(text: str, max_bytes: int) -> str:
+def cut_utf8(text: str, max_bytes: int) -> str:
     """The longest prefix of ``text`` whose UTF-8 encoding fits ``max_bytes`` (whole characters)."""
     return text.encode("utf-8")[:max_bytes].decode("utf-8", "ignore")
 
