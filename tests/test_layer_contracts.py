@@ -27,3 +27,12 @@ def test_every_compiler_module_is_the_driver_or_a_stage_the_contracts_name():
         "wikigen.compiler.increments",
     }
     assert modules - driver_level == set(stages)
+
+
+def test_the_folders_only_the_compiler_writes_are_named_the_same_in_the_stdlib_helper():
+    """R31: the git command-line helper imports the standard library alone, so it names the compiler's
+    folders again; they are the configuration's."""
+    from wikigen.model.config import GENERATED_DIRS
+    from wikigen.store.git_cli import GENERATED
+
+    assert tuple(f"{folder}/" for folder in GENERATED_DIRS) == GENERATED

@@ -19,16 +19,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from wikigen.compiler.community_record import COMMUNITIES_DIR, WHOLE_RECORD_PATH
+from wikigen.model.config import GENERATED_DIRS
 from wikigen.model.errors import GitStoreError, HandEditError, SnapshotError
 from wikigen.model.objects import FOLDERS, RELATIONS_DIR, WIKI_DIR, object_path
 from wikigen.model.snapshot import SHARDED_DIRS, SNAPSHOT_PATH, WAITING_PATH, Snapshot, recorded_sources_dir
 from wikigen.store.git import GitStore
-from wikigen.store.git_cli import GENERATED
 from wikigen.store.object_writer import COMPILER_NAME
 from wikigen.store.publish import Published, StartedFrom, commit_message, publish
 from wikigen.store.snapshot import load_snapshot
 
-GENERATED_DIRS = tuple(folder.rstrip("/") for folder in GENERATED)
 MAX_WALK = 10_000  # commits followed back to the one that published the snapshot
 MAX_OTHERS = 1_000  # compiler commits of merged branches looked at
 

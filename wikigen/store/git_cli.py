@@ -21,7 +21,9 @@ import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-GENERATED = ("content/wiki/", "content/.wikigen/")  # only the compiler writes here
+# Only the compiler writes here: wikigen.model.config.GENERATED_DIRS, written again because this module
+# imports the standard library alone (tests/test_layer_contracts.py checks that the two agree).
+GENERATED = ("content/wiki/", "content/.wikigen/")
 
 
 def start_status(
