@@ -356,10 +356,10 @@ def build_context(
         "fragments": (len(fragments), caps.fragments),
         "input_bytes": (input_bytes, caps.input_bytes),
     }
-    over = [(name, value, limit) for name, (value, limit) in used.items() if value > limit]
+    over = breached(used)
     if over and enforce:
         names = ", ".join(s.id for s in changed) or "(withdrawals only)"
-        detail = "; ".join(f"caps.{n}: {v:,} > {lim:,}" for n, v, lim in over)
+        detail = breaches(over)
         # R15, R16: the advice depends on how compile was run; the pipeline adds it.
         raise CapExceeded(
             f"the increment is over its caps — {detail}; sources: {names}. Nothing was trimmed or published.",
@@ -384,3 +384,13 @@ def build_context(
         caps=used,
         rebuildable=rebuildable,
     )
+
+
+def breached(used: Mapping[str, tuple[int, int]]) -> list[tuple[str, int, int]]:
+    """The caps a request is over (R15): (name, used, limit) of each, from cap → (used, limit)."""
+    return [(name, value, limit) for name, (value, limit) in used.items() if value > limit]
+
+
+def breaches(over: Iterable[tuple[str, int, int]]) -> str:
+    """The breaches as every message writes them: ``caps.anchors: 120 > 100; …``."""
+    return "; ".join(f"caps.{name}: {value:,} > {limit:,}" for name, value, limit in over)

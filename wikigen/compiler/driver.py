@@ -35,7 +35,7 @@ from wikigen.compiler.report import (
     refusal,
     unfinished_batch,
 )
-from wikigen.compiler.sizes import raise_cap
+from wikigen.compiler.sizes import raises
 from wikigen.engines import Engine, make_engine
 from wikigen.model.config import Config
 from wikigen.model.errors import (
@@ -101,11 +101,10 @@ def cap_advice(error: CapExceeded, *, batch: bool, batch_command: str) -> str:
         )
     if len(error.sources) != 1:
         return "\nRaise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*) to publish this increment."
-    raises = " and ".join(raise_cap(name, used) for name, used, _ in error.over)
     return (
         "\nThis source does not fit one increment together with the context it needs (fragments and anchors "
         "of the knowledge it mentions): split it into smaller sources, or "
-        + (raises or "raise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*)")
+        + (raises(error.over) or "raise the cap named above (caps.* in wikigen.yml, or WIKIGEN_CAPS_*)")
         + "."
     )
 

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikigen.compiler.sizes import raise_cap
+from wikigen.compiler.context import breaches
+from wikigen.compiler.sizes import raises
 from wikigen.model.errors import BudgetExceeded, CapExceeded
 
 
@@ -117,11 +118,9 @@ class CompileReport:
 
 def refusal(error: CapExceeded) -> str:
     """Why --batch refused one source its grown context made too large, and the ways out (R15)."""
-    breaches = "; ".join(f"caps.{name}: {used:,} > {limit:,}" for name, used, limit in error.over)
-    raises = " and ".join(raise_cap(name, used) for name, used, _ in error.over)
     return (
-        f"too large with the context this run's earlier increments gave it ({breaches}): split it into "
-        f"smaller sources, or {raises}"
+        f"too large with the context this run's earlier increments gave it ({breaches(error.over)}): split it "
+        f"into smaller sources, or {raises(error.over)}"
     )
 
 

@@ -5,9 +5,9 @@ the context the current snapshot gives it (R15).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from wikigen.compiler.context import input_bytes_of, source_entry
+from wikigen.compiler.context import breached, breaches, input_bytes_of, source_entry
 from wikigen.model.config import Caps
 from wikigen.model.errors import Problem
 from wikigen.model.sources import Source
@@ -34,6 +34,11 @@ def raise_cap(name: str, value: int) -> str:
         f"raise caps.{name} to at least {value:,} (wikigen.yml `caps: {{{name}: N}}` or "
         f"WIKIGEN_CAPS_{name.upper()})"
     )
+
+
+def raises(over: Iterable[tuple[str, int, int]]) -> str:
+    """Each breached cap's way out, joined: ``raise caps.anchors to at least 120 (…) and …``."""
+    return " and ".join(raise_cap(name, value) for name, value, _ in over)
 
 
 def size_problem(source: Source, caps: Caps) -> Problem | None:
@@ -65,20 +70,18 @@ def context_problem(source: Source, used: Mapping[str, tuple[int, int]]) -> Prob
     with the context the current snapshot gives it (``used``: cap → (used, limit), as
     :class:`wikigen.compiler.context.Context` counts them) is over a cap. No split of the change
     can help; the message names both ways out, with the value of each cap that would fit."""
-    over = [(name, value, limit) for name, (value, limit) in used.items() if value > limit]
+    over = breached(used)
     if not over:
         return None
-    breaches = "; ".join(f"caps.{name}: {value:,} > {limit:,}" for name, value, limit in over)
     counts = ", ".join(
         f"{used[name][0]:,} {CAP_WORDS[name]}" for name in ("anchors", "fragments", "articles", "relations")
         if name in used and used[name][0]
     )
-    raises = " and ".join(raise_cap(name, value) for name, value, _ in over)
     return Problem(
         source.path,
         source.body_line,
         f"too large to compile with its context: a request holding this source and the context the current "
-        f"snapshot gives it ({counts or 'no context'}) is over its caps — {breaches}. No split of the change "
+        f"snapshot gives it ({counts or 'no context'}) is over its caps — {breaches(over)}. No split of the change "
         f"can help: split this file into smaller sources (by section), each naming fewer known concepts and "
-        f"articles, or {raises}",
+        f"articles, or {raises(over)}",
     )
