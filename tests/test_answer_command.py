@@ -156,3 +156,25 @@ def test_a_source_is_cited_by_its_frontmatter_id_or_its_path(git_repo: GitRepo):
     assert [c["source"] for c in result["citations"]] == ["pods-guide", "pods-guide"]
     refused = git_repo.wikigen("answer", "--question", "Q?", "--answer", "A.", "--cite", f"../../etc/passwd:{QUOTE}")
     assert refused.code == 1 and "is not a source name" in refused.err
+
+
+def test_a_citation_id_keeps_the_place_it_names_when_its_text_occurs_twice(git_repo: GitRepo):
+    """E3/R22: an answer that cites a search passage by its id quotes that passage where it stands, not
+    the first place its text occurs: the citation the answer records is the one the agent was given."""
+    from wikigen.commands.answer import file_answer, passages_of_search
+    from wikigen.evidence.passages import passages
+    from wikigen.model.hashing import citation_id
+    from wikigen.search import Searcher
+
+    twice = "Restart the scheduler after every upgrade so that it reads the new configuration file."
+    body = f"# Upgrades\n\n## Control plane\n\n{twice}\n\n## Workers\n\n{twice}\n"
+    git_repo.commit({f"{K}/upgrades.md": source(body, title="Upgrades")})
+    assert git_repo.wikigen("compile", "--engine", "offline").code == 0
+    second = [p for p in passages(body) if p.text == twice][1]
+    cid = citation_id("knowledge/upgrades", second.start)
+
+    filed = file_answer(
+        git_repo.root, "When is the scheduler restarted?", "After every upgrade.", [{"citation_id": cid}],
+        passage_of=passages_of_search(Searcher(git_repo.root)),
+    )
+    assert [(c.start, c.citation_id) for c in filed.citations] == [(second.start, cid)]

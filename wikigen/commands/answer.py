@@ -19,19 +19,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikigen.compiler.sizes import size_problem
-from wikigen.evidence.citations import Citation, make_citation
+from wikigen.evidence.citations import Citation, locate, make_citation
 from wikigen.model.answers import Cited, Quote, answer_path, answer_text, parse_citations, question_text
 from wikigen.model.errors import AnswerRefused, UsageError, WikigenError
 from wikigen.model.snapshot import private_globs
-from wikigen.model.sources import Source, matches_private, parse_source
+from wikigen.model.sources import Source, default_id, matches_private, parse_source
 from wikigen.store.privacy import marks_private
 from wikigen.store.workspace import Workspace
 
 if TYPE_CHECKING:
     from wikigen.search import Searcher
 
-# (source id, passage text) of a citation id from `search`; raises NotFoundError for an unknown one.
-PassageOf = Callable[[str], tuple[str, str]]
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """What a citation id names: its source, the version it was cited from, its text and span there."""
+
+    source: str
+    version: str
+    text: str
+    span: tuple[int, int]
+
+
+PassageOf = Callable[[str], Passage]  # a citation id from `search`; NotFoundError for an unknown one
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +112,10 @@ def passages_of_search(searcher: Searcher) -> PassageOf:
     """Citation ids resolved by a :class:`wikigen.search.Searcher` (an object's citation or a passage)."""
     from wikigen.search.records import verify_citation
 
-    def passage_of(cid: str) -> tuple[str, str]:
+    def passage_of(cid: str) -> Passage:
         found = verify_citation(searcher, cid)["checked"][0]["citation"]
-        return str(found["source"]), str(found["quote"])
+        span = found["source_span"]
+        return Passage(str(found["source"]), str(found["version"]), str(found["quote"]), (int(span["start"]), int(span["end"])))
 
     return passage_of
 
@@ -118,16 +129,18 @@ class _Refused(Exception):
 def _checked(ws: Workspace, sources_dir: str, cited: Cited, passage_of: PassageOf | None) -> tuple[Quote, Citation]:
     """The quote of one citation, found in the committed version of its source; else _Refused."""
     ref, quote = cited.source, cited.quote
+    passage: Passage | None = None
     if cited.citation_id is not None:
         if passage_of is None:
             raise _Refused("a citation id is resolved by the search index: cite SOURCE:QUOTE here instead")
         try:
-            ref, passage = passage_of(cited.citation_id)
+            passage = passage_of(cited.citation_id)
         except WikigenError as exc:
             raise _Refused(exc.message) from None
+        ref = passage.source
         if quote is None:
-            quote = passage
-        elif quote not in passage:
+            quote = passage.text
+        elif quote not in passage.text:
             raise _Refused(f"the quote is not inside the passage citation {cited.citation_id} names")
     assert ref is not None and quote is not None  # Cited.checked
     path, blob = _committed_file(ws, sources_dir, ref)
@@ -143,7 +156,9 @@ def _checked(ws: Workspace, sources_dir: str, cited: Cited, passage_of: PassageO
         raise _Refused(f"{path} is not a valid source at HEAD ({parsed[0]}); fix it and commit it first")
     if parsed.verification == "rejected":
         raise _Refused(f"{ref} is rejected (`verification: rejected`, R6): it is no knowledge to cite")
-    start = parsed.body.find(quote)
+    # the place the citation id names, while HEAD holds the version it was cited from; else the first
+    found = locate(quote, parsed.body, [passage.span]) if passage and passage.version == parsed.version else None
+    start = found[0] if found is not None else parsed.body.find(quote)
     if start < 0:
         hint = ""
         local = ws.root / path
@@ -182,7 +197,7 @@ def _committed_file(ws: Workspace, sources_dir: str, ref: str) -> tuple[str, str
 def _private(ws: Workspace, sources_dir: str, path: str, data: bytes, parsed: Source | list[Any]) -> bool:
     """R39: private by its committed frontmatter, a glob in force (now or at the snapshot), the
     snapshot's record, or a `private` key its author has written in the work tree since."""
-    source_id = parsed.id if isinstance(parsed, Source) else path[len(sources_dir) + 1 : -len(".md")]
+    source_id = parsed.id if isinstance(parsed, Source) else default_id(path, sources_dir)
     entry = ws.baseline.manifest.get(source_id)
     local = ws.root / path
     return (
@@ -258,7 +273,7 @@ def answer_from_shell(
         citations = [Cited.from_flag(text, number) for number, text in enumerate(cites, 1)]
     searched: list[PassageOf] = []
 
-    def passage_of(cid: str) -> tuple[str, str]:
+    def passage_of(cid: str) -> Passage:
         if not searched:  # the search index is opened only for an answer that cites an id
             from wikigen.search import Searcher
 
