@@ -26,8 +26,10 @@ from wikigen.store.workspace import Workspace
 
 
 def to_compile(ws: Workspace, sources: Iterable[Source]) -> list[Source]:
-    """The sources a compile would send: those whose version is not the compiled one (R3), neither
-    private (R39) nor rejected (R6)."""
+    """The sources a compile may send: those whose version is not the compiled one (R3), neither
+    private (R39) nor rejected (R6). A superset of a plan's changed sources on purpose: a source that
+    now waits (a deferred category, a task before its checkpoint) is measured too, since a later
+    compile sends it, and ``check`` says so before it is committed rather than when it is due."""
     manifest = ws.baseline.manifest
     return [
         s
