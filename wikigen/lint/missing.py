@@ -107,23 +107,19 @@ def missing_concepts(
     *,
     min_sources: int,
     cap: int,
-    known: Known | None = None,
+    known: Known,
 ) -> tuple[list[Finding], int]:
     """The findings within the cap, and how many more there are. ``named``: the concepts' keys."""
-    known = known or Known()
+    users_of = {key: mentioned.get(key, set()) | c.marked_by for key, c in found.items() if key not in named}
     ranked = sorted(
-        (
-            (-len(c.marked_by), -len(mentioned.get(key, set()) | c.marked_by), key)
-            for key, c in found.items()
-            if key not in named
-            and len(mentioned.get(key, set()) | c.marked_by) >= min_sources
-            and not left_out_term(key, c.written, known)
-        )
+        (-len(found[key].marked_by), -len(users), key)
+        for key, users in users_of.items()
+        if len(users) >= min_sources and not left_out_term(key, found[key].written, known)
     )
     findings = []
     for _, _, key in ranked[:cap]:
         candidate = found[key]
-        users = sorted(mentioned.get(key, set()) | candidate.marked_by)
+        users = sorted(users_of[key])
         first, line = candidate.first
         shown = ", ".join(users[:SHOWN_SOURCES]) + (f" and {len(users) - SHOWN_SOURCES} more" if len(users) > SHOWN_SOURCES else "")
         findings.append(
