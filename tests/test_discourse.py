@@ -90,6 +90,36 @@ def test_a_step_that_goes_on_from_the_sentence_before_defines_nothing() -> None:
     assert found["Sprocket"] == "A *sprocket* is a small wheel that turns the main shaft."
 
 
+def test_a_sentence_saying_one_thing_is_an_emphasized_term_defines_the_term_only_by_name() -> None:
+    """R20: "This is already a simple *gizmo runner*" says what the code shown is an instance of, not
+    what a gizmo runner is; "The `>>` sign above is the **feed operator**" names the sign it points
+    at, and stays a definition."""
+    body = (
+        "# Runners\n\n"
+        "Write the loop first. This is already a simple *gizmo runner* for the shop:\n\n"
+        "Each of them can also be a small *gizmo runner* on its own.\n\n"
+        "The `>>` sign used in the line above is the **feed operator**: it passes a gizmo on.\n\n"
+        "Use the feed operator between two gizmo runners. A feed operator joins gizmo runners.\n"
+    )
+    found = _concepts([("knowledge/runners", "Runners", body)])
+    assert not {"Gizmo runner", "gizmo runner"} & set(found)
+    assert found["Feed operator"].startswith("The `>>` sign used in the line above is the **feed operator**")
+
+
+def test_a_sentence_a_code_block_interrupted_defines_nothing_from_its_second_half() -> None:
+    """R20: "are called *spoke parameters*" after a code block goes on from a sentence before the
+    block; the quote has no subject, so it names nothing a reader can look up from it."""
+    body = (
+        "# Spokes\n\n"
+        "In a wheel function, the values inside the parentheses in:\n\n"
+        "```python\ndef wheel(hub, rim):\n    pass\n```\n\n"
+        "are called \"spoke parameters\" or \"spoke arguments\".\n\n"
+        "Spoke parameters turn the rim. Every wheel has spoke parameters.\n"
+    )
+    found = _concepts([("knowledge/spokes", "Spokes", body)])
+    assert not any(quote.startswith("are called") for quote in found.values())
+
+
 def test_a_release_notes_page_defines_no_concept_and_states_no_relation() -> None:
     """R20: the items of release notes are events ("Fix support for …"), not definitions."""
     notes = "# Release Notes\n\n## 1.2.0\n\n* A *sprocket* is now a wheel of the shaft.\n* Fix support for sprockets.\n"

@@ -60,9 +60,10 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", Rank.MENTIONS)
     reading = _read(parse, head, marked)
-    if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text):
+    if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text) or frames.is_continuation(parse):
         # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
-        # case of an error, …": the rest of a sentence an example interrupted. Neither defines.
+        # case of an error, …", "are called "Python function parameters"": the rest of a sentence
+        # an example interrupted. Neither defines.
         return replace(reading, forward=True)
     if (
         frames.is_conditional(parse)
@@ -224,12 +225,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = complements.is_maturity(parse, head)
         if (
-            subjects.determiner(parse, head) in ("a", "an", "the")
+            subjects.determiner(parse, head) == "the"
             and not frames.is_hedged(parse, governor)
             and not (example or status)
         ):
             return Reading("copula", Rank.DEFINES, forward=forward)  # "… is the **pipe operator**"
-        return Reading("mention", Rank.MENTIONS, forward=forward)  # "Jobs should be _idempotent_": stress
+        # "Jobs should be _idempotent_": stress; "This is already a simple *CLI program*": what one
+        # thing is an instance of, which says nothing of what the term is
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if (
         head.dep == "pobj"
         and governor.text.casefold() == "of"
