@@ -93,6 +93,38 @@ def test_letters_spelled_out_after_them_name_the_concept() -> None:
     assert not any("could" in name.casefold() or "first-in" in name.casefold() for name in found)
 
 
+def test_a_name_known_as_another_is_one_concept_with_that_name_as_alias() -> None:
+    """R25/R26: "A **seed ledger** (also known as a **seed book**) is …" gives one concept with the
+    other name as its alias, not two concepts defined by one sentence and drawn as one being the
+    other; a name "called" in parentheses names one of the things before it and stays a concept."""
+    body = (
+        "A **seed ledger** (also known as a **seed book**) is a record that lists every lot a farm "
+        "keeps, with its year and its field.\n\n"
+        "Each farm keeps one seed ledger. A seed book is checked every spring.\n\n"
+        "Farms share machines for sowing whole fields (called `FieldSowers`), and more.\n\n"
+        "A `FieldSower` plants one row at a time.\n"
+    )
+    found = concepts(body)
+    assert "Seed ledger" in found and "seed book" in found["Seed ledger"]["aliases"]
+    assert not {"Seed book", "seed book"} & set(found)
+    assert "FieldSower" in found or "FieldSowers" in found
+
+
+def test_a_list_entry_labelled_by_a_quality_or_a_task_names_no_term() -> None:
+    """R20: "**Easy to sow**: …" and "**Rotate crops**: …" label what a product offers, a quality and
+    a task; "**Seed drill**: …" labels a thing, and the entry defines it."""
+    body = (
+        "The farm kit has these features:\n\n"
+        "* **Easy to sow**: It's easy to sow for new growers.\n"
+        "* **Rotate crops**: The kit rotates crops for you, even on a slope.\n"
+        "* **Seed drill**: A machine that puts each seed at the right depth.\n\n"
+        "The kit is easy to sow with, and it can rotate crops on any field. Every seed drill is checked yearly.\n"
+    )
+    found = concepts(body)
+    assert not {"Easy to sow", "Rotate crops", "Rotate crop"} & set(found)
+    assert definition(found["Seed drill"]).startswith("**Seed drill**: A machine")
+
+
 def test_one_word_whose_capitals_spell_the_letters_gets_them_as_alias() -> None:
     """R20: "a _SeedTrayRotator_ (STR)" names one camel-case word by its capitals; "Barns (BNS)"
     does not spell them."""

@@ -67,6 +67,13 @@ _NAME_GOES_ON = re.compile(r"\s+(?:of|and|for)\s+[A-Z]")
 _ABBREVIATION_FIRST = re.compile(
     r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
 )
+# "An environment variable (also known as an env var)", "UIDs (also known as UUIDs)": another name
+# of the noun before the parenthesis ("generic servers (called `GenServer`)" names one of them)
+_OTHER_NAME = re.compile(
+    r"\s*\((?:also |otherwise )?(?:known as|referred to as)\s+(?P<names>[^()]{1,60})\)"
+)
+_NAME_SEPARATOR = re.compile(r"\s*(?:,|\bor\b)\s*")
+_LEADING_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 @dataclass(slots=True)
 class Candidate:
     term: str  # as first written
@@ -234,6 +241,7 @@ def collect(
                     add(term, False, "known")
     _bare_names(found, documents)
     _letters_of_names(found)
+    _other_names(found, documents)
     return found
 
 
@@ -250,6 +258,38 @@ def _letters_of_names(found: dict[str, Candidate]) -> None:
                 candidate.signals |= short.signals
                 candidate.sections |= short.sections
                 del found[term_key(alias, False)]
+
+
+def _other_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:
+    """ "An environment variable (also known as an env var) is …": the name in the parenthesis is
+    another name of the candidate right before it, its alias (R25), and what is said of it is said
+    of that candidate; a candidate of its own would make two concepts of one thing."""
+    for document in documents:
+        for sentence in document.sentences:
+            text = sentence.clean.text
+            for match in _OTHER_NAME.finditer(text):
+                before = text[: match.start()]
+                named = next(
+                    (
+                        c
+                        for c in sorted(found.values(), key=lambda c: (-len(c.term), c.term))
+                        if re.search(r"(?<![\w-])" + re.escape(c.term) + r"s?$", before, re.IGNORECASE)
+                    ),
+                    None,
+                )
+                if named is None:
+                    continue
+                for name in _NAME_SEPARATOR.split(match.group("names")):
+                    name = _LEADING_ARTICLE.sub("", name.strip().strip("\"'“”")).strip()
+                    if not name or term_key(name, False) == term_key(named.term, named.code):
+                        continue
+                    named.aliases.add(name)
+                    key = next((k for k in (term_key(name, False), normalize_name(name)) if k in found), None)
+                    if key is not None and found[key] is not named:
+                        other = found.pop(key)
+                        named.signals |= other.signals
+                        named.sections |= other.sections
+                        named.aliases |= other.aliases - {named.term}
 
 
 def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:

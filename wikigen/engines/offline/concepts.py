@@ -24,7 +24,7 @@ from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
 from wikigen.engines.offline.occurrences import phrase_finder, spoken
-from wikigen.engines.offline.parse import Parse
+from wikigen.engines.offline.parse import Parse, parse_sentences
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.terms import (
     Definition,
@@ -125,7 +125,7 @@ def build_concepts(
             found.extend(
                 d
                 for d in listed
-                if (d.pattern == "glossary" or _is_named_again(document, d))
+                if (d.pattern == "glossary" or (_is_named_again(document, d) and _is_noun_label(d)))
                 and not any(a <= d.start < b for a, b in weighed)
             )
     guard.check()
@@ -254,6 +254,16 @@ def _is_named_again(document: Document, definition: Definition) -> bool:
         for s in document.sentences
         if not definition.start <= s.start < definition.start + len(definition.quote)
     )
+
+
+def _is_noun_label(definition: Definition) -> bool:
+    """A list entry names a thing where its label is a noun phrase or code; "**Easy to use**: …" and
+    "**Run scripts**: …" label what a product offers (a quality, a task), not a term."""
+    if definition.code:
+        return True
+    parse = parse_sentences([visible(definition.term)])[0]
+    root = next((w for w in parse.words if w.dep == "ROOT"), None)
+    return root is not None and root.pos in ("NOUN", "PROPN")
 
 
 def _title_terms(title: str) -> list[str]:
