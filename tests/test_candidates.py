@@ -138,6 +138,20 @@ def test_one_word_whose_capitals_spell_the_letters_gets_them_as_alias() -> None:
     assert "BNS" not in {alias for c in found.values() for alias in c["aliases"]}
 
 
+def test_calling_something_as_a_thing_runs_it_and_names_nothing() -> None:
+    """R20: "you can call many tools as *sowers*" runs the tools; "a tool known as a *harrow*"
+    names one."""
+    body = (
+        "You may have seen that you can call many farm tools as sowers with `farm run`.\n\n"
+        "Every sower plants seeds. A sower is checked each spring.\n\n"
+        "The kit ships a tool known as a harrow, which breaks up the soil before sowing.\n\n"
+        "A harrow is pulled across the field.\n"
+    )
+    found = concepts(body)
+    assert not any(definition(c).startswith("You may have seen") for c in found.values())
+    assert "Harrow" in found
+
+
 def test_a_former_name_is_no_definition() -> None:
     """R20, precision first: "Before 2019 this method was known as _dry sowing_" gives the name
     the method had, not what it is; "is known as" in the present names."""

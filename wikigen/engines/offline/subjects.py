@@ -102,8 +102,8 @@ def called(parse: Parse, head: Word) -> bool | None:
     verb: Word | None = None
     if head.dep in ("oprd", "attr", "dobj") and governor.lemma in CALLING_VERBS:
         verb = governor
-    elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALLING_VERBS:
-        verb = words[governor.head]
+    elif head.dep == "pobj" and governor.lemma == "as" and words[governor.head].lemma in CALLING_VERBS - {"call"}:
+        verb = words[governor.head]  # "known as X" names X; "call modules as scripts" runs them
     if verb is None or head.dep == "dobj":
         return None  # "Name the volume anything", "may be called multiple times": not the name
     if verb.tag == "VBG":
