@@ -152,6 +152,27 @@ def test_calling_something_as_a_thing_runs_it_and_names_nothing() -> None:
     assert "Harrow" in found
 
 
+def test_a_step_that_leads_into_an_example_names_no_term_by_its_verb() -> None:
+    """R20: "- Prune a fruit tree using a specific blade:" tells the reader what to do before a
+    command; its first word is a verb, however the parser reads a capital, and defines no *Prune*
+    (nor *Unmount*); the page's lead still defines the command."""
+    body = (
+        "# seedctl\n\n"
+        "> Manage the seed lots of a farm.\n\n"
+        "- Prune a fruit tree using a specific blade:\n\n"
+        "`seedctl prune {{tree}}`\n\n"
+        "- Prune a fruit tree using a specific blade again:\n\n"
+        "`seedctl prune {{tree}} --again`\n\n"
+        "- Unmount a seed drum as soon as it becomes empty:\n\n"
+        "`seedctl unmount {{drum}}`\n\n"
+        "- Unmount a seed drum as soon as it becomes empty again:\n\n"
+        "`seedctl unmount {{drum}} --again`\n"
+    )
+    found = concepts(body, title="seedctl")
+    assert not {"Prune", "Unmount"} & set(found), sorted(found)
+    assert definition(found["seedctl"]) == "Manage the seed lots of a farm."
+
+
 def test_a_former_name_is_no_definition() -> None:
     """R20, precision first: "Before 2019 this method was known as _dry sowing_" gives the name
     the method had, not what it is; "is known as" in the present names."""

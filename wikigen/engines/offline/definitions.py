@@ -32,7 +32,7 @@ from wikigen.engines.offline.labels import ENTRY, LABEL, LISTED_LABEL, has_own_s
 from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.lexicon import NAMING_NOUNS
 from wikigen.engines.offline.markings import independent_spans, is_emphasized, is_quoted
-from wikigen.engines.offline.parse import Parse, Word
+from wikigen.engines.offline.parse import Parse, Word, parse_sentences
 from wikigen.engines.offline.readings import read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.sections import is_own_section
@@ -88,6 +88,8 @@ def definitions(
                 if candidate.code and is_mentioned_only_as_code(candidate.term) and not head.code:
                     continue  # `case`, `if`, `use`: the word in prose is not the construct
                 counts[mention.ref] = counts.get(mention.ref, 0) + 1
+                if mention.start == 0 and _is_instruction(sentence, candidate):
+                    continue
                 marked = is_emphasized(sentence.clean, mention.start, mention.end) or is_quoted(
                     sentence.clean.text, mention.start, mention.end
                 )
@@ -204,6 +206,19 @@ def definitions(
             )
         )
     return accepted
+
+
+def _is_instruction(sentence: Sentence, candidate: Candidate) -> bool:
+    """ "Clone an existing repository:", "Crop a raster dataset using a vector layer:": a step that
+    leads into an example opens on its verb, which the parser, seeing a capital, may read as a name;
+    read again with that word in lower case it is a bare verb with no subject, and names no term."""
+    text = sentence.clean.text.rstrip()
+    if candidate.code or " " in candidate.term or not text.endswith(":") or not text[:1].isupper():
+        return False
+    parse = parse_sentences([visible(text[0].lower() + text[1:])])[0]
+    verb = parse.words[0]
+    subject = any(w.dep in ("nsubj", "nsubjpass") for w in parse.children(verb.i))
+    return verb.pos == "VERB" and verb.dep == "ROOT" and not subject
 
 
 def _fold_product_names(
