@@ -16,7 +16,7 @@ STOP_TERMS = word_set(
     "what's next|whats next|before you begin|examples|example|see also|overview|introduction|summary|"
     "background|notes|note|prerequisites|cleaning up|further reading|objectives|caution|warning|tip|"
     "important|motivation|limitations|limitation|caveats|caveat|troubleshooting|references|reference|"
-    "details|usage|installation|getting started|next steps|how it works|use cases|use case|faq|glossary|"
+    "details|usage|installation|getting started|first steps|first step|next steps|how it works|use cases|use case|faq|glossary|"
     "terminology|recommendation|recommendations|discussion|all|also|do not|this|it|that|these|those|"
     "there|here|they|we|you|one|each|every|some|any|the following|following|other|others|default|"
     "defaults|none|true|false|yes|no|enabled|disabled|name|names|value|values|type|types|field|fields|"
