@@ -96,7 +96,7 @@ def _pronoun_is_subject(text: str, parse: Parse | None, term: Word | None = None
     return False
 
 
-def _continues(text: str, parse: Parse | None, term: Word | None = None) -> bool:
+def continues(text: str, parse: Parse | None, term: Word | None = None) -> bool:
     """The sentence goes on from text the reader saw before it, cut by a code block: it opens on an
     ellipsis, or on a lower-case verb, preposition or conjunction ("is considered an …")."""
     if text.startswith(("...", "…")):
@@ -134,7 +134,7 @@ LEANS: tuple[Lean, ...] = (
     Lean(
         "continues",
         "goes on from text before it, cut by a code block (an ellipsis, a lower-case verb first)",
-        _continues,
+        continues,
         "is considered a gizmo by the scheduler.",
         "Gizmos are considered by the scheduler.",
     ),

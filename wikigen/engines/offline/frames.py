@@ -53,19 +53,6 @@ NEED = re.compile(r"^(?:if|when|whenever) you (?:need|want) to\b", re.IGNORECASE
 FRAGMENT = re.compile(r"^(?:" + alternation(CONNECTIVES) + r")\b[\s,]")
 
 
-def is_continuation(parse: Parse) -> bool:
-    """ "are called "Python function parameters" …", "is considered an "optional parameter"": a
-    sentence that opens on a finite verb in lower case is the rest of one that a code block or a
-    list interrupted; its subject stands before the block, out of the quote."""
-    first = next((w for w in parse.words if w.pos != "PUNCT"), None)
-    return (
-        first is not None
-        and not first.code
-        and first.tag in ("VBZ", "VBP", "VBD", "MD")
-        and first.text[:1].islower()
-    )
-
-
 def is_hortative(parse: Parse) -> bool:
     """ "Let's look at …", "let us now turn to …": the author says what comes next (a "let" with no
     subject of its own; "Modules let us organize code" says what modules do)."""

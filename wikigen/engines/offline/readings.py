@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from wikigen.engines.offline import complements, frames, subjects, uses
 from wikigen.engines.offline.copulas import copula_reading
+from wikigen.engines.offline.discourse import continues
 from wikigen.engines.offline.findings import Rank, Reading
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
@@ -60,7 +61,7 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", Rank.MENTIONS)
     reading = _read(parse, head, marked)
-    if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text) or frames.is_continuation(parse):
+    if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text) or continues(parse.text, parse):
         # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
         # case of an error, …", "are called "Python function parameters"": the rest of a sentence
         # an example interrupted. Neither defines.
