@@ -36,6 +36,20 @@ def test_a_naming_sentence_never_leans() -> None:
     assert leaning(text, _parse(text)) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "However, since version 2, the gizmo kit simply installs every gizmo.",
+        "On the other hand, a gizmo keeps no state.",
+        "Nevertheless, gizmos need no special words.",
+    ],
+)
+def test_a_sentence_that_opens_on_a_contrast_leans_on_the_one_before(text: str) -> None:
+    """R20: "However, …" sets the sentence against what the text said before: it goes on from it,
+    and defines nothing on its own."""
+    assert leaning(text, _parse(text)) == "connective"
+
+
 def test_a_naming_fragment_without_its_subject_leans() -> None:
     """R20: "Also known as gizmos." names nothing on its own: what it names is in the sentence before."""
     text = "Also known as gizmos."

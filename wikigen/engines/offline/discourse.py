@@ -31,7 +31,8 @@ from wikigen.engines.offline.parse import Parse, Word
 
 # "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
 _CONNECTIVE = re.compile(
-    r"^(?:and|but|or|so|then|now|also|instead|otherwise|next|finally|afterwards|"
+    r"^(?:and|but|or|so|then|now|also|instead|otherwise|next|finally|afterwards|however|nevertheless|"
+    r"nonetheless|conversely|in contrast|on the other hand|"
     r"that way|this way|in that way|with that|with this|just with that|for this|for that|"
     r"as you (?:can )?see|as we (?:saw|have seen)|in this case|in that case|here)\b(?!-)",
     re.IGNORECASE,
