@@ -67,13 +67,15 @@ _NAME_GOES_ON = re.compile(r"\s+(?:of|and|for)\s+[A-Z]")
 _ABBREVIATION_FIRST = re.compile(
     r"\b(?P<short>[A-Z]{2,7}s?)\s+\((?P<long>[A-Za-z][\w-]*(?:\s+[\w-]+){1,5})\)"
 )
-# "An environment variable (also known as an env var)", "UIDs (also known as UUIDs)": another name
-# of the noun before the parenthesis ("generic servers (called `GenServer`)" names one of them)
+# "An environment variable (also known as an env var)", "`azure-cli` (also known as `az`)": another
+# name of the noun before the parenthesis ("generic servers (called `GenServer`)" names one of them)
 _OTHER_NAME = re.compile(
     r"\s*\((?:also |otherwise )?(?:known as|referred to as)\s+(?P<names>[^()]{1,60})\)"
 )
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|\bor\b)\s*")
 _LEADING_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+
+
 @dataclass(slots=True)
 class Candidate:
     term: str  # as first written
