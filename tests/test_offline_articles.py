@@ -335,9 +335,11 @@ def test_link_targets_are_not_the_sentences_words() -> None:
 
 
 def test_section_headings_drop_attribute_blocks() -> None:
-    """R20: a heading's anchor or style block ("{#id}", "{: .warning}") is not part of its name."""
-    document = read_document("knowledge/x", "x", "## Watering {#water}\n\ntext\n\n### Frost {: .warning}\n")
-    assert [(h.level, h.text) for h in document.headings] == [(2, "Watering"), (3, "Frost")]
+    """R20: a heading's anchor or style block ("{#id}", "{ #id }", "{: .warning}") is not part of
+    its name."""
+    body = "## Watering {#water}\n\ntext\n\n### Frost {: .warning}\n\nmore\n\n## Learn More { #learn-more }\n"
+    document = read_document("knowledge/x", "x", body)
+    assert [(h.level, h.text) for h in document.headings] == [(2, "Watering"), (3, "Frost"), (2, "Learn More")]
 
 
 def test_a_tag_is_raw_html_but_a_code_span_an_autolink_or_a_shortcode_is_not() -> None:

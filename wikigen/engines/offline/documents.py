@@ -83,9 +83,9 @@ def _headings(lines: Sequence[HeadingLine]) -> tuple[Heading, ...]:
     return tuple(Heading(line.start, line.level, text, markdown) for line, markdown, text in shown if text)
 
 
-# A heading's attribute block ("## Usage {#usage}", "#### Warning {: .warning}") names an anchor or a
-# style for the renderer; the reader never sees it.
-HEADING_ATTRIBUTES = re.compile(r"\s*\{[:#.][^{}\n]*\}\s*$")
+# A heading's attribute block ("## Usage {#usage}", "## Learn More { #learn-more }", "#### Warning
+# {: .warning}") names an anchor or a style for the renderer; the reader never sees it.
+HEADING_ATTRIBUTES = re.compile(r"\s*\{\s*[:#.][^{}\n]*\}\s*$")
 
 
 def fragment_documents(request: Mapping[str, Any]) -> list[Document]:
