@@ -103,9 +103,10 @@ def passages(body: str) -> tuple[Passage, ...]:
     return outline(body)[0]
 
 
-def outline(body: str) -> tuple[tuple[Passage, ...], tuple[HeadingLine, ...]]:
-    """The passages of ``body`` (E1) and its top-level headings, both in document order, from one parse."""
-    tokens = _MARKDOWN.parse(body)
+def outline(body: str, tokens: Sequence[Token] | None = None) -> tuple[tuple[Passage, ...], tuple[HeadingLine, ...]]:
+    """The passages of ``body`` (E1) and its top-level headings, both in document order, from one parse
+    (``tokens``, when the caller parsed ``body`` already)."""
+    tokens = _MARKDOWN.parse(body) if tokens is None else tokens
     starts = line_starts(body)
     found: list[Passage] = []
     headings: list[HeadingLine] = []
@@ -158,9 +159,10 @@ def search_passages(body: str) -> tuple[Passage, ...]:
     a code block (:func:`passages` holds none); each span is still verbatim:
     ``body[p.start:p.end] == p.text``.
     """
-    prose = [(p, False, False) for p in outline(body)[0] if not _CODE_SPAN_ONLY.match(p.text)]
+    tokens = _MARKDOWN.parse(body)
+    prose = [(p, False, False) for p in outline(body, tokens)[0] if not _CODE_SPAN_ONLY.match(p.text)]
     joined: list[Passage | None] = []
-    units = sorted(prose + _code_blocks(body), key=lambda unit: (unit[0].start, unit[1]))
+    units = sorted(prose + _code_blocks(body, tokens), key=lambda unit: (unit[0].start, unit[1]))
     for passage, code, introduced in units:
         before = joined[-1] if joined else None
         if code and before is not None and (
@@ -174,7 +176,7 @@ def search_passages(body: str) -> tuple[Passage, ...]:
     return tuple(p for p in joined if p is not None)
 
 
-def _code_blocks(body: str) -> list[tuple[Passage, bool, bool]]:
+def _code_blocks(body: str, tokens: Sequence[Token]) -> list[tuple[Passage, bool, bool]]:
     """The code blocks of ``body`` that hold any text (see :func:`search_passages`), each as a verbatim
     span from the start of the paragraph that introduces it (container markers left out), under its
     heading; with True (a code block) and whether a paragraph introduces it."""
@@ -183,7 +185,6 @@ def _code_blocks(body: str) -> list[tuple[Passage, bool, bool]]:
     heading = ""
     intro: int | None = None  # where the paragraph right before this block starts
     after = 0  # where the last block ended
-    tokens = _MARKDOWN.parse(body)
     for index, token in enumerate(tokens):
         if token.map is None or token.nesting == -1 or token.type == "inline":
             continue
