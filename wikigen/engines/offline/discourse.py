@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from wikigen.engines.offline.lexicon import (
     BACK_POINTING_OPENERS,
     DOCUMENTS,
+    OPENING_CONNECTIVES,
     POINTING,
     POINTING_PRONOUNS,
     READER_PRONOUNS,
@@ -31,10 +32,7 @@ from wikigen.engines.offline.parse import Parse, Word
 
 # "Then …", "And then …", "That way …", "With that, …": the sentence goes on from the one before
 _CONNECTIVE = re.compile(
-    r"^(?:and|but|or|so|then|now|also|instead|otherwise|next|finally|afterwards|however|nevertheless|"
-    r"nonetheless|conversely|in contrast|on the other hand|"
-    r"that way|this way|in that way|with that|with this|just with that|for this|for that|"
-    r"as you (?:can )?see|as we (?:saw|have seen)|in this case|in that case|here)\b(?!-)",
+    rf"^(?:{alternation(OPENING_CONNECTIVES)}|as you (?:can )?see|as we (?:saw|have seen))\b(?!-)",
     re.IGNORECASE,
 )
 # "… is called X", "known as", "we call these X", "refers to": a naming sentence

@@ -129,6 +129,16 @@ OBJECT_PHRASE_PREPOSITIONS = plain_words("of to for over on into")
 CONNECTIVES = frozenset(
     ["as", "and", "or", "but", "which", "because", "since", "whereas", "while", "so", "then"]
 )
+# A sentence that opens on one goes on from the sentence before it, or sets itself against it ("Then
+# …", "That way …", "However, since version 2, …"): it defines nothing on its own.
+OPENING_CONNECTIVES = frozenset(
+    [
+        "and", "but", "or", "so", "then", "now", "also", "instead", "otherwise", "next", "finally",
+        "afterwards", "however", "nevertheless", "nonetheless", "conversely", "in contrast",
+        "on the other hand", "that way", "this way", "in that way", "with that", "with this",
+        "just with that", "for this", "for that", "in this case", "in that case", "here",
+    ]
+)
 # "Furthermore, `Task` provides …": a further thing said of a term, after what it is.
 ADDITIVE_CONNECTIVES = frozenset(["furthermore", "moreover", "additionally", "in addition", "besides"])
 # "Similarly, values like 0 …", "In the example above, …": a passage that opens on one leans on the
