@@ -1107,10 +1107,12 @@ def test_what_a_term_is_for_defines_it(sentence: str) -> None:
     assert reading_of(sentence, "gatekeeper") == Reading("purpose", Rank.DEFINES)
 
 
-def test_one_example_of_a_kind_defines_nothing() -> None:
-    """R20: "For example, a gatekeeper is the owner of a set of keys." says what one
-    example is; "A gatekeeper is the owner of a set of keys." defines."""
-    assert reading_of("For example, a gatekeeper is the owner of a set of keys.", "gatekeeper").rank == Rank.DESCRIBES
+@pytest.mark.parametrize("opener", ["For example,", "For example:", "For instance \u2014", "E.g.,"])
+def test_one_example_of_a_kind_defines_nothing(opener: str) -> None:
+    """R20: "For example, a gatekeeper is the owner of a set of keys." (or "For example: …")
+    says what one example is; "A gatekeeper is the owner of a set of keys." defines."""
+    sentence = f"{opener} a gatekeeper is the owner of a set of keys."
+    assert reading_of(sentence, "gatekeeper").rank == Rank.DESCRIBES
     assert reading_of("A gatekeeper is the owner of a set of keys.", "gatekeeper").rank == Rank.DEFINES
 
 

@@ -167,7 +167,8 @@ def is_part_of(parse: Parse, verb: Word) -> bool:
     )
 
 
-EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*,", re.IGNORECASE)
+# "For example, …", "For example: in …", "For instance — …": whatever mark ends the opener
+EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*(?:,|:|—|--|-\s)", re.IGNORECASE)
 # "For each named port, the record has the form …": what holds once per instance of another kind
 _PER_INSTANCE_START = re.compile(r"^for (?:each|every) [^,]{1,80},", re.IGNORECASE)
 
