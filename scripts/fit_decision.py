@@ -16,7 +16,8 @@ scored with its features; each emitted concept and relation is looked up in the 
 regression (scikit-learn, L2, balanced classes) on the judged items of the others, picks the lowest
 threshold whose precision on those training items reaches ``--target`` (0.9), and measures the
 left-out corpus's judged items: precision before and after, and the share of its ``ok`` items kept;
-then the feature table (how often each feature fires per corpus, and its committed weight). A
+then the feature table (how often each feature fires per corpus, and its committed weight) and the
+form table (the emitted definitions' judged verdicts by the reading that chose each one). A
 corpus with no judged item is measured by counts only (judge a draw of ``fold``). ``--write``
 writes each fold's weights into ``DIR/decision-without-<corpus>.json``; ``--commit`` fits on every
 corpus and writes the weights into ``decision.json`` — only where the table shows that the folds
@@ -222,6 +223,7 @@ def fit(out: Path, write: bool, commit: bool, target: float) -> int:
         if write:
             (out / f"decision-without-{left}.json").write_text(json.dumps(tables, indent=1, sort_keys=True) + "\n")
     print_rules(recorded)
+    print_forms(recorded)
     if commit:
         everything = [i for items in recorded.values() for i in items]
         data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
@@ -247,6 +249,32 @@ def print_rules(recorded: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
                 sum(1 for i in recorded[n] if i["kind"] == kind and i["features"][feature.name] > 0) for n in names
             ]
             print(f"| {feature.name} | {' | '.join(map(str, counts))} | {weights.get(feature.name, 0)} |")
+
+
+def print_forms(recorded: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+    """The definition table by form (the reading that chose each emitted concept's sentence): its
+    judged ok and not-ok rows per corpus and, for each corpus left out, the form's precision on the
+    others. A form whose precision is below 0.5 on the others in every fold is one the judged set
+    says to drop (weigh what the concepts it keeps anchor before doing so)."""
+    names = sorted(recorded)
+    tally: dict[str, dict[str, list[int]]] = {}
+    for name in names:
+        for item in recorded[name]:
+            if item["kind"] != "definition" or not item.get("emitted") or not item.get("verdict"):
+                continue
+            row = tally.setdefault(item.get("form") or item["pattern"], {}).setdefault(name, [0, 0])
+            row[0 if item["verdict"] == "ok" else 1] += 1
+    print("\nemitted definitions by form: ok/not ok per corpus; precision on the other corpora per fold")
+    print(f"| form | {' | '.join(names)} | {' | '.join('without ' + n for n in names)} |")
+    print(f"| --- | {' | '.join('---' for _ in names)} | {' | '.join('---' for _ in names)} |")
+    for form in sorted(tally):
+        cells = [f"{tally[form].get(n, [0, 0])[0]}/{sum(tally[form].get(n, [0, 0]))}" for n in names]
+        folds = []
+        for left in names:
+            ok = sum(v[0] for n, v in tally[form].items() if n != left)
+            judged = sum(sum(v) for n, v in tally[form].items() if n != left)
+            folds.append(f"{ok / judged:.2f}" if judged else "-")
+        print(f"| {form} | {' | '.join(cells)} | {' | '.join(folds)} |")
 
 
 # ---------------------------------------------------------------------------------------------

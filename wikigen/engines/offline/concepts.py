@@ -215,6 +215,7 @@ def _decided(
             "source": definition.source,
             "quote": definition.quote,
             "pattern": definition.pattern,
+            "form": definition.form or definition.pattern,
         }
         if decision.keeps_definition(view, item):
             kept.append(definition)

@@ -203,6 +203,7 @@ def definitions(
                 candidate.code,
                 whole=quote != chosen.sentence.text,
                 vouched=tuple(alias for alias in unqualified if not is_acceptable_term(alias)),
+                form=chosen.reading.pattern,
             )
         )
     return accepted

@@ -114,6 +114,7 @@ class Definition:
     code: bool = False
     whole: bool = False  # a naming sentence quoted with the one it refers back to: both are shown
     vouched: tuple[str, ...] = ()  # aliases a rule grants past the stop list ("objects" of "*Kubernetes objects*")
+    form: str = ""  # the reading that chose the sentence (copula, function, called, emphasis, mention …)
 
 
 _PAREN = re.compile(
