@@ -388,12 +388,23 @@ def test_a_function_named_with_its_arity_is_found_without_it() -> None:
     body = (
         "## `tally/2`\n\n"
         "Farm v2 introduced `tally/2` for the evening count.\n\n"
-        "`tally` is similar to `count/1` but made for counting sheep at the gate.\n"
+        "`tally` counts the sheep that pass the gate and returns their number.\n"
     )
     found = concepts(body)
     assert "tally/2" in found
     assert found["tally/2"]["aliases"] == ["tally"]
-    assert definition(found["tally/2"]).startswith("`tally` is similar")
+    assert definition(found["tally/2"]).startswith("`tally` counts")
+
+
+def test_a_code_term_its_own_section_only_mentions_is_no_concept() -> None:
+    """R20: under "## `tally/2`", "The gate keeper can use `tally/2`, so …" and "pass the flock to
+    `tally/2`" only use the function: no sentence says what it is or does, so it is no concept;
+    "`tally/2` counts the sheep …" under the same heading defines it."""
+    used = "The gate keeper can use `tally/2`, so the farmer does not count by hand.\n\n"
+    step = "Before dusk, pass the flock to `tally/2` and wait.\n"
+    assert "tally/2" not in concepts("## `tally/2`\n\n" + used + step)
+    defined = "`tally/2` counts the sheep that pass the gate.\n\n"
+    assert "tally/2" in concepts("## `tally/2`\n\n" + defined + step)
 
 
 def test_a_page_that_names_itself_this_command() -> None:
