@@ -151,9 +151,8 @@ def is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Vocab
                 and count >= 3
             )
         )
-    # A mere mention defines nothing, not even in the section its heading gives the term: "The
-    # function can use `yield`, so …" under "## Yield" only uses it (the judged rows of every corpus
-    # agree: 2 ok of 14)
+    # A mere mention defines nothing, not even in the section its heading gives the term: under
+    # "## `yield`", "The function can use `yield`, so …" only uses it
     return False
 
 
