@@ -407,6 +407,17 @@ def test_a_code_term_its_own_section_only_mentions_is_no_concept() -> None:
     assert "tally/2" in concepts("## `tally/2`\n\n" + defined + step)
 
 
+def test_a_kind_for_one_thing_defines_only_that_kind() -> None:
+    """R20 (one concept per sense): "Plugins for the tractor are separate binaries …" says what the
+    tractor's plugins are, not what a plugin is, as "Tractor plugins are …" would; "Plugins are
+    separate binaries …" defines the kind."""
+    rest = "\n\nInstall plugins with the barn tool. Plugins can break the tractor.\n"
+    narrowed = "Plugins for the tractor are separate binaries that add new behaviour to its controls."
+    assert concepts("## Extending the barn\n\n" + narrowed + rest) == {}
+    general = "Plugins are separate binaries that add new behaviour to the tractor's controls."
+    assert "Plugins" in concepts("## Extending the barn\n\n" + general + rest)
+
+
 def test_a_page_that_names_itself_this_command() -> None:
     """R23: on a command's page, "This command is an alias of `plough`." relates the page's own
     concept, even in a lead line shorter than a passage (E1 keeps it out of the article, not out of

@@ -274,7 +274,8 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
 
 def _kind_of(parse: Parse, head: Word, start: int) -> str:
     """The noun right before a subject term, outside it, that names a kind of it ("CSI plugins",
-    "Windows nodes"), lower-cased; "" when there is none (or it is code, a name of its own)."""
+    "Windows nodes"), or the one a "for" after it names ("plugins for kubectl"), lower-cased; ""
+    when there is none (or it is code, a name of its own)."""
     if head.dep not in ("nsubj", "nsubjpass"):
         return ""
     inside = {head.i, *(w.i for w in parse.children(head.i) if w.start >= start)}
@@ -290,6 +291,12 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
             and w.lemma.casefold() not in NAMING_NOUNS  # "the term “webhook” refers to …" names it
         ):
             return w.text.casefold()
+    for prep in parse.children(head.i):
+        # "Plugins for kubectl are separate binaries …": what a kind for one thing is, not the kind
+        if prep.dep == "prep" and prep.text.casefold() == "for" and prep.start > head.start:
+            for w in parse.children(prep.i):
+                if w.dep == "pobj" and w.pos in ("NOUN", "PROPN"):
+                    return w.text.casefold()
     return ""
 
 
