@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
+from wikigen.engines.offline import frames
 from wikigen.engines.offline.acceptance import best_form, is_accepted, is_everywhere
 from wikigen.engines.offline.asides import EVALUATION, admonitions, evaluations
 from wikigen.engines.offline.candidates import Candidate, is_mentioned_only_as_code, term_key
@@ -32,7 +33,7 @@ from wikigen.engines.offline.labels import ENTRY, LABEL, LISTED_LABEL, has_own_s
 from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.lexicon import NAMING_NOUNS
 from wikigen.engines.offline.markings import independent_spans, is_emphasized, is_quoted
-from wikigen.engines.offline.parse import Parse, Word, parse_sentences
+from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.readings import read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.sections import is_own_section
@@ -210,16 +211,8 @@ def definitions(
 
 
 def _is_instruction(sentence: Sentence, candidate: Candidate) -> bool:
-    """ "Clone an existing repository:", "Crop a raster dataset using a vector layer:": a step that
-    leads into an example opens on its verb, which the parser, seeing a capital, may read as a name;
-    read again with that word in lower case it is a bare verb with no subject, and names no term."""
-    text = sentence.clean.text.rstrip()
-    if candidate.code or " " in candidate.term or not text.endswith(":") or not text[:1].isupper():
-        return False
-    parse = parse_sentences([visible(text[0].lower() + text[1:])])[0]
-    verb = parse.words[0]
-    subject = any(w.dep in ("nsubj", "nsubjpass") for w in parse.children(verb.i))
-    return verb.pos == "VERB" and verb.dep == "ROOT" and not subject
+    """A one-word prose candidate read from the verb of a step ("Clone an existing repository:")."""
+    return not candidate.code and " " not in candidate.term and frames.is_step_lead_in(sentence.clean.text)
 
 
 def _fold_product_names(

@@ -21,7 +21,8 @@ from wikigen.engines.offline.lexicon import (
     STEP_WORDS,
     alternation,
 )
-from wikigen.engines.offline.parse import Parse, Word
+from wikigen.engines.offline.parse import Parse, Word, parse_sentences
+from wikigen.engines.offline.text import visible
 
 FORWARD = re.compile(
     r"\b(?:chapter \d+|later (?:in|on)|in (?:the|a) (?:next|later|following) (?:chapter|section|guide)|"
@@ -171,6 +172,19 @@ def is_part_of(parse: Parse, verb: Word) -> bool:
 EXAMPLE_START = re.compile(r"^(?:for example|for instance|e\.g\.)\s*(?:,|:|—|--|-\s)", re.IGNORECASE)
 # "For each named port, the record has the form …": what holds once per instance of another kind
 _PER_INSTANCE_START = re.compile(r"^for (?:each|every) [^,]{1,80},", re.IGNORECASE)
+
+
+def is_step_lead_in(text: str) -> bool:
+    """ "Clone an existing repository:", "Crop a raster dataset using a vector layer:": a step that
+    leads into an example opens on its verb, which the parser, seeing a capital, may read as a name;
+    read again with that word in lower case it is a bare verb with no subject."""
+    text = text.rstrip()
+    if not text.endswith(":") or not text[:1].isupper():
+        return False
+    parse = parse_sentences([visible(text[0].lower() + text[1:])])[0]
+    verb = parse.words[0]
+    subject = any(w.dep in ("nsubj", "nsubjpass") for w in parse.children(verb.i))
+    return verb.pos == "VERB" and verb.dep == "ROOT" and not subject
 
 
 def is_example_frame(parse: Parse) -> bool:
