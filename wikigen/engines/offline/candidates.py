@@ -24,7 +24,7 @@ from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.offline.findings import Rank, Reading
 from wikigen.engines.offline.headings import heading_terms
 from wikigen.engines.offline.language import english, is_english, language
-from wikigen.engines.offline.lexicon import GENERIC_NOUNS, KIND_WORDS, STOP_TERMS
+from wikigen.engines.offline.lexicon import GENERIC_NOUNS, KIND_WORDS, NAMING_PHRASES, STOP_TERMS, alternation
 from wikigen.engines.offline.markings import (
     QUOTED_ANY,
     VALUES,
@@ -70,7 +70,7 @@ _ABBREVIATION_FIRST = re.compile(
 # "An environment variable (also known as an env var)", "`azure-cli` (also known as `az`)": another
 # name of the noun before the parenthesis ("generic servers (called `GenServer`)" names one of them)
 _OTHER_NAME = re.compile(
-    r"\s*\((?:also |otherwise )?(?:known as|referred to as)\s+(?P<names>[^()]{1,60})\)"
+    rf"\s*\((?:also |otherwise )?(?:{alternation(NAMING_PHRASES - {'called'})})\s+(?P<names>[^()]{{1,60}})\)"
 )
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|\bor\b)\s*")
 _LEADING_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)

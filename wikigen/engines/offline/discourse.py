@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from wikigen.engines.offline.lexicon import (
     BACK_POINTING_OPENERS,
     DOCUMENTS,
+    NAMING_PHRASES,
     OPENING_CONNECTIVES,
     POINTING,
     POINTING_PRONOUNS,
@@ -37,8 +38,10 @@ _CONNECTIVE = re.compile(
 )
 # "… is called X", "known as", "we call these X", "refers to": a naming sentence
 # "Also known as X.", "Or called X.": a naming participle with no subject of its own
-_NAMING_FRAGMENT = re.compile(r"^(?:also |or |and )?(?:called|known as|referred to as)\b", re.IGNORECASE)
-_NAMING = re.compile(r"\b(?:called|known as|referred to as|refers? to|we (?:call|say|name)|is named|are named)\b", re.I)
+_NAMING_FRAGMENT = re.compile(rf"^(?:also |or |and )?(?:{alternation(NAMING_PHRASES)})\b", re.IGNORECASE)
+_NAMING = re.compile(
+    rf"\b(?:{alternation(NAMING_PHRASES)}|refers? to|we (?:call|say|name)|is named|are named)\b", re.I
+)
 # Pages of events, not of things: their file name or title
 _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s[-_ ]new)$", re.IGNORECASE)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wikigen.engines.offline.discourse import opens_on_connective
-from wikigen.engines.offline.lexicon import POINTING_PRONOUNS
+from wikigen.engines.offline.lexicon import NAMING_PHRASES, POINTING_PRONOUNS, alternation
 
 # ---------------------------------------------------------------------------------------------
 # Views
@@ -81,7 +81,7 @@ _USE = re.compile(r"\b(?:use[sd]?|using)\b", re.IGNORECASE)
 _MARKUP = re.compile(
     r"(?:^|\s)>\s|<!--|\]\[[^\]]*\]|\{\*|\*\}|\{\{[#<%]|--8<--|\bListing \d+-\d+|\*[A-Z][\w ()]+:\*", re.M
 )
-_CALLED = re.compile(r"\b(?:is|are) (?:called|known as|named|referred to as)\b|\brefers? to\b", re.I)
+_CALLED = re.compile(rf"\b(?:is|are) (?:{alternation(NAMING_PHRASES | {'named'})})\b|\brefers? to\b", re.I)
 _CHANGELOG = re.compile(r"release[-_ ]?notes|changelog|history|news|what'?s[-_ ]new", re.IGNORECASE)
 _DETERMINER = re.compile(r"^(?:a|an|the)\s", re.IGNORECASE)
 

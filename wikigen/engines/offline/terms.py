@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from wikigen.engines.offline.lexicon import (
     LEADING_STOP_WORDS,
+    NAMING_PHRASES,
     PROPERTY_ENDINGS,
     QUALIFIERS,
     STOP_TERMS,
     TRAILING_STOP_WORDS,
     USE_CASE_OPENERS,
+    alternation,
 )
 from wikigen.engines.offline.text import sentences, visible
 from wikigen.model.ids import normalize_name
@@ -118,7 +120,7 @@ class Definition:
 
 
 _PAREN = re.compile(
-    r"^(?P<term>.+?)\s*\((?:(?:also )?(?:called|known as|referred to as|or)\s+)?(?P<inner>[^()]{1,40})\)$"
+    rf"^(?P<term>.+?)\s*\((?:(?:also )?(?:{alternation(NAMING_PHRASES | {'or'})})\s+)?(?P<inner>[^()]{{1,40}})\)$"
 )
 _DEF_LIST = re.compile(
     r"(?m)^(?P<term>[^\n:]{2,80})\n[ \t]*:[ \t]+(?P<definition>\S[^\n]*(?:\n(?![^\n:]{2,80}\n[ \t]*:)[^\n]+)*)"

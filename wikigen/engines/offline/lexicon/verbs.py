@@ -9,6 +9,9 @@ NAMING_VERBS = frozenset(["call", "name", "dub", "term", "know"])
 # The naming verbs and "refer" ("… is referred to as X"): a sentence that names its term. Apart from
 # NAMING_VERBS because "refer" names only with "as" ("refers to Pods" relates two concepts).
 CALLING_VERBS = NAMING_VERBS | {"refer"}
+# The same as words of a text, for the regexes that read a naming before any parse: "… is called X",
+# "known as X", "referred to as X".
+NAMING_PHRASES = frozenset(["called", "known as", "referred to as"])
 # Verbs that say what a thing is for, when the term is their subject: "*Modules* let us organize code".
 FUNCTION_VERBS = frozenset(
     [
