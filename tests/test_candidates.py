@@ -1298,3 +1298,20 @@ def test_a_subkind_named_by_a_hyphened_word_before_the_term_does_not_describe_it
     assert "Seed drills" not in concepts(subkind)
     both = subkind + "\nSeed drills help farmers keep every row straight.\n"
     assert defined_as(both, "Seed drills").startswith("Seed drills help farmers keep")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Balers are used when the hay is dry enough to store.",  # when it is used
+        "Balers can also be used within a barn without a tractor.",  # where
+        "A baler can be used with twine or with wire.",  # with what
+    ],
+)
+def test_when_or_with_what_a_term_is_used_makes_no_concept(sentence: str) -> None:
+    """R20: the circumstance of a term's use says nothing of what it is or is for; "Balers are
+    used to press hay into tight blocks" says what they are for."""
+    body = "## Balers\n\n{0}\n\nThe farm keeps two balers in the shed.\n"
+    names = {"Baler", "Balers"}
+    assert not names & set(concepts(body.format(sentence), title="Tools"))
+    assert names & set(concepts(body.format("Balers are used to press hay into tight blocks."), title="Tools"))

@@ -36,13 +36,13 @@ JUDGED = Path(__file__).parents[1] / "data" / "judged" / "current"
 SLACK = 0.03
 # corpus, kind: (share of ok rows that come out, share of wrong rows that come out)
 EXPECTED: dict[tuple[str, str], tuple[float, float]] = {
-    ("elixir", "concepts"): (0.916, 0.373),  # of 83 ok and 75 wrong rows
+    ("elixir", "concepts"): (0.904, 0.36),  # of 83 ok and 75 wrong rows
     ("elixir", "relations"): (0.843, 0.419),  # 108, 43
-    ("k8s", "concepts"): (0.867, 0.438),  # 210, 128
+    ("k8s", "concepts"): (0.867, 0.414),  # 210, 128
     ("k8s", "relations"): (0.697, 0.31),  # 251, 184
     ("tldr", "concepts"): (1.0, 1.0),  # 274, 8
     ("tldr", "relations"): (0.833, 0.0),  # 6, 2
-    ("typer", "concepts"): (0.941, 0.316),  # 17, 38
+    ("typer", "concepts"): (0.941, 0.289),  # 17, 38
     ("typer", "relations"): (1.0, 0.8),  # 12, 15
 }
 

@@ -169,11 +169,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for") and w.i > head.i)
             for w in parse.children(governor.i)
         )
-        # "Lists are used when …" tells a circumstance of use, not what a list is for
+        if not purpose:
+            # "Lists are used when …", "`catch` can also be used within …", "A `Path` object can be
+            # used with `/`": when or with what it is used, like "You can use X", says nothing of
+            # what it is or is for
+            return Reading("use", Rank.DESCRIBES, forward=forward)
         # "For example, X can be used with …": one example's use
         weak = (
-            not purpose
-            or subjects.is_restricted(parse, head)
+            subjects.is_restricted(parse, head)
             or frames.is_example_frame(parse)
             or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
             # "Keywords are mostly used to …": in most uses, not what for
