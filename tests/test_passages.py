@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from wikigen.evidence.passages import Passage, line_starts, lines_of_span, outline, passages, search_passages
+from wikigen.evidence.passages import (
+    Passage,
+    line_starts,
+    lines_of_span,
+    numbered_items,
+    outline,
+    passages,
+    search_passages,
+)
 
 POD = "A Pod is the smallest deployable unit of computing that you can create and manage."
 
@@ -295,3 +303,15 @@ def test_search_joins_each_code_block_to_the_paragraph_that_introduces_it() -> N
         ("python", "ls", "Usage"),
     ]
     assert not any("```" in p.text or "docker run" in p.text for p in passages(CODE_DOC))
+
+
+def test_numbered_items_are_the_spans_of_ordered_list_items_only() -> None:
+    """E1: each ordered-list item, its continuation lines and nested lists included, is one span of
+    the body; bullets and paragraphs are none."""
+    body = (
+        "# Shutdown\n\nThe steps:\n\n1. The kubelet stops the pod.\n   It waits.\n   - a nested note\n"
+        "2) The API server deletes it.\n\n- A bullet.\n\nAfter.\n"
+    )
+    spans = [body[start:end] for start, end in numbered_items(body)]
+    assert spans == ["1. The kubelet stops the pod.\n   It waits.\n   - a nested note\n", "2) The API server deletes it.\n\n"]
+    assert numbered_items("- one\n- two\n\nText.\n") == ()

@@ -140,3 +140,28 @@ def test_the_predicate_keeps_the_object_phrase_it_needs() -> None:
         ("scheduler", "provides access to", "queue")
     }
     assert stated_by("The scheduler adds support for stacks.") == {("scheduler", "adds support for", "stack")}
+
+
+def _drawn(body: str) -> set[tuple[str, str, str]]:
+    request: dict[str, Any] = {
+        "sources": [{"id": "knowledge/notes", "title": "Notes", "body": body}],
+        "fragments": [],
+        "anchors": [],
+        "relations": [],
+        "revoked": [],
+    }
+    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
+    return {(r["subject"].casefold(), r["predicate"], r["object"].casefold()) for r in delta["relations"]}
+
+
+@pytest.mark.parametrize("marker", ["1.", "2)"])
+def test_a_step_of_a_numbered_procedure_states_no_relation(marker: str) -> None:
+    """R20: "1. The kubelet tells the API server to remove the Pod." is one step of a procedure, done
+    to one object at one time; the same sentence as a paragraph or a bullet states a fact."""
+    step = "The scheduler passes an argument to the handler."
+    intro = "When an event arrives, the dispatcher goes through these steps in turn:\n\n"
+    relation = ("scheduler", "passes", "argument")
+    numbered = f"{DEFINITIONS}{intro}{marker} {step}\n{marker} The notes say no more on the matter.\n"
+    assert relation not in _drawn(numbered)
+    assert relation in _drawn(f"{DEFINITIONS}{intro}- {step}\n- The notes say no more on the matter.\n")
+    assert relation in _drawn(f"{DEFINITIONS}{step} The notes say no more on the matter.\n")

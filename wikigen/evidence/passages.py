@@ -148,6 +148,17 @@ def outline(body: str, tokens: Sequence[Token] | None = None) -> tuple[tuple[Pas
     return tuple(sorted(found, key=lambda passage: passage.start)), tuple(headings)
 
 
+def numbered_items(body: str) -> tuple[tuple[int, int], ...]:
+    """The spans of ``body``'s ordered-list items, nested lists included ("1. The kubelet tells the
+    API server to remove the `Pod` resource."): the steps of a procedure, in document order."""
+    starts = line_starts(body)
+    return tuple(
+        (starts[token.map[0]], starts[token.map[1]] if token.map[1] < len(starts) else len(body))
+        for token in _MARKDOWN.parse(body)
+        if token.type == "list_item_open" and token.markup in (".", ")") and token.map is not None
+    )
+
+
 def search_passages(body: str) -> tuple[Passage, ...]:
     """The passages search indexes (E6): those of E1, with each code block joined to the paragraph that
     introduces it, so that "how do I install it" finds the command under "To install it, run:".

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from wikigen.engines.offline import markup
 from wikigen.engines.offline.text import Sentence, display, sentences, status, visible
-from wikigen.evidence.passages import HeadingLine, Passage, outline
+from wikigen.evidence.passages import HeadingLine, Passage, numbered_items, outline
 from wikigen.evidence.rerank import DIGITS, Ranker
 from wikigen.model.errors import EngineError
 
@@ -68,12 +68,17 @@ class Document:
     passages: tuple[Passage, ...]
     headings: tuple[Heading, ...]
     sentences: tuple[Sentence, ...]
+    steps: tuple[tuple[int, int], ...] = ()  # the spans of its ordered-list items
+
+    def is_step(self, sentence: Sentence) -> bool:
+        """The sentence lies in an ordered-list item: one step of a procedure."""
+        return any(start <= sentence.start < end for start, end in self.steps)
 
 
 def read_document(source: str, title: str, body: str) -> Document:
     found, lines = outline(body)
     cut = tuple(s for p in found for s in sentences(source, p.text, p.start, p.heading))
-    return Document(source, title, body, found, _headings(lines), cut)
+    return Document(source, title, body, found, _headings(lines), cut, numbered_items(body))
 
 
 def _headings(lines: Sequence[HeadingLine]) -> tuple[Heading, ...]:

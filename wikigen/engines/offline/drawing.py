@@ -135,6 +135,10 @@ def draw_relations(
             continue  # a release-notes page lists events, not what things are
         own = by_name.get(normalize_name(document.title))
         for sentence in [*document.sentences, *lead_lines(document, parsed)]:
+            if document.is_step(sentence):
+                # "1. The kubelet tells the API server to remove the `Pod` resource.": one step of a
+                # procedure happens to one object at one time; it states no general fact
+                continue
             found = [
                 m
                 for m in mentions.find(sentence.clean.text)
