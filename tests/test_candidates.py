@@ -1306,11 +1306,12 @@ def test_a_subkind_named_by_a_hyphened_word_before_the_term_does_not_describe_it
         "Balers are used when the hay is dry enough to store.",  # when it is used
         "Balers can also be used within a barn without a tractor.",  # where
         "A baler can be used with twine or with wire.",  # with what
+        "Balers can be used to press hay into tight blocks.",  # one thing it can do
     ],
 )
 def test_when_or_with_what_a_term_is_used_makes_no_concept(sentence: str) -> None:
-    """R20: the circumstance of a term's use says nothing of what it is or is for; "Balers are
-    used to press hay into tight blocks" says what they are for."""
+    """R20: the circumstance of a term's use, or what it can be used to do, says nothing of what
+    it is or is for; "Balers are used to press hay into tight blocks" says what they are for."""
     body = "## Balers\n\n{0}\n\nThe farm keeps two balers in the shed.\n"
     names = {"Baler", "Balers"}
     assert not names & set(concepts(body.format(sentence), title="Tools"))

@@ -169,10 +169,11 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for") and w.i > head.i)
             for w in parse.children(governor.i)
         )
-        if not purpose:
+        if not purpose or frames.is_possibility(parse, governor):
             # "Lists are used when …", "`catch` can also be used within …", "A `Path` object can be
             # used with `/`": when or with what it is used, like "You can use X", says nothing of
-            # what it is or is for
+            # what it is or is for; nor does "X can be used to restrict …", one thing it can do, as
+            # "You can use X to …" is
             return Reading("use", Rank.DESCRIBES, forward=forward)
         # "For example, X can be used with …": one example's use
         weak = (
