@@ -49,7 +49,7 @@ def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> 
         ("A _ledger_ defines the entries a particular account holds.", "ledger", "function"),
         ("_Bundles_ let us group related files for easy transport.", "Bundles", "function"),
         ("A fence is used to keep the flock inside the meadow.", "fence", "function"),
-        ("The seed syntax can also be used as a shortcut for sowing rows.", "seed syntax", "function"),
+        ("The seed syntax is used as a shortcut for sowing rows.", "seed syntax", "function"),
         ("The spinning wheel, a tool for making yarn, sits by the window.", "spinning wheel", "appositive"),
         ("This arrangement is called the _orchard layout_.", "orchard layout", "called"),
         ("The grower's notebook, known as the Almanac, records each harvest.", "Almanac", "called"),
@@ -1308,7 +1308,7 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
         ("Each granary stores the grain of one farm.", "granary", Reading("function", Rank.DESCRIBES)),
         ("A granary stores the grain of one farm.", "granary", Reading("function", Rank.DEFINES)),
         ("This granary is used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
-        ("Any granary can be used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("Any granary can be used to store the grain.", "granary", Reading("use", Rank.DESCRIBES)),
         ("A granary is used to store the grain.", "granary", Reading("function", Rank.DEFINES)),
         ("Use these granaries to store the grain.", "granaries", Reading("mention", Rank.MENTIONS)),
         ("Use granaries to store the grain.", "granaries", Reading("function", Rank.DEFINES)),
@@ -1318,9 +1318,10 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
 def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     sentence: str, term: str, reading: Reading
 ) -> None:
-    """R20: what each one does ("Each granary stores …"), what this one or any one is used
-    for ("This granary is used to …", "Any granary can be used to …") describes; advice about these
-    ("Use these granaries to …") only mentions them; "each named granary" is a granary with a name,
+    """R20: what each one does ("Each granary stores …") or what this one is used for ("This
+    granary is used to …") describes; what any one can be used to do ("Any granary can be used to
+    …") is a use, as "You can use X to …" is; advice about these ("Use these granaries to …") only
+    mentions them; "each named granary" is a granary with a name,
     not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
     assert reading_of(sentence, term) == reading
 
