@@ -32,7 +32,16 @@ def stated_by(sentence: str) -> set[tuple[str, str, str]]:
     """The relations (subject, predicate, object) the offline engine's analyze draws from
     ``sentence``, set after the definitions of its concepts (in a paragraph long enough to be a
     passage)."""
-    body = f"{DEFINITIONS}{sentence} The notes say no more on the matter.\n"
+    relations = _drawn_relations(f"{DEFINITIONS}{sentence} The notes say no more on the matter.\n")
+    return {
+        (r["subject"].casefold(), r["predicate"], r["object"].casefold())
+        for r in relations
+        if any(e["quote"] == sentence for e in r["evidence"])
+    }
+
+
+def _drawn_relations(body: str) -> list[dict[str, Any]]:
+    """The relations the offline engine's analyze draws from one source with ``body``."""
     request: dict[str, Any] = {
         "sources": [{"id": "knowledge/notes", "title": "Notes", "body": body}],
         "fragments": [],
@@ -40,12 +49,7 @@ def stated_by(sentence: str) -> set[tuple[str, str, str]]:
         "relations": [],
         "revoked": [],
     }
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
-    return {
-        (r["subject"].casefold(), r["predicate"], r["object"].casefold())
-        for r in delta["relations"]
-        if any(e["quote"] == sentence for e in r["evidence"])
-    }
+    return list(analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))["relations"])
 
 
 @pytest.mark.parametrize(
@@ -143,15 +147,7 @@ def test_the_predicate_keeps_the_object_phrase_it_needs() -> None:
 
 
 def _drawn(body: str) -> set[tuple[str, str, str]]:
-    request: dict[str, Any] = {
-        "sources": [{"id": "knowledge/notes", "title": "Notes", "body": body}],
-        "fragments": [],
-        "anchors": [],
-        "relations": [],
-        "revoked": [],
-    }
-    delta = analyze(request, Guard(time.monotonic() + 300, threading.Event(), "analyze"))
-    return {(r["subject"].casefold(), r["predicate"], r["object"].casefold()) for r in delta["relations"]}
+    return {(r["subject"].casefold(), r["predicate"], r["object"].casefold()) for r in _drawn_relations(body)}
 
 
 @pytest.mark.parametrize("marker", ["1.", "2)"])

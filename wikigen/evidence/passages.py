@@ -148,13 +148,19 @@ def outline(body: str, tokens: Sequence[Token] | None = None) -> tuple[tuple[Pas
     return tuple(sorted(found, key=lambda passage: passage.start)), tuple(headings)
 
 
-def numbered_items(body: str) -> tuple[tuple[int, int], ...]:
+def block_tokens(body: str) -> list[Token]:
+    """``body`` parsed once, for :func:`outline` and :func:`numbered_items` to share."""
+    return _MARKDOWN.parse(body)
+
+
+def numbered_items(body: str, tokens: Sequence[Token] | None = None) -> tuple[tuple[int, int], ...]:
     """The spans of ``body``'s ordered-list items, nested lists included ("1. The kubelet tells the
-    API server to remove the `Pod` resource."): the steps of a procedure, in document order."""
+    API server to remove the `Pod` resource."): the steps of a procedure, in document order; from
+    ``tokens`` when the caller parsed ``body`` already."""
     starts = line_starts(body)
     return tuple(
         (starts[token.map[0]], starts[token.map[1]] if token.map[1] < len(starts) else len(body))
-        for token in _MARKDOWN.parse(body)
+        for token in (_MARKDOWN.parse(body) if tokens is None else tokens)
         if token.type == "list_item_open" and token.markup in (".", ")") and token.map is not None
     )
 

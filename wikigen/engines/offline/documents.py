@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from wikigen.engines.offline import markup
 from wikigen.engines.offline.text import Sentence, display, sentences, status, visible
-from wikigen.evidence.passages import HeadingLine, Passage, numbered_items, outline
+from wikigen.evidence.passages import HeadingLine, Passage, block_tokens, numbered_items, outline
 from wikigen.evidence.rerank import DIGITS, Ranker
 from wikigen.model.errors import EngineError
 
@@ -76,9 +76,10 @@ class Document:
 
 
 def read_document(source: str, title: str, body: str) -> Document:
-    found, lines = outline(body)
+    tokens = block_tokens(body)
+    found, lines = outline(body, tokens)
     cut = tuple(s for p in found for s in sentences(source, p.text, p.start, p.heading))
-    return Document(source, title, body, found, _headings(lines), cut, numbered_items(body))
+    return Document(source, title, body, found, _headings(lines), cut, numbered_items(body, tokens))
 
 
 def _headings(lines: Sequence[HeadingLine]) -> tuple[Heading, ...]:

@@ -162,9 +162,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             of_the_one=weak and not restricted,
         )
     if head.dep == "nsubjpass" and main and governor.lemma == "use" and not frames.is_hedged(parse, governor):
-        # "The credentials are then used when …" tells one use; "The capture syntax can be used as a
-        # shortcut for …", "X is used to …" what it is for
-        # ("For trace configuration, X can also be used with Y": a fronted "for" frames the sentence)
+        # "X is used to …", "… is used as a shortcut for …", "… is used for …" say what it is for
+        # ("For trace configuration, X is also used with Y": a fronted "for" frames the sentence)
         purpose = any(
             w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for") and w.i > head.i)
             for w in parse.children(governor.i)
@@ -175,14 +174,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             # what it is or is for; nor does "X can be used to restrict …", one thing it can do, as
             # "You can use X to …" is
             return Reading("use", Rank.DESCRIBES, forward=forward)
-        # "For example, X can be used with …": one example's use
+        # "For example, X is used to …": one example's use
         weak = (
             subjects.is_restricted(parse, head)
             or frames.is_example_frame(parse)
             or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
             # "Keywords are mostly used to …": in most uses, not what for
             or frames.is_habitual(parse, governor)
-            # "This address is used as …", "any certificate … can be used to gain …": one, or each
+            # "This address is used as …", "each certificate … is used to gain …": one, or each
             or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH
         )
         # "X is used to …"
