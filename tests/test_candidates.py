@@ -1316,3 +1316,25 @@ def test_when_or_with_what_a_term_is_used_makes_no_concept(sentence: str) -> Non
     names = {"Baler", "Balers"}
     assert not names & set(concepts(body.format(sentence), title="Tools"))
     assert names & set(concepts(body.format("Balers are used to press hay into tight blocks."), title="Tools"))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Seed drills run alongside a *hay rake* in the same field.",  # where a verb's event happens
+        "Your barn, built with a **hay rake**, won't need a second shed.",  # with what
+        "Growers mow the field with a *hay rake* before noon.",
+        "A seed drill looks the same as a *hay rake* from the road.",  # as what
+        'Seed drills and "hay rakes" may also carry a spare wheel.',  # shares the first conjunct's verb
+        "Seed drills (or *hay rakes*) are parked when the harvest ends.",  # an alternative name
+    ],
+)
+def test_an_emphasized_term_the_sentence_only_passes_through_is_not_introduced(sentence: str) -> None:
+    """R20: an emphasized term where a verb's event happens, with what or as what, or as a second
+    conjunct, is passed through on the way to something else; the sentence says nothing of what it
+    is. A noun's object ("the need for _hay rakes_, which …") or a clause of its own still does."""
+    body = "## Field work\n\n{0}\n\nEvery hay rake is oiled in spring. The hay rakes wait in the barn.\n"
+    names = {"Hay rake", "Hay rakes"}
+    assert not names & set(concepts(body.format(sentence)))
+    introduced = "Farms often have a need for _hay rakes_, which turn the cut grass to dry."
+    assert names & set(concepts(body.format(introduced)))

@@ -304,6 +304,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             parse, governor
         )  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"
         and not subjects.is_aside(parse, head, governor)
+        and not uses.is_passed_through(parse, head)
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the

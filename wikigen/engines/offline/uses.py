@@ -9,17 +9,20 @@ import re
 
 from wikigen.engines.offline import complements, frames, subjects
 from wikigen.engines.offline.lexicon import (
+    CALLING_VERBS,
     DEMONSTRATING_VERBS,
     DEMONSTRATIVES,
     EACH,
     FUNCTION_VERBS,
     GROUPING_VERBS,
     HAVING_VERBS,
+    MEANS_PREPOSITIONS,
     OFFERING_VERBS,
     OVERVIEW_VERBS,
     PLACED_VERBS,
     POINTING,
     PURPOSE_NOUNS,
+    SPEAKING_VERBS,
     TEXT_ITSELF,
     USERS,
     USING_VERBS,
@@ -268,7 +271,7 @@ def is_put_to_use(parse: Parse, head: Word) -> bool:
     governor = parse.words[head.head]
     if (
         head.dep == "pobj"
-        and governor.text.casefold() in ("via", "through")
+        and governor.text.casefold() in MEANS_PREPOSITIONS
         and not frames.is_in_relative_clause(parse, governor)
     ):
         # "… resources handled by Kubernetes via _structured parameters_": the means of another thing
@@ -297,4 +300,28 @@ def is_put_to_use(parse: Parse, head: Word) -> bool:
             for a in parse.children(w.i)
         )
         for w in parse.children(governor.i)
+    )
+
+
+def is_passed_through(parse: Parse, head: Word) -> bool:
+    """An emphasized term the sentence only passes through: where, with what or as what a verb's
+    event happens ("Sidecar containers run alongside _app containers_", "… built with **Typer**"),
+    nothing said of the term itself, or a second conjunct ("iodata and "chardata" may …", "Errors
+    (or *exceptions*) are used …") that what the sentence says of the first is only shared with.
+    A noun's object ("support for _aggregated discovery_") is what that noun is about, and so is
+    what people speak of or call ("speak of "crop rotation""); a means ("via _X_", "through _X_") is
+    read by :func:`is_put_to_use`."""
+    if head.dep == "conj":
+        return True
+    if head.dep != "pobj" or head.head == head.i:
+        return False
+    preposition = parse.words[head.head]
+    owner = parse.words[preposition.head]
+    return (
+        preposition.dep == "prep"
+        and preposition.i > 0  # "Via a _label selector_, the client can …": the sentence's frame
+        and preposition.text.casefold() not in MEANS_PREPOSITIONS
+        and owner.pos in ("VERB", "AUX", "ADJ")
+        and owner.lemma.casefold() not in SPEAKING_VERBS | CALLING_VERBS
+        and not any(w.dep in ("relcl", "acl", "appos") for w in parse.children(head.i))
     )

@@ -117,6 +117,8 @@ PLACING_PREPOSITIONS = frozenset(["in", "on", "inside", "within", "of"])
 PICKING_PREPOSITIONS = frozenset(["for", "of", "with", "without"])
 # "an identifier (like `String`, `Keyword`)": examples or exceptions of a class, not what it relates to.
 EXAMPLE_PREPOSITIONS = frozenset(["like", "unlike", "including", "except", "besides", "than"])
+# The means by which another thing is done ("handled by Kubernetes via _structured parameters_").
+MEANS_PREPOSITIONS = frozenset(["via", "through"])
 # Prepositions after an object noun that belong to the predicate: "takes the name of Y", "provides
 # access to Y", "adds support for Y", "puts a lock on Y"
 OBJECT_PHRASE_PREPOSITIONS = plain_words("of to for over on into")

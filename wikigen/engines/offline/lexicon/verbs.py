@@ -12,6 +12,8 @@ CALLING_VERBS = NAMING_VERBS | {"refer"}
 # The same as words of a text, for the regexes that read a naming before any parse: "… is called X",
 # "known as X", "referred to as X".
 NAMING_PHRASES = frozenset(["called", "known as", "referred to as"])
+# "Growers speak of "crop rotation" when …": verbs by which people name the topic their object is.
+SPEAKING_VERBS = frozenset(["speak", "talk"])
 # Verbs that say what a thing is for, when the term is their subject: "*Modules* let us organize code".
 FUNCTION_VERBS = frozenset(
     [
