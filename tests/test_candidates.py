@@ -108,6 +108,18 @@ def test_a_name_known_as_another_is_one_concept_with_that_name_as_alias() -> Non
     assert "Seed ledger" in found and "seed book" in found["Seed ledger"]["aliases"]
     assert not {"Seed book", "seed book"} & set(found)
     assert "FieldSower" in found or "FieldSowers" in found
+    # under a plural title the candidate is the title's "Seed Ledgers"; the singular still names it
+    found = concepts("# Seed Ledgers\n\n" + body, title="Seed Ledgers")
+    assert "seed book" in found["Seed Ledger"]["aliases"]
+    assert not {"Seed book", "seed book"} & set(found)
+    # a name given to a narrower noun phrase names that kind, not the candidate its noun is
+    found = concepts(
+        "# Trays\n\nA *tray* is a shallow box that holds seedlings.\n\n"
+        'A grower asks for a literal `wide` tray (also known as "flat" or "deep"), by that name.\n\n'
+        "Every *flat* holds forty seedlings.\n",
+        title="Trays",
+    )
+    assert not {"flat", "deep"} & set(found["Tray"]["aliases"])
 
 
 def test_a_list_entry_labelled_by_a_quality_or_a_task_names_no_term() -> None:

@@ -886,6 +886,19 @@ def test_batch_order_puts_first_the_pages_whose_title_names_the_others_use() -> 
     assert compiled_in_order(pages) == ["c-tools", "a-fields", "b-sheds", "d-weather"]
 
 
+def test_a_name_two_titles_share_credits_the_page_it_is_the_whole_title_of() -> None:
+    """R16: a text naming ploughs mentions the page titled "Ploughs", not "Ploughs with mud guards",
+    a page on a narrower topic that only starts with the name; so the page that the name titles comes
+    first, and the narrower page waits with those nobody mentions."""
+    pages = {
+        "a-guards": ("Ploughs with mud guards", "A mud guard keeps a plough clean."),
+        "b-ploughs": ("Ploughs", "A plough turns the soil."),
+        "c-fields": ("Fields", "A plough works the soil."),
+        "d-sheds": ("Sheds", "A shed keeps a plough dry."),
+    }
+    assert compiled_in_order(pages) == ["b-ploughs", "a-guards", "c-fields", "d-sheds"]
+
+
 def test_a_concept_is_hit_by_its_name_in_the_other_number_an_article_by_its_title() -> None:
     """R14: a text naming "LimitRange" hits the concept named "LimitRanges" (and "pod disruption
     budgets" the one named "Pod disruption budget"), so the engine links to it instead of defining

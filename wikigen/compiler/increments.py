@@ -27,12 +27,17 @@ from wikigen.store.workspace import Workspace
 def title_mentions(plan: Plan) -> dict[str, set[str]]:
     """R16: for each changed source, the other changed sources whose title its text names — by any
     of the title's names ("Modules and functions", "Labels and Selectors"), in either number. A
-    source that names another's title links to what that one defines."""
+    source that names another's title links to what that one defines. A name that several titles
+    share is the title of the page it is the whole title of, where there is one: "CLI Options", not
+    "CLI Options with Help", a page on a narrower topic."""
     titles = {sid: _title_names(plan.sources[sid].title) for sid in plan.changed}
     owners: dict[tuple[str, ...], list[str]] = {}
     for sid, names in titles.items():
         for name in names:
             owners.setdefault(name, []).append(sid)
+    for name, sids in owners.items():
+        whole = [sid for sid in sids if _singular(name_tokens(plan.sources[sid].title)) == _singular(name)]
+        owners[name] = whole or sids
     by_first = name_index(owners)
     return {
         sid: {other for name in names_in(plan.sources[sid].body, by_first) for other in owners[name]} - {sid}
@@ -75,6 +80,12 @@ _TITLE_PREPOSITION = re.compile(
     r"\s+(?:for|of|in|on|with|to|from|by|into|between|via|across|about|under|over|within)\s+.*$",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+def _singular(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """Name tokens with the last word singular, as :func:`_title_names` forms the other number."""
+    last = tokens[-1] if tokens else ""
+    return (*tokens[:-1], last[:-1] if last.endswith("s") and len(last) > 3 else last)
 
 
 def _title_names(title: str) -> set[tuple[str, ...]]:

@@ -24,7 +24,14 @@ from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.offline.findings import Rank, Reading
 from wikigen.engines.offline.headings import heading_terms
 from wikigen.engines.offline.language import english, is_english, language
-from wikigen.engines.offline.lexicon import GENERIC_NOUNS, KIND_WORDS, NAMING_PHRASES, STOP_TERMS, alternation
+from wikigen.engines.offline.lexicon import (
+    GENERIC_NOUNS,
+    KIND_WORDS,
+    NAMING_PHRASES,
+    QUANTIFIERS,
+    STOP_TERMS,
+    alternation,
+)
 from wikigen.engines.offline.markings import (
     QUOTED_ANY,
     VALUES,
@@ -270,12 +277,12 @@ def _other_names(found: dict[str, Candidate], documents: Sequence[Document]) -> 
         for sentence in document.sentences:
             text = sentence.clean.text
             for match in _OTHER_NAME.finditer(text):
-                before = text[: match.start()]
+                before = text[: match.start()].split()
                 named = next(
                     (
                         c
                         for c in sorted(found.values(), key=lambda c: (-len(c.term), c.term))
-                        if re.search(r"(?<![\w-])" + re.escape(c.term) + r"s?$", before, re.IGNORECASE)
+                        if _ends_with(before, c)
                     ),
                     None,
                 )
@@ -292,6 +299,18 @@ def _other_names(found: dict[str, Candidate], documents: Sequence[Document]) -> 
                         named.signals |= other.signals
                         named.sections |= other.sections
                         named.aliases |= other.aliases - {named.term}
+
+
+def _ends_with(words: Sequence[str], candidate: Candidate) -> bool:
+    """The words end with a noun phrase that is the candidate's name, in either number, with at most
+    an article or a quantifier before it: "An environment variable (also known as …)" under the
+    title "Environment Variables"; not "a literal `--size` parameter (also known as "flag")", which
+    names a kind of parameter."""
+    size = len(candidate.term.split())
+    if len(words) < size or term_key(" ".join(words[-size:]), candidate.code) != term_key(candidate.term, candidate.code):
+        return False
+    before = words[-size - 1].casefold() if len(words) > size else ""
+    return before in ("", "a", "an", "the", *QUANTIFIERS) or not before[-1].isalnum()
 
 
 def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:
