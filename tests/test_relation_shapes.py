@@ -146,6 +146,14 @@ def test_the_predicate_keeps_the_object_phrase_it_needs() -> None:
     assert stated_by("The scheduler adds support for stacks.") == {("scheduler", "adds support for", "stack")}
 
 
+def test_a_predicate_that_would_drop_its_object_is_not_drawn() -> None:
+    """R20/R23: "sets an immutable flag `busy` on every queue" sets the flag on queues: its object, a
+    name in code, cannot stand in the predicate ("sets busy on"), and "sets on" without it says
+    nothing; a plain noun object can ("assigns labels to")."""
+    assert stated_by("The scheduler sets an immutable flag `busy` on every queue.") == set()
+    assert stated_by("The scheduler assigns labels to every queue.") == {("scheduler", "assigns labels to", "queue")}
+
+
 def _drawn(body: str) -> set[tuple[str, str, str]]:
     return {(r["subject"].casefold(), r["predicate"], r["object"].casefold()) for r in _drawn_relations(body)}
 

@@ -199,7 +199,7 @@ def verb_objects(
         )
     # What the verb did to something else comes along: "applies labels to Pods"; so does an object
     # that is a concept of its own: "assigns pods to nodes" does not assign the scheduler to nodes
-    plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN"), None) or next(
+    plain = next((w for w in objects if w.i not in refs and w.pos == "NOUN" and not w.code), None) or next(
         (w for w in objects if w.i in refs and w.pos in ("NOUN", "PROPN")), None
     )
     first_subject = min((w.i for w in children if w.dep in endpoints.SUBJECT_DEPS), default=verb.i)
@@ -238,6 +238,10 @@ def verb_objects(
                 continue
             if agent:
                 out.append((refs[pobj.i], _active(verb, particle), True))
+            elif objects and plain is None:
+                # "sets an immutable label `x/y` on all namespaces": an object that is no plain noun
+                # (a name, code) cannot stand in the predicate, and "sets on" without it says nothing
+                continue
             else:
                 middle = plain.text.casefold() if plain is not None else ""
                 # "behave differently from Linux containers": the manner is the relation
