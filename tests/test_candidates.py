@@ -842,6 +842,42 @@ def test_a_remark_on_the_side_is_not_chosen_over_a_statement_of_the_same_form() 
     ]
 
 
+def test_of_two_sentences_that_name_a_term_the_one_that_stands_alone_defines_it() -> None:
+    """R20: a naming sentence is never leaning (it is quoted as it stands), but of two that name a
+    term alike, "And then … that pen called the *sorting yard*" goes on from the sentence before it;
+    the one that stands on its own defines the term."""
+    from wikigen.engines.offline.acceptance import best_form
+    from wikigen.engines.offline.findings import Found, Rank, Reading
+    from wikigen.engines.offline.text import sentences
+
+    text = (
+        "And then the dogs push every lamb out of that pen called the *sorting yard*. "
+        "Each flock walks through the gate into a large pen called the *sorting yard*."
+    )
+    found = [
+        Found("sorting yard", sentence, Reading("called", Rank.DEFINES), own_section=True)
+        for sentence in sentences("knowledge/notes", text)
+    ]
+    assert len(found) == 2
+    assert [f.sentence.text for f in best_form(found)] == [
+        "Each flock walks through the gate into a large pen called the *sorting yard*."
+    ]
+
+
+def test_the_kind_of_a_thing_a_sentence_names_is_not_introduced_by_it() -> None:
+    """R20: "… to a "**paper ledger**" called "**daily tally**"" names one ledger and says what the
+    daily tally is; it says nothing of what a paper ledger is, however the author marked it."""
+    body = (
+        "The way counting works underneath is that the **farm office** (north, south, east) treats what "
+        'we count as if our dog was **writing numbers** to a "**paper ledger**" called "**daily tally**".\n\n'
+        'And then the farm office **shows on the board** whatever our dog "**wrote**" to that "**paper '
+        'ledger**" called "**daily tally**".\n\nThe daily tally is read every evening.\n'
+    )
+    found = concepts("# Counting\n\n" + body, title="Counting")
+    assert "Daily tally" in found
+    assert "Paper ledger" not in found
+
+
 def test_the_product_named_before_a_common_noun_leaves_the_noun_as_alias() -> None:
     """R20/R26: "Gizmo widgets", where Gizmo is the product every source is about, are widgets — the
     noun alone names the term too; a name of its own ("Gizmo API") keeps its capitals and gets none."""

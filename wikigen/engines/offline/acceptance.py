@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from wikigen.engines.offline.candidates import Candidate, term_key
+from wikigen.engines.offline.discourse import points_back
 from wikigen.engines.offline.documents import Document
 from wikigen.engines.offline.findings import Found, Rank
 from wikigen.engines.offline.labels import ENTRY, LABEL
@@ -54,7 +55,7 @@ def best_form(found: list[Found]) -> list[Found]:
     forward reference; the term's own section first, and a sentence that stands alone before one that
     leads into an example."""
 
-    def form(f: Found) -> tuple[int, int, int, int, int, int, int]:
+    def form(f: Found) -> tuple[int, int, int, int, int, int, int, int]:
         # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
         # a sentence about the term opens with it, one that uses it names it on the way; of the
         # descriptions, what "the" one named is or does first, wherever it stands; of the
@@ -69,10 +70,14 @@ def best_form(found: list[Found]) -> list[Found]:
         # a remark on the side ("Note that like the `alias` directive, `require` is also lexically
         # scoped", "`catch` can also be used within …") adds to what the text said of the term before
         aside = _ASIDE_REMARK.search(f.sentence.clean.text) is not None
+        # of two that name the term, the one that stands alone before "And then … that virtual
+        # file called X", which goes on from the sentence before it
+        back = points_back(f.sentence.clean.text)
         return (
             f.reading.rank,
             does,
             int(aside),
+            int(back),
             int(other),
             int(not f.own_section),
             int(lead_in),

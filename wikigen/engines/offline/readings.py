@@ -54,6 +54,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         return Reading("mention", Rank.MENTIONS)
     if subjects.is_same(parse, head):
         return Reading("mention", Rank.MENTIONS)  # "Three actors can compile the same repository: …"
+    if uses.names_one_of_its_kind(parse, head):
+        return Reading("mention", Rank.MENTIONS)  # "… a "virtual file" called "standard output""
     if head.dep in ("nsubj", "nsubjpass") and (
         subjects.is_some_of(parse, head) or frames.is_consequence(parse, parse.words[head.head])
     ):

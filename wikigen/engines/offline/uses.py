@@ -17,6 +17,7 @@ from wikigen.engines.offline.lexicon import (
     GROUPING_VERBS,
     HAVING_VERBS,
     MEANS_PREPOSITIONS,
+    NAMING_VERBS,
     OFFERING_VERBS,
     OVERVIEW_VERBS,
     PLACED_VERBS,
@@ -324,4 +325,17 @@ def is_passed_through(parse: Parse, head: Word) -> bool:
         and owner.pos in ("VERB", "AUX", "ADJ")
         and owner.lemma.casefold() not in SPEAKING_VERBS | CALLING_VERBS
         and not any(w.dep in ("relcl", "acl", "appos") for w in parse.children(head.i))
+    )
+
+
+def names_one_of_its_kind(parse: Parse, head: Word) -> bool:
+    """ "… to a "*virtual file*" called "*standard output*"", "that virtual file called …": the
+    sentence names one thing of the term's kind and says what that one is, not what the term is
+    ("An environment variable (also known as an env var) is …" gives the term another name)."""
+    return any(
+        clause.dep == "acl"
+        and clause.tag == "VBN"
+        and clause.lemma.casefold() in NAMING_VERBS - {"know"}
+        and any(w.dep in ("oprd", "attr", "dobj") for w in parse.children(clause.i))
+        for clause in parse.children(head.i)
     )
