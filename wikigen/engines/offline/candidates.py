@@ -302,15 +302,13 @@ def _other_names(found: dict[str, Candidate], documents: Sequence[Document]) -> 
 
 
 def _ends_with(words: Sequence[str], candidate: Candidate) -> bool:
-    """The words end with a noun phrase that is the candidate's name, in either number, with at most
-    an article or a quantifier before it: "An environment variable (also known as …)" under the
-    title "Environment Variables"; not "a literal `--size` parameter (also known as "flag")", which
-    names a kind of parameter."""
+    """The words end with the candidate's name as a whole noun phrase, in either number: "An
+    environment variable (also known as …)" under the title "Environment Variables", not "a literal
+    `--size` parameter (also known as "flag")", a kind of parameter."""
     size = len(candidate.term.split())
-    if len(words) < size or term_key(" ".join(words[-size:]), candidate.code) != term_key(candidate.term, candidate.code):
-        return False
-    before = words[-size - 1].casefold() if len(words) > size else ""
-    return before in ("", "a", "an", "the", *QUANTIFIERS) or not before[-1].isalnum()
+    tail, before = " ".join(words[-size:]), (words[-size - 1].casefold() if len(words) > size else "")
+    same = len(words) >= size and term_key(tail, candidate.code) == term_key(candidate.term, candidate.code)
+    return same and (before in ("", "a", "an", "the", *QUANTIFIERS) or not before[-1].isalnum())
 
 
 def _bare_names(found: dict[str, Candidate], documents: Sequence[Document]) -> None:
