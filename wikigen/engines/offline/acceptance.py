@@ -53,7 +53,7 @@ _ASIDE_REMARK = re.compile(
 def best_form(found: list[Found]) -> list[Found]:
     """The readings of the best form, in text order: defines before describes before mentions; no
     forward reference; the term's own section first, and a sentence that stands alone before one that
-    leads into an example."""
+    goes on from the sentence before it or leads into an example."""
 
     def form(f: Found) -> tuple[int, int, int, int, int, int, int, int]:
         # "Indexes start from zero:" leads into an example; a sentence that stands alone says more;
