@@ -35,9 +35,11 @@ def title_mentions(plan: Plan) -> dict[str, set[str]]:
     for sid, names in titles.items():
         for name in names:
             owners.setdefault(name, []).append(sid)
+    whole = {
+        sid: _numbers(tokens) for sid in plan.changed if (tokens := name_tokens(plan.sources[sid].title))
+    }
     for name, sids in owners.items():
-        whole = [sid for sid in sids if _singular(name_tokens(plan.sources[sid].title)) == _singular(name)]
-        owners[name] = whole or sids
+        owners[name] = [sid for sid in sids if name in whole.get(sid, ())] or sids
     by_first = name_index(owners)
     return {
         sid: {other for name in names_in(plan.sources[sid].body, by_first) for other in owners[name]} - {sid}
@@ -82,10 +84,11 @@ _TITLE_PREPOSITION = re.compile(
 )
 
 
-def _singular(tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """Name tokens with the last word singular, as :func:`_title_names` forms the other number."""
-    last = tokens[-1] if tokens else ""
-    return (*tokens[:-1], last[:-1] if last.endswith("s") and len(last) > 3 else last)
+def _numbers(tokens: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Name tokens as written and with the last word in the other number ("CLI Options", "CLI Option")."""
+    last = tokens[-1]
+    other = last[:-1] if last.endswith("s") and len(last) > 3 else last + "s"
+    return {tokens, (*tokens[:-1], other)}
 
 
 def _title_names(title: str) -> set[tuple[str, ...]]:
@@ -99,10 +102,7 @@ def _title_names(title: str) -> set[tuple[str, ...]]:
         tokens = name_tokens(part)
         if not tokens or (len(tokens) == 1 and len(tokens[0]) < 3):
             continue
-        names.add(tokens)
-        last = tokens[-1]
-        other = last[:-1] if last.endswith("s") and len(last) > 3 else last + "s"
-        names.add((*tokens[:-1], other))
+        names |= _numbers(tokens)
     return names
 
 

@@ -88,8 +88,9 @@ def best_form(found: list[Found]) -> list[Found]:
     found = [f for f in found if not f.reading.forward]
     if not found:
         return []
-    best = min(form(f) for f in found)
-    return [f for f in found if form(f) == best]
+    forms = [form(f) for f in found]  # each once: the sentence regexes are not free
+    best = min(forms)
+    return [f for f, shape in zip(found, forms, strict=True) if shape == best]
 
 
 def is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
