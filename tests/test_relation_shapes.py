@@ -11,8 +11,12 @@ from typing import Any
 
 import pytest
 
-from wikigen.engines.offline.documents import Guard
+from wikigen.engines.offline.candidates import parses
+from wikigen.engines.offline.decision import Decision
+from wikigen.engines.offline.documents import Guard, read_document
+from wikigen.engines.offline.drawing import draw_relations
 from wikigen.engines.offline.engine import analyze
+from wikigen.model.ids import concept_id
 
 DEFINITIONS = (
     "A **queue** is a collection that hands out items in the order they arrived.\n\n"
@@ -169,3 +173,37 @@ def test_a_step_of_a_numbered_procedure_states_no_relation(marker: str) -> None:
     assert relation not in _drawn(numbered)
     assert relation in _drawn(f"{DEFINITIONS}{intro}- {step}\n- The notes say no more on the matter.\n")
     assert relation in _drawn(f"{DEFINITIONS}{step} The notes say no more on the matter.\n")
+
+
+def _drawn_with_fragments(sources: list[str], fragments: list[str], counted: int | None) -> set[tuple[str, str, str]]:
+    """The relations drawn from ``sources`` read beside ``fragments`` (as a recheck reads them), the
+    first ``counted`` documents being the increment's sources (all, with None)."""
+    documents = [read_document(f"knowledge/s{i}", f"Page {i}", body) for i, body in enumerate(sources)]
+    documents += [read_document(f"knowledge/f{i}", f"Part {i}", body) for i, body in enumerate(fragments)]
+    named = [("Tavola", ["Tavola", "Tavolas"]), ("handler", ["handler"])]
+    guard = Guard(time.monotonic() + 300, threading.Event(), "recheck")
+    drawn = draw_relations(documents, parses(documents), named, set(), guard, concept_id, Decision(), counted)
+    return {(r["subject"], r["predicate"], r["object"]) for r in drawn}
+
+
+def test_a_product_is_counted_over_the_increments_sources_and_is_the_subject_of_what_it_offers() -> None:
+    """R20/R23: a product (or a language) is a name most of the increment's *sources* mention, always
+    written one way with every word capitalized; the fragments a recheck reads beside them (the lines
+    its anchors' definitions cite) are no sources, however many there are. Of a product a sentence
+    states what it offers ("Tavola supports …"), not each thing it does ("Tavola restarts each
+    handler that fails", one case of one step). A kind, written in the plural too, is no product."""
+    sources = [
+        "Tavola restarts each handler that fails. Tavola supports each handler.\n",
+        "Tavola runs on a farm. The weather in Tavola is mild.\n",
+        "Tavola keeps a calendar. Tavola has a mill.\n",
+    ]
+    fragments = [f"A handler is a function the dispatcher runs for event {n}.\n" for n in range(4)]
+    restarts = ("Tavola", "restarts", "handler")
+    supports = ("Tavola", "supports", "handler")
+    assert _drawn_with_fragments(sources, fragments, counted=3) >= {supports}
+    assert restarts not in _drawn_with_fragments(sources, fragments, counted=3)
+    # counted over all seven documents, Tavola (in three) is no product, and it restarts handlers
+    assert {restarts, supports} <= _drawn_with_fragments(sources, fragments, counted=None)
+    # "the Tavolas of the valley": a name written two ways is a kind
+    kind = [*sources[:2], "The Tavolas of the valley keep a calendar. Tavola has a mill.\n"]
+    assert restarts in _drawn_with_fragments(kind, fragments, counted=3)

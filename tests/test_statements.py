@@ -31,10 +31,13 @@ def reading_of(text: str, term: str):  # type: ignore[no-untyped-def]
     return read(parse, head, marked=marked)
 
 
-def relations_of(text: str, *names: str, hubs: frozenset[str] = frozenset()) -> set[tuple[str, str, str]]:
+def relations_of(
+    text: str, *names: str, hubs: frozenset[str] = frozenset(), products: frozenset[str] = frozenset()
+) -> set[tuple[str, str, str]]:
     clean = visible(text)
     mentions = Mentions.build([(name, [name]) for name in names], known=True).find(clean.text)
-    return {(s.subject, s.predicate, s.object) for s in stated(parse_sentences([clean])[0], mentions, hubs)}
+    parse = parse_sentences([clean])[0]
+    return {(s.subject, s.predicate, s.object) for s in stated(parse, mentions, hubs, products=products)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,6 +404,22 @@ def test_hub_is_an_endpoint_only_as_the_subject() -> None:
         "Tavola checks each function.", "Tavola", "function", hubs=hubs
     )
     assert relations_of("Every function is written in Tavola.", "Tavola", "function", hubs=hubs) == set()
+
+
+def test_a_product_is_the_subject_only_of_what_it_offers() -> None:
+    """R20: of a product or a language (a name most sources mention, always written one way) a
+    sentence states what it offers its users, not one thing it does in one case; a name that is no
+    product is the subject of either."""
+    products = frozenset({"Tavola"})
+    assert ("Tavola", "supports", "function") in relations_of(
+        "Tavola supports each function.", "Tavola", "function", products=products
+    )
+    assert ("Tavola", "relies on", "function") in relations_of(
+        "Tavola relies on a function.", "Tavola", "function", products=products
+    )
+    assert relations_of("Tavola restarts each function.", "Tavola", "function", products=products) == set()
+    assert relations_of("Each function is restarted by Tavola.", "Tavola", "function", products=products) == set()
+    assert ("Tavola", "restarts", "function") in relations_of("Tavola restarts each function.", "Tavola", "function")
 
 
 def test_predicates_read_in_the_third_person() -> None:

@@ -8,8 +8,10 @@ evidenced by the sentences stating it, where the fitted decision keeps it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
+from wikigen.engines.offline.acceptance import HUB_SENTENCES, HUB_SHARE, HUB_SOURCES
 from wikigen.engines.offline.candidates import is_mentioned_only_as_code
 from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
@@ -107,9 +109,11 @@ def draw_relations(
     guard: Guard,
     resolve: Callable[[str], str],
     decision: Decision,
+    sources: int | None = None,
 ) -> list[Json]:
     """R20/R23: one relation per (subject, predicate, object), evidenced by the sentences stating it,
-    where the fitted decision keeps it."""
+    where the fitted decision keeps it. The first ``sources`` documents (all, by default) are the
+    increment's sources; the rest are fragments, the lines the anchors' definitions cite."""
     evidence: dict[tuple[str, str, str], list[tuple[str, int, str]]] = {}
     code_only = _code_only(named)
     # `spawn/1` is also `spawn` and "the spawn functions": a function named without its arity, where
@@ -124,8 +128,9 @@ def draw_relations(
     bare_keys = {ref: {normalize_name(f) for f in found} for ref, found in bare.items()}
     mentions = Mentions.build(named, known=True)
     kinds = _kinds(named)
-    found_in: dict[str, set[str]] = {}
+    found_in: dict[str, Counter[str]] = {}  # the sentences of each source that name a concept
     proper: dict[str, list[bool]] = {}
+    written: dict[str, set[str]] = {}  # each concept's mentions as the sentences write them
     mentioned = []
     by_name = {normalize_name(form): ref for ref, forms in named for form in forms}
     for document in documents:
@@ -151,18 +156,31 @@ def draw_relations(
                 # "This command is an alias of `tar`" on the page of `gtar`: the page's own concept
                 found = sorted([*found, Mention(itself.start(1), itself.end(1), own)], key=lambda m: m.start)
             mentioned.append((sentence, found))
+            for ref in {mention.ref for mention in found}:
+                found_in.setdefault(ref, Counter())[document.source] += 1
             for mention in found:
-                found_in.setdefault(mention.ref, set()).add(document.source)
+                written.setdefault(mention.ref, set()).add(sentence.clean.text[mention.start : mention.end])
                 if mention.start > 0:
                     proper.setdefault(mention.ref, []).append(sentence.clean.text[mention.start].isupper())
     # A hub (the language, the product) is a proper name most of the increment's sources mention.
     hubs = frozenset(
         ref
-        for ref, sources in found_in.items()
+        for ref, counts in found_in.items()
         if len(documents) >= 3
-        and len(sources) >= 0.6 * len(documents)
+        and len(counts) >= 0.6 * len(documents)
         and proper.get(ref)
         and sum(proper[ref]) >= 0.8 * len(proper[ref])
+    )
+    # A product (or a language) is a name most of the increment's sources mention (a fragment is no
+    # source of it), as acceptance.is_everywhere counts them, always written one way, every word
+    # capitalized: "Kubernetes", "Elixir"; not a kind, written "Pods" too, nor "the Job controller"
+    increment = sorted({d.source for d in documents[: len(documents) if sources is None else sources]})
+    products = frozenset(
+        ref
+        for ref, counts in found_in.items()
+        if _is_everywhere([counts[source] for source in increment])
+        and len(written[ref]) == 1
+        and all(word[:1].isupper() for word in next(iter(written[ref])).split())
     )
     # A field or a label written as lower-case code ("two labels: `namespace` and …",
     # "the `map` computation") is another sense than the capitalized name of a concept
@@ -175,7 +193,7 @@ def draw_relations(
             for m in found
             if not (text[m.start].islower() and m.ref in capitalized and _is_written_as_code(m, sentence))
         ]
-        for relation in stated(parsed[sentence.text], found, hubs, kinds):
+        for relation in stated(parsed[sentence.text], found, hubs, kinds, products):
             key = (relation.subject, relation.predicate, relation.object)
             if (
                 resolve(relation.subject),
@@ -207,3 +225,11 @@ def draw_relations(
 
 def _is_written_as_code(mention: Mention, sentence: Sentence) -> bool:
     return any(m.kind == "code" and m.start <= mention.start and mention.end <= m.end for m in sentence.clean.marks)
+
+
+def _is_everywhere(sentences: Sequence[int]) -> bool:
+    """A product's spread over the increment's sources, given the sentences of each that name it: most of
+    them (at least HUB_SOURCES), or, in an increment of two, both, each in HUB_SENTENCES sentences."""
+    if len(sentences) >= HUB_SOURCES:
+        return sum(1 for n in sentences if n) >= HUB_SHARE * len(sentences)
+    return len(sentences) == 2 and all(n >= HUB_SENTENCES for n in sentences)

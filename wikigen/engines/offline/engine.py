@@ -214,7 +214,10 @@ def recheck(request: Mapping[str, Any], guard: Guard, decision: Decision | None 
         with_language(read_document(s["id"], s.get("title") or s["id"], s["body"]), s.get("lang"))
         for s in sorted(request.get("sources", ()), key=lambda s: s["id"])
     ]
+    sources = len(documents)
     documents.extend(fragment_documents(request))
     result = empty_delta()
-    result["relations"] = draw_relations(documents, parses(documents), named, existing, guard, resolve, decision)
+    result["relations"] = draw_relations(
+        documents, parses(documents), named, existing, guard, resolve, decision, sources
+    )
     return result

@@ -34,6 +34,7 @@ from wikigen.engines.offline.lexicon import (
     GIVING_VERBS,
     LIST_CONDITIONS,
     NAMING_VERBS,
+    PLATFORM_VERBS,
     alternation,
 )
 from wikigen.engines.offline.members import kind_members, kind_named
@@ -63,9 +64,12 @@ def stated(
     mentions: Sequence[Mention],
     hubs: frozenset[str] = frozenset(),
     kinds: frozenset[str] = frozenset(),
+    products: frozenset[str] = frozenset(),
 ) -> list[Stated]:
     """The relations ``parse``'s sentence states between the concepts ``mentions`` name; ``kinds``
-    are concepts named as common nouns ("strings"), whose code-named module is another sense."""
+    are concepts named as common nouns ("strings"), whose code-named module is another sense;
+    ``products`` the product or language the increment's sources are about, the subject only of what
+    it offers its users."""
     if (
         parse.text.rstrip().endswith("?")
         or not mentions
@@ -93,7 +97,7 @@ def stated(
         return []  # one concept relates to nothing (most sentences: nothing more to do)
     # words inside a name: "This command" on a command's page names the page's own concept
     named = frozenset(w.i for w in parse.words for m in mentions if m.start <= w.start and w.end <= m.end)
-    found = _stated(parse, refs, hubs, named, kinds)
+    found = _stated(parse, refs, hubs, named, kinds, products)
     # "the snapshot controller handles …" says nothing of controllers; "UTF-8 is a character
     # encoding" still makes UTF-8 an encoding: a narrowed name is its concept only in "is a"
     narrowed = {
@@ -112,7 +116,7 @@ def stated(
         }
         only_narrowed = {refs[i] for i in narrowed} - spoken
         classes = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
-        found = classes | _stated(parse, general, hubs, named, kinds)
+        found = classes | _stated(parse, general, hubs, named, kinds, products)
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
     )
@@ -124,6 +128,7 @@ def _stated(
     hubs: frozenset[str],
     named: frozenset[int] = frozenset(),
     kinds: frozenset[str] = frozenset(),
+    products: frozenset[str] = frozenset(),
 ) -> set[Stated]:
     if len(set(refs.values())) < 2:
         return set()
@@ -169,12 +174,20 @@ def _stated(
             # "the simplest type of queue" is one queue, not what "type" names
             and not kind_named(parse, w, refs)
         ]
+        # R20: of a product (or a language) the text says what it offers its users ("Kubernetes
+        # supports …"); what else it does is one step of one case ("Kubernetes restarts containers
+        # that fail", "… deletes objects that no longer have owner references")
+        offers = verb.lemma.casefold() in PLATFORM_VERBS
         for obj_ref, predicate, agent in predicates.verb_objects(parse, verb, objects, passive):
             if agent:  # "Y is managed by X": X manages Y
-                found.update(Stated(obj_ref, predicate, ref) for ref, _ in subject_refs)
+                found.update(
+                    Stated(obj_ref, predicate, ref) for ref, _ in subject_refs if offers or obj_ref not in products
+                )
             else:
                 found.update(
-                    Stated(ref, predicate, obj_ref) for ref, _ in subject_refs if obj_ref not in hubs
+                    Stated(ref, predicate, obj_ref)
+                    for ref, _ in subject_refs
+                    if obj_ref not in hubs and (offers or ref not in products)
                 )
         # R20: "The simplest kind of queue is a ring buffer": the ring buffer is the queue
         found.update(

@@ -27,6 +27,12 @@ FUNCTION_VERBS = frozenset(
 )
 # "Elixir provides `true` and `false` as booleans": verbs that offer named members as a kind.
 OFFERING_VERBS = frozenset(["provide", "offer", "introduce", "include", "ship", "support"])
+# "Kubernetes supports …", "Elixir provides …", "Kubernetes relies on …": what a product or a
+# language does for its users, the one kind of statement its name is the subject of as a rule. Not
+# "include" ("Kubernetes includes an alpha feature" names one member) nor "introduce" (a change).
+PLATFORM_VERBS = (OFFERING_VERBS - {"include", "introduce"}) | frozenset(
+    ["use", "implement", "rely", "leverage", "bring", "promote"]
+)
 # "we group several functions into modules": verbs that gather things into a kind.
 GROUPING_VERBS = frozenset(
     ["group", "organize", "organise", "bundle", "package", "collect", "gather", "arrange"]
