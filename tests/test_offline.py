@@ -338,6 +338,20 @@ def test_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None
     assert ("Pasture", "is a", "Tag") not in found  # `pasture` names a tag here, not the Pasture
 
 
+def test_a_capitalized_word_inside_a_sentence_is_not_the_lower_case_concept() -> None:
+    """R20, one word in two senses: "Tiller sells …", capitalized inside a sentence, names something
+    else (a company, a library) than the `tiller` command, a concept named in lower case; the
+    command as the sentence writes it still names it."""
+    tiller = {"id": "concept/tiller", "name": "tiller", "aliases": [], "type": "command"}
+    body = (
+        "A **Pasture** is a fenced field where the herd grazes.\n\n"
+        "The `tiller` command prepares a Pasture. In spring, Tiller sells a Pasture to each farmer.\n"
+    )
+    found = triples(run(make_request(body, anchors=[tiller])))
+    assert ("concept/tiller", "prepares", "Pasture") in found
+    assert ("concept/tiller", "sells", "Pasture") not in found
+
+
 def test_recheck_finds_fragment_relation_and_repeats_none() -> None:
     """R19."""
     gadget = {"id": "concept/gadget", "name": "Gadget", "aliases": ["Gadgets"], "type": "component"}

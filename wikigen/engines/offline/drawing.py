@@ -185,6 +185,9 @@ def draw_relations(
     # A field or a label written as lower-case code ("two labels: `namespace` and …",
     # "the `map` computation") is another sense than the capitalized name of a concept
     capitalized = {ref for ref, forms in named if forms and forms[0][:1].isupper()}
+    # … and a capitalized word inside a sentence ("Typer installs Rich", the library) another sense than
+    # a concept named in lower case (`typer`, the command)
+    lowered = {ref for ref, forms in named if forms and forms[0][:1].islower()}
     for sentence, found in mentioned:
         guard.check()
         text = sentence.clean.text
@@ -192,6 +195,12 @@ def draw_relations(
             m
             for m in found
             if not (text[m.start].islower() and m.ref in capitalized and _is_written_as_code(m, sentence))
+            and not (
+                text[m.start].isupper()
+                and m.ref in lowered
+                and text[: m.start].strip(_OPENERS)
+                and not _is_written_as_code(m, sentence)
+            )
         ]
         for relation in stated(parsed[sentence.text], found, hubs, kinds, products):
             key = (relation.subject, relation.predicate, relation.object)
@@ -221,6 +230,9 @@ def draw_relations(
             }
         )
     return built
+
+
+_OPENERS = " \t\n\"'*_([`>-"  # what may stand before a sentence's first word
 
 
 def _is_written_as_code(mention: Mention, sentence: Sentence) -> bool:
