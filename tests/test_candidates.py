@@ -678,14 +678,16 @@ def test_a_name_joined_by_small_words_is_named_whole() -> None:
 
 def test_a_clause_before_a_colon_is_a_main_clause() -> None:
     """R20: "Threshers are machines for such chores: they …" — the parser hangs the first
-    clause under the second; it still says what threshers are."""
+    clause under the second; it still says what threshers are, quoted with the sentence that names
+    the chores "such" points to."""
+    chores = "Farms once beat grain by hand, often losing much of it on the floor."
     body = (
         "## Threshers\n\n"
-        "Farms once beat grain by hand, often losing much of it on the floor. "
+        f"{chores} "
         "Threshers are harvest machines for such chores: they separate the grain from the straw.\n\n"
         "Threshers rattle loudly in the barn all through August.\n"
     )
-    assert defined_as(body, "Threshers", title="Machines").startswith("Threshers are harvest machines")
+    assert defined_as(body, "Threshers", title="Machines").startswith(f"{chores} Threshers are harvest machines")
 
 
 def test_how_a_term_compares_or_what_one_example_does_defines_nothing() -> None:
@@ -980,6 +982,14 @@ def test_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to(
     # a quote never crosses a blank line: opening a paragraph, the sentence does not define them
     apart = body.replace(f"{cases} ", f"{cases}\n\n")
     assert all(cases not in definition(c) for c in concepts(apart).values())
+
+
+def test_such_a_noun_points_back_even_under_a_gerund() -> None:
+    """R20: "… for keeping *such* grain" ("such" read as an adjective, under a gerund) points to the
+    grain the sentence before names, as "these cases" does; the definition quotes both."""
+    grain = "Some growers need to keep rare grain for decades."
+    body = f"# Seeds\n\n{grain} _Seed banks_ are designed for keeping such grain.\n\nSeed banks are cold. Seed banks are old.\n"
+    assert defined_as(body, "Seed banks") == f"{grain} _Seed banks_ are designed for keeping such grain."
 
 
 def test_one_step_of_a_process_defines_nothing() -> None:

@@ -212,18 +212,24 @@ def points_back(parse: Parse, verb: Word) -> bool:
     designed for *these* use cases", "… are syntactic sugar for *such* constructs"."""
     nouns: list[Word] = []
     for w in parse.children(verb.i):
-        if w.dep in ("dobj", "attr", "oprd"):  # the complement, and what its preposition names
-            nouns.append(w)
-            preps = [p for p in parse.children(w.i) if p.dep == "prep"]
-        elif w.dep in ("prep", "agent"):
-            preps = [w]
-        else:
-            continue
-        nouns += [o for p in preps for o in parse.children(p.i) if o.dep == "pobj"]
+        if w.dep in ("dobj", "attr", "oprd", "prep", "agent"):
+            # the complement and what its prepositions name, down through a gerund ("provides
+            # facilities for working with *such* paths"), not into a clause of its own
+            nouns += [n for n in _phrase(parse, w) if n.pos in ("NOUN", "PROPN")]
     return any(
-        subjects.determiner(parse, w) in POINTING and w.lemma.casefold() not in TEXT_ITSELF
+        w.lemma.casefold() not in TEXT_ITSELF
+        and any(d.dep in ("det", "predet", "amod") and d.text.casefold() in POINTING for d in parse.children(w.i))
         for w in nouns
     )
+
+
+def _phrase(parse: Parse, word: Word) -> list[Word]:
+    """``word`` and the words under it, leaving out clauses of their own (relative, adverbial)."""
+    found = [word]
+    for child in parse.children(word.i):
+        if child.dep not in ("relcl", "advcl", "ccomp", "acl", "conj", "appos", "parataxis"):
+            found += _phrase(parse, child)
+    return found
 
 
 def has_parts_listed(parse: Parse, verb: Word) -> bool:
