@@ -36,7 +36,7 @@ JUDGED = Path(__file__).parents[1] / "data" / "judged" / "current"
 SLACK = 0.03
 # corpus, kind: (share of ok rows that come out, share of wrong rows that come out)
 EXPECTED: dict[tuple[str, str], tuple[float, float]] = {
-    ("elixir", "concepts"): (0.887, 0.354),  # of 80 ok and 79 wrong rows
+    ("elixir", "concepts"): (0.89, 0.354),  # of 82 ok and 79 wrong rows
     ("elixir", "relations"): (0.841, 0.432),  # 107, 44
     ("k8s", "concepts"): (0.874, 0.381),  # 206, 126
     ("k8s", "relations"): (0.703, 0.299),  # 249, 187
