@@ -7,6 +7,7 @@ readings (:func:`best_form`) and how much of a term the candidate must be for th
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from wikigen.engines.offline.candidates import Candidate, term_key
@@ -25,16 +26,19 @@ HUB_SENTENCES = 3  # is a name each of them mentions in this many sentences, all
 
 
 def is_everywhere(found: Sequence[Found], documents: Sequence[Document]) -> bool:
-    """A hub's spread: most of the increment's sources mention it (at least HUB_SOURCES of them), or,
-    in an increment of two, both do, each in HUB_SENTENCES sentences ("Elixir" in two chapters of its
-    guide; not "Unicode", named once in the second)."""
-    sources = [f.sentence.source for f in found]
-    if len(documents) >= HUB_SOURCES:
-        return len(set(sources)) >= HUB_SHARE * len(documents)
-    return len(documents) == 2 and all(
-        len({f.sentence.start for f in found if f.sentence.source == d.source}) >= HUB_SENTENCES
-        for d in documents
-    )
+    """A hub's spread over the increment's ``documents``, as :func:`is_spread` counts it ("Elixir" in
+    two chapters of its guide; not "Unicode", named once in the second)."""
+    sentences = Counter(source for source, _ in {(f.sentence.source, f.sentence.start) for f in found})
+    return is_spread([sentences[d.source] for d in documents])
+
+
+def is_spread(sentences: Sequence[int]) -> bool:
+    """Given the sentences of each of the increment's sources that name a term: most of the sources
+    name it (at least HUB_SOURCES of them), or, in an increment of two, both do, each in
+    HUB_SENTENCES sentences, all through the text."""
+    if len(sentences) >= HUB_SOURCES:
+        return sum(1 for n in sentences if n) >= HUB_SHARE * len(sentences)
+    return len(sentences) == 2 and all(n >= HUB_SENTENCES for n in sentences)
 
 
 _IS = frozenset(["copula", "appositive", "purpose"])  # the forms that say what a term is (for)

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from wikigen.engines.offline.acceptance import HUB_SENTENCES, HUB_SHARE, HUB_SOURCES
+from wikigen.engines.offline.acceptance import is_spread
 from wikigen.engines.offline.candidates import is_mentioned_only_as_code
 from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
@@ -172,13 +172,13 @@ def draw_relations(
         and sum(proper[ref]) >= 0.8 * len(proper[ref])
     )
     # A product (or a language) is a name most of the increment's sources mention (a fragment is no
-    # source of it), as acceptance.is_everywhere counts them, always written one way, every word
+    # source of it), as acceptance.is_spread counts them, always written one way, every word
     # capitalized: "Kubernetes", "Elixir"; not a kind, written "Pods" too, nor "the Job controller"
     increment = sorted({d.source for d in documents[: len(documents) if sources is None else sources]})
     products = frozenset(
         ref
         for ref, counts in found_in.items()
-        if _is_everywhere([counts[source] for source in increment])
+        if is_spread([counts[source] for source in increment])
         and len(written[ref]) == 1
         and all(word[:1].isupper() for word in next(iter(written[ref])).split())
     )
@@ -238,10 +238,3 @@ _OPENERS = " \t\n\"'*_([`>-"  # what may stand before a sentence's first word
 def _is_written_as_code(mention: Mention, sentence: Sentence) -> bool:
     return any(m.kind == "code" and m.start <= mention.start and mention.end <= m.end for m in sentence.clean.marks)
 
-
-def _is_everywhere(sentences: Sequence[int]) -> bool:
-    """A product's spread over the increment's sources, given the sentences of each that name it: most of
-    them (at least HUB_SOURCES), or, in an increment of two, both, each in HUB_SENTENCES sentences."""
-    if len(sentences) >= HUB_SOURCES:
-        return sum(1 for n in sentences if n) >= HUB_SHARE * len(sentences)
-    return len(sentences) == 2 and all(n >= HUB_SENTENCES for n in sentences)
