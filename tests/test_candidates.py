@@ -1318,6 +1318,28 @@ def test_a_noun_the_texts_never_count_is_no_alias_of_the_product_s_term() -> Non
     assert "cluster" in [a.casefold() for a in found["Gizmo cluster"].get("aliases", [])]
 
 
+def test_an_initialism_or_a_word_also_written_in_lower_case_leaves_no_alias() -> None:
+    """R20/R26: "GZI widgets" are the widgets a standard gives, some widgets among others, and "the
+    relay cycle" writes "relay" as a plain word: neither the hub's initialism nor its lower-case word
+    makes the noun alone an alias, while "Gizmo widgets" still gives "widgets"."""
+
+    def aliases(term: str, hub: str, lower: str) -> list[str]:
+        sources = [
+            {"id": "knowledge/a", "title": "Widgets", "body": (
+                f"_{term}_ are persistent entities that {hub} keeps for its users.\n\n"
+                f"{hub} uses {term.split()[1]} to record what you asked for. {lower}\n")},
+            {"id": "knowledge/b", "title": "Servers", "body": f"{hub} serves its clients.\n\nA record is stored by {hub}.\n"},
+            {"id": "knowledge/c", "title": "Setup", "body": f"{hub} is a portable tool for keeping records.\n\nInstall {hub} first.\n"},
+        ]
+        found = {c["name"].casefold().rstrip("s"): c for c in analyzed(sources)["concepts"]}
+        return [a.casefold() for a in found[term.casefold().rstrip("s")].get("aliases", [])]
+
+    assert "widgets" in aliases("Gizmo widgets", "Gizmo", "")
+    assert "widgets" not in aliases("GZI widgets", "GZI", "")
+    assert "cycles" not in aliases("Relay cycles", "Relay", "Each relay cycle ends at noon.")
+    assert "cycles" in aliases("Relay cycles", "Relay", "")
+
+
 def test_a_common_noun_is_the_alias_of_the_product_s_term_the_author_marks() -> None:
     """R20/R26: "objects" is on the stop list — no concept, and no alias of "Gizmo objects" written
     plainly; where the author marks "_Gizmo objects_" as the term, the texts' "objects" are Gizmo's:

@@ -251,17 +251,23 @@ def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[s
     casefolded), named before a common noun, says only whose objects they are — the noun alone names
     the term too (an alias, where no other concept or anchor owns it: R26). "Kubernetes API" and
     "Kubernetes RBAC" are names of their own, and so is a noun the texts never count ("Kubernetes
-    architecture": "architecture" alone is any design, "a pluggable architecture for …")."""
+    architecture": "architecture" alone is any design, "a pluggable architecture for …"). An
+    initialism names a standard or a kind ("CSI ephemeral volumes" are some ephemeral volumes), and a
+    word the texts also write in lower case before the noun ("the binding cycle") is no name at all."""
     head, _, rest = candidate.term.partition(" ")
     if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower():
+        return []
+    if len(head) > 1 and head.isupper():
+        return []
+    phrases = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]
+    if any(m.group(0)[:1].islower() for p in phrases for text in texts for m in p.finditer(text)):
         return []
     if not is_acceptable_term(rest) and not ("marked" in candidate.signals and rest.isalpha()):
         # a common noun ("objects") is the term's other name only where the author marks the
         # product's phrase as a term ("*Kubernetes objects* are …")
         return []
     # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
-    other = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]
-    counted = bool(singular_forms(rest.split()[-1])) or any(p.search(text) for p in other for text in texts)
+    counted = bool(singular_forms(rest.split()[-1])) or any(p.search(text) for p in phrases for text in texts)
     return [rest] if counted else []
 
 
