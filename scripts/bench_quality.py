@@ -818,17 +818,18 @@ def judged(path: Path) -> bool:
     """The file exists and someone filled in its verdict column."""
     if not path.exists():
         return False
-    rows = csv.DictReader(
-        path.read_text(encoding="utf-8").splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE
-    )
-    return any((row.get("verdict") or "").strip() for row in rows)
+    with path.open(newline="", encoding="utf-8") as handle:
+        return any((row.get("verdict") or "").strip() for row in csv.DictReader(handle, delimiter="\t"))
 
 
 def write_tsv(path: Path, header: list[str], rows: list[list[str]], overwrite: bool) -> str:
+    """A draw to judge, written as the judged set is read: csv, a cell with a quote mark quoted."""
     if judged(path) and not overwrite:
         return f"kept (already judged): {path}"
-    cells = [header] + [[collapse(c).replace("\t", " ") for c in row] + ["", ""] for row in rows]
-    path.write_text("".join("\t".join(r) + "\n" for r in cells), encoding="utf-8")
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows([collapse(c).replace("\t", " ") for c in row] + ["", ""] for row in rows)
     return f"wrote {len(rows)} rows: {path}"
 
 

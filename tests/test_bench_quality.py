@@ -41,7 +41,7 @@ def test_the_judged_set_holds_each_judged_row_once_as_fold_writes_it(tmp_path: P
 
 
 def _draw(folder: Path, *rows: str) -> Path:
-    """A judged draw as write_tsv writes it (cells unquoted), verdicts filled in."""
+    """A judged draw with its verdicts filled in (cells without quote marks, as csv writes them)."""
     folder.mkdir()
     lines = ["\t".join(bench_quality.CONCEPT_HEADER), *rows]
     (folder / "k8s-concepts.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -85,3 +85,18 @@ def test_a_judged_draw_folds_in_and_a_row_judged_again_takes_its_new_verdict(
     }
     figures = bench_quality.judged_anywhere("k8s", concepts, [])
     assert figures["concepts"] == {"rows": 3, "judged": 2, "ok": 1, "precision": 0.5}
+
+
+def test_a_draw_is_written_as_csv_so_a_cell_opening_on_a_quote_mark_reads_back_whole(tmp_path: Path) -> None:
+    """A quote that opens on a quote mark ('"iodata" and "chardata" do not …') is csv-quoted in the
+    draw, so a reader's csv module and the fold read the cell as written, marks and all."""
+    quote = '"iodata" and "chardata" do not only contain strings.'
+    path = tmp_path / "elixir-relations.tsv"
+    row = ["relation/a1", "chardata", "contains", "String", quote, "knowledge/elixir/io"]
+    assert bench_quality.write_tsv(path, bench_quality.RELATION_HEADER, [row], overwrite=False).startswith("wrote 1")
+    assert not bench_quality.judged(path)
+    text = path.read_text(encoding="utf-8").replace("knowledge/elixir/io\t\t", "knowledge/elixir/io\tok\t")
+    path.write_text(text, encoding="utf-8")
+    assert bench_quality.judged(path)
+    [read] = bench_quality.read_judged(path).values()
+    assert read["quote"] == quote and read["verdict"] == "ok"
