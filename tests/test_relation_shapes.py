@@ -95,6 +95,21 @@ def test_members_listed_with_such_as_are_of_the_plural_class() -> None:
     assert not {r for r in stated_by("The deque holds a collection, such as a stack.") if r[1] == "is a"}
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The scheduler drops tasks that are bound to collections such as stacks and queues.",
+        "Use a deque, because it keeps tasks that sit in collections such as stacks and queues.",
+        "The scheduler reads the tasks kept in collections such as stacks and queues.",
+    ],
+)
+def test_a_such_as_list_inside_a_subordinate_clause_classifies_nothing(sentence: str) -> None:
+    """R20/R23: the noun of a "such as" list inside a relative, adverbial or participial clause is
+    named on the way to what the clause says of something else: its members are examples there."""
+    assert not {r for r in stated_by(sentence) if r[1] == "is a"}
+    assert ("stack", "is a", "collection") in stated_by("Collections such as stacks and queues keep items.")
+
+
 def test_an_indefinite_apposition_gives_the_class_of_what_it_follows() -> None:
     """R20/R23: "X, a Y that …" makes X a Y; a list set off by commas is no apposition."""
     assert ("deque", "is a", "queue") in stated_by(

@@ -1016,6 +1016,19 @@ def test_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation(
     assert relations_of("Millers grind grain for the whole valley.", *names) == {("Miller", "grinds", "Grain")}
 
 
+def test_a_clause_under_make_sure_states_no_relation() -> None:
+    """R23: "Milling refers to making sure that millers grind grain" says what milling brings about,
+    as "ensures that" does ("make" with "sure" or "certain"); "making millers grind grain" is a plain
+    causing and keeps no such reading."""
+    names = ("Miller", "Grain", "Milling")
+    for sentence in [
+        "Milling refers to making sure that millers grind grain every day.",
+        "The foreman makes certain that millers grind grain every day.",
+    ]:
+        assert ("Miller", "grinds", "Grain") not in relations_of(sentence, *names), sentence
+    assert ("Miller", "grinds", "Grain") in relations_of("The foreman says that millers grind grain every day.", *names)
+
+
 def test_a_clause_under_ensure_parsed_as_a_second_root_states_no_relation() -> None:
     """R23: the parser sometimes splits "A foreman ensures that all (or some) millers grind grain" into
     two roots; the second is still what the foreman brings about (the parse is rebuilt in that shape

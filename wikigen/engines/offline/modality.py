@@ -9,6 +9,7 @@ import re
 from wikigen.engines.offline.lexicon import (
     CONDITION_MARKERS,
     ENABLING_VERBS,
+    ENSURING_ADJECTIVES,
     ENSURING_VERBS,
     FRAME_NOUNS,
     MOMENT_NOUNS,
@@ -115,8 +116,8 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
     head = parse.words[verb.head]
     if verb.dep in ("ccomp", "xcomp") and head.lemma.casefold() == "cause":
         return True  # "…, which causes the API server to terminate the Pod": a step that follows another
-    if verb.dep == "ccomp" and head.lemma.casefold() in ENSURING_VERBS:
-        return True
+    if verb.dep == "ccomp" and _is_ensuring(parse, head):
+        return True  # "… ensures that Nodes run …", "… making sure that Pods are matched to Nodes"
     if verb.dep == "ROOT" and any(  # "X ensures that all (or some) Nodes run …", parsed as two roots
         w.dep == "ROOT" and w.i < verb.i and w.lemma.casefold() in ENSURING_VERBS for w in parse.words
     ):
@@ -132,6 +133,18 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
             or head.lemma.casefold() in SUPPOSING_VERBS | TRYING_VERBS
             or (head.lemma.casefold() in ENABLING_VERBS and is_infinitive(parse, verb))
         )
+    )
+
+
+def _is_ensuring(parse: Parse, head: Word) -> bool:
+    """ "ensure", "guarantee", or "make" with "sure"/"certain" (the clause hung on either word): what
+    the clause under it says is what the subject brings about, not what holds."""
+    lemma = head.lemma.casefold()
+    if lemma in ENSURING_ADJECTIVES:
+        return parse.words[head.head].lemma.casefold() == "make"
+    return lemma in ENSURING_VERBS or (
+        lemma == "make"
+        and any(w.dep == "acomp" and w.lemma.casefold() in ENSURING_ADJECTIVES for w in parse.children(head.i))
     )
 
 

@@ -41,6 +41,9 @@ from wikigen.engines.offline.members import kind_members, kind_named
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
 
+# the dependency labels of a clause that hangs on a noun or a verb as its modifier
+SUBORDINATE_CLAUSES = frozenset(["relcl", "advcl", "acl"])
+
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
     r"for (?:an? |the )?\w+ to|"  # "For a Pod to be given a QoS class of `Guaranteed`: …"
@@ -311,6 +314,7 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
                 and child.text.casefold() == "as"
                 and plural  # "objects in that namespace, such as Pods": the list is under "objects"
                 and any(w.text.casefold() == "such" for w in parse.children(child.i))
+                and not _is_in_subordinate_clause(parse, word)
             ):
                 members.extend(
                     endpoints.with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"])
@@ -319,6 +323,17 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             if member.i in refs and refs[member.i] not in hubs:
                 found.add(Stated(refs[member.i], "is a", refs[word.i]))
     return found
+
+
+def _is_in_subordinate_clause(parse: Parse, word: Word) -> bool:
+    """ "… because this method invalidates tokens that are bound to API objects such as Secrets": a
+    noun inside a relative, adverbial or participial clause is named on the way to what the clause
+    says of something else; the members listed under it are examples there, not a classification."""
+    while word.head != word.i:
+        if word.dep in SUBORDINATE_CLAUSES:
+            return True
+        word = parse.words[word.head]
+    return False
 
 
 def _appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:

@@ -87,3 +87,5 @@ SUPPOSING_VERBS = frozenset(["suppose", "imagine", "assume", "pretend"])
 TRYING_VERBS = frozenset(["try", "attempt", "seek"])
 # "A DaemonSet ensures that all Nodes run a copy of a Pod": the clause is what the subject brings about.
 ENSURING_VERBS = frozenset(["ensure", "guarantee"])
+# "scheduling refers to making sure that Pods are matched to Nodes": "make" with one of these ensures.
+ENSURING_ADJECTIVES = frozenset(["sure", "certain"])
