@@ -897,6 +897,31 @@ def test_what_a_thing_does_whenever_something_holds_is_a_relation() -> None:
     assert relations_of("When there are empty belts, the sorter adds crates.", *names) == set()
 
 
+def test_what_a_thing_does_when_an_option_is_switched_on_is_no_relation() -> None:
+    """R23: "… when the night shift and the ledger are enabled" names an option someone chose (a
+    passive of a setting verb), not a moment that comes by itself: a condition read as a fact."""
+    names = ("Sorter", "Crate", "Belt")
+    for sentence in [
+        "The sorter adds crates when the night shift and the ledger are enabled.",
+        "The sorter adds crates whenever the belt speed is configured.",
+    ]:
+        assert relations_of(sentence, *names) == set(), sentence
+    assert relations_of("The sorter adds crates when the belts are full.", *names) == {("Sorter", "adds", "Crate")}
+
+
+def test_a_bare_participle_after_a_present_verb_is_no_clause_of_its_subject() -> None:
+    """R20/R23: "The ledger lists a set of crates and managed by a sorter" has no "is" before
+    "managed": the participle qualifies the crates, so the sorter manages no ledger; with "is" it
+    is the ledger's own clause."""
+    names = ("Ledger", "Crate", "Sorter")
+    assert ("Sorter", "manages", "Ledger") not in relations_of(
+        "The ledger lists a set of crates with a common label and managed by a sorter.", *names
+    )
+    assert ("Sorter", "manages", "Ledger") in relations_of(
+        "The ledger lists a set of crates with a common label and is managed by a sorter.", *names
+    )
+
+
 def test_a_noun_phrase_parsed_as_appositions_is_one_noun() -> None:
     """R23, precision first, on a parse spaCy really gives: "The default Acme sorter takes …" read
     as "default" with the appositions "Acme" and "sorter" is one noun phrase, the sorter: Acme is no

@@ -174,6 +174,12 @@ def verb_subjects(parse: Parse, verb: Word) -> list[Word]:
         return []
     if verb.tag == "VBG" and head.tag in ("VBZ", "VBP", "VBD"):
         return []  # "X detects this and tries … by triggering A and/or reserving B": "reserving" is no "X reserves"
+    if (
+        verb.tag == "VBN"
+        and head.tag in ("VBZ", "VBP")
+        and not any(w.dep in ("aux", "auxpass") for w in parse.children(verb.i))
+    ):
+        return []  # "X: Defines a set of gateways … and managed by a controller": the bare participle qualifies the gateways
     return [w for w in parse.children(head.i) if w.dep in SUBJECT_DEPS]
 
 

@@ -16,6 +16,7 @@ from wikigen.engines.offline.lexicon import (
     POINTING,
     READER_SUBJECTS,
     SEQUENCE_WORDS,
+    SETTING_VERBS,
     SOME,
     SUPPOSING_VERBS,
     TIME_MARKERS,
@@ -199,11 +200,13 @@ def _is_circumstance(parse: Parse, clause: Word, before: bool) -> bool:
     if marker is None:
         return False
     # "The autoscaler adds nodes when there are unschedulable Pods": when it happens, always; "…
-    # adds finalizers when you use …" is a step the reader takes
+    # adds finalizers when you use …" is a step the reader takes, "… when the feature gate is
+    # enabled" an option someone chose
     return (
         before
         or marker.lemma.casefold() not in ("when", "whenever")
         or any(w.dep in ("nsubj", "nsubjpass") and w.lemma.casefold() in READER_SUBJECTS for w in children)
+        or (clause.lemma.casefold() in SETTING_VERBS and any(w.dep == "auxpass" for w in children))
     )
 
 

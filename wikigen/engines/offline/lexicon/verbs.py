@@ -87,5 +87,8 @@ SUPPOSING_VERBS = frozenset(["suppose", "imagine", "assume", "pretend"])
 TRYING_VERBS = frozenset(["try", "attempt", "seek"])
 # "A DaemonSet ensures that all Nodes run a copy of a Pod": the clause is what the subject brings about.
 ENSURING_VERBS = frozenset(["ensure", "guarantee"])
+# "… use coordinated leader election when the feature gate is enabled": what someone switches on or
+# sets up; a "when" clause of their passive is an option chosen, not a moment that comes by itself.
+SETTING_VERBS = frozenset(["enable", "disable", "configure", "set", "specify", "install", "activate"])
 # "scheduling refers to making sure that Pods are matched to Nodes": "make" with one of these ensures.
 ENSURING_ADJECTIVES = frozenset(["sure", "certain"])
