@@ -1041,6 +1041,22 @@ def test_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation(
     assert relations_of("Millers grind grain for the whole valley.", *names) == {("Miller", "grinds", "Grain")}
 
 
+def test_how_a_setting_named_by_code_is_set_is_a_use_not_a_definition() -> None:
+    """R20: "The `Ledger.write/2` function allows the `mode` option to be set to …" and "… by updating
+    the `rows` field" tell how a knob of the term is used, as "You can use X" does: a use, which
+    defines nothing; what the function does is its function."""
+    for sentence in [
+        "The `Ledger.write/2` function allows the `mode` option to be set to append.",
+        "The ledger keeper enables growing the ledger, either by hand or by a clerk, by updating the `rows` field.",
+        "`Ledger.write/2` also provides the ability to mark the row with a `label` option.",
+    ]:
+        term = "Ledger.write/2" if "write" in sentence else "ledger keeper"
+        reading = reading_of(sentence, term)
+        assert (reading.pattern, reading.rank) == ("use", Rank.DESCRIBES), sentence
+    reading = reading_of("The `Ledger.write/2` function provides a way to add one row to the ledger.", "Ledger.write/2")
+    assert (reading.pattern, reading.rank) == ("function", Rank.DEFINES)
+
+
 def test_a_clause_under_make_sure_states_no_relation() -> None:
     """R23: "Milling refers to making sure that millers grind grain" says what milling brings about,
     as "ensures that" does ("make" with "sure" or "certain"); "making millers grind grain" is a plain

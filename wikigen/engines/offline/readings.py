@@ -145,6 +145,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
                 and not any(w.dep == "dobj" for w in parse.children(governor.i))
             )
         )
+        if uses.sets_an_option(parse, head):
+            return Reading("use", Rank.DESCRIBES, forward=forward)
         weak = incidental or subjects.is_definite(parse, head)
         return Reading(
             "function",

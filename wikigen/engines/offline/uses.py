@@ -23,6 +23,7 @@ from wikigen.engines.offline.lexicon import (
     PLACED_VERBS,
     POINTING,
     PURPOSE_NOUNS,
+    SETTING_NOUNS,
     SPEAKING_VERBS,
     TEXT_ITSELF,
     USERS,
@@ -345,3 +346,19 @@ def names_one_of_its_kind(parse: Parse, head: Word) -> bool:
         and any(w.dep in ("oprd", "attr", "dobj") for w in parse.children(clause.i))
         for clause in parse.children(head.i)
     )
+
+
+def sets_an_option(parse: Parse, head: Word) -> bool:
+    """ "The `String.split/3` function allows the `parts` option to be set to …", "The
+    ReplicationController enables scaling … by updating the `replicas` field": the sentence tells how
+    one of its settings, named by code, is used — a detail of using the term, not what it is or
+    does. A setting that is the term itself ("the `abort` parameter …") is the term."""
+    own = {w.i for w in parse.subtree(head.i)}
+    for word in parse.words:
+        if word.i in own or word.lemma.casefold() not in SETTING_NOUNS or word.pos != "NOUN":
+            continue
+        named = [w for w in parse.children(word.i) if w.dep in ("compound", "nmod", "appos") and w.code]
+        after = parse.words[word.i + 1] if word.i + 1 < len(parse.words) else None
+        if named or (after is not None and after.code and after.dep == "appos"):
+            return True
+    return False

@@ -38,6 +38,9 @@ CLASS_NOUNS = frozenset(
 PROCESS_NOUNS = frozenset(["process", "act", "practice", "task"])
 # "A ReplicaSet's purpose is to maintain …": the noun says what the subject is for.
 PURPOSE_NOUNS = frozenset(["purpose", "role", "job", "goal", "aim", "responsibility", "task"])
+# "… allows the `parts` option to be set …", "… by updating the `replicas` field": a setting named by
+# code, one of the knobs a thing is used with.
+SETTING_NOUNS = frozenset(["option", "field", "parameter", "argument", "flag", "key", "setting"])
 
 # Nouns that name a word, not the thing it names.
 NAME_NOUNS = frozenset(["term", "word", "name", "keyword"])
