@@ -44,10 +44,10 @@ from wikigen.engines.offline.terms import (
     head_variants,
     is_acceptable_term,
     is_identifier_like,
+    unqualified_names,
 )
 from wikigen.engines.offline.text import CJK, Sentence, visible
 from wikigen.model.ids import normalize_name
-from wikigen.model.inflection import singular_forms
 
 DEFINITION_POOL = 6  # sentences of the best form ranked by the model per term
 
@@ -192,7 +192,7 @@ def definitions(
         chosen = ranked[0]
         start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
         pattern = "copula" if chosen.reading.rank == Rank.DEFINES else "described"
-        unqualified = _unqualified(candidate, hub_terms, texts)
+        unqualified = unqualified_names(candidate.term, candidate.code, "marked" in candidate.signals, hub_terms, texts)
         accepted.append(
             Definition(
                 candidate.term,
@@ -244,31 +244,6 @@ def _fold_product_names(
         counts[key] = counts.get(key, 0) - len(moved)
         if not readings[key]:
             del readings[key]
-
-
-def _unqualified(candidate: Candidate, hubs: AbstractSet[str], texts: Sequence[str]) -> list[str]:
-    """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about (``hubs``,
-    casefolded), named before a common noun, says only whose objects they are — the noun alone names
-    the term too (an alias, where no other concept or anchor owns it: R26). "Kubernetes API" and
-    "Kubernetes RBAC" are names of their own, and so is a noun the texts never count ("Kubernetes
-    architecture": "architecture" alone is any design, "a pluggable architecture for …"). An
-    initialism names a standard or a kind ("CSI ephemeral volumes" are some ephemeral volumes), and a
-    word the texts also write in lower case before the noun ("the binding cycle") is no name at all."""
-    head, _, rest = candidate.term.partition(" ")
-    if candidate.code or head.casefold() not in hubs or not rest or rest != rest.lower():
-        return []
-    if len(head) > 1 and head.isupper():
-        return []
-    phrases = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(candidate.term)]
-    if any(m.group(0)[:1].islower() for p in phrases for text in texts for m in p.finditer(text)):
-        return []
-    if not is_acceptable_term(rest) and not ("marked" in candidate.signals and rest.isalpha()):
-        # a common noun ("objects") is the term's other name only where the author marks the
-        # product's phrase as a term ("*Kubernetes objects* are …")
-        return []
-    # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
-    counted = bool(singular_forms(rest.split()[-1])) or any(p.search(text) for p in phrases for text in texts)
-    return [rest] if counted else []
 
 
 def _kind_of(parse: Parse, head: Word, start: int) -> str:

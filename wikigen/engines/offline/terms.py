@@ -10,6 +10,8 @@ verbatim span of the sentence or passage it was read from (R22).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from wikigen.engines.offline.lexicon import (
@@ -63,6 +65,31 @@ def head_variants(term: str) -> list[str]:
     if not words:
         return []
     return [" ".join([*words[:-1], form]) for form in other_numbers(words[-1])]
+
+
+def unqualified_names(term: str, code: bool, marked: bool, hubs: AbstractSet[str], texts: Sequence[str]) -> list[str]:
+    """ "Kubernetes objects", "Kubernetes volumes": the product the sources are about (``hubs``,
+    casefolded), named before a common noun, says only whose objects they are — the noun alone names
+    the term too (an alias, where no other concept or anchor owns it: R26). "Kubernetes API" and
+    "Kubernetes RBAC" are names of their own, and so is a noun the texts never count ("Kubernetes
+    architecture": "architecture" alone is any design), unless the author ``marked`` the phrase as a
+    term. An initialism names a standard or a kind ("CSI ephemeral volumes" are some ephemeral
+    volumes), and a word the texts also write in lower case before the noun ("the binding cycle") is
+    no name at all."""
+    head, _, rest = term.partition(" ")
+    initialism = len(head) > 1 and head.isupper()
+    if code or head.casefold() not in hubs or not rest or rest != rest.lower() or initialism:
+        return []
+    phrases = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(term)]
+    written = [m.group(0) for p in phrases for text in texts for m in p.finditer(text)]
+    if any(w[:1].islower() for w in written):
+        return []
+    if not is_acceptable_term(rest) and not (marked and rest.isalpha()):
+        # a common noun ("objects") is the term's other name only where the author marks the
+        # product's phrase as a term ("*Kubernetes objects* are …")
+        return []
+    # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
+    return [rest] if singular_forms(rest.split()[-1]) or written else []
 
 
 def canonical_name(term: str, code: bool, words: frozenset[str]) -> str:
