@@ -41,9 +41,6 @@ from wikigen.engines.offline.members import kind_members, kind_named
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
 
-# the dependency labels of a clause that hangs on a noun or a verb as its modifier
-SUBORDINATE_CLAUSES = frozenset(["relcl", "advcl", "acl"])
-
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
     r"for (?:an? |the )?\w+ to|"  # "For a Pod to be given a QoS class of `Guaranteed`: …"
@@ -330,7 +327,7 @@ def _is_in_subordinate_clause(parse: Parse, word: Word) -> bool:
     noun inside a relative, adverbial or participial clause is named on the way to what the clause
     says of something else; the members listed under it are examples there, not a classification."""
     while word.head != word.i:
-        if word.dep in SUBORDINATE_CLAUSES:
+        if word.dep in ("relcl", "advcl", "acl"):
             return True
         word = parse.words[word.head]
     return False
