@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-from wikigen.engines.offline.acceptance import is_spread
+from wikigen.engines.offline.acceptance import HUB_SHARE, HUB_SOURCES, is_spread
 from wikigen.engines.offline.candidates import is_mentioned_only_as_code
 from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
@@ -166,8 +166,8 @@ def draw_relations(
     hubs = frozenset(
         ref
         for ref, counts in found_in.items()
-        if len(documents) >= 3
-        and len(counts) >= 0.6 * len(documents)
+        if len(documents) >= HUB_SOURCES
+        and len(counts) >= HUB_SHARE * len(documents)
         and proper.get(ref)
         and sum(proper[ref]) >= 0.8 * len(proper[ref])
     )

@@ -357,8 +357,6 @@ def sets_an_option(parse: Parse, head: Word) -> bool:
     for word in parse.words:
         if word.i in own or word.lemma.casefold() not in SETTING_NOUNS or word.pos != "NOUN":
             continue
-        named = [w for w in parse.children(word.i) if w.dep in ("compound", "nmod", "appos") and w.code]
-        after = parse.words[word.i + 1] if word.i + 1 < len(parse.words) else None
-        if named or (after is not None and after.code and after.dep == "appos"):
+        if any(w.dep in ("compound", "nmod", "appos") and w.code for w in parse.children(word.i)):
             return True
     return False
