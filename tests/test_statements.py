@@ -1856,3 +1856,18 @@ def test_a_term_marked_as_the_means_of_another_thing_is_put_to_use() -> None:
     assert reading_of(text, "seed sieves").rank != Rank.DEFINES
     named = "The farm has a new machine that lets millers sort the seeds via _seed sieving_."
     assert reading_of(named, "seed sieving").rank == Rank.DEFINES
+
+
+def test_what_the_term_will_be_in_the_example_at_hand_is_no_definition() -> None:
+    """R20: "`ledger-cli`: will be the name of the program." and "Here, `row` will be a copy of the
+    last row." say what the example at hand will do, never what the term is; a "will" in a clause of
+    its own leaves the definition standing."""
+    for sentence, term in [
+        ("`ledger-cli`: will be the name of the program.", "ledger-cli"),
+        ("Here, `row` will be a copy of the last row.", "row"),
+        ("The keeper will write the row to the ledger.", "keeper"),
+    ]:
+        assert reading_of(sentence, term).forward, sentence
+    sentence = "A ledger is a record of rows: once you write a row, the keeper will keep it."
+    reading = reading_of(sentence, "ledger")
+    assert (reading.pattern, reading.rank, reading.forward) == ("copula", Rank.DEFINES, False)

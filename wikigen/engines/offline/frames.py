@@ -14,6 +14,7 @@ from wikigen.engines.offline.lexicon import (
     CONNECTIVES,
     CONSEQUENCE_WORDS,
     EACH,
+    FUTURE_MODALS,
     HABITUAL_WORDS,
     HEDGES,
     LIKENESS_ADJECTIVES,
@@ -291,6 +292,12 @@ def is_habitual(parse: Parse, verb: Word) -> bool:
 def is_possibility(parse: Parse, verb: Word) -> bool:
     """ "… can provide useful automation": what something may do, not what it is for."""
     return any(w.dep == "aux" and w.lemma.casefold() == "can" for w in parse.children(verb.i))
+
+
+def is_future(parse: Parse, verb: Word) -> bool:
+    """ "`rick-portal-gun`: will be the name of the CLI program", "The spawned process will execute
+    …": what will be the case in the example or the step at hand, not what always holds."""
+    return any(w.dep == "aux" and w.lemma.casefold() in FUTURE_MODALS for w in parse.children(verb.i))
 
 
 def is_negated(parse: Parse, head: Word) -> bool:

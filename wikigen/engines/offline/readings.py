@@ -63,6 +63,10 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", Rank.MENTIONS)
     reading = _read(parse, head, marked)
+    if head.dep in ("nsubj", "nsubjpass") and frames.is_future(parse, parse.words[head.head]):
+        # "`s` will be a copy …", "`rick-portal-gun`: will be the name of …": what the example at
+        # hand will do, never what the term is
+        return replace(reading, forward=True)
     if frames.is_hortative(parse) or frames.FRAGMENT.match(parse.text) or continues(parse.text, parse):
         # "…, let's talk about how Elixir identifies named functions": what the text does next; "as, in
         # case of an error, …", "are called "Python function parameters"": the rest of a sentence

@@ -14,6 +14,9 @@ HEDGES = frozenset(["may", "might", "could", "would", "should"])
 # a definition under "can" or "must" may still say what a thing is for (frames.is_possibility
 # weighs "can" on its own), where a relation needs a plain statement.
 UNASSERTING_MODALS = HEDGES | {"can", "must"}
+# What will happen: "`s` will be a copy …", "the scheduler will retry …" tells a case or a step of an
+# example as it unfolds, not what always holds.
+FUTURE_MODALS = frozenset(["will"])
 # How often something holds: "The operating system usually includes …" says what holds most of the time.
 FREQUENCY_WORDS = frozenset(["usually", "often", "sometimes", "typically", "generally", "normally", "mostly"])
 # "DaemonSets typically provide node-local services …": what a term does in most uses, not what it is
