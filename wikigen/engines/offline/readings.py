@@ -260,6 +260,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if subjects.is_former_name(parse, head):
         return Reading("mention", Rank.MENTIONS, forward=True)
     called = subjects.called(parse, head)
+    if called is not None and uses.is_named_in_passing(parse, head):
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if called is not None:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
         rank = Rank.DESCRIBES if subjects.is_symbol_named(parse, head) else Rank.DEFINES

@@ -23,6 +23,7 @@ from wikigen.engines.offline.lexicon import (
     PLACED_VERBS,
     POINTING,
     PURPOSE_NOUNS,
+    READER_SUBJECTS,
     SETTING_NOUNS,
     SPEAKING_VERBS,
     TEXT_ITSELF,
@@ -346,6 +347,43 @@ def names_one_of_its_kind(parse: Parse, head: Word) -> bool:
         and any(w.dep in ("oprd", "attr", "dobj") for w in parse.children(clause.i))
         for clause in parse.children(head.i)
     )
+
+
+def is_named_in_passing(parse: Parse, head: Word) -> bool:
+    """ "… you provide the information in a file known as a _manifest_", "It is possible to request
+    ports … (called host ports)", "… allows you to create CLI programs with several commands (also
+    known as subcommands)": the thing named is what the reader acts on, in passing — the sentence says
+    what the reader does, not what the thing is ("Python packages have a standard format called a
+    "wheel"" says it of the packages, and "… run Elixir's Interactive Shell, called IEx" names the one
+    shell Elixir has)."""
+    words = parse.words
+    verb = words[head.head]
+    if head.dep == "pobj":  # "known as X"
+        verb = words[verb.head]
+    if verb.dep != "acl" or verb.lemma.casefold() not in NAMING_VERBS:
+        return False
+    clause = words[verb.head]
+    if any(w.dep == "poss" and w.pos != "PRON" for w in parse.children(clause.i)):
+        return False  # "Elixir's unit test framework called `ExUnit`": the one the owner has, named
+    # up to the clause the named noun sits in, through gerunds and participles ("an API for
+    # building generic servers (called `GenServer`)" sits in "Elixir provides an API")
+    while clause.pos not in ("VERB", "AUX") or clause.dep in ("pcomp", "acl", "amod"):
+        if clause.head == clause.i:
+            return False
+        clause = words[clause.head]
+    subject = _subject(parse, clause)
+    # "… stores and manages accounts in a file called …": the first verb's doer
+    while subject is None and clause.dep == "conj" and clause.pos in ("VERB", "AUX"):
+        clause = words[clause.head]
+        subject = _subject(parse, clause)
+    if clause.pos not in ("VERB", "AUX"):
+        return False
+    # "to request ports …", "look no further than …": an act, with no doer named
+    return subject is None or subject.lemma.casefold() in READER_SUBJECTS
+
+
+def _subject(parse: Parse, verb: Word) -> Word | None:
+    return next((w for w in parse.children(verb.i) if w.dep in ("nsubj", "nsubjpass", "expl")), None)
 
 
 def sets_an_option(parse: Parse, head: Word) -> bool:
