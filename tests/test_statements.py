@@ -1891,3 +1891,13 @@ def test_a_thing_the_reader_acts_on_named_in_passing_is_no_definition() -> None:
     ]:
         reading = reading_of(sentence, term)
         assert (reading.pattern, reading.rank) == ("called", Rank.DEFINES), sentence
+
+
+def test_a_term_the_text_before_introduced_is_not_introduced_by_its_emphasis() -> None:
+    """R20: "… and **entry** to refer to one of these "sub-entries" of your ledger" and "The keeper
+    adds these *sub-entries* …" stress a word the text before introduced; the same word without
+    "these" is introduced here."""
+    sentence = "Here I use **book** to refer to the whole ledger, and **entry** to refer to one of these *sub-entries* of it."
+    assert reading_of(sentence, "sub-entries").rank == Rank.MENTIONS
+    assert reading_of("The keeper adds these *sub-entries* every day.", "sub-entries").rank == Rank.MENTIONS
+    assert reading_of("The keeper adds *sub-entries* every day.", "sub-entries").pattern == "emphasis"

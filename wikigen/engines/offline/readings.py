@@ -30,6 +30,7 @@ from wikigen.engines.offline.lexicon import (
     EACH,
     FUNCTION_VERBS,
     OFFERING_VERBS,
+    POINTING,
     TOPIC_VERBS,
 )
 from wikigen.engines.offline.parse import Parse, Word
@@ -310,6 +311,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not complements.defines_another(parse, head)
         and not used
         and not subjects.is_some_of(parse, head)  # "… can be made of multiple _requirements_"
+        # "… to refer to one of these "subcommands"": what the text before introduced
+        and subjects.determiner(parse, head) not in POINTING
         and not frames.is_of_each(
             parse, governor
         )  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"
