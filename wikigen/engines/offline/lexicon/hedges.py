@@ -14,8 +14,9 @@ HEDGES = frozenset(["may", "might", "could", "would", "should"])
 # a definition under "can" or "must" may still say what a thing is for (frames.is_possibility
 # weighs "can" on its own), where a relation needs a plain statement.
 UNASSERTING_MODALS = HEDGES | {"can", "must"}
-# What will happen: "`s` will be a copy …", "the scheduler will retry …" tells a case or a step of an
-# example as it unfolds, not what always holds.
+# What will happen: "Here, `s` will be a copy …" tells what the example at hand will do, never what a
+# term is. Not among UNASSERTING_MODALS: "The ReplicaSet will create/delete its Pods to match this
+# number" still states a relation.
 FUTURE_MODALS = frozenset(["will"])
 # How often something holds: "The operating system usually includes …" says what holds most of the time.
 FREQUENCY_WORDS = frozenset(["usually", "often", "sometimes", "typically", "generally", "normally", "mostly"])
