@@ -334,6 +334,20 @@ def test_link_targets_are_not_the_sentences_words() -> None:
     assert claim("knowledge/net", linked)["status"] != "stated"
 
 
+def test_a_long_claim_is_cut_by_what_a_reader_reads_never_inside_a_link() -> None:
+    """R22, E1: a claim's text is cut near 240 characters of what a reader reads: link targets take
+    none of them, so a sentence whose words fit is shown whole however long its links, and a cut
+    never leaves half a link ("… or [Node …")."""
+    links = ", ".join(f"[crate {n}](https://orchard.example/docs/crates/{n}/index.html)" for n in range(6))
+    fits = f"Growers sort {links} and the rest of the harvest by size before they ship it."
+    assert claim("knowledge/farm", fits)["text"] == fits
+    words = " ".join(["apples"] * 36)
+    long = f"Growers sort {words} and [the pears of the late harvest](https://orchard.example/pears) by size."
+    text = claim("knowledge/farm", long)["text"]
+    assert text.endswith(" …") and len(text) < len(long)
+    assert text.count("[") == text.count("]") and text.count("(") == text.count(")")
+
+
 def test_section_headings_drop_attribute_blocks() -> None:
     """R20: a heading's anchor or style block ("{#id}", "{ #id }", "{: .warning}") is not part of
     its name."""

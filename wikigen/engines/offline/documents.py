@@ -219,11 +219,25 @@ def _same_status_run(quote: str) -> str:
 
 
 def _headline(quote: str, whole: bool = False) -> str:
-    """The claim's text: the quote's first sentence as read (see :func:`shown`), cut at a word near 240,
-    or the whole quote as read, cut near twice that."""
+    """The claim's text: the quote's first sentence as read (see :func:`shown`), cut at a word near 240
+    characters a reader reads, or the whole quote as read, cut near twice that. Link targets are
+    not read, so they take none of the length, and a cut never falls inside a link or a code span."""
     text = " ".join(shown(quote).split()) if whole else _first_sentence(quote)
     limit = HEADLINE_CHARS * (2 if whole else 1)
-    if len(text) > limit:
-        cut = text.rfind(" ", 0, limit)
-        text = text[: cut if cut > 0 else limit] + " …"
+    read = visible(text).text
+    if len(read) > limit:
+        text = text[: _cut(text, read, limit)] + " …"
     return text
+
+
+def _cut(text: str, read: str, limit: int) -> int:
+    """The last space of ``text`` before which a reader reads at most ``limit`` characters, the
+    start of what ``text`` reads as ``read`` (not inside "[a link"'s text or a `code span`)."""
+    cut = 0
+    for space in re.finditer(" ", text):
+        before = visible(text[: space.start()]).text
+        if len(before) > limit:
+            break
+        if read.startswith(before):
+            cut = space.start()
+    return cut or text.rfind(" ", 0, limit)
