@@ -1901,3 +1901,16 @@ def test_a_term_the_text_before_introduced_is_not_introduced_by_its_emphasis() -
     assert reading_of(sentence, "sub-entries").rank == Rank.MENTIONS
     assert reading_of("The keeper adds these *sub-entries* every day.", "sub-entries").rank == Rank.MENTIONS
     assert reading_of("The keeper adds *sub-entries* every day.", "sub-entries").pattern == "emphasis"
+
+
+def test_members_that_share_a_modifier_the_kind_lacks_name_its_narrower_sense() -> None:
+    """R23 (senses): "the containers (*farm crates* and *farm boxes*)" says which containers the
+    sentence means, the farm ones, a narrower sense than the bare kind: no member is made a kind of
+    "Container". A kind that carries the shared modifier, or members that share none, classify."""
+    names = ("Farm crate", "Farm box", "Container", "Farm container", "Crate")
+    narrowed = "You stack the containers (*farm crates* and *farm boxes*) by size."
+    assert not {r for r in relations_of(narrowed, *names) if r[1] == "is a"}
+    same = "You stack the *farm containers* (*farm crates* and *farm boxes*) by size."
+    assert ("Farm crate", "is a", "Farm container") in relations_of(same, *names)
+    plain = "You stack the containers (*crates* and *farm boxes*) by size."
+    assert ("Farm box", "is a", "Container") in relations_of(plain, *names)

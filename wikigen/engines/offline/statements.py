@@ -304,7 +304,12 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             listed = endpoints.with_conjuncts(parse, [child])
             # "two data structures: keyword lists and maps" lists members; "init containers: containers
             # that run …" glosses the term with its class
-            if child.dep == "appos" and plural and ("(" in between or (":" in between and len(listed) > 1)):
+            if (
+                child.dep == "appos"
+                and plural
+                and ("(" in between or (":" in between and len(listed) > 1))
+                and not _narrowed_by_members(parse, word, listed)
+            ):
                 members.extend(listed)
             elif (
                 child.dep == "prep"
@@ -320,6 +325,17 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             if member.i in refs and refs[member.i] not in hubs:
                 found.add(Stated(refs[member.i], "is a", refs[word.i]))
     return found
+
+
+def _narrowed_by_members(parse: Parse, kind: Word, members: list[Word]) -> bool:
+    """ "the types of parameters (*CLI arguments* and *CLI options*)": every member shares a modifier
+    the kind lacks, so the list says which of the kind the sentence means ("CLI parameters", a
+    narrower sense), not that the members are of the bare kind."""
+    def modifiers(word: Word) -> set[str]:
+        return {w.lemma.casefold() for w in parse.children(word.i) if w.dep in ("compound", "amod")}
+
+    shared = set.intersection(*(modifiers(m) for m in members)) if len(members) > 1 else set()
+    return bool(shared - modifiers(kind))
 
 
 def _is_in_subordinate_clause(parse: Parse, word: Word) -> bool:
