@@ -1914,3 +1914,20 @@ def test_members_that_share_a_modifier_the_kind_lacks_name_its_narrower_sense() 
     assert ("Farm crate", "is a", "Farm container") in relations_of(same, *names)
     plain = "You stack the containers (*crates* and *farm boxes*) by size."
     assert ("Farm box", "is a", "Container") in relations_of(plain, *names)
+
+
+def test_a_subject_narrowed_by_a_participle_or_a_for_states_nothing_of_its_kind() -> None:
+    """R20/R23: "The keeper tending the big book checks the rows" and "A keeper for big books checks
+    the rows" speak of some keepers, picked out by what follows the noun; an aside set off by commas
+    ("The keeper, using the big book, checks …") and the bare kind still state a relation."""
+    names = ("Keeper", "Row")
+    for sentence in [
+        "The keeper tending the big book checks the rows.",
+        "A keeper for big books checks the rows.",
+    ]:
+        assert not relations_of(sentence, *names), sentence
+    for sentence in [
+        "The keeper, using the big book, checks the rows.",
+        "A keeper checks the rows.",
+    ]:
+        assert ("Keeper", "checks", "Row") in relations_of(sentence, *names), sentence

@@ -46,6 +46,20 @@ def is_denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) 
         )
         or is_pointed(parse, subject, named)
         or any(w.dep == "det" and w.lemma.casefold() in SOME for w in before)
+        or _is_narrowed(parse, subject)
+    )
+
+
+def _is_narrowed(parse: Parse, subject: Word) -> bool:
+    """ "The controller managing that finalizer notices …", "a controller for Jobs tracks …", "All
+    modules defined in Elixir are …": a participle or a "for" right after the subject picks some of
+    its kind, so what follows is said of those (not "The control plane, using the node controller,
+    …", an aside set off by a comma)."""
+    return any(
+        w.i > subject.i
+        and not parse.text[subject.end : w.start].strip()
+        and ((w.dep == "acl" and w.tag in ("VBN", "VBG")) or (w.dep == "prep" and w.text.casefold() == "for"))
+        for w in parse.children(subject.i)
     )
 
 
