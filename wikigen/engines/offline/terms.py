@@ -80,13 +80,13 @@ def unqualified_names(term: str, code: bool, marked: bool, hubs: AbstractSet[str
     initialism = len(head) > 1 and head.isupper()
     if code or head.casefold() not in hubs or not rest or rest != rest.lower() or initialism:
         return []
-    phrases = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(term)]
-    written = [m.group(0) for p in phrases for text in texts for m in p.finditer(text)]
-    if any(w[:1].islower() for w in written):
-        return []
     if not is_acceptable_term(rest) and not (marked and rest.isalpha()):
         # a common noun ("objects") is the term's other name only where the author marks the
         # product's phrase as a term ("*Kubernetes objects* are …")
+        return []
+    phrases = [re.compile(r"\b" + r"\s+".join(map(re.escape, f.split())) + r"\b", re.I) for f in head_variants(term)]
+    written = [m.group(0) for p in phrases for text in texts for m in p.finditer(text)]
+    if any(w[:1].islower() for w in written):
         return []
     # the texts write it in the plural somewhere ("Kubernetes clusters", across a line break too)
     return [rest] if singular_forms(rest.split()[-1]) or written else []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from wikigen.engines.offline import complements, frames, subjects
+from wikigen.engines.offline import complements, endpoints, frames, subjects
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
     DEMONSTRATING_VERBS,
@@ -371,19 +371,12 @@ def is_named_in_passing(parse: Parse, head: Word) -> bool:
         if clause.head == clause.i:
             return False
         clause = words[clause.head]
-    subject = _subject(parse, clause)
-    # "… stores and manages accounts in a file called …": the first verb's doer
-    while subject is None and clause.dep == "conj" and clause.pos in ("VERB", "AUX"):
-        clause = words[clause.head]
-        subject = _subject(parse, clause)
-    if clause.pos not in ("VERB", "AUX"):
-        return False
-    # "to request ports …", "look no further than …": an act, with no doer named
-    return subject is None or subject.lemma.casefold() in READER_SUBJECTS
-
-
-def _subject(parse: Parse, verb: Word) -> Word | None:
-    return next((w for w in parse.children(verb.i) if w.dep in ("nsubj", "nsubjpass", "expl")), None)
+    if any(w.dep == "expl" for w in parse.children(clause.i)):
+        return False  # "there's another "virtual file" called …": what the sentence presents
+    # the doers, a coordinated verb's those of the verb before it; none: "to request ports …", "look
+    # no further than …", an act
+    doers = endpoints.verb_subjects(parse, clause)
+    return not doers or any(w.lemma.casefold() in READER_SUBJECTS for w in doers)
 
 
 def sets_an_option(parse: Parse, head: Word) -> bool:
