@@ -1227,7 +1227,7 @@ def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", Rank.DEFINES)
     # what it is mostly used for, like what it typically does, is one use among others
     assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == Rank.DESCRIBES
-    assert reading_of("Ledgers are used to count grain.", "Ledgers").rank == Rank.DEFINES
+    assert reading_of("A ledger is used to count grain.", "ledger").rank == Rank.DEFINES
 
 
 def test_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:
@@ -1397,6 +1397,22 @@ def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     mentions them; "each named granary" is a granary with a name,
     not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
     assert reading_of(sentence, term) == reading
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "rank"),
+    [
+        ("Granaries are used to store the grain of the village.", "Granaries", Rank.DESCRIBES),
+        ("Millstones are used by the miller to grind the grain.", "Millstones", Rank.DESCRIBES),
+        ("A granary is used to store the grain of the village.", "granary", Rank.DEFINES),
+        ("The `~g` sigil is used to store the grain of the village.", "~g", Rank.DEFINES),
+    ],
+)
+def test_what_the_members_of_a_kind_are_used_for_is_one_use(sentence: str, term: str, rank: Rank) -> None:
+    """R20, precision first: "Granaries are used to …" (a plural subject of a passive "used")
+    tells one use of the members, as "Cgroups are used as a pod boundary …" does; "A granary is used
+    to …" and a name written as code ("The `~g` sigil is used to …") say what it is for."""
+    assert reading_of(sentence, term).rank == rank
 
 
 def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:

@@ -294,6 +294,13 @@ def is_possibility(parse: Parse, verb: Word) -> bool:
     return any(w.dep == "aux" and w.lemma.casefold() == "can" for w in parse.children(verb.i))
 
 
+def is_plural_passive(parse: Parse, verb: Word) -> bool:
+    """ "Cgroups are used as a pod boundary …", "QoS classes are used by Kubernetes to decide …": a
+    passive verb whose auxiliary agrees with a plural subject. What the members of a kind are used
+    for is one use of them; "The `~s` sigil is used to …" tells what one tool is for."""
+    return any(w.dep == "auxpass" and w.text.casefold() in ("are", "were") for w in parse.children(verb.i))
+
+
 def is_future(parse: Parse, verb: Word) -> bool:
     """ "`rick-portal-gun`: will be the name of the CLI program", "The spawned process will execute
     …": what will be the case in the example or the step at hand, not what always holds."""

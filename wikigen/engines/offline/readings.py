@@ -192,6 +192,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or frames.is_habitual(parse, governor)
             # "This address is used as …", "each certificate … is used to gain …": one, or each
             or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH
+            # "Cgroups are used as a pod boundary …": one use of the members, not what the kind is
+            or (frames.is_plural_passive(parse, governor) and not head.code)
         )
         # "X is used to …"
         return Reading("function", Rank.DESCRIBES if weak else Rank.DEFINES, forward=forward)
