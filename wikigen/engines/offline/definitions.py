@@ -306,7 +306,7 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
 _WEAK = ("emphasis", "use")
 # Forms of leaning that no reading survives: the sentence is about what the text before named, or
 # leads into what comes after it
-_LEANING_ANY = ("connective", "continues", "pronoun_subject", "lead_in")
+_LEANING_ANY = ("connective", "continues", "pronoun_subject", "lead_in", "counted_lead_in")
 
 def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[str] = ()) -> tuple[int, str]:
     """The sentence, or with the sentence before it when it refers back ("This set is called …"),

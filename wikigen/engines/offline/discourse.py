@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from wikigen.engines.offline.lexicon import (
     BACK_POINTING_OPENERS,
+    COUNT_WORDS,
     DOCUMENTS,
     NAMING_PHRASES,
     OPENING_CONNECTIVES,
@@ -120,6 +121,31 @@ def _leads_in(text: str, parse: Parse | None, term: Word | None = None) -> bool:
     return text[: min(before, default=term.start)].strip(" *_`[\"'“”").casefold() not in ("", "the", "a", "an")
 
 
+def _counts_what_follows(text: str, parse: Parse | None, term: Word | None = None) -> bool:
+    """The sentence ends on a colon right after a counted plural object of its main verb ("Module
+    attributes serve three purposes:", "X provides several resources to Y:"): what the term does is
+    the list that follows, which the quote leaves out."""
+    if not text.rstrip().endswith(":") or parse is None:
+        return False
+    words = parse.words
+    for noun in words:
+        if noun.dep not in ("dobj", "pobj") or noun.tag != "NNS":
+            continue
+        counted = any(
+            w.dep == "nummod" or (w.dep in ("amod", "det") and w.lemma.casefold() in COUNT_WORDS)
+            for w in parse.children(noun.i)
+        )
+        verb = words[noun.head]
+        for _ in range(3):  # "… due to several reasons:": up through the prepositions to the verb
+            if verb.pos in ("VERB", "AUX") or verb.head == verb.i:
+                break
+            verb = words[verb.head]
+        main = verb.dep == "ROOT" or (verb.dep == "conj" and words[verb.head].dep == "ROOT")
+        if counted and main and not any(w.pos in ("VERB", "AUX") for w in words[noun.i + 1 :]):
+            return True
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Lean:
     """One way a sentence leans on its surroundings, with a sentence it must fire on and one it must not."""
@@ -168,6 +194,13 @@ LEANS: tuple[Lean, ...] = (
         "By default, the scheduler keeps one gizmo for every node:",
         "The gizmo keeps one entry for every node:",
         "gizmo",
+    ),
+    Lean(
+        "counted_lead_in",
+        "ends on a colon right after a counted object of its main verb: what it does is the list that follows",
+        _counts_what_follows,
+        "The gizmo serves three purposes:",
+        "The gizmo compares a value against many patterns until it finds one:",
     ),
 )
 
