@@ -1415,6 +1415,21 @@ def test_what_the_members_of_a_kind_are_used_for_is_one_use(sentence: str, term:
     assert reading_of(sentence, term).rank == rank
 
 
+@pytest.mark.parametrize(
+    ("sentence", "term", "rank"),
+    [
+        ("`harvest` is an optional `int`, by default is `None`.", "harvest", Rank.MENTIONS),
+        ("The possible seasons are `Spring`, `Summer` and `Autumn`.", "seasons", Rank.MENTIONS),
+        ("A harvest is the yield of one field in one season.", "harvest", Rank.DEFINES),
+    ],
+)
+def test_a_value_or_type_written_as_code_says_not_what_the_term_is(sentence: str, term: str, rank: Rank) -> None:
+    """R20, precision first: a copula whose complement is written as code gives a value, a type or
+    the members ("`harvest` is an optional `int`", "The possible seasons are `Spring`, …"), not
+    what the term is; a complement in prose ("is the yield of …") defines it."""
+    assert reading_of(sentence, term).rank == rank
+
+
 def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     """R23, precision first: "four old ploughs" are those four, and "steel-tipped
     ploughs" one kind of plough ("API-initiated evictions", "set-based selectors"): neither states a

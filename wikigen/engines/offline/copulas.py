@@ -16,6 +16,10 @@ def copula_reading(parse: Parse, head: Word, governor: Word, *, marked: bool, fo
     """The reading of ``head``, the subject of the copula ``governor``; ``forward``: the sentence
     points elsewhere."""
     attr = next((w for w in parse.children(governor.i) if w.dep in ("attr", "acomp")), None)
+    if attr is not None and attr.dep == "attr" and attr.code:
+        # "`intro` is an optional `str`", "The possible classes are `Guaranteed`, `Burstable` …":
+        # a value, a type or members written as code, not what the term is
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if (
         attr is not None
         and attr.dep == "attr"
