@@ -340,16 +340,22 @@ def test_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None
 
 def test_a_capitalized_word_inside_a_sentence_is_not_the_lower_case_concept() -> None:
     """R20, one word in two senses: "Tiller sells …", capitalized inside a sentence, names something
-    else (a company, a library) than the `tiller` command, a concept named in lower case; the
-    command as the sentence writes it still names it."""
+    else (a company, a library) than the `tiller` command, a concept named in lower case; so does
+    "Tiller buys …" opening a sentence, where the sources write that capital inside one too. The
+    command as the sentence writes it still names it, and so does a capital that only ever opens a
+    sentence ("Ploughman leases …" of `ploughman`)."""
     tiller = {"id": "concept/tiller", "name": "tiller", "aliases": [], "type": "command"}
+    ploughman = {"id": "concept/ploughman", "name": "ploughman", "aliases": [], "type": "command"}
     body = (
         "A **Pasture** is a fenced field where the herd grazes.\n\n"
-        "The `tiller` command prepares a Pasture. In spring, Tiller sells a Pasture to each farmer.\n"
+        "The `tiller` command prepares a Pasture. In spring, Tiller sells a Pasture to each farmer.\n\n"
+        "Tiller buys a Pasture from each farmer. Ploughman leases a Pasture to the herd.\n"
     )
-    found = triples(run(make_request(body, anchors=[tiller])))
+    found = triples(run(make_request(body, anchors=[tiller, ploughman])))
     assert ("concept/tiller", "prepares", "Pasture") in found
     assert ("concept/tiller", "sells", "Pasture") not in found
+    assert ("concept/tiller", "buys", "Pasture") not in found
+    assert ("concept/ploughman", "leases", "Pasture") in found
 
 
 def test_recheck_finds_fragment_relation_and_repeats_none() -> None:

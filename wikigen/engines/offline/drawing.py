@@ -132,6 +132,7 @@ def draw_relations(
     proper: dict[str, list[bool]] = {}
     written: dict[str, set[str]] = {}  # each concept's mentions as the sentences write them
     mentioned = []
+    capitalized_inside: set[str] = set()  # refs some sentence writes capitalized after its first word
     by_name = {normalize_name(form): ref for ref, forms in named for form in forms}
     for document in documents:
         if not is_english(language(document)):
@@ -160,6 +161,8 @@ def draw_relations(
                 found_in.setdefault(ref, Counter())[document.source] += 1
             for mention in found:
                 written.setdefault(mention.ref, set()).add(sentence.clean.text[mention.start : mention.end])
+                if _is_capitalized_inside(mention, sentence):
+                    capitalized_inside.add(mention.ref)
                 if mention.start > 0:
                     proper.setdefault(mention.ref, []).append(sentence.clean.text[mention.start].isupper())
     # A hub (the language, the product) is a proper name most of the increment's sources mention.
@@ -185,8 +188,10 @@ def draw_relations(
     # A field or a label written as lower-case code ("two labels: `namespace` and …",
     # "the `map` computation") is another sense than the capitalized name of a concept
     capitalized = {ref for ref, forms in named if forms and forms[0][:1].isupper()}
-    # … and a capitalized word inside a sentence ("Typer installs Rich", the library) another sense than
-    # a concept named in lower case (`typer`, the command)
+    # … and a capitalized word inside a sentence ("as Typer allows …", the library) another sense than
+    # a concept named in lower case (`typer`, the command); where the sources write it so, the
+    # capital that opens a sentence is that sense too ("Typer installs Rich"), while "Kube-scheduler
+    # selects …" is `kube-scheduler`, written in lower case everywhere else
     lowered = {ref for ref, forms in named if forms and forms[0][:1].islower()}
     for sentence, found in mentioned:
         guard.check()
@@ -198,7 +203,7 @@ def draw_relations(
             and not (
                 text[m.start].isupper()
                 and m.ref in lowered
-                and text[: m.start].strip(_OPENERS)
+                and (text[: m.start].strip(_OPENERS) or m.ref in capitalized_inside)
                 and not _is_written_as_code(m, sentence)
             )
         ]
@@ -233,6 +238,16 @@ def draw_relations(
 
 
 _OPENERS = " \t\n\"'*_([`>-"  # what may stand before a sentence's first word
+
+
+def _is_capitalized_inside(mention: Mention, sentence: Sentence) -> bool:
+    """The sentence writes the mention with a capital after its first word, not as code."""
+    text = sentence.clean.text
+    return (
+        text[mention.start].isupper()
+        and bool(text[: mention.start].strip(_OPENERS))
+        and not _is_written_as_code(mention, sentence)
+    )
 
 
 def _is_written_as_code(mention: Mention, sentence: Sentence) -> bool:
