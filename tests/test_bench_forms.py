@@ -99,3 +99,26 @@ def test_form_counts_count_each_concept_once_and_name_it_in_the_forms_file() -> 
     assert (figures["form8"]["claims"], figures["form8"]["claims_total"]) == (1, 1)
     assert "app_dir.py\tsnake dotted file" in lines
     assert "article/a\treference_link\tSee [the docs][docs]." in lines
+
+
+def test_this_command_on_the_concepts_own_page_leans_on_no_sentence() -> None:
+    """Form 2: "This command is an alias of `tar`." cited from the page named after the concept
+    points at the page's title, not at a sentence before it; on another page, or opening with "It",
+    it still counts."""
+
+    def concept(name: str, quote: str, source: str) -> dict[str, Any]:
+        return {
+            "kind": "concept",
+            "name": name,
+            "definition": {"text": quote, "citations": ["c1"]},
+            "citations": [{"citation_id": "c1", "quote": quote, "source": source}],
+        }
+
+    concepts = {
+        "concept/gtar": concept("gtar", "This command is an alias of `tar`.", "knowledge/tldr/linux/gtar"),
+        "concept/git-log": concept("git log", "This command is an alias of `git-log`.", "knowledge/tldr/common/git-log"),
+        "concept/tar": concept("tar", "This command is an alias of `gtar`.", "knowledge/tldr/common/archives"),
+        "concept/zip": concept("zip", "It packs files into an archive.", "knowledge/tldr/common/zip"),
+    }
+    figures, _ = bench_quality.form_counts(concepts, concepts, {"a.md": _source("A tar.\n")})
+    assert figures["form2"] == {"concepts": 2, "share": 0.5, "rows": {"pointing": 2}}
