@@ -73,12 +73,17 @@ def test_definition_shapes(sentence: str, term: str, pattern: str) -> None:
 
 
 def test_anaphoric_naming_needs_the_sentence_before() -> None:
-    """R20: "This set is called …" is quoted together with the sentence it refers back to."""
+    """R20: "This set is called …" (or "Those sets, which we call …", "This set, also known as
+    …") is quoted together with the sentence it refers back to."""
     assert reading_of("This set is called the _prelude_.", "prelude").anaphoric
     assert not reading_of("The first set of tools is called the _prelude_.", "prelude").anaphoric
     # "The first approach" is one of those the sentence before lists
     assert reading_of("The first approach is referred to as _row sowing_.", "row sowing").anaphoric
     assert reading_of("The remote shed is called a *gizmo depot*.", "gizmo depot").anaphoric  # the one told of
+    # a naming clause on a noun that points back names what the text before described
+    assert reading_of('Those sheds, which we call here "dry stores", keep the grain.', "dry stores").anaphoric
+    assert reading_of("This shed, also known as the tool shed, holds the ploughs.", "tool shed").anaphoric
+    assert not reading_of("The farm has a shed, known as the tool shed, for the ploughs.", "tool shed").anaphoric
 
 
 @pytest.mark.parametrize(

@@ -136,6 +136,8 @@ def called(parse: Parse, head: Word) -> bool | None:
             for w in parse.children(subject.i)
         ):
             return True  # the other ones than those the sentence before named
+    if verb.dep in ("relcl", "acl") and (subject is None or subject.tag in ("WDT", "WP")):
+        subject = words[verb.head]  # "Those conveniences, which we call here X": the noun named
     if subject is None:
         return False
     # "… while the second is referred to as _vertical scaling_", "The first approach is referred to
