@@ -1435,6 +1435,16 @@ def test_a_value_or_type_written_as_code_says_not_what_the_term_is(sentence: str
     assert reading_of(sentence, term).rank == rank
 
 
+def test_a_kind_named_after_another_thing_is_no_subclass_of_the_bare_concept() -> None:
+    """R23, one word in two senses: "an Acme gateway", "a Hayfield controller" name a kind of their own
+    after another thing (as "an API gateway" is no Gateway of the Gateway API); a plain word before
+    the head ("a wooden gateway", "a field gateway") still makes the subject one of the concept."""
+    assert relations_of("The Tiller is an Acme gateway that opens at dawn.", "Tiller", "gateway") == set()
+    assert relations_of("The Tiller is a Hayfield controller for the barns.", "Tiller", "controller") == set()
+    assert ("Tiller", "is a", "gateway") in relations_of("The Tiller is a wooden gateway that opens at dawn.", "Tiller", "gateway")
+    assert ("Tiller", "is a", "gateway") in relations_of("The Tiller is a field gateway that opens at dawn.", "Tiller", "gateway")
+
+
 def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     """R23, precision first: "four old ploughs" are those four, and "steel-tipped
     ploughs" one kind of plough ("API-initiated evictions", "set-based selectors"): neither states a

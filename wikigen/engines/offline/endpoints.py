@@ -123,6 +123,22 @@ def is_one_of_a_kind(
     )
 
 
+def is_named_kind(parse: Parse, head: Word, mention: Mention) -> bool:
+    """ "an API gateway", "an Ingress controller", "CNI plugins": a capitalized name right before the
+    mention's head narrows it to a kind of its own, named after another thing, not a subclass the
+    concept stands for ("a character encoding", "software extensions" still are encodings and
+    extensions)."""
+    return any(  # "a UTF-8 encoded binary" is still a binary: a name of letters only
+        w.dep in ("compound", "amod")
+        and w.i > 0
+        and w.end <= mention.start
+        and w.text[:1].isupper()
+        and w.text.isalpha()
+        and not w.code
+        for w in parse.children(head.i)
+    )
+
+
 def is_named_after(parse: Parse, word: Word) -> bool:
     """A common noun followed by a code name, "a label, `x/y`", "an immutable label `x` on …": one
     instance, named."""

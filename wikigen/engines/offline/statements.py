@@ -115,7 +115,10 @@ def stated(
             if not (parse.words[i].dep in ("compound", "amod") and parse.words[i].head in refs)
         }
         only_narrowed = {refs[i] for i in narrowed} - spoken
-        classes = {s for s in found if s.predicate == "is a" and s.subject not in only_narrowed}
+        kinds_named = {refs[h.i] for h, m in heads if h.i in narrowed and endpoints.is_named_kind(parse, h, m)}
+        classes = {
+            s for s in found if s.predicate == "is a" and s.subject not in only_narrowed and s.object not in kinds_named
+        }
         found = classes | _stated(parse, general, hubs, named, kinds, products)
     return sorted(
         (s for s in found if s.subject != s.object), key=lambda s: (s.subject, s.predicate, s.object)
