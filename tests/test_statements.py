@@ -642,7 +642,7 @@ def test_a_relational_adjective_relates_subject_and_object() -> None:
 
 def test_a_name_called_out_after_its_class_is_a_member_of_it() -> None:
     """R23: "a tool called `rake`" makes `rake` a tool, also where the parser reads "called `rake`"
-    as an apposition of the class noun."""
+    as an apposition of the class noun; "another "*tool*" called "*hoe*"" makes the hoe one more."""
     found = relations_of(
         "To help with the harvest, the farm provides three sheds (`north`, `south`, and `west`) plus "
         "a tool called `rake` described below:",
@@ -650,6 +650,8 @@ def test_a_name_called_out_after_its_class_is_a_member_of_it() -> None:
         "rake",
     )
     assert found == {("rake", "is a", "tool")}
+    another = 'And there\'s another "*tool*" called "*hoe*" that is only used for weeds.'
+    assert relations_of(another, "tool", "hoe") == {("hoe", "is a", "tool")}
 
 
 def test_a_code_name_before_its_kind_is_one_of_that_kind() -> None:

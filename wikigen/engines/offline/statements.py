@@ -299,8 +299,8 @@ def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[
             continue
         members: list[Word] = []
         named = endpoints.called_name(parse, word)
-        if named.i != word.i and endpoints.determiner_of(parse, word) in ("a", "an"):
-            members.append(named)  # "a macro called `use`": use is a macro
+        if named.i != word.i and endpoints.determiner_of(parse, word) in ("a", "an", "another"):
+            members.append(named)  # "a macro called `use`": use is a macro; "another file called X" too
         for child in parse.children(word.i):
             between = parse.text[word.end : child.start]
             plural = word.tag in ("NNS", "NNPS")
