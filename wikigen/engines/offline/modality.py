@@ -8,6 +8,7 @@ import re
 
 from wikigen.engines.offline.lexicon import (
     CONDITION_MARKERS,
+    CONNECTIVE_NOUNS,
     ENABLING_VERBS,
     ENSURING_ADJECTIVES,
     ENSURING_VERBS,
@@ -178,6 +179,13 @@ def _is_framed(parse: Parse, prep: Word) -> bool:
             return True
         if pobj.tag == "NNS" and any(w.dep in ("prep", "relcl", "acl") for w in parse.children(pobj.i)):
             return True  # "In clusters with less than 100 feasible nodes, …"
+        if (
+            prep.i == 0
+            and pobj.pos == "NOUN"
+            and lemma not in CONNECTIVE_NOUNS
+            and not any(w.dep in ("det", "poss") for w in parse.children(pobj.i))
+        ):
+            return True  # "In background cascading deletion, …": within that mode or process
     return False
 
 

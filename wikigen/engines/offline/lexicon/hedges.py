@@ -56,6 +56,9 @@ MOMENT_NOUNS = frozenset(["scenario", "situation", "case", "point", "time", "mom
 FRAME_NOUNS = frozenset(
     ["case", "situation", "configuration", "scenario", "setup", "mode", "circumstance", "event", "example"]
 )
+# Nouns of a fronted "In …," that only connect ("In order to", "In particular", "In addition"), where a
+# bare noun there frames a mode or a process ("In dynamic provisioning, the controller creates …")
+CONNECTIVE_NOUNS = plain_words("order particular general addition practice fact short summary turn contrast theory total")
 # Adverbs that deny most of a clause, as "not" denies all of it: "Handlers rarely take arguments"
 # states nothing as a fact
 SCARCITY_ADVERBS = plain_words("rarely seldom hardly barely scarcely")
