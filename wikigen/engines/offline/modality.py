@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from wikigen.engines.offline.lexicon import (
+    CONCESSIVE_ADVERBS,
     CONDITION_MARKERS,
     CONNECTIVE_NOUNS,
     ENABLING_VERBS,
@@ -94,7 +95,7 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
             return True  # "While the kubelet is …, …" says when; "…, while Y runs …" contrasts
         if child.dep == "advmod" and child.tag == "WRB" and lemma in ("how", "why"):
             return True
-        if child.dep == "advmod" and lemma in UNASSERTING_ADVERBS:
+        if child.dep == "advmod" and lemma in UNASSERTING_ADVERBS | CONCESSIVE_ADVERBS:
             return True
         if child.dep == "advmod" and lemma in SEQUENCE_WORDS:
             return True

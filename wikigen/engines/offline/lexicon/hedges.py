@@ -30,6 +30,8 @@ LIKELIHOOD_WORDS = frozenset(["probably", "possibly", "perhaps"])
 # ("X perhaps manages Y"). Unlike HABITUAL_WORDS not "commonly" or "frequently": "X is commonly
 # used with Y" may state a relation.
 UNASSERTING_ADVERBS = FREQUENCY_WORDS | LIKELIHOOD_WORDS
+# What holds even so, in the case at hand: "However, the Pod still runs on the node."
+CONCESSIVE_ADVERBS = plain_words("still")
 # "Finally, kube-scheduler assigns …", "Kubernetes then provides …": a step of a procedure, so no
 # relation that always holds.
 SEQUENCE_WORDS = frozenset(["finally", "then", "next", "afterwards", "subsequently", "lastly"])
