@@ -477,6 +477,22 @@ def test_a_labelled_list_entry_is_about_its_label() -> None:
     assert "Seed drill" not in concepts(body)
 
 
+def test_a_list_entry_telling_what_the_example_will_be_defines_nothing() -> None:
+    """R20: "`barn-keeper`: will be the name of the program." tells what the example at hand will do,
+    as "`X` will be a copy of …" does; an entry in the present tense still defines its term."""
+    body = (
+        "# Packaging\n\n"
+        "Set the project's fields:\n\n"
+        "* `barn-keeper`: will be the name of the program that the farmers run in their terminal.\n"
+        "* `hay-loader`: loads the hay bales onto the cart before the farmers drive to the barn.\n\n"
+        "Then run `barn-keeper` and `hay-loader` in the terminal. Both `barn-keeper` and `hay-loader` "
+        "print a line for every bale.\n"
+    )
+    found = concepts(body)
+    assert "barn-keeper" not in found
+    assert "hay-loader" in found
+
+
 def test_two_emphasized_phrases_stress_a_contrast() -> None:
     """R20, precision first: "preferred over *hand saws* and *pit saws*" stresses two things
     against each other; it introduces neither."""

@@ -1928,13 +1928,15 @@ def test_what_the_term_will_be_in_the_example_at_hand_is_no_definition() -> None
 def test_a_thing_the_reader_acts_on_named_in_passing_is_no_definition() -> None:
     """R20: "… you keep the rows in a file known as a _ledger_", "It is possible to order quills
     (called goose quills), but …" and "… allows you to write books with several parts (also known as
-    volumes)" name a thing the reader acts on: the sentence says what the reader does, not what the
+    volumes)" name a thing the reader acts on, and "We want the press to create a book called
+    `year-book`" one the reader wants made: the sentence says what the reader does, not what the
     thing is. What a thing has ("Ledgers have a standard format called a "folio"") and the one an
     owner has ("… open Acme's bookkeeping shell, called Abacus") stay named."""
     for sentence, term in [
         ("Most often, you keep the rows in a file known as a _ledger_.", "ledger"),
         ("It is possible to order quills from the shop (called goose quills), but this is rare.", "goose quills"),
         ("But **Scribe** allows you to write books with several parts (also known as volumes).", "volumes"),
+        ("We want the press to create a printed book called `year-book`.", "year-book"),
     ]:
         assert reading_of(sentence, term).rank == Rank.MENTIONS, sentence
     for sentence, term in [

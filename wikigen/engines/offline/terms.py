@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from wikigen.engines.offline.lexicon import (
+    FUTURE_MODALS,
     LEADING_STOP_WORDS,
     NAMING_PHRASES,
     PROPERTY_ENDINGS,
@@ -201,7 +202,8 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
     rest = re.sub(r"^\W*" + re.escape(term) + r"\W*", "", first[0].clean.text) if first else ""
     if (
         first
-        and normalize_name(rest.split()[0] if rest.split() else "if") not in USE_CASE_OPENERS
+        # "`rick-portal-gun`: will be the name of …": what the example at hand will do
+        and normalize_name(rest.split()[0] if rest.split() else "if") not in USE_CASE_OPENERS | FUTURE_MODALS
         and _is_acceptable_listed_term(term, code, vocabulary)
         and len(first[0].clean.text.split()) >= len(term.split()) + 4
     ):

@@ -376,6 +376,9 @@ def is_named_in_passing(parse: Parse, head: Word) -> bool:
     # the doers, a coordinated verb's those of the verb before it; none: "to request ports …", "look
     # no further than …", an act
     doers = endpoints.verb_subjects(parse, clause)
+    if doers and clause.dep in ("xcomp", "ccomp") and clause.head != clause.i:
+        # "we want it to create a program called X": what the reader wants done
+        doers = [*doers, *endpoints.verb_subjects(parse, words[clause.head])]
     return not doers or any(w.lemma.casefold() in READER_SUBJECTS for w in doers)
 
 
