@@ -1451,6 +1451,17 @@ def test_a_kind_named_after_another_thing_is_no_subclass_of_the_bare_concept() -
     assert ("Tiller", "is a", "gateway") in relations_of("The Tiller is a field gateway that opens at dawn.", "Tiller", "gateway")
 
 
+def test_a_kinds_code_name_with_the_and_no_classifier_is_the_examples_one() -> None:
+    """R23: "The `Granary` is used to store the harvests of this farm." speaks of the example's
+    granary (a kind's name written as code, with "the" and no classifier after it): it states no
+    relation of granaries; "A `Granary` stores …" still does."""
+    sentence = "The `Granary` is used to store the harvests of the village."
+    assert relations_of(sentence, "Granary", "harvests") == set()
+    assert ("Granary", "stores", "harvests") in relations_of(
+        "A `Granary` stores the harvests of the village.", "Granary", "harvests"
+    )
+
+
 def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     """R23, precision first: "four old ploughs" are those four, and "steel-tipped
     ploughs" one kind of plough ("API-initiated evictions", "set-based selectors"): neither states a

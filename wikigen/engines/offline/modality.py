@@ -49,6 +49,11 @@ def is_denied(parse: Parse, subject: Word, named: frozenset[int] = frozenset()) 
         or is_pointed(parse, subject, named)
         or any(w.dep == "det" and w.lemma.casefold() in SOME for w in before)
         or _is_narrowed(parse, subject)
+        # "The `Deployment` is used to oversee the pods …": a kind's code name with "the" and no
+        # classifier after it is the example's one
+        or (subject.code and subject.text[:1].isupper() and any(
+            w.dep == "det" and w.lemma.casefold() == "the" for w in parse.children(subject.i)
+        ))
     )
 
 
