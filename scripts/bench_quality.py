@@ -41,8 +41,8 @@ once however many rows fire:
   "Here", "Such", "The same", "The above", "Similarly", "Likewise", "Also", "Then", "Now", "So",
   "Thus", "Hence", "Therefore", "Otherwise", "Instead", "In this case", "For this reason", "As such",
   "<Word> like this" …; capitalized, as a whole word; not "It is possible to …", where "It" stands for
-  what follows) or ends with ``:``; not "This command …" (or "This shell keyword …") on the page named
-  after the concept, whose title the phrase points at.
+  what follows) or ends with ``:``; not "This command …" (a page subject's kind, as the engine reads
+  it) on the page named after the concept, whose title the phrase points at.
 - form 8, markup in a quote: a definition's quote (counted over concepts) or a claim's quote
   (counted over all claims), code spans dropped, holds a blockquote marker ``>`` at its start, a line
   start or after a sentence's end, an admonition marker at a line start (``/// tip``, ``!!! note``),
@@ -429,11 +429,6 @@ def code_only_names(names: Iterable[str], files: Mapping[str, bytes]) -> set[str
     }
 
 
-def definition_quotes(concept: Mapping[str, Any]) -> list[str]:
-    """The quotes a concept's definition cites (its text where it cites none)."""
-    return [quote for _, quote in definition_citations(concept)]
-
-
 def definition_citations(concept: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(source, quote) of each quote a concept's definition cites; its text, from no source, where it
     cites none."""
@@ -447,18 +442,18 @@ def definition_citations(concept: Mapping[str, Any]) -> list[tuple[str, str]]:
     return cited or ([("", str(definition["text"]))] if definition.get("text") else [])
 
 
-# "This command is an alias of `tar`." on the page of `gtar`: the page's own subject, not a sentence before
-OWN_PAGE_SUBJECT = re.compile(r"^[\"'(\[]*this\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|refers|can|has|does)\b", re.I)
-
-
 def points_at_own_page(name: str, source: str, quote: str) -> bool:
-    """A quote that opens with "This <kind> …" on the page named after the concept (its file's stem,
-    separators aside) speaks of the page's subject, as its title names it; it leans on no sentence."""
+    """A quote that opens with "This command …" (a kind of page subject, as the engine reads it when
+    it draws the page's relations: ``drawing.THIS_PAGE``) on the page named after the concept (its
+    file's stem, separators aside) speaks of the page's subject, as its title names it; it leans on
+    no sentence."""
+    from wikigen.engines.offline.drawing import THIS_PAGE
+
     def key(text: str) -> str:
         return re.sub(r"[\s_-]+", "", text).casefold()
 
     stem = source.rsplit("/", 1)[-1]
-    return bool(stem) and key(stem) == key(name) and OWN_PAGE_SUBJECT.match(visible(quote)) is not None
+    return bool(stem) and key(stem) == key(name) and THIS_PAGE.match(visible(quote)) is not None
 
 
 def form_counts(

@@ -6,7 +6,7 @@ Regexes are exempt from the module check below. Those that only alternate plain 
 from a lexicon list with ``lexicon.alternation``: ``frames.FRAGMENT`` (CONNECTIVES), ``frames.FURTHER``
 and ``acceptance._ASIDE_REMARK`` (ADDITIVE_CONNECTIVES), ``headings._LEAD``
 (HEADING_LEADS), ``concept_types._COMPONENT`` and ``concept_types._ENTITY`` (COMPONENT_WORDS, ENTITY_WORDS),
-``drawing._THIS`` (PAGE_SUBJECT_KINDS), ``parse._QUOTED_MODIFIER`` (CLAUSE_WORDS) and
+``drawing.THIS_PAGE`` (PAGE_SUBJECT_KINDS), ``parse._QUOTED_MODIFIER`` (CLAUSE_WORDS) and
 ``statements._CONDITIONS_FOLLOW`` (LIST_CONDITIONS). Regexes that hold grammar (stems, optional
 words, phrases around the words) stay beside their rule.
 """

@@ -76,7 +76,7 @@ def _is_named_as_written(
 
 # A page that names its own subject in the first person of documentation: "This command is …" ("This
 # page introduces X" is said of the text, not of its subject)
-_THIS = re.compile(r"^(this (?:" + alternation(PAGE_SUBJECT_KINDS) + r"))\b", re.IGNORECASE)
+THIS_PAGE = re.compile(r"^(this (?:" + alternation(PAGE_SUBJECT_KINDS) + r"))\b", re.IGNORECASE)
 
 
 _LEAD = re.compile(r"\s*#[ \t]+[^\n]+\n\s*(?P<quote>(?:>[^\n]*\n?)+)")
@@ -152,7 +152,7 @@ def draw_relations(
                     m, sentence, code_only, parsed.get(sentence.text), bare_keys.get(m.ref, set())
                 )
             ]
-            itself = _THIS.match(sentence.clean.text)
+            itself = THIS_PAGE.match(sentence.clean.text)
             if own is not None and itself is not None:
                 # "This command is an alias of `tar`" on the page of `gtar`: the page's own concept
                 found = sorted([*found, Mention(itself.start(1), itself.end(1), own)], key=lambda m: m.start)
@@ -201,10 +201,11 @@ def draw_relations(
             for m in found
             if not (text[m.start].islower() and m.ref in capitalized and _is_written_as_code(m, sentence))
             and not (
-                text[m.start].isupper()
-                and m.ref in lowered
-                and (text[: m.start].strip(_OPENERS) or m.ref in capitalized_inside)
-                and not _is_written_as_code(m, sentence)
+                m.ref in lowered
+                and (
+                    _is_capitalized_inside(m, sentence)
+                    or (m.ref in capitalized_inside and text[m.start].isupper() and not _is_written_as_code(m, sentence))
+                )
             )
         ]
         for relation in stated(parsed[sentence.text], found, hubs, kinds, products):
