@@ -9,7 +9,8 @@ Negated and question sentences define nothing; a forward reference ("… which C
 ranks below a sentence that does not point elsewhere.
 
 This module decides the reading; the tests it asks of the parse live beside it, one module per part
-of the sentence: :mod:`~wikigen.engines.offline.subjects` (the term's noun phrase), :mod:`~wikigen.engines.offline.uses`
+of the sentence: :mod:`~wikigen.engines.offline.subjects` (the term's noun phrase), :mod:`~wikigen.engines.offline.namings`
+(the name a sentence gives it), :mod:`~wikigen.engines.offline.uses`
 (what the verb does with it), :mod:`~wikigen.engines.offline.complements` (what a copula's complement says)
 and :mod:`~wikigen.engines.offline.frames` (the clause around it: hedges, conditions, steps, examples).
 What a copula says of its subject term is read by :mod:`~wikigen.engines.offline.copulas`; the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wikigen.engines.offline import complements, frames, subjects, uses
+from wikigen.engines.offline import complements, frames, namings, subjects, uses
 from wikigen.engines.offline.copulas import copula_reading
 from wikigen.engines.offline.discourse import continues
 from wikigen.engines.offline.findings import Rank, Reading
@@ -260,14 +261,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
         # what they are in the sentence after it, when that one opens with them
         return Reading("called", Rank.DEFINES, forward=forward, introduced=True)
-    if subjects.is_former_name(parse, head):
+    if namings.is_former_name(parse, head):
         return Reading("mention", Rank.MENTIONS, forward=True)
-    called = subjects.called(parse, head)
+    called = namings.called(parse, head)
     if called is not None and uses.is_named_in_passing(parse, head):
         return Reading("mention", Rank.MENTIONS, forward=forward)
     if called is not None:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
-        rank = Rank.DESCRIBES if subjects.is_symbol_named(parse, head) else Rank.DEFINES
+        rank = Rank.DESCRIBES if namings.is_symbol_named(parse, head) else Rank.DEFINES
         return Reading("called", rank, anaphoric=called, forward=forward)
     if (
         not subjects.is_counted(parse, head)
