@@ -1996,3 +1996,20 @@ def test_a_subject_narrowed_by_a_participle_or_a_for_states_nothing_of_its_kind(
         "A keeper checks the rows.",
     ]:
         assert ("Keeper", "checks", "Row") in relations_of(sentence, *names), sentence
+
+
+def test_another_name_in_brackets_defines_only_the_subject_it_follows() -> None:
+    """R20, R25: "Acme tags are short unique codes (also known as ear marks)" and "Part of the Acme
+    toolkit (also known as Acmekit)" give another name of a noun the sentence does not define: the bracketed
+    name is not what the sentence says a thing is. After the subject ("A ledger row (also known as a
+    line) is …") the sentence defines it, and "generic servers (called `Barn`)" names one of them."""
+    for sentence, term in [
+        ("Acme tags are short unique codes (also known as ear marks).", "ear marks"),
+        ("Part of the Acme toolkit (also known as Acmekit).", "Acmekit"),
+        ("This command refers to Plough version 6 and above (also known as Plough Core).", "Plough Core"),
+    ]:
+        assert reading_of(sentence, term).pattern != "called", sentence
+    reading = reading_of("A ledger row (also known as a line) is a record of one sale.", "line")
+    assert (reading.pattern, reading.rank) == ("called", Rank.DEFINES)
+    reading = reading_of("The farm offers an API for building generic servers (called `Barn`).", "Barn")
+    assert (reading.pattern, reading.rank) == ("called", Rank.DEFINES)

@@ -30,6 +30,8 @@ def called(parse: Parse, head: Word) -> bool | None:
         verb = words[governor.head]  # "known as X" names X; "call modules as scripts" runs them
     if verb is None or head.dep == "dobj":
         return None  # "Name the volume anything", "may be called multiple times": not the name
+    if _is_bracketed_other_name(parse, verb):
+        return None  # "… are universally unique identifiers (also known as UUIDs)": not what is defined
     if verb.tag == "VBG":
         return None  # "The directive allows referring to `Math.List` as `List`": an act of naming, in use
     if head.lemma.casefold() == "time" or any(
@@ -80,6 +82,23 @@ def called(parse: Parse, head: Word) -> bool | None:
         or subject.lemma.casefold() in DEMONSTRATIVES
         or determiner(parse, subject) in DEMONSTRATIVES
     )
+
+
+def _is_bracketed_other_name(parse: Parse, verb: Word) -> bool:
+    """ "Kubernetes UIDs are universally unique identifiers (also known as UUIDs)", "Part of
+    `azure-cli` (also known as `az`)": a bracketed other name of the noun before it, which the
+    sentence defines only when that noun is its subject ("An environment variable (also known as an
+    env var) is …"); "generic servers (called `GenServer`)" names one of them, not another name."""
+    words = parse.words
+    if verb.lemma == "call":
+        return False
+    before = verb.i - 1
+    while before >= 0 and words[before].dep == "advmod" and words[before].head == verb.i:
+        before -= 1  # "(also known as …)", "(otherwise referred to as …)"
+    if before < 0 or words[before].text != "(":
+        return False
+    named = words[verb.head]
+    return named.pos not in ("NOUN", "PROPN") or named.dep not in ("nsubj", "nsubjpass")
 
 
 def is_symbol_named(parse: Parse, head: Word) -> bool:
