@@ -2013,3 +2013,13 @@ def test_another_name_in_brackets_defines_only_the_subject_it_follows() -> None:
     assert (reading.pattern, reading.rank) == ("called", Rank.DEFINES)
     reading = reading_of("The farm offers an API for building generic servers (called `Barn`).", "Barn")
     assert (reading.pattern, reading.rank) == ("called", Rank.DEFINES)
+
+
+def test_members_offered_as_a_kind_say_not_what_the_kind_is() -> None:
+    """R20, precision first: "The farm provides `plough` and `harrow` as tools" says which members
+    are of the kind, not what a tool is; "The farm provides tools as a means for tilling" says what
+    the offered thing is for."""
+    reading = reading_of("The farm provides `plough` and `harrow` as tools.", "tools")
+    assert reading.rank == Rank.MENTIONS
+    reading = reading_of("The farm provides tools as a means for tilling the soil.", "tools")
+    assert (reading.pattern, reading.rank) == ("copula", Rank.DEFINES)

@@ -225,8 +225,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and governor.text.casefold() == "as"
         and uses.is_kind_of_offered_members(parse, head)
     ):
-        # "Elixir supports `true` and `false` as booleans"
-        return Reading("called", Rank.DEFINES, forward=forward)
+        # "Elixir supports `true` and `false` as booleans": which members are of the kind, not what
+        # the kind is
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     grouping = (
         uses.grouped_into(parse, head) if head.dep == "pobj" and governor.text.casefold() == "into" else None
     )
