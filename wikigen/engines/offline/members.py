@@ -1,14 +1,17 @@
-"""A member picked out of a kind (R20): "The simplest kind of queue is a ring buffer", "One of the
-queues is the ring buffer", "the simplest queue" name one member of the kind, and the copula's
-predicate nominal is it.
+"""A member of a kind (R20), named with or without a verb: "The simplest kind of queue is a ring
+buffer", "One of the queues is the ring buffer", "the simplest queue" name one member of the kind,
+and the copula's predicate nominal is it; members listed under a kind ("two data structures:
+keyword lists and maps", "collections such as lists"), a noun set off beside its class ("A deque, a
+queue that …"), a code name before its classifier noun ("the `Enum` module") and a definition
+list's entry glossed by a noun of its kind are each one of that kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wikigen.engines.offline import endpoints
-from wikigen.engines.offline.lexicon import CLASS_NOUNS, EXAMPLE_NOUNS, ONE_OF
+from wikigen.engines.offline import endpoints, frames
+from wikigen.engines.offline.lexicon import CLASS_NOUNS, CLASSIFIERS, EXAMPLE_NOUNS, ONE_OF
 from wikigen.engines.offline.parse import Parse, Word
 
 
@@ -68,3 +71,136 @@ def is_superlative(parse: Parse, noun: Word) -> bool:
         for w in parse.children(noun.i)
         if w.i < noun.i
     )
+
+
+def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:
+    """ "two data structures: keyword lists and maps", "collections such as lists": members are a
+    kind of the class they are listed under."""
+    found: set[tuple[str, str]] = set()
+    for word in parse.words:
+        if word.i not in refs or word.pos not in ("NOUN", "PROPN"):
+            continue
+        members: list[Word] = []
+        named = endpoints.called_name(parse, word)
+        if named.i != word.i and endpoints.determiner_of(parse, word) in ("a", "an", "another"):
+            members.append(named)  # "a macro called `use`": use is a macro; "another file called X" too
+        for child in parse.children(word.i):
+            between = parse.text[word.end : child.start]
+            plural = word.tag in ("NNS", "NNPS")
+            listed = endpoints.with_conjuncts(parse, [child])
+            # "two data structures: keyword lists and maps" lists members; "init containers: containers
+            # that run …" glosses the term with its class
+            if (
+                child.dep == "appos"
+                and plural
+                and ("(" in between or (":" in between and len(listed) > 1))
+                and not _narrowed_by_members(parse, word, listed)
+            ):
+                members.extend(listed)
+            elif (
+                child.dep == "prep"
+                and child.text.casefold() == "as"
+                and plural  # "objects in that namespace, such as Pods": the list is under "objects"
+                and any(w.text.casefold() == "such" for w in parse.children(child.i))
+                and not _is_in_subordinate_clause(parse, word)
+            ):
+                members.extend(
+                    endpoints.with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"])
+                )
+        for member in members:
+            if member.i in refs and refs[member.i] not in hubs:
+                found.add((refs[member.i], refs[word.i]))
+    return found
+
+
+def _narrowed_by_members(parse: Parse, kind: Word, members: list[Word]) -> bool:
+    """ "the types of parameters (*CLI arguments* and *CLI options*)": every member shares a modifier
+    the kind lacks, so the list says which of the kind the sentence means ("CLI parameters", a
+    narrower sense), not that the members are of the bare kind."""
+    def modifiers(word: Word) -> set[str]:
+        return {w.lemma.casefold() for w in parse.children(word.i) if w.dep in ("compound", "amod")}
+
+    shared = set.intersection(*(modifiers(m) for m in members)) if len(members) > 1 else set()
+    return bool(shared - modifiers(kind))
+
+
+def _is_in_subordinate_clause(parse: Parse, word: Word) -> bool:
+    """ "… because this method invalidates tokens that are bound to API objects such as Secrets": a
+    noun inside a relative, adverbial or participial clause is named on the way to what the clause
+    says of something else; the members listed under it are examples there, not a classification."""
+    while word.head != word.i:
+        if word.dep in ("relcl", "advcl", "acl"):
+            return True
+        word = parse.words[word.head]
+    return False
+
+
+def appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:
+    """ "A deque, a queue that opens at both ends, …", "the deque, a kind of queue, …": a noun set off
+    by a comma with an indefinite noun phrase of its class is one of that class (not a list, "three
+    inputs, a queue, a stack and a map", nor a counted noun, "one input, a queue")."""
+    found: set[tuple[str, str]] = set()
+    for word in parse.words:
+        if word.i not in refs or word.pos not in ("NOUN", "PROPN") or word.dep == "appos":
+            continue
+        children = parse.children(word.i)
+        if any(w.dep in ("nummod", "conj") for w in children):
+            continue
+        for child in children:
+            if (
+                child.dep != "appos"
+                or child.i < word.i
+                or parse.text[word.end : parse.subtree(child.i)[0].start].strip() != ","
+                or endpoints.determiner_of(parse, child) not in ("a", "an")
+                or any(w.dep == "conj" for w in parse.children(child.i))
+                or frames.is_none_of(parse, child)
+            ):
+                continue
+            classes = kind_named(parse, child, refs) or ([child] if child.i in refs else [])
+            found.update((refs[word.i], refs[c.i]) for c in classes if refs[c.i] not in hubs)
+    return found
+
+
+def classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:
+    """ "the `String.Chars` protocol", "the `Enum` module": a code name before a classifier noun that
+    is a concept itself is one of that kind (not a concept named as a common noun, ``hubs`` holds
+    those too: "the `String` module" is not what "strings" are)."""
+    found: set[tuple[str, str]] = set()
+    for word in parse.words:
+        if word.i not in refs or word.pos != "NOUN" or word.lemma.casefold() not in CLASSIFIERS:
+            continue
+        for child in parse.children(word.i):
+            if (
+                child.dep in ("compound", "nmod")
+                and child.code
+                and child.i == word.i - 1
+                and child.i in refs
+                and refs[child.i] not in hubs
+                and not endpoints.is_other_case(child, refs[child.i])
+            ):
+                found.add((refs[child.i], refs[word.i]))
+    return found
+
+
+def entry_class(parse: Parse, refs: Mapping[int, str]) -> set[tuple[str, str]]:
+    """A definition list's entry glossed by a noun of its kind: "`kube-system` : The namespace for
+    objects created by …", "`kube-public` : This namespace is readable …" (the term is one)."""
+    words = parse.words
+    colon = next((w.i for w in words if w.text == ":"), None)
+    if colon is None or colon == 0 or colon + 2 >= len(words) or colon - 1 not in refs:
+        return set()
+    term = words[colon - 1]
+    if any(w.i != term.i and w.head != term.i for w in words[:colon]):
+        return set()  # "… all of them: pods, …": the words before the colon are more than a name
+    determiner = words[colon + 1].lemma.casefold()
+    if determiner not in ("the", "a", "an", "this"):
+        return set()
+    noun = next((w for w in words[colon + 2 :] if w.pos not in ("ADJ", "ADV")), None)
+    if noun is None or noun.i not in refs or noun.pos != "NOUN":
+        return set()
+    if noun.i + 1 < len(words) and words[noun.i + 1].pos in ("NOUN", "PROPN"):
+        return set()  # "The namespace controller …" is no namespace
+    # "This namespace …" right after the term is the term; "The namespace for …" where the parse
+    # makes it the term's apposition
+    attached = determiner == "this" or (noun.dep == "appos" and noun.head == term.i)
+    return {(refs[term.i], refs[noun.i])} if attached else set()

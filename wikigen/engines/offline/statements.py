@@ -16,7 +16,7 @@ about, never where it modifies something ("a test in Rust").
 This module decides which relations a sentence states; beside it, :mod:`~wikigen.engines.offline.endpoints`
 finds a verb's subjects and the concepts its phrases name, :mod:`~wikigen.engines.offline.predicates` what
 the verb states of each object and with which predicate, :mod:`~wikigen.engines.offline.members` which
-member of a kind a copula picks out, and :mod:`~wikigen.engines.offline.modality` whether the clause
+member of a kind a copula picks out or a noun phrase names without a verb, and :mod:`~wikigen.engines.offline.modality` whether the clause
 is asserted at all.
 """
 
@@ -26,10 +26,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from wikigen.engines.offline import endpoints, frames, modality, predicates
+from wikigen.engines.offline import endpoints, frames, members, modality, predicates
 from wikigen.engines.offline.frames import WHAT_FOLLOWS, is_imperative
 from wikigen.engines.offline.lexicon import (
-    CLASSIFIERS,
     DOCUMENTING_VERBS,
     GIVING_VERBS,
     LIST_CONDITIONS,
@@ -37,7 +36,6 @@ from wikigen.engines.offline.lexicon import (
     PLATFORM_VERBS,
     alternation,
 )
-from wikigen.engines.offline.members import kind_members, kind_named
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
 
@@ -175,7 +173,7 @@ def _stated(
             if w.i in refs
             and not modality.is_denied(parse, w, named)
             # "the simplest type of queue" is one queue, not what "type" names
-            and not kind_named(parse, w, refs)
+            and not members.kind_named(parse, w, refs)
         ]
         # R20: of a product (or a language) the text says what it offers its users ("Kubernetes
         # supports …"); what else it does is one step of one case ("Kubernetes restarts containers
@@ -194,39 +192,22 @@ def _stated(
                 )
         # R20: "The simplest kind of queue is a ring buffer": the ring buffer is the queue
         found.update(
-            Stated(member, "is a", kind) for member, kind in kind_members(parse, verb, objects)
+            Stated(member, "is a", kind) for member, kind in members.kind_members(parse, verb, objects)
         )
         found.update(_used_for(parse, verb, refs, objects))
         found.update(_alternative(parse, verb, refs))
-    found.update(_listed(parse, refs, hubs))
-    found.update(_appositive(parse, refs, hubs))
-    found.update(_classified(parse, refs, hubs | kinds))
-    found.update(_entry_class(parse, refs))
+    # R20: members of a kind named without a verb: listed under it, set off beside it, written
+    # before its classifier noun, or glossed by it in a definition list
+    found.update(
+        Stated(member, "is a", kind)
+        for member, kind in (
+            members.listed(parse, refs, hubs)
+            | members.appositive(parse, refs, hubs)
+            | members.classified(parse, refs, hubs | kinds)
+            | members.entry_class(parse, refs)
+        )
+    )
     return found
-
-
-def _entry_class(parse: Parse, refs: Mapping[int, str]) -> set[Stated]:
-    """A definition list's entry glossed by a noun of its kind: "`kube-system` : The namespace for
-    objects created by …", "`kube-public` : This namespace is readable …" (the term is one)."""
-    words = parse.words
-    colon = next((w.i for w in words if w.text == ":"), None)
-    if colon is None or colon == 0 or colon + 2 >= len(words) or colon - 1 not in refs:
-        return set()
-    term = words[colon - 1]
-    if any(w.i != term.i and w.head != term.i for w in words[:colon]):
-        return set()  # "… all of them: pods, …": the words before the colon are more than a name
-    determiner = words[colon + 1].lemma.casefold()
-    if determiner not in ("the", "a", "an", "this"):
-        return set()
-    noun = next((w for w in words[colon + 2 :] if w.pos not in ("ADJ", "ADV")), None)
-    if noun is None or noun.i not in refs or noun.pos != "NOUN":
-        return set()
-    if noun.i + 1 < len(words) and words[noun.i + 1].pos in ("NOUN", "PROPN"):
-        return set()  # "The namespace controller …" is no namespace
-    # "This namespace …" right after the term is the term; "The namespace for …" where the parse
-    # makes it the term's apposition
-    attached = determiner == "this" or (noun.dep == "appos" and noun.head == term.i)
-    return {Stated(refs[term.i], "is a", refs[noun.i])} if attached else set()
 
 
 def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mapping[int, str]) -> set[Stated]:
@@ -288,112 +269,3 @@ def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[State
         for x in others
         if x.i in refs
     }
-
-
-def _listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
-    """ "two data structures: keyword lists and maps", "collections such as lists": members are a
-    kind of the class they are listed under."""
-    found: set[Stated] = set()
-    for word in parse.words:
-        if word.i not in refs or word.pos not in ("NOUN", "PROPN"):
-            continue
-        members: list[Word] = []
-        named = endpoints.called_name(parse, word)
-        if named.i != word.i and endpoints.determiner_of(parse, word) in ("a", "an", "another"):
-            members.append(named)  # "a macro called `use`": use is a macro; "another file called X" too
-        for child in parse.children(word.i):
-            between = parse.text[word.end : child.start]
-            plural = word.tag in ("NNS", "NNPS")
-            listed = endpoints.with_conjuncts(parse, [child])
-            # "two data structures: keyword lists and maps" lists members; "init containers: containers
-            # that run …" glosses the term with its class
-            if (
-                child.dep == "appos"
-                and plural
-                and ("(" in between or (":" in between and len(listed) > 1))
-                and not _narrowed_by_members(parse, word, listed)
-            ):
-                members.extend(listed)
-            elif (
-                child.dep == "prep"
-                and child.text.casefold() == "as"
-                and plural  # "objects in that namespace, such as Pods": the list is under "objects"
-                and any(w.text.casefold() == "such" for w in parse.children(child.i))
-                and not _is_in_subordinate_clause(parse, word)
-            ):
-                members.extend(
-                    endpoints.with_conjuncts(parse, [w for w in parse.children(child.i) if w.dep == "pobj"])
-                )
-        for member in members:
-            if member.i in refs and refs[member.i] not in hubs:
-                found.add(Stated(refs[member.i], "is a", refs[word.i]))
-    return found
-
-
-def _narrowed_by_members(parse: Parse, kind: Word, members: list[Word]) -> bool:
-    """ "the types of parameters (*CLI arguments* and *CLI options*)": every member shares a modifier
-    the kind lacks, so the list says which of the kind the sentence means ("CLI parameters", a
-    narrower sense), not that the members are of the bare kind."""
-    def modifiers(word: Word) -> set[str]:
-        return {w.lemma.casefold() for w in parse.children(word.i) if w.dep in ("compound", "amod")}
-
-    shared = set.intersection(*(modifiers(m) for m in members)) if len(members) > 1 else set()
-    return bool(shared - modifiers(kind))
-
-
-def _is_in_subordinate_clause(parse: Parse, word: Word) -> bool:
-    """ "… because this method invalidates tokens that are bound to API objects such as Secrets": a
-    noun inside a relative, adverbial or participial clause is named on the way to what the clause
-    says of something else; the members listed under it are examples there, not a classification."""
-    while word.head != word.i:
-        if word.dep in ("relcl", "advcl", "acl"):
-            return True
-        word = parse.words[word.head]
-    return False
-
-
-def _appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
-    """ "A deque, a queue that opens at both ends, …", "the deque, a kind of queue, …": a noun set off
-    by a comma with an indefinite noun phrase of its class is one of that class (not a list, "three
-    inputs, a queue, a stack and a map", nor a counted noun, "one input, a queue")."""
-    found: set[Stated] = set()
-    for word in parse.words:
-        if word.i not in refs or word.pos not in ("NOUN", "PROPN") or word.dep == "appos":
-            continue
-        children = parse.children(word.i)
-        if any(w.dep in ("nummod", "conj") for w in children):
-            continue
-        for child in children:
-            if (
-                child.dep != "appos"
-                or child.i < word.i
-                or parse.text[word.end : parse.subtree(child.i)[0].start].strip() != ","
-                or endpoints.determiner_of(parse, child) not in ("a", "an")
-                or any(w.dep == "conj" for w in parse.children(child.i))
-                or frames.is_none_of(parse, child)
-            ):
-                continue
-            classes = kind_named(parse, child, refs) or ([child] if child.i in refs else [])
-            found.update(Stated(refs[word.i], "is a", refs[c.i]) for c in classes if refs[c.i] not in hubs)
-    return found
-
-
-def _classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[Stated]:
-    """ "the `String.Chars` protocol", "the `Enum` module": a code name before a classifier noun that
-    is a concept itself is one of that kind (not a concept named as a common noun, ``hubs`` holds
-    those too: "the `String` module" is not what "strings" are)."""
-    found: set[Stated] = set()
-    for word in parse.words:
-        if word.i not in refs or word.pos != "NOUN" or word.lemma.casefold() not in CLASSIFIERS:
-            continue
-        for child in parse.children(word.i):
-            if (
-                child.dep in ("compound", "nmod")
-                and child.code
-                and child.i == word.i - 1
-                and child.i in refs
-                and refs[child.i] not in hubs
-                and not endpoints.is_other_case(child, refs[child.i])
-            ):
-                found.add(Stated(refs[child.i], "is a", refs[word.i]))
-    return found
