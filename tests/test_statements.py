@@ -2023,3 +2023,16 @@ def test_members_offered_as_a_kind_say_not_what_the_kind_is() -> None:
     assert reading.rank == Rank.MENTIONS
     reading = reading_of("The farm provides tools as a means for tilling the soil.", "tools")
     assert (reading.pattern, reading.rank) == ("copula", Rank.DEFINES)
+
+
+def test_two_nouns_joined_by_and_take_no_singular_verb() -> None:
+    """R23, precision first, on a parse spaCy really gives: in "The farm object defines a Crop
+    template and a tractor for the farm creates Crops …" the parser joined the object of one clause
+    to the subject of the next, and "creates", singular, cannot have "template and tractor" as its
+    subject; with a plural verb the two nouns are one subject."""
+    text = "The farm object defines a Crop template and a tractor for the farm creates Crops."
+    misparsed = reshaped(text, {"template": ("nsubj", "creates"), "creates": ("ccomp", "defines")})
+    assert hand_relations(misparsed, "Crop template", "Crops") == set()
+    assert ("Crop template", "creates", "Crops") in relations_of(
+        "The Crop template and the Tractor create Crops.", "Crop template", "Crops", "Tractor"
+    )

@@ -184,6 +184,10 @@ def verb_subjects(parse: Parse, verb: Word) -> list[Word]:
         and parse.text[head.end : verb.start].strip() == ":"
     ):
         return [head]  # a definition list's entry, "ResourceSlice : Used with structured parameters …"
+    if verb.tag == "VBZ" and any(_is_joined_by_and(parse, w) for w in own):
+        # "… defines a Pod template and a controller … creates Pods": two nouns joined by "and" take
+        # no singular verb; the parser joined the object of one clause to the subject of the next
+        return []
     if own or verb.dep != "conj":
         return own
     if head.i == verb.i or head.pos not in ("VERB", "AUX") or modality.is_unasserted(parse, head):
@@ -363,6 +367,13 @@ def is_other_case(word: Word, ref: str) -> bool:
 
 def determiner_of(parse: Parse, word: Word) -> str:
     return next((w.text.casefold() for w in parse.children(word.i) if w.dep == "det"), "")
+
+
+def _is_joined_by_and(parse: Parse, word: Word) -> bool:
+    children = parse.children(word.i)
+    return any(w.dep == "conj" for w in children) and any(
+        w.dep == "cc" and w.lemma.casefold() == "and" for w in children
+    )
 
 
 def with_conjuncts(parse: Parse, words: Sequence[Word]) -> list[Word]:
