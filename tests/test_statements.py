@@ -2036,3 +2036,21 @@ def test_two_nouns_joined_by_and_take_no_singular_verb() -> None:
     assert ("Crop template", "creates", "Crops") in relations_of(
         "The Crop template and the Tractor create Crops.", "Crop template", "Crops", "Tractor"
     )
+
+
+def test_a_clause_after_such_as_is_an_example_and_states_nothing() -> None:
+    """R20, precision first: in "Acme leverages client certificate authentication for system
+    components, such as when the Clerk authenticates to the Ledger" the clause after "such as" is one
+    example case of the first, not a fact of its own; said as the main clause it is one."""
+    assert (
+        relations_of(
+            "Acme leverages client certificate authentication for system components, such as when the"
+            " Clerk authenticates to the Ledger.",
+            "Clerk",
+            "Ledger",
+        )
+        == set()
+    )
+    assert ("Clerk", "authenticates to", "Ledger") in relations_of(
+        "The Clerk authenticates to the Ledger with a client certificate.", "Clerk", "Ledger"
+    )

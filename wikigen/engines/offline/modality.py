@@ -86,10 +86,20 @@ def _is_moment(parse: Parse, noun: Word) -> bool:
     )
 
 
+def _is_example_marker(parse: Parse, word: Word) -> bool:
+    """ "such as", "like": what the clause after it says is one example of what came before."""
+    lemma = word.text.casefold()
+    return lemma == "like" or (
+        lemma == "as" and any(w.dep == "amod" and w.lemma.casefold() == "such" for w in parse.children(word.i))
+    )
+
+
 def is_unasserted(parse: Parse, verb: Word) -> bool:
     """Negated, hedged or conditional: "does not", "may", "if …"; a step of a procedure ("After
     deleting the dependents, the controller deletes …", "… adds finalizers when you use …"); an
     embedded question ("… about how Kubernetes manages pods")."""
+    if verb.dep in ("pobj", "pcomp") and _is_example_marker(parse, parse.words[verb.head]):
+        return True  # "…, such as when the Kubelet authenticates to the API Server": an example case
     for child in parse.children(verb.i):
         lemma = child.lemma.casefold()
         if child.dep == "neg" or (child.dep == "aux" and lemma in UNASSERTING_MODALS):
