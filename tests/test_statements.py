@@ -2054,3 +2054,13 @@ def test_a_clause_after_such_as_is_an_example_and_states_nothing() -> None:
     assert ("Clerk", "authenticates to", "Ledger") in relations_of(
         "The Clerk authenticates to the Ledger with a client certificate.", "Clerk", "Ledger"
     )
+
+
+def test_a_successor_and_a_usual_member_are_no_members_of_the_kind() -> None:
+    """R23, precision first: "The Seeder is the next-generation Planter" names what replaces the
+    planter, not one of them; "… run within barns (usually Hay Barns)" says which ones as a rule,
+    not a list of members. "The Seeder is a Planter" and "… within barns (Hay Barns)" still are."""
+    assert relations_of("The Seeder is the next-generation Planter that sows two rows.", "Seeder", "Planter") == set()
+    assert ("Seeder", "is a", "Planter") in relations_of("The Seeder is a Planter that sows two rows.", "Seeder", "Planter")
+    assert relations_of("The tools run within barns (usually Hay Barns).", "Hay Barns", "barns") == set()
+    assert ("Hay Barns", "is a", "barns") in relations_of("The tools run within barns (Hay Barns).", "Hay Barns", "barns")

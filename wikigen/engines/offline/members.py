@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from wikigen.engines.offline import endpoints, frames
-from wikigen.engines.offline.lexicon import CLASS_NOUNS, CLASSIFIERS, EXAMPLE_NOUNS, ONE_OF
+from wikigen.engines.offline.lexicon import (
+    CLASS_NOUNS,
+    CLASSIFIERS,
+    EXAMPLE_NOUNS,
+    ONE_OF,
+    UNASSERTING_ADVERBS,
+)
 from wikigen.engines.offline.parse import Parse, Word
 
 
@@ -95,6 +101,11 @@ def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[t
                 and plural
                 and ("(" in between or (":" in between and len(listed) > 1))
                 and not _narrowed_by_members(parse, word, listed)
+                # "run within pods (usually static Pods)": which ones as a rule, not a list of members
+                and not any(
+                    w.dep == "advmod" and w.lemma.casefold() in UNASSERTING_ADVERBS
+                    for w in parse.children(child.i)
+                )
             ):
                 members.extend(listed)
             elif (

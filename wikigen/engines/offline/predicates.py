@@ -23,6 +23,7 @@ from wikigen.engines.offline.lexicon import (
     READER_OBJECTS,
     RELATING_PREPOSITIONS,
     RELATIONAL_ADJECTIVES,
+    SUCCESSION_WORDS,
 )
 from wikigen.engines.offline.members import is_superlative
 from wikigen.engines.offline.parse import Parse, Word
@@ -90,7 +91,7 @@ def verb_objects(
                 # colon, what that one thing is made of, not more classes of the subject
                 continue
             for word in endpoints.with_conjuncts(parse, [attr]):
-                if word.i not in refs:
+                if word.i not in refs or _is_successor(parse, word):
                     continue
                 if (word.code or word.pos == "PROPN") and not endpoints.determiner_of(parse, word):
                     # "The most common sigil is `~r`": the name is one of the subject's kind; "a Pod
@@ -384,3 +385,11 @@ def third_person(lemma: str) -> str:
     if lemma.endswith("y") and len(lemma) > 2 and lemma[-2] not in "aeiou":
         return lemma[:-1] + "ies"
     return lemma + "s"
+
+
+def _is_successor(parse: Parse, noun: Word) -> bool:
+    """ "ReplicaSet is the next-generation ReplicationController": the one that replaces it, not one
+    of its kind."""
+    return any(
+        w.lemma.casefold() in SUCCESSION_WORDS and w.i < noun.i for w in parse.subtree(noun.i)
+    )

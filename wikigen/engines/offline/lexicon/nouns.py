@@ -34,6 +34,9 @@ KIND_WORDS = INSTANCE_NOUNS | {"objects", "resources", "kind"}
 CLASS_NOUNS = frozenset(
     ["kind", "type", "form", "sort", "variant", "flavor", "flavour", "example", "instance"]
 )
+# "ReplicaSet is the next-generation ReplicationController": a word before the class noun that makes
+# the subject its successor, not one of its kind.
+SUCCESSION_WORDS = frozenset(["generation"])
 # "Eviction is the process of terminating Pods": the noun names what the subject does.
 PROCESS_NOUNS = frozenset(["process", "act", "practice", "task"])
 # "A ReplicaSet's purpose is to maintain …": the noun says what the subject is for.
