@@ -319,14 +319,12 @@ def tasks(parse: Parse, prep: Word, refs: Mapping[int, str]) -> list[tuple[str, 
 def _enabled(
     parse: Parse, verb: Word, action: Word, objects: Sequence[Word], refs: Mapping[int, str]
 ) -> list[tuple[str, str, bool]]:
-    """ "Links allow processes to establish a relationship": what is allowed is in the predicate
-    ("allows to establish relationship"), and only where it names no concept itself ("allow a node
-    to discover Node resources", "allow the scheduler to schedule pods" are garbled as a triple).
-    What it lets the reader do ("A StatefulSet lets you manage Pods") is what it is for: the
-    concept done to is the object ("lets you manage")."""
+    """What it lets the reader do ("A StatefulSet lets you manage Pods") is what it is for: the
+    concept done to is the object ("lets you manage"). What it lets something else do states no
+    relation: "Links allow processes to establish a relationship" makes processes no object of
+    "allows", and "allows to establish relationship" no predicate a reader agrees with."""
     inner = parse.children(action.i)
     allowed = [*objects, *(w for w in inner if w.dep == "nsubj")]
-    things = [w for w in inner if w.dep in ("dobj", "prep", "xcomp", "ccomp")]
     if modality.is_unasserted(parse, verb):
         return []
     readers = [w for w in allowed if w.text.casefold() in READER_OBJECTS]
@@ -336,19 +334,9 @@ def _enabled(
         predicate = f"{_active(verb, '')} {readers[0].text.casefold()}{to} {action.lemma.casefold()}"
         done = endpoints.stand_ins(parse, [w for w in inner if w.dep == "dobj"], refs)
         return [(refs[w.i], predicate, False) for w in done if w.i in refs]
-    if len(things) != 1 or things[0].dep != "dobj":
-        return []
-    thing = things[0]
-    if (
-        thing.pos != "NOUN"
-        or any(w.i in refs for w in parse.subtree(thing.i))
-        or any(w.dep == "prep" and w.text.casefold() == "of" for w in parse.children(thing.i))
-    ):
-        return []  # "to use a wide variety of runtimes": the thing is further down
-    predicate = f"{_active(verb, '')} to {action.lemma.casefold()} {thing.lemma.casefold()}"
-    if len(predicate.split()) > MAX_PREDICATE_WORDS:
-        return []
-    return [(refs[w.i], predicate, False) for w in endpoints.stand_ins(parse, allowed, refs) if w.i in refs]
+    # "Links allow processes to establish a relationship": who is allowed is no object of "allows",
+    # and "allows to establish relationship" no predicate a reader agrees with
+    return []
 
 
 def nominal(parse: Parse, noun: Word) -> str:
