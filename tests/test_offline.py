@@ -595,3 +595,16 @@ def test_a_large_increment_never_changes_its_articles() -> None:
     # the same); what matters is that neither article is trimmed by the size of the increment.
     assert analyzed["articles"][0] == run(make_request(first))["articles"][0]
     assert analyzed["articles"][1:] == run(make_request("", second))["articles"]  # "" has no article
+
+
+def test_a_glossary_entry_that_names_itself_again_defines_nothing() -> None:
+    """R20, precision first: "Hay stack\\n: For cluster-wide hay stack storage" explains the term by
+    itself (the entry of a glossary that only says what the term is for, in its own words); an
+    entry whose gloss says it in other words defines it."""
+    body = (
+        "Hay stack\n: For cluster-wide hay stack storage on every farm.\n\n"
+        "Hay loft\n: Keeps dry fodder above the stables of every farm.\n"
+    )
+    concepts = concepts_by_name(run(make_request(body)))
+    assert "hay loft" in concepts
+    assert "hay stack" not in concepts

@@ -180,6 +180,7 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
                 or (linked and is_acceptable_term(term, code=code))
             )
             and len(match.group("definition").split()) >= 3
+            and not _is_circular(term, visible(match.group("definition")).text)
         ):
             quote = match.group(0).strip()
             found.append(
@@ -206,9 +207,17 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
         and normalize_name(rest.split()[0] if rest.split() else "if") not in USE_CASE_OPENERS | FUTURE_MODALS
         and _is_acceptable_listed_term(term, code, vocabulary)
         and len(first[0].clean.text.split()) >= len(term.split()) + 4
+        and not _is_circular(term, rest)
     ):
         found.append(Definition(term, source, first[0].start, first[0].text, "list", (), code))
     return found
+
+
+def _is_circular(term: str, gloss: str) -> bool:
+    """ "`mode`: controls the "mode" to open the file with.", "DNS : For cluster-wide DNS resolution": a
+    gloss whose first sentence names its own term again explains it by itself."""
+    first = re.split(r"(?<=[.!?])\s", gloss.strip(), maxsplit=1)[0]
+    return re.search(r"(?<![\w-])" + re.escape(term) + r"s?(?![\w-])", first, re.IGNORECASE) is not None
 
 
 def _is_acceptable_listed_term(term: str, code: bool, vocabulary: Vocabulary) -> bool:
