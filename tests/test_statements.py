@@ -2062,3 +2062,15 @@ def test_a_successor_and_a_usual_member_are_no_members_of_the_kind() -> None:
     assert ("Seeder", "is a", "Planter") in relations_of("The Seeder is a Planter that sows two rows.", "Seeder", "Planter")
     assert relations_of("The tools run within barns (usually Hay Barns).", "Hay Barns", "barns") == set()
     assert ("Hay Barns", "is a", "barns") in relations_of("The tools run within barns (Hay Barns).", "Hay Barns", "barns")
+
+
+def test_the_one_told_and_a_further_feature_say_not_what_a_term_is() -> None:
+    """R20, precision first: "Using `wide=True` tells **Plough** that the output …" names the one
+    told, and "Plough has many other features" adds to what was said of it: neither says what
+    Plough is. "**Plough** tills the soil …" does, and "Plough has two blades …" describes it."""
+    told = reading_of('Using `wide=True` tells **Plough** that the output should be shown in "wide mode".', "Plough")
+    assert told.rank == Rank.MENTIONS
+    further = reading_of("Plough has many other features, as an example, you can check the docs for:", "Plough")
+    assert further.rank == Rank.MENTIONS
+    assert reading_of("**Plough** tills the soil of a field before sowing.", "Plough").rank == Rank.DEFINES
+    assert reading_of("Plough has two blades for the soil.", "Plough").rank == Rank.DESCRIBES

@@ -14,6 +14,7 @@ from wikigen.engines.offline.lexicon import (
     CONNECTIVES,
     CONSEQUENCE_WORDS,
     EACH,
+    FURTHER_MODIFIERS,
     FUTURE_MODALS,
     HABITUAL_WORDS,
     HEDGES,
@@ -214,8 +215,14 @@ FURTHER = re.compile(r"^(?:" + alternation(ADDITIVE_CONNECTIVES) + r")\b", re.IG
 
 
 def is_addition(parse: Parse, verb: Word) -> bool:
-    """ "X also provides …", "… also allow …": a further thing it does, after what it is for."""
-    return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in parse.children(verb.i))
+    """ "X also provides …", "… also allow …", "Rich has many other features": a further thing it
+    does or has, after what it is for."""
+    children = parse.children(verb.i)
+    return any(w.dep == "advmod" and w.lemma.casefold() == "also" for w in children) or any(
+        w.dep == "dobj"
+        and any(m.dep == "amod" and m.lemma.casefold() in FURTHER_MODIFIERS for m in parse.children(w.i))
+        for w in children
+    )
 
 
 def is_consequence(parse: Parse, verb: Word) -> bool:

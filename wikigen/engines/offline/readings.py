@@ -30,6 +30,7 @@ from wikigen.engines.offline.lexicon import (
     DEMONSTRATIVES,
     EACH,
     FUNCTION_VERBS,
+    GIVING_VERBS,
     OFFERING_VERBS,
     POINTING,
     TOPIC_VERBS,
@@ -322,6 +323,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         )  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"
         and not subjects.is_aside(parse, head, governor)
         and not uses.is_passed_through(parse, head)
+        # "Using `stderr=True` tells **Rich** that the output …": the one told, not what is said of it
+        and not (head.dep == "dobj" and governor.lemma in GIVING_VERBS and _says_what(parse, governor))
     ):
         # technical prose emphasizes a term where it introduces it; an emphasized adverb ("specified
         # _inline_") stresses a manner, advice ("Consider adding a _Custom Resource_ if …") tells the
@@ -375,3 +378,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep in ("compound", "amod", "nmod", "poss") and not head.code:
         return Reading("modifier", Rank.MODIFIES, forward=forward)  # "observability features"
     return Reading("mention", Rank.MENTIONS, forward=forward)
+
+
+def _says_what(parse: Parse, verb: Word) -> bool:
+    """ "tells X that …", "shows X how …": a clause of what is told."""
+    return any(w.dep == "ccomp" for w in parse.children(verb.i))

@@ -75,6 +75,9 @@ QUANTIFIERS = EACH | {"all", "some"}
 SOME = frozenset(
     ["some", "many", "several", "few", "most", "certain", "other", "multiple", "various", "numerous"]
 )
+# Words that add to what was said of a thing: "Rich has many other features", "… provides additional
+# functions". Unlike SOME not "many" or "several": "Rich has many features" may say what it has.
+FURTHER_MODIFIERS = frozenset(["other", "additional", "further"])
 # How many times, not a name: "a hook may be called multiple times". Counts, where SOME picks
 # members of a kind.
 COUNT_WORDS = frozenset(["multiple", "several", "many", "few", "two", "three", "numerous", "countless"])
