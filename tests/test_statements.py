@@ -2074,3 +2074,10 @@ def test_the_one_told_and_a_further_feature_say_not_what_a_term_is() -> None:
     assert further.rank == Rank.MENTIONS
     assert reading_of("**Plough** tills the soil of a field before sowing.", "Plough").rank == Rank.DEFINES
     assert reading_of("Plough has two blades for the soil.", "Plough").rank == Rank.DESCRIBES
+
+
+def test_what_does_the_term_to_itself_explains_nothing() -> None:
+    """R20, precision first: "`mode`: controls the "mode" to open the barn with" explains the term by
+    itself; "`lock`: controls the gate of the barn" says what it does."""
+    assert reading_of('* `mode`: controls the "mode" to open the barn with.', "mode").rank == Rank.MENTIONS
+    assert reading_of("* `lock`: controls the gate of the barn.", "lock").rank == Rank.DEFINES

@@ -154,6 +154,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         )
         if uses.sets_an_option(parse, head):
             return Reading("use", Rank.DESCRIBES, forward=forward)
+        if any(w.dep == "dobj" and w.lemma.casefold() == head.lemma.casefold() for w in parse.children(governor.i)):
+            # "`mode`: controls the "mode" to open the file with": explains the term by itself
+            return Reading("mention", Rank.MENTIONS, forward=forward)
         weak = incidental or subjects.is_definite(parse, head)
         return Reading(
             "function",
