@@ -2081,3 +2081,23 @@ def test_what_does_the_term_to_itself_explains_nothing() -> None:
     itself; "`lock`: controls the gate of the barn" says what it does."""
     assert reading_of('* `mode`: controls the "mode" to open the barn with.', "mode").rank == Rank.MENTIONS
     assert reading_of("* `lock`: controls the gate of the barn.", "lock").rank == Rank.DEFINES
+
+
+def test_a_pair_that_is_one_way_states_nothing_of_each() -> None:
+    """R23, precision first: "Fences and gates are a flexible way to keep sheep in the meadow": the
+    pair is one way, and neither alone keeps the sheep in; "Fences are a flexible way to keep sheep
+    …" says it of fences, and "Fences and gates are barriers" makes each one a barrier."""
+    pair = "Fences and gates are a flexible way to keep sheep in the meadow."
+    assert relations_of(pair, "Fences", "gates", "sheep") == set()
+    assert ("Fences", "is way to keep", "sheep") in relations_of(
+        "Fences are a flexible way to keep sheep in the meadow.", "Fences", "sheep"
+    )
+    assert ("gates", "is a", "barriers") in relations_of("Fences and gates are barriers.", "Fences", "gates", "barriers")
+
+
+def test_another_name_in_brackets_is_no_member_of_the_kind() -> None:
+    """R23, R25: "a literal `--depth` plough (also known as "digger")" gives that plough another
+    name; the name is no member of ploughs. "a plough called `digger`" is one."""
+    bracketed = 'The farm looks for a literal `--depth` plough (also known as "digger" or "ripper") in the shed.'
+    assert relations_of(bracketed, "digger", "plough") == set()
+    assert ("digger", "is a", "plough") in relations_of("The farm keeps a plough called `digger` in the shed.", "digger", "plough")

@@ -88,7 +88,12 @@ def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[t
             continue
         members: list[Word] = []
         named = endpoints.called_name(parse, word)
-        if named.i != word.i and endpoints.determiner_of(parse, word) in ("a", "an", "another"):
+        if (
+            named.i != word.i
+            and endpoints.determiner_of(parse, word) in ("a", "an", "another")
+            # "a literal `--size` parameter (also known as "flag")": another name of that one, no member
+            and "(" not in parse.text[word.end : named.start]
+        ):
             members.append(named)  # "a macro called `use`": use is a macro; "another file called X" too
         for child in parse.children(word.i):
             between = parse.text[word.end : child.start]

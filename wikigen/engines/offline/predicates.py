@@ -100,9 +100,15 @@ def verb_objects(
                         out.append((refs[word.i], "is a", True))
                     continue
                 out.append((refs[word.i], "is a", chosen))
-            # "is the regular way to represent Y": the clause that qualifies the class
+            # "is the regular way to represent Y": the clause that qualifies the class ("Taints and
+            # tolerations are a flexible way to steer pods …": the pair is one way, neither alone)
+            joint = attr.tag == "NN" and any(
+                c.dep == "conj" for w in subjects for c in parse.children(w.i)
+            )
             for clause in (
-                w for w in parse.children(attr.i) if w.dep in ("relcl", "acl") and w.pos == "VERB"
+                w
+                for w in parse.children(attr.i)
+                if w.dep in ("relcl", "acl") and w.pos == "VERB" and not joint
             ):
                 if modality.is_unasserted(parse, clause):
                     continue
