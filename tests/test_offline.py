@@ -608,3 +608,16 @@ def test_a_glossary_entry_that_names_itself_again_defines_nothing() -> None:
     concepts = concepts_by_name(run(make_request(body)))
     assert "hay loft" in concepts
     assert "hay stack" not in concepts
+
+
+def test_a_page_lead_is_cut_at_a_sentence_end_not_at_an_abbreviation() -> None:
+    """R20: "… showing commits and "active days" i.e. total number of days …" goes on after "i.e.";
+    the lead's first sentence is the whole of it, and a second sentence stays out."""
+    body = (
+        "# hay-effort\n\n> Show how much work a field has had, and \"active days\" i.e. days that"
+        " touched the field. More information: the farm handbook.\n\n- Show each field:\n\n`hay-effort`\n"
+    )
+    concept = concepts_by_name(run(make_request(body, titles=["hay-effort"])))["hay-effort"]
+    assert concept["definition"]["quotes"][0]["quote"] == (
+        "Show how much work a field has had, and \"active days\" i.e. days that touched the field."
+    )

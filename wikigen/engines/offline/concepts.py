@@ -23,6 +23,7 @@ from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
+from wikigen.engines.offline.lexicon import ABBREVIATIONS
 from wikigen.engines.offline.occurrences import phrase_finder, spoken
 from wikigen.engines.offline.parse import Parse, parse_sentences
 from wikigen.engines.offline.relations import Mentions
@@ -281,12 +282,23 @@ def _lead_definition(document: Document) -> list[Definition]:
     if match is None or not is_acceptable_term(document.title, code=False):
         return []
     line = match.group("line")
-    cut = re.match(r".+?[.!?](?=\s|$)", line)
-    quote = (cut.group() if cut else line).strip()
+    quote = _first_sentence(line).strip()
     start = match.start("line") + line.find(quote)
     if len(quote) < 8:
         return []
     return [Definition(document.title, document.source, start, quote, "lead", (), True)]
+
+
+def _first_sentence(line: str) -> str:
+    """The line up to its first sentence end; the stop of an abbreviation ends none ("… "active days"
+    i.e. total number of days …", "(e.g. a Pod)")."""
+    for stop in re.finditer(r"[.!?](?=\s|$)", line):
+        word = re.search(r"([\w.]+)$", line[: stop.start()])
+        before = (word.group(1) if word else "").rstrip(".").casefold()
+        if line[stop.start()] == "." and (before in ABBREVIATIONS or len(before) == 1):
+            continue
+        return line[: stop.end()]
+    return line
 
 
 def _rebuild_revoked(
