@@ -370,6 +370,7 @@ def determiner_of(parse: Parse, word: Word) -> str:
 
 
 def _is_joined_by_and(parse: Parse, word: Word) -> bool:
+    """ "a Pod template and a controller": ``word`` with a noun coordinated by "and"."""
     children = parse.children(word.i)
     return any(w.dep == "conj" for w in children) and any(
         w.dep == "cc" and w.lemma.casefold() == "and" for w in children

@@ -88,9 +88,9 @@ def _is_moment(parse: Parse, noun: Word) -> bool:
 
 def _is_example_marker(parse: Parse, word: Word) -> bool:
     """ "such as", "like": what the clause after it says is one example of what came before."""
-    lemma = word.text.casefold()
-    return lemma == "like" or (
-        lemma == "as" and any(w.dep == "amod" and w.lemma.casefold() == "such" for w in parse.children(word.i))
+    text = word.text.casefold()
+    return text == "like" or (
+        text == "as" and any(w.dep == "amod" and w.lemma.casefold() == "such" for w in parse.children(word.i))
     )
 
 
