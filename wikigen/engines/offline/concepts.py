@@ -23,7 +23,6 @@ from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
-from wikigen.engines.offline.lexicon import ABBREVIATIONS
 from wikigen.engines.offline.occurrences import phrase_finder, spoken
 from wikigen.engines.offline.parse import Parse, parse_sentences
 from wikigen.engines.offline.relations import Mentions
@@ -36,7 +35,7 @@ from wikigen.engines.offline.terms import (
     is_identifier_like,
     list_definitions,
 )
-from wikigen.engines.offline.text import visible
+from wikigen.engines.offline.text import is_abbreviation_stop, visible
 from wikigen.model.ids import normalize_name
 
 EVIDENCE_QUOTES = 3
@@ -293,11 +292,8 @@ def _first_sentence(line: str) -> str:
     """The line up to its first sentence end; the stop of an abbreviation ends none ("… "active days"
     i.e. total number of days …", "(e.g. a Pod)")."""
     for stop in re.finditer(r"[.!?](?=\s|$)", line):
-        word = re.search(r"([\w.]+)$", line[: stop.start()])
-        before = (word.group(1) if word else "").rstrip(".").casefold()
-        if line[stop.start()] == "." and (before in ABBREVIATIONS or len(before) == 1):
-            continue
-        return line[: stop.end()]
+        if not is_abbreviation_stop(line, stop.start()):
+            return line[: stop.end()]
     return line
 
 

@@ -189,6 +189,14 @@ def is_step_lead_in(text: str) -> bool:
     return verb.pos == "VERB" and verb.dep == "ROOT" and not subject
 
 
+def is_such_as(parse: Parse, word: Word) -> bool:
+    """ "such as", "like": what follows ``word`` is one example of what came before."""
+    text = word.text.casefold()
+    return text == "like" or (
+        text == "as" and any(w.lemma.casefold() == "such" for w in parse.children(word.i))
+    )
+
+
 def is_example_frame(parse: Parse) -> bool:
     """ "For example, a bitstring generator can be used with …": what one example does; "For each
     named port, the record has …" what each instance of another kind has, one case at a time."""

@@ -98,26 +98,26 @@ def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[t
         for child in parse.children(word.i):
             between = parse.text[word.end : child.start]
             plural = word.tag in ("NNS", "NNPS")
-            listed = endpoints.with_conjuncts(parse, [child])
+            items = endpoints.with_conjuncts(parse, [child])
             # "two data structures: keyword lists and maps" lists members; "init containers: containers
             # that run …" glosses the term with its class
             if (
                 child.dep == "appos"
                 and plural
-                and ("(" in between or (":" in between and len(listed) > 1))
-                and not _narrowed_by_members(parse, word, listed)
+                and ("(" in between or (":" in between and len(items) > 1))
+                and not _narrowed_by_members(parse, word, items)
                 # "run within pods (usually static Pods)": which ones as a rule, not a list of members
                 and not any(
                     w.dep == "advmod" and w.lemma.casefold() in UNASSERTING_ADVERBS
                     for w in parse.children(child.i)
                 )
             ):
-                members.extend(listed)
+                members.extend(items)
             elif (
                 child.dep == "prep"
                 and child.text.casefold() == "as"
                 and plural  # "objects in that namespace, such as Pods": the list is under "objects"
-                and any(w.text.casefold() == "such" for w in parse.children(child.i))
+                and frames.is_such_as(parse, child)
                 and not _is_in_subordinate_clause(parse, word)
             ):
                 members.extend(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from wikigen.engines.offline import frames
 from wikigen.engines.offline.lexicon import (
     CONCESSIVE_ADVERBS,
     CONDITION_MARKERS,
@@ -86,19 +87,11 @@ def _is_moment(parse: Parse, noun: Word) -> bool:
     )
 
 
-def _is_example_marker(parse: Parse, word: Word) -> bool:
-    """ "such as", "like": what the clause after it says is one example of what came before."""
-    text = word.text.casefold()
-    return text == "like" or (
-        text == "as" and any(w.dep == "amod" and w.lemma.casefold() == "such" for w in parse.children(word.i))
-    )
-
-
 def is_unasserted(parse: Parse, verb: Word) -> bool:
     """Negated, hedged or conditional: "does not", "may", "if …"; a step of a procedure ("After
     deleting the dependents, the controller deletes …", "… adds finalizers when you use …"); an
     embedded question ("… about how Kubernetes manages pods")."""
-    if verb.dep in ("pobj", "pcomp") and _is_example_marker(parse, parse.words[verb.head]):
+    if verb.dep in ("pobj", "pcomp") and frames.is_such_as(parse, parse.words[verb.head]):
         return True  # "…, such as when the Kubelet authenticates to the API Server": an example case
     for child in parse.children(verb.i):
         lemma = child.lemma.casefold()

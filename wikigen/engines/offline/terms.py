@@ -214,8 +214,9 @@ def list_definitions(source: str, passage_text: str, base: int, vocabulary: Voca
 
 
 def _is_circular(term: str, gloss: str) -> bool:
-    """ "`mode`: controls the "mode" to open the file with.", "DNS : For cluster-wide DNS resolution": a
-    gloss whose first sentence names its own term again explains it by itself."""
+    """ "DNS : For cluster-wide DNS resolution": a glossary or list gloss whose first sentence names its
+    own term again explains it by itself (where the parse reads the entry, "`mode`: controls the
+    "mode" …", :mod:`~wikigen.engines.offline.readings` finds the same)."""
     first = re.split(r"(?<=[.!?])\s", gloss.strip(), maxsplit=1)[0]
     return re.search(r"(?<![\w-])" + re.escape(term) + r"s?(?![\w-])", first, re.IGNORECASE) is not None
 

@@ -166,6 +166,14 @@ def has_tag(text: str) -> bool:
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|", re.MULTILINE)
 
 
+def is_abbreviation_stop(text: str, at: int) -> bool:
+    """The full stop at ``at`` ends an abbreviation ("e.g.", "i.e.", "etc.") or an initial, not a
+    sentence."""
+    word = re.search(r"([\w.]+)[.!?]?$", text[max(0, at - 12) : at + 1])
+    before = (word.group(1) if word else "").rstrip(".").casefold()
+    return text[at] == "." and (before in ABBREVIATIONS or len(before) == 1)
+
+
 def sentences(
     source: str, text: str, base: int = 0, heading: str = "", *, keep_markup: bool = False
 ) -> list[Sentence]:
@@ -187,9 +195,7 @@ def sentences(
         at = match.end()
         if any(start < at <= end for start, end in protected):
             continue
-        word = re.search(r"([\w.]+)[.!?]?$", text[max(0, match.start() - 12) : match.start() + 1])
-        before = (word.group(1) if word else "").rstrip(".").casefold()
-        if text[match.start()] == "." and (before in ABBREVIATIONS or len(before) == 1):
+        if is_abbreviation_stop(text, match.start()):
             continue
         rest = text[at:].lstrip()
         cjk_stop = text[match.start()] in "。！？"  # no capital letter follows a Chinese full stop
