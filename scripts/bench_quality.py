@@ -2,6 +2,7 @@
 """Knowledge-quality benchmark of the offline engine. Prints figures; asserts nothing.
 
   python scripts/bench_quality.py [k8s] [elixir] [tldr] [typer] [--sample-dir DIR] [--keep DIR] [--overwrite-judged]
+  python scripts/bench_quality.py [CORPUS ...] --loo DIR     # … and the leave-one-corpus-out table
   python scripts/bench_quality.py --fold [--sample-dir DIR]
 
 Each corpus (default: all four) is committed into a fresh git repo and compiled from empty through
@@ -63,6 +64,12 @@ The forms are measured, not enforced. It writes to the sample dir (default ``tes
   ``tests/data/judged/current/`` holds with the same quote (its latest verdict), which one draw of 30
   moves by several rows;
 - ``<corpus>-figures.json``: every figure printed.
+
+``--loo DIR`` then records every scored item of each corpus into ``DIR`` (``scripts/fit_decision.py
+record``: compiled again with a decision that keeps everything, each item labelled from the judged
+set) and prints the leave-one-corpus-out table: for each corpus left out, a decision fitted on the
+judged items of the others, and the left-out corpus's precision before and after it (the engine's
+own precision is "before"). Judge the left-out corpora's draws with new readers (``READER.md``).
 
 ``--keep DIR`` keeps each compiled repo as ``DIR/<corpus>`` (it must not exist yet). ``--fold`` folds
 the judged samples of the sample dir into the judged set (a row judged again takes its new verdict)
@@ -1192,6 +1199,24 @@ def run_child(name: str, sample_dir: Path, keep: Path | None, overwrite: bool) -
     return 0
 
 
+def left_out(names: list[str], out: Path) -> list[str]:
+    """Records the corpora's scored items into ``out`` and prints the leave-one-corpus-out table
+    (``scripts/fit_decision.py``); the corpora whose record failed."""
+    import fit_decision  # it imports this module
+
+    out.mkdir(parents=True, exist_ok=True)
+    script = str(Path(__file__).resolve().with_name("fit_decision.py"))
+    failed = []
+    for name in names:
+        print(f"\n{name}: recording scored items ...", flush=True)
+        if subprocess.run([sys.executable, script, "record", name, "--out", str(out)], cwd=REPO_ROOT).returncode:
+            failed.append(name)
+    recorded = fit_decision.recorded_items(out)
+    print()
+    fit_decision.print_left_out({name: recorded[name] for name in names if name in recorded}, fit_decision.TARGET)
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     global JUDGE_SEED  # --seed: a fresh draw for readers who have not seen the earlier ones
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -1212,6 +1237,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--seed", type=int, default=JUDGE_SEED, help=f"seed of the draws to judge (default {JUDGE_SEED})"
+    )
+    parser.add_argument(
+        "--loo", type=Path, default=None, metavar="DIR", help="record items into DIR and print the leave-one-out table"
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1258,6 +1286,8 @@ def main(argv: list[str] | None = None) -> int:
     if all_figures:
         print_table(all_figures)
         print(f"\nfigures, samples and missing gold entries: {sample_dir}")
+    if args.loo is not None and not failed:
+        failed += left_out(names, args.loo.resolve())
     return 1 if failed else 0
 
 

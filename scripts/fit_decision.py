@@ -201,11 +201,16 @@ def all_items_as_judged(items: Sequence[Mapping[str, Any]]) -> list[dict[str, An
     return [{**i, "verdict": "ok"} for i in items]
 
 
-def fit(out: Path, write: bool, commit: bool, target: float) -> int:
-    recorded = {p.name.removesuffix("-items.json"): json.loads(p.read_text())["items"] for p in sorted(out.glob("*-items.json"))}
-    if not recorded:
-        print(f"no recorded items in {out}; run `record` first")
-        return 2
+def recorded_items(out: Path) -> dict[str, list[dict[str, Any]]]:
+    """The items ``record`` wrote into ``out``, by corpus."""
+    return {p.name.removesuffix("-items.json"): json.loads(p.read_text())["items"] for p in sorted(out.glob("*-items.json"))}
+
+
+def print_left_out(
+    recorded: Mapping[str, Sequence[Mapping[str, Any]]], target: float, write_to: Path | None = None
+) -> None:
+    """The leave-one-corpus-out table: for each corpus left out, the decision fitted on the others
+    and the left-out corpus's judged items before and after it; ``write_to``: each fold's weights."""
     print(f"leave one corpus out (target precision {target} on the training corpora)\n")
     print("| left out | kind | judged | precision before | after | ok kept | items kept |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -220,8 +225,16 @@ def fit(out: Path, write: bool, commit: bool, target: float) -> int:
                 f"| {left} | {kind} | {m['judged']} | {m['precision_before']} | {m['precision_after']} "
                 f"| {m['ok_kept']} | {m['items_kept']} |"
             )
-        if write:
-            (out / f"decision-without-{left}.json").write_text(json.dumps(tables, indent=1, sort_keys=True) + "\n")
+        if write_to is not None:
+            (write_to / f"decision-without-{left}.json").write_text(json.dumps(tables, indent=1, sort_keys=True) + "\n")
+
+
+def fit(out: Path, write: bool, commit: bool, target: float) -> int:
+    recorded = recorded_items(out)
+    if not recorded:
+        print(f"no recorded items in {out}; run `record` first")
+        return 2
+    print_left_out(recorded, target, out if write else None)
     print_rules(recorded)
     print_forms(recorded)
     if commit:
