@@ -62,7 +62,6 @@ def relations_of(
         ("The farm provides hedgerows as a shelter for small birds.", "hedgerows", "copula"),
         ("Another handy tool is the `Tally` module, which keeps the sheep in a barn.", "Tally", "function"),
         ("Trellises are wooden frames, they hold the vines up.", "Trellises", "copula"),  # comma splice
-        ("Use the seed drill when you want to sow a straight row.", "seed drill", "function"),
         ("The farm provides the concept of fallow years to rest the soil.", "fallow years", "called"),
     ],
 )
@@ -1024,7 +1023,7 @@ def test_a_list_entry_label_parsed_as_a_root_hides_no_advice() -> None:
     assert sum(w.dep == "ROOT" for w in parsed(text).words) == 2
     assert reading_of(text, "closed bundle").rank == Rank.MENTIONS
     assert reading_of(text, "sack ledger").rank == Rank.MENTIONS
-    assert reading_of("Use the sack ledger to tell the miller which sacks to seal.", "sack ledger").rank == Rank.DEFINES
+    assert reading_of("A sack ledger is used to tell the miller which sacks to seal.", "sack ledger").rank == Rank.DEFINES
 
 
 def test_what_usually_holds_a_goal_or_what_something_ensures_states_no_relation() -> None:
@@ -1393,7 +1392,7 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
         ("Any granary can be used to store the grain.", "granary", Reading("use", Rank.DESCRIBES)),
         ("A granary is used to store the grain.", "granary", Reading("function", Rank.DEFINES)),
         ("Use these granaries to store the grain.", "granaries", Reading("mention", Rank.MENTIONS)),
-        ("Use granaries to store the grain.", "granaries", Reading("function", Rank.DEFINES)),
+        ("Use granaries to store the grain.", "granaries", Reading("mention", Rank.MENTIONS)),
         ("For each named granary, the miller keeps a record.", "granary", Reading("mention", Rank.MENTIONS)),
     ],
 )
@@ -1402,8 +1401,8 @@ def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
 ) -> None:
     """R20: what each one does ("Each granary stores …") or what this one is used for ("This
     granary is used to …") describes; what any one can be used to do ("Any granary can be used to
-    …") is a use, as "You can use X to …" is; advice about these ("Use these granaries to …") only
-    mentions them; "each named granary" is a granary with a name,
+    …") is a use, as "You can use X to …" is; advice ("Use granaries to …", "Use these granaries to
+    …") only mentions them; "each named granary" is a granary with a name,
     not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
     assert reading_of(sentence, term) == reading
 
@@ -1621,12 +1620,21 @@ def test_a_further_feature_a_need_and_what_is_listed_below_define_nothing() -> N
     assert reading_of(listed, "sow").forward
 
 
-def test_only_use_x_if_is_advice_on_when_not_to() -> None:
-    """R20: "Only use the hay press if …" says when not to use it; "Use the hay press when
-    you need …" says what it is for."""
-    advice = reading_of("Only use the hay press if you have no baler that you can borrow.", "hay press")
-    assert advice == Reading("use", Rank.DESCRIBES)
-    assert reading_of("Use the hay press when you need tight bales.", "hay press").rank == Rank.DEFINES
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Use the hay press when you need tight bales.",
+        "Only use the hay press if you have no baler that you can borrow.",
+        "Note that like the baler, the hay press is also kept in the barn.",
+    ],
+)
+def test_an_instruction_to_the_reader_defines_nothing(sentence: str) -> None:
+    """R20: a sentence that tells the reader what to do ("Use X when …", "Only use X if …", "Note that
+    X is …") says nothing of what X is; "A hay press is a machine that …" does."""
+    assert reading_of(sentence, "hay press") == Reading("mention", Rank.MENTIONS)
+    assert reading_of("A hay press is a machine that makes tight bales.", "hay press").rank == Rank.DEFINES
+    glossed = reading_of("Clean the Hayloft - a barn loft for storing the hay.", "Hayloft")
+    assert glossed.pattern == "appositive"
 
 
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:

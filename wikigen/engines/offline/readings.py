@@ -65,7 +65,18 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "Some interfaces match …": what some of them do; "As a result, all namespace names must
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", Rank.MENTIONS)
-    reading = _read(parse, head, marked)
+    reading = _framed(parse, head, _read(parse, head, marked))
+    if frames.is_imperative(parse) and reading.pattern != "appositive":
+        # "Use the pin operator `^` when you want …", "Note that `require` is also lexically scoped":
+        # what the reader is to do or to note, never what the term is ("Manage Cloud9 - a collection
+        # of tools …" still glosses it)
+        return Reading("mention", Rank.MENTIONS, forward=reading.forward)
+    return reading
+
+
+def _framed(parse: Parse, head: Word, reading: Reading) -> Reading:
+    """``reading`` with what the clause around it says of its place in the text: an example's next
+    step, a pointer onwards, a condition."""
     if head.dep in ("nsubj", "nsubjpass") and frames.is_future(parse, parse.words[head.head]):
         # "`s` will be a copy …", "`rick-portal-gun`: will be the name of …": what the example at
         # hand will do, never what the term is
@@ -205,7 +216,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep == "nsubjpass" and governor.lemma in CALLING_VERBS:
         return Reading("mention", Rank.MENTIONS, forward=forward)  # "X and Y are referred to as Z" names Z
     if head.dep == "dobj" and governor.dep == "ROOT" and main and uses.is_use_for_purpose(parse, governor):
-        # "Use X when you want to …" says what X is for; "You can use X to view …" one thing it can do
+        # "You use X to …" says what X is for; "You can use X to view …" one thing it can do (an
+        # instruction, "Use X when …", defines nothing: see read)
         if subjects.determiner(parse, head) in DEMONSTRATIVES:
             return Reading("mention", Rank.MENTIONS, forward=forward)  # "Use these guidelines to …"
         # "Use a mutating admission webhook to set this field …": what it does for the thing just

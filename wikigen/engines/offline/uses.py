@@ -68,7 +68,7 @@ def is_for_this(parse: Parse, verb: Word) -> bool:
 
 
 def is_use_for_purpose(parse: Parse, verb: Word) -> bool:
-    """ "Use the pin operator when you want to …", "You use X to …": what the object is for."""
+    """ "You use X to …", "Elixir developers use X to …": what the object is for."""
     if verb.lemma != "use" or frames.is_hedged(parse, verb) or frames.is_negated(parse, verb):
         return False
     children = parse.children(verb.i)
