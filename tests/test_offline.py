@@ -358,6 +358,21 @@ def test_a_capitalized_word_inside_a_sentence_is_not_the_lower_case_concept() ->
     assert ("concept/ploughman", "leases", "Pasture") in found
 
 
+def test_a_lower_case_word_is_not_the_concept_the_sources_always_capitalize() -> None:
+    """R20, one word in two senses: where the sentences write "Harvest" with its capital nearly
+    everywhere (the kind), "performs a harvest" is the common noun, another sense."""
+    body = (
+        "A **Harvest** is an object that gathers the crop of one field.\n\n"
+        "A **Reaper** is a machine that cuts the grain.\n\n"
+        "Each Harvest runs once a year. A Harvest keeps a log. The Harvest stops in winter. "
+        "Every Harvest has a name. The Harvest controller starts it.\n\n"
+        "Each Reaper performs a harvest in the west field. A Reaper stores the Harvest in a barn.\n"
+    )
+    found = triples(run(make_request(body)))
+    assert ("Reaper", "performs", "Harvest") not in found
+    assert ("Reaper", "stores", "Harvest") in found
+
+
 def test_recheck_finds_fragment_relation_and_repeats_none() -> None:
     """R19."""
     gadget = {"id": "concept/gadget", "name": "Gadget", "aliases": ["Gadgets"], "type": "component"}

@@ -26,6 +26,11 @@ from wikigen.engines.offline.text import Sentence, visible
 from wikigen.model.ids import normalize_name, normalize_predicate
 
 RELATION_QUOTES = 3
+# a name the sentences write with its capital in this share of its mentions after a sentence's first
+# word (and at least this many), "a Job", "the Job controller", is a proper kind: in lower case
+# ("performs a job") the word is the common noun
+PROPER_SHARE = 0.85
+PROPER_MENTIONS = 5
 
 
 _ARITY = re.compile(r"([A-Za-z_][\w.!?]*)/\d+")  # `spawn/1`, `String.split/3`
@@ -193,6 +198,14 @@ def draw_relations(
     # capital that opens a sentence is that sense too ("Typer installs Rich"), while "Kube-scheduler
     # selects …" is `kube-scheduler`, written in lower case everywhere else
     lowered = {ref for ref, forms in named if forms and forms[0][:1].islower()}
+    # … and where the sentences write a name with its capital nearly everywhere ("a Job", "the Job
+    # controller"), the name in lower case is the common noun of another sense ("performs a job")
+    singular = {ref: {forms[0].casefold()} for ref, forms in named if forms}
+    proper_kinds = {
+        ref
+        for ref, flags in proper.items()
+        if len(flags) >= PROPER_MENTIONS and sum(flags) >= PROPER_SHARE * len(flags)
+    }
     for sentence, found in mentioned:
         guard.check()
         text = sentence.clean.text
@@ -200,6 +213,12 @@ def draw_relations(
             m
             for m in found
             if not (text[m.start].islower() and m.ref in capitalized and _is_written_as_code(m, sentence))
+            and not (
+                m.ref in proper_kinds
+                and text[m.start : m.end].casefold() in singular.get(m.ref, ())
+                and text[m.start].islower()
+                and not _is_written_as_code(m, sentence)
+            )
             and not (
                 m.ref in lowered
                 and (
