@@ -125,7 +125,7 @@ def test_anaphoric_naming_needs_the_sentence_before() -> None:
         ("The only allowed value is `Weekly`, which is the default.", "Weekly", Rank.MENTIONS),  # a value
         ("Seeds are sown _inline_ in the row, which saves a second pass.", "inline", Rank.MENTIONS),  # a manner
         ("Consider adding a _seed bank_ to the farm if you want to keep rare seeds.", "seed bank", Rank.MENTIONS),  # advice
-        ("If you need to store grain for years, *silos* should be used.", "silos", Rank.DESCRIBES),  # advice, passive
+        ("If you need to store grain for years, *silos* should be used.", "silos", Rank.MENTIONS),  # advice, passive
         ("The sowing mode of a field can either be `Early` or `Late`.", "sowing mode", Rank.MENTIONS),  # its values
         ("In winter, you can only keep 1 seed bank, which is the bank of the village.", "seed bank", Rank.MENTIONS),  # a limit
         ("For winter storage, seed bags are used with sealed crates.", "seed bags", Rank.DESCRIBES),  # a fronted frame
@@ -1635,6 +1635,17 @@ def test_an_instruction_to_the_reader_defines_nothing(sentence: str) -> None:
     assert reading_of("A hay press is a machine that makes tight bales.", "hay press").rank == Rank.DEFINES
     glossed = reading_of("Clean the Hayloft - a barn loft for storing the hay.", "Hayloft")
     assert glossed.pattern == "appositive"
+
+
+def test_what_a_term_may_be_or_one_user_uses_it_for_defines_nothing() -> None:
+    """R20: "A hay bale may be a large roll …" says what one may be; "Hay bales are used by
+    the miller to …" what one user does with them. "Hay bales are used to feed the herd in winter."
+    says what they are for."""
+    may_be = reading_of("A hay bale may be a large roll of dried grass.", "hay bale")
+    assert may_be == Reading("mention", Rank.MENTIONS)
+    used_by = reading_of("Hay bales are used by the miller to feed the herd in winter.", "Hay bales")
+    assert used_by.pattern == "use" and used_by.rank == Rank.DESCRIBES
+    assert reading_of("Hay bales are used to feed the herd in winter.", "Hay bales").pattern == "function"
 
 
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:

@@ -66,6 +66,9 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # be …", "…, so taints are still required": what follows from something else
         return Reading("mention", Rank.MENTIONS)
     reading = _framed(parse, head, _read(parse, head, marked))
+    if head.dep in ("nsubj", "nsubjpass") and frames.is_hedged(parse, parse.words[head.head]):
+        # "Custom sigils may be either a single lowercase character, or …": what it may be
+        return Reading("mention", Rank.MENTIONS, forward=reading.forward)
     if frames.is_imperative(parse) and reading.pattern != "appositive":
         # "Use the pin operator `^` when you want …", "Note that `require` is also lexically scoped":
         # what the reader is to do or to note, never what the term is ("Manage Cloud9 - a collection
@@ -193,7 +196,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             w.dep == "xcomp" or (w.dep == "prep" and w.text.casefold() in ("as", "for") and w.i > head.i)
             for w in parse.children(governor.i)
         )
-        if not purpose or frames.is_possibility(parse, governor):
+        # "QoS classes are used by Kubernetes to decide …": what one user does with it
+        used_by = any(w.dep == "agent" for w in parse.children(governor.i))
+        if not purpose or frames.is_possibility(parse, governor) or used_by:
             # "Lists are used when …", "`catch` can also be used within …", "A `Path` object can be
             # used with `/`": when or with what it is used, like "You can use X", says nothing of
             # what it is or is for; nor does "X can be used to restrict …", one thing it can do, as
