@@ -13,7 +13,8 @@ of the sentence: :mod:`~wikigen.engines.offline.subjects` (the term's noun phras
 (the name a sentence gives it), :mod:`~wikigen.engines.offline.uses`
 (what the verb does with it), :mod:`~wikigen.engines.offline.complements` (what a copula's complement says)
 and :mod:`~wikigen.engines.offline.frames` (the clause around it: hedges, conditions, steps, examples).
-What a copula says of its subject term is read by :mod:`~wikigen.engines.offline.copulas`; the
+What a copula says of its subject term is read by :mod:`~wikigen.engines.offline.copulas`, what a
+verb says its subject term does by :mod:`~wikigen.engines.offline.functions`; the
 values, :class:`Reading` and :class:`Rank`, live in :mod:`~wikigen.engines.offline.findings`.
 """
 
@@ -21,15 +22,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wikigen.engines.offline import complements, frames, namings, subjects, uses
+from wikigen.engines.offline import complements, frames, functions, namings, subjects, uses
 from wikigen.engines.offline.copulas import copula_reading
 from wikigen.engines.offline.discourse import continues
 from wikigen.engines.offline.findings import Rank, Reading
+from wikigen.engines.offline.functions import function_reading
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
     DEMONSTRATIVES,
     EACH,
-    FUNCTION_VERBS,
     GIVING_VERBS,
     OFFERING_VERBS,
     POINTING,
@@ -117,68 +118,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep == "nsubj" and main and uses.has_parts_listed(parse, governor):
         # "X consists of two parts: …": its structure
         return Reading("mention", Rank.MENTIONS, forward=forward)
-    if (
-        head.dep == "nsubj"
-        and main
-        and governor.lemma in FUNCTION_VERBS
-        and governor.tag != "VBN"  # "the Pods specified in the following manifest" is no "Pods specify"
-        # "**Service**: Create a service …": a label before an instruction, read as its subject
-        and not (
-            governor.tag == "VB"
-            and ":" in parse.text[head.end : governor.start]
-            and not any(w.dep in ("aux", "auxpass") for w in parse.children(governor.i))
-        )
-        and not frames.is_hedged(parse, governor)
-        and subjects.determiner(parse, head) not in DEMONSTRATIVES
-    ):
-        # "the operator `/` returns …" is about one thing; "Modules let us …" about the kind; "Any
-        # program … can provide" says what it may do, "Each pod in a DaemonSet performs" of some
-        # "…, and `gather` starts again": what a second clause tells happens next, not what X does;
-        # two subjects of one verb are a misparse ("An empty key with operator `Exists` matches …")
-        # "Init containers always run to completion", "The layer runs in-process with …": where or
-        # how it runs is a property; what it runs ("A Job runs Pods to completion") is its function
-        incidental = (
-            # "Comprehensions provide a more concise representation than …"
-            frames.is_comparison(parse, governor)
-            or frames.is_addition(parse, governor)  # "`IO.inspect/2` also provides …": one more thing it does
-            or frames.FURTHER.match(parse.text) is not None  # "Furthermore, `Task` provides …": likewise
-            or frames.is_example_frame(parse)
-            or subjects.is_restricted(parse, head)
-            or frames.is_possibility(parse, governor)
-            # "DaemonSets typically provide …": what it is often used for
-            or frames.is_habitual(parse, governor)
-            # "Proxies have replaced redirect capabilities": what happened
-            or frames.is_present_perfect(parse, governor)
-            # "The proxy then forwards the request …": one step of a process
-            or frames.is_sequence_step(parse, governor)
-            or governor.dep == "conj"
-            or frames.subject_count(parse, governor) > 1
-            # "Each runtime allows only …": what each one does
-            or subjects.determiner(parse, head) in EACH
-            # "The spawned process will execute …": the one just spawned
-            or subjects.is_participled(parse, head)
-            or subjects.is_of_this(parse, head)  # "Direct access to this API allows …"
-            # "X enable autoscaling, but might not satisfy …": weighed
-            or frames.has_hedged_contrast(parse, governor)
-            # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
-            or (
-                governor.lemma in ("run", "start")
-                and not any(w.dep == "dobj" for w in parse.children(governor.i))
-            )
-        )
-        if uses.sets_an_option(parse, head):
-            return Reading("use", Rank.DESCRIBES, forward=forward)
-        if any(w.dep == "dobj" and w.lemma.casefold() == head.lemma.casefold() for w in parse.children(governor.i)):
-            # "`mode`: controls the "mode" to open the file with": explains the term by itself
-            return Reading("mention", Rank.MENTIONS, forward=forward)
-        weak = incidental or subjects.is_definite(parse, head)
-        return Reading(
-            "function",
-            Rank.DESCRIBES if weak else Rank.DEFINES,
-            anaphoric=uses.points_back(parse, governor),
-            forward=forward,
-            of_the_one=weak and not incidental,
-        )
+    if head.dep == "nsubj" and main and functions.is_function_verb(parse, head, governor):
+        return function_reading(parse, head, governor, forward=forward)
     if uses.has_stated_purpose(parse, head):
         # "A ReplicaSet's purpose is to maintain …": what it is for; "the gate's role" of one gate
         restricted = subjects.is_restricted(parse, head)
