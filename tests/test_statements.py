@@ -283,6 +283,9 @@ def test_some_of_a_kind_a_name_given_and_a_recipient_state_nothing() -> None:
         "The farm uses gates to give the shepherd, and other workers, the chance to count sheep.", "farm", "gate", "shepherd"
     )
     assert found == {("farm", "uses", "gate")}
+    # where what is used is no concept, the recipient is still no object of "uses gates to give"
+    unnamed = "The farm uses gates to give the shepherd, and other workers, the chance to count sheep."
+    assert relations_of(unnamed, "farm", "shepherd") == set()
 
 
 def test_a_definition_list_entry_glossed_by_a_participle() -> None:

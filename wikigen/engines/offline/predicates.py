@@ -279,6 +279,8 @@ def verb_objects(
         inner = parse.children(xcomp.i)
         if modality.is_unasserted(parse, xcomp) or not modality.is_infinitive(parse, xcomp):
             continue  # "contains hashing functions": a gerund is no purpose
+        if xcomp.lemma.casefold() in GIVING_VERBS:
+            continue  # "uses owner references to give the control plane … the opportunity": who receives
         # "uses square brackets to specify a list": what it uses is part of the predicate
         middle = plain.text.casefold() if plain is not None else ""
         dobjs = [w for w in inner if w.dep == "dobj"]
