@@ -1651,6 +1651,15 @@ def test_what_a_term_may_be_or_one_user_uses_it_for_defines_nothing() -> None:
     assert reading_of("Hay bales are used to feed the herd in winter.", "Hay bales").pattern == "function"
 
 
+def test_what_a_term_allows_for_is_no_definition() -> None:
+    """R20: "Gate logs allow for quick counts …" say what gate logs make possible (a benefit, or a
+    risk: "… allows for disclosure of …"), not what they are or do; "Ear tags allow the shepherd to
+    count the flock" says what they are for."""
+    benefit = reading_of("Gate logs allow for quick counts of the flock.", "Gate logs")
+    assert benefit == Reading("mention", Rank.MENTIONS)
+    assert reading_of("Ear tags allow the shepherd to count the flock.", "Ear tags").rank == Rank.DEFINES
+
+
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
     """R20: "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""

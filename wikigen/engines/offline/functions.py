@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from wikigen.engines.offline import frames, subjects, uses
 from wikigen.engines.offline.findings import Rank, Reading
-from wikigen.engines.offline.lexicon import DEMONSTRATIVES, EACH, FUNCTION_VERBS
+from wikigen.engines.offline.lexicon import DEMONSTRATIVES, EACH, ENABLING_VERBS, FUNCTION_VERBS
 from wikigen.engines.offline.parse import Parse, Word
 
 
@@ -69,6 +69,10 @@ def function_reading(parse: Parse, head: Word, governor: Word, *, forward: bool)
     )
     if uses.sets_an_option(parse, head):
         return Reading("use", Rank.DESCRIBES, forward=forward)
+    if _allows_for(parse, governor):
+        # "Labels allow for efficient queries …", "Direct access to the API allows for disclosure of
+        # …": what it makes possible, a benefit or a risk, not what it is or does
+        return Reading("mention", Rank.MENTIONS, forward=forward)
     if any(w.dep == "dobj" and w.lemma.casefold() == head.lemma.casefold() for w in parse.children(governor.i)):
         # "`mode`: controls the "mode" to open the file with": explains the term by itself
         return Reading("mention", Rank.MENTIONS, forward=forward)
@@ -79,4 +83,14 @@ def function_reading(parse: Parse, head: Word, governor: Word, *, forward: bool)
         anaphoric=uses.points_back(parse, governor),
         forward=forward,
         of_the_one=weak and not incidental,
+    )
+
+
+def _allows_for(parse: Parse, verb: Word) -> bool:
+    """ "X allows for Y": an enabling verb with no object or clause of its own, only a "for" phrase."""
+    children = parse.children(verb.i)
+    return (
+        verb.lemma.casefold() in ENABLING_VERBS
+        and any(w.dep == "prep" and w.text.casefold() == "for" for w in children)
+        and not any(w.dep in ("dobj", "xcomp", "ccomp") for w in children)
     )
