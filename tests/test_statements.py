@@ -1508,10 +1508,12 @@ def test_this_document_names_a_term_of_its_own() -> None:
 def test_a_reason_of_one_case_or_a_caused_step_states_no_relation() -> None:
     """R23, precision first: "Since the gate is open, the miller …" tells what follows
     in one case (or from one release on); "…, which causes the miller to grind the grain" is a step
-    that follows another."""
+    that follows another, and "… a way to make the miller grind the grain" what is brought about."""
     names = ("miller", "grain", "mill")
     assert relations_of("Since the gate is open, the miller takes the grain to the mill.", *names) == set()
     assert relations_of("This rings a bell, which causes the miller to grind the grain.", *names) == set()
+    made = "Sluices are a way to make the miller grind the grain at night."
+    assert relations_of(made, *names) == set()
     assert ("miller", "grinds", "grain") in relations_of("The miller grinds the grain, since it is dry.", *names)
 
 

@@ -8,6 +8,7 @@ import re
 
 from wikigen.engines.offline import frames
 from wikigen.engines.offline.lexicon import (
+    CAUSING_VERBS,
     CONCESSIVE_ADVERBS,
     CONDITION_MARKERS,
     CONNECTIVE_NOUNS,
@@ -139,8 +140,10 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
         return True
     # inside an if-clause, or a clause governed by a hedge
     head = parse.words[verb.head]
-    if verb.dep in ("ccomp", "xcomp") and head.lemma.casefold() == "cause":
-        return True  # "…, which causes the API server to terminate the Pod": a step that follows another
+    if verb.dep in ("ccomp", "xcomp") and head.lemma.casefold() in CAUSING_VERBS:
+        # "…, which causes the API server to terminate the Pod": a step that follows another; "… to
+        # make the kube-apiserver recognise new kinds": what is brought about
+        return True
     if verb.dep == "ccomp" and _is_ensuring(parse, head):
         return True  # "… ensures that Nodes run …", "… making sure that Pods are matched to Nodes"
     if verb.dep == "ROOT" and any(  # "X ensures that all (or some) Nodes run …", parsed as two roots

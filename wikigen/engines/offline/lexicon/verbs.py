@@ -60,6 +60,9 @@ DOCUMENTING_VERBS = COVERING_VERBS | {"document", "mention", "list", "link"}
 # "Links allow processes to establish a relationship", "Tolerations allow the scheduler to schedule
 # pods …": what is allowed is a possibility, not a fact; what it lets the reader do is what it is for.
 ENABLING_VERBS = frozenset(["allow", "let", "enable", "permit", "help"])
+# "…, which causes the API server to terminate the Pod", "… a way to make the kube-apiserver recognise
+# new kinds of object": what the subject brings about follows from it, no fact of its own.
+CAUSING_VERBS = frozenset(["cause", "make"])
 # "Liveness probes determine when to restart a container": what the subject decides.
 DECIDING_VERBS = frozenset(["determine", "decide", "choose", "control", "specify", "define"])
 # "Kubernetes provides Containers with lifecycle hooks": the object is who receives, what is
