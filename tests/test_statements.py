@@ -1662,6 +1662,17 @@ def test_what_a_term_allows_for_is_no_definition() -> None:
     assert reading_of("Ear tags allow the shepherd to count the flock.", "Ear tags").rank == Rank.DEFINES
 
 
+def test_what_the_reader_can_do_with_a_term_defines_nothing() -> None:
+    """R20: "You can also run _seed drills_, which are machines that …" and "You can also get the raw
+    tallies, just a list of …" say what the reader can do with the term, however the sentence glosses
+    it; "Seed drills are machines that sow seeds in rows." defines it."""
+    run = "You can also run _seed drills_, which are machines that sow seeds in rows."
+    assert reading_of(run, "seed drills") == Reading("mention", Rank.MENTIONS)
+    get = "You can also get the raw tallies, just a list of numbers with every sheep counted at the gate."
+    assert reading_of(get, "raw tallies") == Reading("mention", Rank.MENTIONS)
+    assert reading_of("Seed drills are machines that sow seeds in rows.", "Seed drills").rank == Rank.DEFINES
+
+
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
     """R20: "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""

@@ -34,6 +34,7 @@ from wikigen.engines.offline.lexicon import (
     GIVING_VERBS,
     OFFERING_VERBS,
     POINTING,
+    READER_PRONOUNS,
     TOPIC_VERBS,
 )
 from wikigen.engines.offline.parse import Parse, Word
@@ -69,6 +70,10 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
     reading = _framed(parse, head, _read(parse, head, marked))
     if head.dep in ("nsubj", "nsubjpass") and frames.is_hedged(parse, parse.words[head.head]):
         # "Custom sigils may be either a single lowercase character, or …": what it may be
+        return Reading("mention", Rank.MENTIONS, forward=reading.forward)
+    if head.dep not in ("nsubj", "nsubjpass") and _is_reader_possibility(parse):
+        # "You can also get the raw *CLI parameters*, just a list of …", "Instead, you can use
+        # _workload resources_ that …": what the reader can do with it
         return Reading("mention", Rank.MENTIONS, forward=reading.forward)
     if frames.is_imperative(parse) and reading.pattern != "appositive":
         # "Use the pin operator `^` when you want …", "Note that `require` is also lexically scoped":
@@ -344,3 +349,13 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
 def _says_what(parse: Parse, verb: Word) -> bool:
     """ "tells X that …", "shows X how …": a clause of what is told."""
     return any(w.dep == "ccomp" for w in parse.children(verb.i))
+
+
+def _is_reader_possibility(parse: Parse) -> bool:
+    """ "You can …", "we can …" as a main clause: what the reader can do."""
+    return any(
+        root.dep == "ROOT"
+        and frames.is_possibility(parse, root)
+        and any(w.dep == "nsubj" and w.lemma.casefold() in READER_PRONOUNS for w in parse.children(root.i))
+        for root in parse.words
+    )
