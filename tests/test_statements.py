@@ -1673,6 +1673,14 @@ def test_what_the_reader_can_do_with_a_term_defines_nothing() -> None:
     assert reading_of("Seed drills are machines that sow seeds in rows.", "Seed drills").rank == Rank.DEFINES
 
 
+def test_how_or_by_what_default_a_term_works_defines_nothing() -> None:
+    """R20: "By design, a hay cart is …" and "… is specified by setting the `carts` field" say how,
+    or by what default; "A hay cart is a cart that carries hay to the barn." defines it."""
+    designed = reading_of("By design, a hay cart is a cart that carries hay to the barn.", "hay cart")
+    assert designed == Reading("mention", Rank.MENTIONS)
+    assert reading_of("A hay cart is a cart that carries hay to the barn.", "hay cart").rank == Rank.DEFINES
+
+
 def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
     """R20: "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
     tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""

@@ -75,6 +75,10 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "You can also get the raw *CLI parameters*, just a list of …", "Instead, you can use
         # _workload resources_ that …": what the reader can do with it
         return Reading("mention", Rank.MENTIONS, forward=reading.forward)
+    if _is_by_means(parse):
+        # "By design, a CronJob contains …", "Pod priority is specified by setting …", "Kubernetes
+        # runs your workload by placing containers into Pods": how, or by what default, not what it is
+        return Reading("mention", Rank.MENTIONS, forward=reading.forward)
     if frames.is_imperative(parse) and reading.pattern != "appositive":
         # "Use the pin operator `^` when you want …", "Note that `require` is also lexically scoped":
         # what the reader is to do or to note, never what the term is ("Manage Cloud9 - a collection
@@ -357,5 +361,14 @@ def _is_reader_possibility(parse: Parse) -> bool:
         root.dep == "ROOT"
         and frames.is_possibility(parse, root)
         and any(w.dep == "nsubj" and w.lemma.casefold() in READER_PRONOUNS for w in parse.children(root.i))
+        for root in parse.words
+    )
+
+
+def _is_by_means(parse: Parse) -> bool:
+    """ "By design, …", "… by setting …": a "by" phrase on a main clause, the means or the default."""
+    return any(
+        root.dep == "ROOT"
+        and any(w.dep == "prep" and w.lemma.casefold() == "by" for w in parse.children(root.i))
         for root in parse.words
     )
