@@ -329,6 +329,16 @@ def test_members_listed_under_a_class() -> None:
     assert {("barrel", "is a", "container"), ("crate", "is a", "container")} <= found
 
 
+def test_examples_in_brackets_under_another_claim_are_no_members() -> None:
+    """R23: "… only for stored containers (e.g. barrels, crates, etc.)" gives examples under a claim
+    about something else; "two containers (barrels and crates)" lists the members."""
+    names = ("container", "barrel", "crate")
+    examples = "Dry storage is needed only for stored containers (e.g. barrels, crates, etc.) and not for carts."
+    assert relations_of(examples, *names) == set()
+    listed = relations_of("The farm has two containers (barrels and crates) for the grain.", *names)
+    assert ("barrel", "is a", "container") in listed
+
+
 def test_coordinated_objects() -> None:
     """R23: objects joined by "and" are each related."""
     found = relations_of("The cart carries apples and pears to the market.", "cart", "apple", "pear")

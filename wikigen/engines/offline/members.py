@@ -8,6 +8,7 @@ list's entry glossed by a noun of its kind are each one of that kind.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from wikigen.engines.offline import endpoints, frames
@@ -79,6 +80,10 @@ def is_superlative(parse: Parse, noun: Word) -> bool:
     )
 
 
+# A bracket that opens with "e.g." or "for example" gives examples of what the sentence says
+_EXAMPLES_OPEN = re.compile(r"(?:e\.\s?g\.|for example|for instance)", re.IGNORECASE)
+
+
 def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:
     """ "two data structures: keyword lists and maps", "collections such as lists": members are a
     kind of the class they are listed under."""
@@ -105,6 +110,8 @@ def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[t
                 child.dep == "appos"
                 and plural
                 and ("(" in between or (":" in between and len(items) > 1))
+                # "namespaced objects (e.g. Deployments, Services, etc.)": examples under another claim
+                and not _EXAMPLES_OPEN.match(parse.text[word.end : child.start].lstrip(" ("))
                 and not _narrowed_by_members(parse, word, items)
                 # "run within pods (usually static Pods)": which ones as a rule, not a list of members
                 and not any(
