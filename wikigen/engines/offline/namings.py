@@ -10,6 +10,7 @@ from wikigen.engines.offline.lexicon import (
     COUNT_WORDS,
     DEMONSTRATIVES,
     FORMERLY,
+    NAMING_VERBS,
     ORDINALS,
 )
 from wikigen.engines.offline.parse import Parse, Word
@@ -127,3 +128,38 @@ def is_former_name(parse: Parse, head: Word) -> bool:
         any(w.dep == "auxpass" and w.tag == "VBD" for w in children)
         or any(w.dep == "advmod" and w.lemma.casefold() in FORMERLY for w in children)
     )
+
+
+_QUOTES = "\"'”’*`"
+
+
+def is_named_on_the_way(parse: Parse, head: Word) -> bool:
+    """ "… run Elixir's Interactive Shell, called IEx", "… an API for building generic servers
+    (called `GenServer`)", "… in a process called _Binding_": a thing the sentence names on its way
+    to something else: the named noun is an object, and nothing in the sentence says what it is or
+    does. A relative clause does ("a set of worker machines, called nodes, that run …"), so does a
+    copula or "have" ("Python packages have a standard format called a "wheel""), and a quoted noun
+    is a term of its own whose member is named ("… to a "virtual file" called "standard output"")."""
+    words = parse.words
+    verb = words[head.head]
+    if head.dep == "pobj":  # "known as X"
+        verb = words[verb.head]
+    if verb.dep != "acl" or verb.lemma.casefold() not in NAMING_VERBS:
+        return False
+    noun = words[verb.head]
+    if noun.dep not in ("dobj", "pobj") or parse.text[noun.end : noun.end + 1] in _QUOTES:
+        return False
+    if any(w.dep in ("relcl", "acl") and w.i != verb.i for w in [*parse.children(noun.i), *parse.children(head.i)]):
+        return False
+    if any(w.dep == "relcl" for w in parse.children(verb.i)) or _is_followed_by_relative(parse, head):
+        return False
+    clause = noun
+    while clause.pos not in ("VERB", "AUX") and clause.head != clause.i:
+        clause = words[clause.head]
+    return clause.lemma.casefold() not in ("be", "have") and not any(w.dep == "expl" for w in parse.children(clause.i))
+
+
+def _is_followed_by_relative(parse: Parse, head: Word) -> bool:
+    """ "…, called nodes, that run …": a relative clause opens right after the name, wherever the
+    parser hung it."""
+    return any(w.tag == "WDT" and w.dep in ("nsubj", "nsubjpass") and head.i < w.i <= head.i + 2 for w in parse.words)

@@ -29,6 +29,7 @@ from wikigen.engines.offline.findings import Rank, Reading
 from wikigen.engines.offline.functions import function_reading
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
+    DEFAULTS,
     DEMONSTRATIVES,
     EACH,
     GIVING_VERBS,
@@ -236,7 +237,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if namings.is_former_name(parse, head):
         return Reading("mention", Rank.MENTIONS, forward=True)
     called = namings.called(parse, head)
-    if called is not None and uses.is_named_in_passing(parse, head):
+    if called is not None and (uses.is_named_in_passing(parse, head) or namings.is_named_on_the_way(parse, head)):
         return Reading("mention", Rank.MENTIONS, forward=forward)
     if called is not None:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
@@ -366,9 +367,18 @@ def _is_reader_possibility(parse: Parse) -> bool:
 
 
 def _is_by_means(parse: Parse) -> bool:
-    """ "By design, …", "… by setting …": a "by" phrase on a main clause, the means or the default."""
+    """ "By design, …", "… by setting …": a "by" phrase on a main clause that gives the means (a
+    gerund) or the default, not a place ("sits by the window")."""
     return any(
         root.dep == "ROOT"
-        and any(w.dep == "prep" and w.lemma.casefold() == "by" for w in parse.children(root.i))
+        and any(
+            w.dep == "prep"
+            and w.lemma.casefold() == "by"
+            and any(
+                c.dep == "pcomp" or (c.dep == "pobj" and c.lemma.casefold() in DEFAULTS)
+                for c in parse.children(w.i)
+            )
+            for w in parse.children(root.i)
+        )
         for root in parse.words
     )

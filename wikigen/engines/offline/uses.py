@@ -354,8 +354,8 @@ def is_named_in_passing(parse: Parse, head: Word) -> bool:
     ports … (called host ports)", "… allows you to create CLI programs with several commands (also
     known as subcommands)": the thing named is what the reader acts on, in passing — the sentence says
     what the reader does, not what the thing is ("Python packages have a standard format called a
-    "wheel"" says it of the packages, and "… run Elixir's Interactive Shell, called IEx" names the one
-    shell Elixir has)."""
+    "wheel"" says it of the packages; a thing an owner has, "… run Elixir's Interactive Shell, called
+    IEx", is :func:`~wikigen.engines.offline.namings.is_named_on_the_way`'s)."""
     words = parse.words
     verb = words[head.head]
     if head.dep == "pobj":  # "known as X"
@@ -364,7 +364,7 @@ def is_named_in_passing(parse: Parse, head: Word) -> bool:
         return False
     clause = words[verb.head]
     if any(w.dep == "poss" and w.pos != "PRON" for w in parse.children(clause.i)):
-        return False  # "Elixir's unit test framework called `ExUnit`": the one the owner has, named
+        return False  # "Elixir's unit test framework called `ExUnit`": the one the owner has
     # up to the clause the named noun sits in, through gerunds and participles ("an API for
     # building generic servers (called `GenServer`)" sits in "Elixir provides an API")
     while clause.pos not in ("VERB", "AUX") or clause.dep in ("pcomp", "acl", "amod"):

@@ -67,3 +67,5 @@ SCARCITY_ADVERBS = plain_words("rarely seldom hardly barely scarcely")
 # Words that open a clause saying when or on what condition its main clause holds: "Writers wait
 # when a reader holds a write lock" ("… while Y runs" after the main clause contrasts instead)
 CIRCUMSTANCE_MARKS = plain_words("when whenever once if unless until till before after whether")
+# What holds unless configured or asked otherwise: "By default, …", "By design, …", "By convention, …".
+DEFAULTS = frozenset(["default", "design", "convention"])
