@@ -843,7 +843,17 @@ def test_an_emphasized_word_in_a_sentence_that_defines_another_term_is_a_mention
         "emphasis", Rank.DEFINES, anaphoric=True  # "these" beds: quoted with the sentence before
     )
     assert reading_of("Neighbouring beds form a _rotation pair_.", "rotation pair") == Reading("emphasis", Rank.DEFINES)
-    assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").pattern == "copula"
+    symbol = reading_of("The `|>` sign in the corner is the **seed drill**: it sows seeds in rows.", "seed drill")
+    assert symbol.pattern == "copula"
+
+
+def test_one_case_named_by_an_emphasized_term_defines_nothing() -> None:
+    """R20: "The actual soil temperature is the *current warmth*" names one case of the term, as the
+    thermostat example does; "The `|>` sign … is the **seed drill**: it sows …" names a symbol."""
+    assert reading_of("The actual soil temperature is the *current warmth*.", "current warmth") == Reading(
+        "mention", Rank.MENTIONS
+    )
+    assert reading_of("The tool in the corner is the **seed drill**.", "seed drill").rank == Rank.MENTIONS
 
 
 def test_a_description_of_the_one_named_outranks_a_circumstance() -> None:

@@ -213,10 +213,14 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = complements.is_maturity(parse, head)
+        # "The `|>` symbol … is the **pipe operator**: it takes …" names a symbol; "The actual room
+        # temperature is the *current state*" names one case of the term
+        named = any(w.dep == "nsubj" and _has_code(parse, w) for w in parse.children(governor.i))
         if (
             subjects.determiner(parse, head) == "the"
             and not frames.is_hedged(parse, governor)
             and not (example or status)
+            and named
         ):
             return Reading("copula", Rank.DEFINES, forward=forward)  # "… is the **pipe operator**"
         # "Jobs should be _idempotent_": stress; "This is already a simple *CLI program*": what one
@@ -382,3 +386,7 @@ def _is_by_means(parse: Parse) -> bool:
         )
         for root in parse.words
     )
+
+
+def _has_code(parse: Parse, word: Word) -> bool:
+    return any(w.code for w in parse.subtree(word.i))
