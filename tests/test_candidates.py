@@ -1001,6 +1001,20 @@ def test_a_definition_that_points_back_is_quoted_with_the_sentence_it_points_to(
     assert all(cases not in definition(c) for c in concepts(apart).values())
 
 
+def test_a_name_that_points_back_across_a_blank_line_defines_nothing() -> None:
+    """R20: 'Those conveniences, which we call here "row tools", allow …' opening a paragraph names
+    what the paragraph before spoke of, which the quote cannot hold; in the same block the two
+    sentences are quoted together."""
+    sentences = (
+        "Growers plant rows by hand and carry the seed in sacks.",
+        'Those conveniences, which we call here "row tools", allow the farm to stay small.',
+    )
+    tail = "\n\nRow tools are cheap. Row tools are old.\n"
+    assert "Row tools" not in concepts("# Sowing\n\n" + "\n\n".join(sentences) + tail)
+    together = concepts("# Sowing\n\n" + " ".join(sentences) + tail)
+    assert definition(together["Row tools"]).startswith(sentences[0])
+
+
 def test_such_a_noun_points_back_even_under_a_gerund() -> None:
     """R20: "… for keeping *such* grain" ("such" read as an adjective, under a gerund) points to the
     grain the sentence before names, as "these cases" does; the definition quotes both."""

@@ -107,8 +107,9 @@ def definitions(
                     reading = replace(reading, forward=True)
                 if reading.rank == Rank.DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
-                    # "these" points to is not in the block, so the sentence cannot be quoted with it
-                    reading = replace(reading, rank=Rank.DESCRIBES, anaphoric=False)
+                    # "these" points to is not in the block, so the sentence cannot be quoted with it,
+                    # and alone it leans on what it does not quote
+                    reading = replace(reading, rank=Rank.MENTIONS, anaphoric=False)
                 if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a
                     # template …": a pro or a con of the term, weighed against another, not what it is
