@@ -147,7 +147,8 @@ def is_named_on_the_way(parse: Parse, head: Word) -> bool:
     if verb.dep != "acl" or verb.lemma.casefold() not in NAMING_VERBS:
         return False
     noun = words[verb.head]
-    if noun.dep not in ("dobj", "pobj") or parse.text[noun.end : noun.end + 1] in _QUOTES:
+    after = parse.text[noun.end : noun.end + 1]
+    if noun.dep not in ("dobj", "pobj") or (after and after in _QUOTES):
         return False
     if any(w.dep in ("relcl", "acl") and w.i != verb.i for w in [*parse.children(noun.i), *parse.children(head.i)]):
         return False
