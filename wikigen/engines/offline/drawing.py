@@ -200,7 +200,7 @@ def draw_relations(
     lowered = {ref for ref, forms in named if forms and forms[0][:1].islower()}
     # … and where the sentences write a name with its capital nearly everywhere ("a Job", "the Job
     # controller"), the name in lower case is the common noun of another sense ("performs a job")
-    singular = {ref: {forms[0].casefold()} for ref, forms in named if forms}
+    singular = {ref: forms[0].casefold() for ref, forms in named if forms}
     proper_kinds = {
         ref
         for ref, flags in proper.items()
@@ -215,7 +215,7 @@ def draw_relations(
             if not (text[m.start].islower() and m.ref in capitalized and _is_written_as_code(m, sentence))
             and not (
                 m.ref in proper_kinds
-                and text[m.start : m.end].casefold() in singular.get(m.ref, ())
+                and text[m.start : m.end].casefold() == singular.get(m.ref)
                 and text[m.start].islower()
                 and not _is_written_as_code(m, sentence)
             )

@@ -133,6 +133,15 @@ def is_former_name(parse: Parse, head: Word) -> bool:
 _QUOTES = "\"'”’*`"
 
 
+def naming_participle(parse: Parse, head: Word) -> Word | None:
+    """The participle that gives ``head`` as a name to the noun it hangs on ("a file known as a
+    _manifest_", "a process called _Binding_"), or None."""
+    verb = parse.words[head.head]
+    if head.dep == "pobj":  # "known as X"
+        verb = parse.words[verb.head]
+    return verb if verb.dep == "acl" and verb.lemma.casefold() in NAMING_VERBS else None
+
+
 def is_named_on_the_way(parse: Parse, head: Word) -> bool:
     """ "… run Elixir's Interactive Shell, called IEx", "… an API for building generic servers
     (called `GenServer`)", "… in a process called _Binding_": a thing the sentence names on its way
@@ -141,10 +150,8 @@ def is_named_on_the_way(parse: Parse, head: Word) -> bool:
     copula or "have" ("Python packages have a standard format called a "wheel""), and a quoted noun
     is a term of its own whose member is named ("… to a "virtual file" called "standard output"")."""
     words = parse.words
-    verb = words[head.head]
-    if head.dep == "pobj":  # "known as X"
-        verb = words[verb.head]
-    if verb.dep != "acl" or verb.lemma.casefold() not in NAMING_VERBS:
+    verb = naming_participle(parse, head)
+    if verb is None:
         return False
     noun = words[verb.head]
     after = parse.text[noun.end : noun.end + 1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from wikigen.engines.offline import complements, endpoints, frames, subjects
+from wikigen.engines.offline import complements, endpoints, frames, namings, subjects
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
     DEMONSTRATING_VERBS,
@@ -357,10 +357,8 @@ def is_named_in_passing(parse: Parse, head: Word) -> bool:
     "wheel"" says it of the packages; a thing an owner has, "… run Elixir's Interactive Shell, called
     IEx", is :func:`~wikigen.engines.offline.namings.is_named_on_the_way`'s)."""
     words = parse.words
-    verb = words[head.head]
-    if head.dep == "pobj":  # "known as X"
-        verb = words[verb.head]
-    if verb.dep != "acl" or verb.lemma.casefold() not in NAMING_VERBS:
+    verb = namings.naming_participle(parse, head)
+    if verb is None:
         return False
     clause = words[verb.head]
     if any(w.dep == "poss" and w.pos != "PRON" for w in parse.children(clause.i)):
