@@ -338,6 +338,20 @@ def test_a_lower_case_code_name_is_a_field_not_the_capitalized_concept() -> None
     assert ("Pasture", "is a", "Tag") not in found  # `pasture` names a tag here, not the Pasture
 
 
+def test_code_written_with_other_capitals_does_not_define_the_term() -> None:
+    """R20: "`dry` is a flag …" defines the flag `dry`, not the condition `Dry` the section is about;
+    code written with other capitals names another identifier."""
+    body = (
+        "## Conditions\n\n### Dry\n\nThe `Dry` condition of a barn is set when its hay is dry. "
+        "A barn with the `Dry` condition can take a harvest.\n\n"
+        "`dry` is a flag that maps to a barn's `Dry` condition.\n"
+    )
+    concepts = concepts_by_name(run(make_request(body)))
+    assert not any(
+        q["quote"].startswith("`dry` is") for c in concepts.values() for q in c["definition"]["quotes"]
+    )
+
+
 def test_a_capitalized_word_inside_a_sentence_is_not_the_lower_case_concept() -> None:
     """R20, one word in two senses: "Tiller sells …", capitalized inside a sentence, names something
     else (a company, a library) than the `tiller` command, a concept named in lower case; so does

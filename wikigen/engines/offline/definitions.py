@@ -95,6 +95,10 @@ def definitions(
                     sentence.clean.text, mention.start, mention.end
                 )
                 reading = read(parse, head, marked=marked)
+                if _is_other_case(candidate, sentence, mention.start, mention.end):
+                    # "`ready` is a condition …" for the term `Ready`, "a function called `size`" for
+                    # the protocol `Size`: code written with other capitals names another identifier
+                    reading = Reading("mention", Rank.MENTIONS)
                 if candidate.code and _has_other_arity(candidate.term, sentence.clean.text):
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
@@ -273,6 +277,16 @@ def _kind_of(parse: Parse, head: Word, start: int) -> str:
                 if w.dep == "pobj" and w.pos in ("NOUN", "PROPN"):
                     return w.text.casefold()
     return ""
+
+
+def _is_other_case(candidate: Candidate, sentence: Sentence, start: int, end: int) -> bool:
+    """The mention at ``[start, end)`` is code written with other capitals than every form of the
+    candidate (its term, its aliases, their other numbers)."""
+    clean = sentence.clean
+    if not any(m.kind == "code" and m.start <= start and end <= m.end for m in clean.marks):
+        return False
+    forms = {candidate.term, *candidate.aliases}
+    return clean.text[start:end] not in forms | {v for form in forms for v in head_variants(form)}
 
 
 def _has_other_arity(term: str, text: str) -> bool:
