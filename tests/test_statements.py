@@ -1692,6 +1692,14 @@ def test_what_the_reader_can_do_with_a_term_defines_nothing() -> None:
     assert reading_of("Seed drills are machines that sow seeds in rows.", "Seed drills").rank == Rank.DEFINES
 
 
+def test_what_a_term_uses_or_needs_defines_nothing() -> None:
+    """R20: "Hay carts use wooden wheels to roll." says what a hay cart uses, as "… require a
+    horse" says what it needs; "Hay carts carry hay to the barn." says what they do."""
+    assert reading_of("Hay carts use wooden wheels to roll on the field.", "Hay carts").rank == Rank.MENTIONS
+    assert reading_of("Hay carts require a horse to pull them.", "Hay carts").rank == Rank.MENTIONS
+    assert reading_of("Hay carts carry hay to the barn.", "Hay carts").rank == Rank.DESCRIBES
+
+
 def test_how_or_by_what_default_a_term_works_defines_nothing() -> None:
     """R20: "By design, a hay cart is …" and "… is specified by setting the `carts` field" say how,
     or by what default; "A hay cart is a cart that carries hay to the barn." defines it."""

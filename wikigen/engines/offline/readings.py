@@ -33,6 +33,7 @@ from wikigen.engines.offline.lexicon import (
     DEMONSTRATIVES,
     EACH,
     GIVING_VERBS,
+    NEEDING_VERBS,
     OFFERING_VERBS,
     POINTING,
     READER_PRONOUNS,
@@ -343,8 +344,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and frames.subject_count(parse, governor) == 1
         and frames.subject_count(parse, head) == 0
         and not frames.is_done_to_subject(parse, head, governor)
-        # "Cluster-level logging architectures require a separate backend …": what it needs
-        and governor.lemma.casefold() not in ("require", "need")
+        # "Cluster-level logging architectures require a separate backend …", "Markdown uses
+        # backticks to quote code": what it needs or uses
+        and governor.lemma.casefold() not in NEEDING_VERBS
         # "the owner object you're deleting …" read as "the owner objects": a singular noun with a
         # plural verb is a misparse of a noun phrase
         and not (head.tag == "NN" and not head.code and governor.tag == "VBP")

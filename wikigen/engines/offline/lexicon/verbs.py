@@ -41,6 +41,9 @@ GROUPING_VERBS = frozenset(
 HAVING_VERBS = frozenset(["consist", "comprise", "have", "contain", "include"])
 # "… scale a workload using a _X_": the reader's use of a thing.
 USING_VERBS = frozenset(["use", "run", "install", "deploy", "employ"])
+# "Logging architectures require a separate backend …", "Markdown uses backticks …": what a thing
+# takes, needs or uses, not what it is.
+NEEDING_VERBS = frozenset(["require", "need", "use"])
 # "… that run in your cluster": where a thing is, not what it does.
 PLACED_VERBS = frozenset(["run", "live", "reside", "sit", "exist"])
 # "We can use `is_binary/1` to demonstrate this": what the example shows, not what the thing is for.
