@@ -111,10 +111,19 @@ def label(items: list[dict[str, Any]], concepts: Sequence[tuple[dict[str, str], 
         if item["kind"] != "relation":
             continue
         rows = by_relation.get((item["predicate"], bq.collapse(item["quote"])), [])
+        ends = (_end_name(item["subject"]), _end_name(item["object"]))
         for row, verdict in rows:
-            if len(rows) == 1 or normalize_name(row["subject"]) == normalize_name(item["subject"]):
+            if len(rows) == 1 or (normalize_name(row["subject"]), normalize_name(row["object"])) == ends:
                 item["emitted"], item["verdict"] = True, verdict
                 break
+
+
+def _end_name(end: str) -> str:
+    """A relation end as a row names it: a concept of an earlier increment is written by its id
+    ("concept/cli_option"), the row by its name ("CLI option")."""
+    from wikigen.model.ids import normalize_name
+
+    return normalize_name(end.removeprefix("concept/").replace("_", " "))
 
 
 def record_child(name: str, out: Path) -> int:
