@@ -1508,6 +1508,14 @@ def test_a_default_a_case_or_a_moment_states_no_relation() -> None:
     assert ("hook", "stores", "grain") in relations_of("A hook is an extension point that stores grain.", "hook", "grain")
 
 
+def test_the_way_something_is_done_states_no_relation() -> None:
+    """R23, precision first: "The way the miller grinds grain is like a sieve" tells which way the
+    sentence speaks of; "a way that sorts grain" says what the way does."""
+    names = ("miller", "grain", "sieve")
+    assert relations_of("The way the miller grinds grain is like a sieve.", *names) == set()
+    assert ("sieve", "sorts", "grain") in relations_of("A sieve is a way that sorts grain.", *names)
+
+
 def test_an_instruction_to_the_reader_states_no_relation() -> None:
     """R23, precision first: "Write a note that asks the miller to grind grain" tells the
     reader what to do; "Use a sieve to sift grain" still says what a sieve is for."""

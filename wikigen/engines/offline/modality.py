@@ -16,6 +16,7 @@ from wikigen.engines.offline.lexicon import (
     ENSURING_ADJECTIVES,
     ENSURING_VERBS,
     FRAME_NOUNS,
+    MANNER_NOUNS,
     MOMENT_NOUNS,
     POINTING,
     READER_SUBJECTS,
@@ -88,6 +89,15 @@ def _is_moment(parse: Parse, noun: Word) -> bool:
     )
 
 
+def _is_manner(parse: Parse, clause: Word) -> bool:
+    """ "The way Kubernetes processes taints …": a relative clause with no relative pronoun on a
+    noun of manner tells which way; "a way that lets you …" says what the way does."""
+    noun = parse.words[clause.head]
+    return noun.lemma.casefold() in MANNER_NOUNS and not any(
+        w.tag in ("WDT", "WP", "WRB") for w in parse.subtree(clause.i) if w.i < clause.i
+    )
+
+
 def is_unasserted(parse: Parse, verb: Word) -> bool:
     """Negated, hedged or conditional: "does not", "may", "if …"; a step of a procedure ("After
     deleting the dependents, the controller deletes …", "… adds finalizers when you use …"); an
@@ -131,6 +141,8 @@ def is_unasserted(parse: Parse, verb: Word) -> bool:
         ):
             return True  # "By default, the kubelet assigns …": what holds until it is configured
     if verb.dep in ("relcl", "acl") and _is_moment(parse, parse.words[verb.head]):
+        return True
+    if verb.dep == "relcl" and _is_manner(parse, verb):
         return True
     if _is_in_purpose(parse, verb):
         return True

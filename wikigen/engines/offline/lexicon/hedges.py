@@ -52,6 +52,9 @@ LIST_CONDITIONS = frozenset(["if", "unless", "when", "whenever", "only if"])
 # "the scenario where a Pod gets scheduled onto one node", "the point that the scheduler preempts
 # Pods": a clause that tells which moment or case the sentence speaks of states nothing.
 MOMENT_NOUNS = frozenset(["scenario", "situation", "case", "point", "time", "moment", "instant", "period"])
+# "The way Kubernetes processes multiple taints is like a filter": a clause that tells which way
+# the sentence speaks of states nothing either.
+MANNER_NOUNS = frozenset(["way", "manner"])
 # "In most cases, …", "In this configuration, …", "In either of those situations …": where it holds.
 # Nouns of a case, where MOMENT_NOUNS are those of a moment, though both hold "case", "situation"
 # and "scenario".
