@@ -530,6 +530,39 @@ def reshaped(text: str, changes: dict[str, tuple[str, str | None]]) -> Parse:
     return Parse(parse.text, words)
 
 
+def test_a_list_is_set_off_right_after_its_kind() -> None:
+    """R23 on a parse spaCy really gives: in "grain stores, such as Silo and Crib (C), are built-in farm
+    stores", the parser hangs "farm stores" on "grain stores" as an appositive; the "(" between them
+    opens an aside of a member, not a list set off after the kind, so farm stores are no member."""
+    misparsed = hand_parse(
+        [
+            ("grain", "NOUN", "NN", "compound", 1, "grain"),
+            ("stores", "NOUN", "NNS", "nsubjpass", 12, "store"),
+            (",", "PUNCT", ",", "punct", 1, ","),
+            ("such", "ADJ", "JJ", "amod", 4, "such"),
+            ("as", "ADP", "IN", "prep", 1, "as"),
+            ("Silo", "PROPN", "NNP", "pobj", 4, "Silo"),
+            ("and", "CCONJ", "CC", "cc", 5, "and"),
+            ("Crib", "PROPN", "NNP", "conj", 5, "Crib"),
+            ("(", "PUNCT", "-LRB-", "punct", 7, "("),
+            ("C", "PROPN", "NNP", "appos", 7, "C"),
+            (")", "PUNCT", "-RRB-", "punct", 7, ")"),
+            ("are", "AUX", "VBP", "auxpass", 12, "be"),
+            ("built", "VERB", "VBN", "ROOT", 12, "build"),
+            ("in", "ADP", "RP", "prt", 12, "in"),
+            ("farm", "NOUN", "NN", "compound", 15, "farm"),
+            ("stores", "NOUN", "NNS", "appos", 1, "store"),
+            (".", "PUNCT", ".", "punct", 12, "."),
+        ]
+    )
+    assert hand_relations(misparsed, "grain store", "farm store", "Silo", "Crib") == {
+        ("Silo", "is a", "grain store"),
+        ("Crib", "is a", "grain store"),
+    }
+    listed = relations_of("The farm has two grain stores: silos and cribs.", "grain store", "silo", "crib")
+    assert {("silo", "is a", "grain store"), ("crib", "is a", "grain store")} <= listed
+
+
 def test_misparses_state_nothing_they_do_not_say() -> None:
     """R23, precision first, on parses spaCy really gives: a bare participle with a subject is
     passive ("the tokens provided to the gatekeeper are …"); of two direct objects without "and"

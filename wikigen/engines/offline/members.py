@@ -102,6 +102,9 @@ def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[t
             members.append(named)  # "a macro called `use`": use is a macro; "another file called X" too
         for child in parse.children(word.i):
             between = parse.text[word.end : child.start]
+            # the bracket or colon that sets a list off follows the kind: the "(" of "policy APIs, such
+            # as …, Access Control (RBAC), are built-in Kubernetes APIs" opens an aside of a member
+            opener = between.lstrip()[:1]
             plural = word.tag in ("NNS", "NNPS")
             items = endpoints.with_conjuncts(parse, [child])
             # "two data structures: keyword lists and maps" lists members; "init containers: containers
@@ -109,7 +112,7 @@ def listed(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[t
             if (
                 child.dep == "appos"
                 and plural
-                and ("(" in between or (":" in between and len(items) > 1))
+                and (opener == "(" or (opener == ":" and len(items) > 1))
                 # "namespaced objects (e.g. Deployments, Services, etc.)": examples under another claim
                 and not _EXAMPLES_OPEN.match(parse.text[word.end : child.start].lstrip(" ("))
                 and not _narrowed_by_members(parse, word, items)
