@@ -352,6 +352,23 @@ def test_code_written_with_other_capitals_does_not_define_the_term() -> None:
     )
 
 
+def test_a_name_the_example_code_defines_needs_a_sentence_that_says_what_it_is() -> None:
+    """R20: `Tally` and `count`, defined by the example's code ("defprotocol Tally do"), are the
+    example's own; what the example's protocol expects or does makes neither a concept, while
+    "`Tally` is a protocol that …" says what it is."""
+    body = (
+        "## Counting\n\nWe could write a generic `Tally` protocol that every barn would implement:\n\n"
+        "```elixir\ndefprotocol Tally do\n  def count(barn)\nend\n```\n\n"
+        "The `Tally` protocol expects a function called `count` that receives one barn. "
+        "The `Tally` protocol now works for every barn of the farm.\n"
+    )
+    assert concepts_by_name(run(make_request(body))) == {}
+    defined = body + "\n`Tally` is a protocol that counts the sheep of a barn.\n"
+    concepts = concepts_by_name(run(make_request(defined)))
+    assert set(concepts) == {"tally"}
+    assert concepts["tally"]["definition"]["quotes"][0]["quote"].startswith("`Tally` is a protocol")
+
+
 def test_a_capitalized_word_inside_a_sentence_is_not_the_lower_case_concept() -> None:
     """R20, one word in two senses: "Tiller sells …", capitalized inside a sentence, names something
     else (a company, a library) than the `tiller` command, a concept named in lower case; so does

@@ -97,9 +97,16 @@ def best_form(found: list[Found]) -> list[Found]:
     return [f for f, shape in zip(found, forms, strict=True) if shape == best]
 
 
-def is_accepted(candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool) -> bool:
+def is_accepted(
+    candidate: Candidate, best: Found, count: int, vocabulary: Vocabulary, hub: bool, example: bool = False
+) -> bool:
     """R20, precision first: how much of a term the candidate must be for the form of its best
-    definition. A hub (a name most sources mention) is defined only by what it *is*."""
+    definition. A hub (a name most sources mention) is defined only by what it *is*, and so is a name
+    the code of an example defines (``example``)."""
+    if example and not (best.reading.rank == Rank.DEFINES and best.reading.pattern in _IS):
+        # `Size` of "defprotocol Size do …": the example's own protocol is a concept only where the
+        # text says what it is in general, not by what it expects or does in the example
+        return False
     # `spec`, `effect`, `driverName`: field names and values, unless a heading or a naming sentence
     # makes the word a term (`case`, `alias`, `iodata`)
     if (

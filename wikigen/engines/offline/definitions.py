@@ -171,7 +171,8 @@ def definitions(
         ]
         best = best_form(found)
         hub = key in hubs
-        if not best or not is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub):
+        example = candidate.code and any(candidate.term.partition("/")[0] in d.example_names for d in documents)
+        if not best or not is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub, example):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
     # Only a choice needs the model: one embedding call for every query and sentence to rank.

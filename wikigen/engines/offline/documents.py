@@ -17,8 +17,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from markdown_it.token import Token
 
 from wikigen.engines.offline import markup
+from wikigen.engines.offline.lexicon import DEFINING_KEYWORDS, alternation
 from wikigen.engines.offline.text import Sentence, display, sentences, status, visible
 from wikigen.evidence.passages import HeadingLine, Passage, block_tokens, numbered_items, outline
 from wikigen.evidence.rerank import DIGITS, Ranker
@@ -69,6 +71,7 @@ class Document:
     headings: tuple[Heading, ...]
     sentences: tuple[Sentence, ...]
     steps: tuple[tuple[int, int], ...] = ()  # the spans of its ordered-list items
+    example_names: frozenset[str] = frozenset()  # the names its code blocks define (`Size`, `main`)
 
     def is_step(self, sentence: Sentence) -> bool:
         """The sentence lies in an ordered-list item: one step of a procedure."""
@@ -79,7 +82,24 @@ def read_document(source: str, title: str, body: str) -> Document:
     tokens = block_tokens(body)
     found, lines = outline(body, tokens)
     cut = tuple(s for p in found for s in sentences(source, p.text, p.start, p.heading))
-    return Document(source, title, body, found, _headings(lines), cut, numbered_items(body, tokens))
+    return Document(
+        source, title, body, found, _headings(lines), cut, numbered_items(body, tokens), _example_names(tokens)
+    )
+
+
+# "defprotocol Size do", "def main(name: str):": a defining keyword, then the name it defines
+_DEFINED = re.compile(r"(?<![\w.])(?:" + alternation(DEFINING_KEYWORDS) + r")[ \t]+([A-Za-z_][\w.]*[?!]?)")
+
+
+def _example_names(tokens: Sequence[Token]) -> frozenset[str]:
+    """The names the code blocks among ``tokens`` define: an example's own protocol, module or
+    function (`Size`, `Greeter`, `main`)."""
+    return frozenset(
+        match.group(1)
+        for token in tokens
+        if token.type in ("fence", "code_block")
+        for match in _DEFINED.finditer(token.content)
+    )
 
 
 def _headings(lines: Sequence[HeadingLine]) -> tuple[Heading, ...]:

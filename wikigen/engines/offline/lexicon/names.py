@@ -5,7 +5,7 @@ people and the reader, and the words of glossary entries.
 
 from __future__ import annotations
 
-from wikigen.engines.offline.lexicon.lists import word_set
+from wikigen.engines.offline.lexicon.lists import plain_words, word_set
 
 # ---------------------------------------------------------------------------------------------
 # What may name a concept: stop-lists every concept name and alias passes (terms.is_acceptable_term).
@@ -128,4 +128,11 @@ QUALIFIERS = RELEASE_STAGES | word_set("optional|required|recommended|default")
 USE_CASE_OPENERS = word_set(
     "if|when|in|for|you|to|this|it|there|because|although|while|as|with|on|by|use|see|note|we|your|"
     "set|add|create|run|make|do|don't|avoid|consider|check"
+)
+
+# "defprotocol Size do", "class Greeter:", "def main(name: str):": the keywords before a name that
+# the code of an example defines (documents.Document.example_names).
+DEFINING_KEYWORDS = plain_words(
+    "def defp defmodule defprotocol defstruct defmacro defmacrop defexception class function func fn "
+    "struct enum trait interface"
 )
