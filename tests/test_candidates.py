@@ -454,6 +454,24 @@ def test_a_page_that_names_itself_this_command() -> None:
     assert quote == "This command is an alias of `plough`." and quote in sources[0]["body"]
 
 
+def test_a_lead_that_says_only_what_became_of_a_command_defines_nothing() -> None:
+    """R20: "This command has been superseded by `harrow`." says what became of `rake`, not what
+    it is: no concept; "Level the soil of a field." defines `harrow`."""
+    sources = [
+        {
+            "id": "knowledge/rake",
+            "title": "rake",
+            "body": "# rake\n\n> This command has been superseded by `harrow`.\n\n- Show the current command's page:\n\n`help harrow`\n",
+        },
+        {
+            "id": "knowledge/harrow",
+            "title": "harrow",
+            "body": "# harrow\n\n> Level the soil of a field.\n\n- Level one row:\n\n`harrow row`\n",
+        },
+    ]
+    assert {c["name"] for c in analyzed(sources)["concepts"]} == {"harrow"}
+
+
 def test_this_page_is_the_text_not_its_subject() -> None:
     """R23: "This page introduces the Harrow object …" says what the text does; it relates the page's
     concept to nothing."""

@@ -23,6 +23,7 @@ from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
+from wikigen.engines.offline.lexicon import STATUS_PARTICIPLES, alternation
 from wikigen.engines.offline.occurrences import phrase_finder, spoken
 from wikigen.engines.offline.parse import Parse, parse_sentences
 from wikigen.engines.offline.relations import Mentions
@@ -283,9 +284,18 @@ def _lead_definition(document: Document) -> list[Definition]:
     line = match.group("line")
     quote = _first_sentence(line).strip()
     start = match.start("line") + line.find(quote)
-    if len(quote) < 8:
+    if len(quote) < 8 or _STATUS_NOTE.match(quote):
         return []
     return [Definition(document.title, document.source, start, quote, "lead", (), True)]
+
+
+# "This command has been superseded by `pamfile`.": the page's lead says only what became of it
+_STATUS_NOTE = re.compile(
+    r"this (?:command|tool|utility|program) (?:has been|is|was) (?:now )?(?:"
+    + alternation(STATUS_PARTICIPLES)
+    + r")\b",
+    re.IGNORECASE,
+)
 
 
 def _first_sentence(line: str) -> str:

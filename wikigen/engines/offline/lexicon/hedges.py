@@ -72,3 +72,7 @@ SCARCITY_ADVERBS = plain_words("rarely seldom hardly barely scarcely")
 CIRCUMSTANCE_MARKS = plain_words("when whenever once if unless until till before after whether")
 # What holds unless configured or asked otherwise: "By default, …", "By design, …", "By convention, …".
 DEFAULTS = frozenset(["default", "design", "convention"])
+
+# "This command has been superseded by `pamfile`.", "… is deprecated": a note on a thing's status
+# says nothing of what it is.
+STATUS_PARTICIPLES = frozenset(["superseded", "deprecated", "obsoleted", "replaced", "renamed", "removed"])
