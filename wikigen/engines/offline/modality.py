@@ -90,11 +90,14 @@ def _is_moment(parse: Parse, noun: Word) -> bool:
 
 
 def _is_manner(parse: Parse, clause: Word) -> bool:
-    """ "The way Kubernetes processes taints …": a relative clause with no relative pronoun on a
-    noun of manner tells which way; "a way that lets you …" says what the way does."""
+    """ "The way Kubernetes processes taints …": a relative clause with a subject of its own and no
+    relative pronoun on a noun of manner tells which way; "a way that lets you …" says what the way
+    does, and "a flexible way to keep sheep …" what it is a way to do."""
     noun = parse.words[clause.head]
-    return noun.lemma.casefold() in MANNER_NOUNS and not any(
-        w.tag in ("WDT", "WP", "WRB") for w in parse.subtree(clause.i) if w.i < clause.i
+    return (
+        noun.lemma.casefold() in MANNER_NOUNS
+        and any(w.dep in ("nsubj", "nsubjpass") and w.tag not in ("WDT", "WP") for w in parse.children(clause.i))
+        and not any(w.tag in ("WDT", "WP", "WRB") for w in parse.subtree(clause.i) if w.i < clause.i)
     )
 
 
