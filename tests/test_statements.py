@@ -1741,6 +1741,18 @@ def test_what_a_term_uses_or_needs_defines_nothing() -> None:
     assert reading_of("Hay carts carry hay to the barn.", "Hay carts").rank == Rank.DESCRIBES
 
 
+def test_one_naming_of_several_names_defines_none_of_them() -> None:
+    """R20: "The two sheds are called `north_shed` and `south_shed`." leaves to the reader which shed
+    each name is, and so does "…, respectively"; "a set of machines, called ploughs, that …" names one."""
+    assert reading_of("The two sheds are called `north_shed` and `south_shed`.", "north_shed").rank == Rank.MENTIONS
+    respectively = "The year has two seasons called Sowing and Reaping, respectively."
+    assert reading_of(respectively, "Sowing").rank == Rank.MENTIONS
+    one = reading_of("A farm has a set of machines, called ploughs, that turn the soil.", "ploughs")
+    assert (one.pattern, one.rank) == ("called", Rank.DEFINES)
+    other = reading_of("These tools that cut the grain are also called a **sickle** or a **scythe**.", "sickle")
+    assert (other.pattern, other.rank) == ("called", Rank.DEFINES)  # two names of one thing
+
+
 def test_how_or_by_what_default_a_term_works_defines_nothing() -> None:
     """R20: "By design, a hay cart is …" and "… is specified by setting the `carts` field" say how,
     or by what default; "A hay cart is a cart that carries hay to the barn." defines it."""

@@ -171,3 +171,14 @@ def _is_followed_by_relative(parse: Parse, head: Word) -> bool:
     """ "…, called nodes, that run …": a relative clause opens right after the name, wherever the
     parser hung it."""
     return any(w.tag == "WDT" and w.dep in ("nsubj", "nsubjpass") and head.i < w.i <= head.i + 2 for w in parse.words)
+
+
+def names_several(parse: Parse, head: Word) -> bool:
+    """ "The two metrics are called `X` and `Y`.", "… two phases called Reserve and Unreserve,
+    respectively": one naming gives several names at once, and which thing each one names is left
+    to the reader ("… are also called a **flag** or a **switch**" gives one thing two names)."""
+    children = parse.children(head.i)
+    joined = any(w.dep == "conj" and w.pos in ("NOUN", "PROPN") for w in children) and any(
+        w.dep == "cc" and w.lemma.casefold() == "and" for w in children
+    )
+    return joined or any(w.lemma.casefold() == "respectively" for w in parse.words)

@@ -242,7 +242,11 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     if namings.is_former_name(parse, head):
         return Reading("mention", Rank.MENTIONS, forward=True)
     called = namings.called(parse, head)
-    if called is not None and (uses.is_named_in_passing(parse, head) or namings.is_named_on_the_way(parse, head)):
+    if called is not None and (
+        uses.is_named_in_passing(parse, head)
+        or namings.is_named_on_the_way(parse, head)
+        or namings.names_several(parse, head)
+    ):
         return Reading("mention", Rank.MENTIONS, forward=forward)
     if called is not None:
         # "the `=` operator is called the match operator": the name of a symbol, not what it does
