@@ -1761,10 +1761,16 @@ def test_how_or_by_what_default_a_term_works_defines_nothing() -> None:
     assert reading_of("A hay cart is a cart that carries hay to the barn.", "hay cart").rank == Rank.DEFINES
 
 
-def test_what_developers_use_a_named_tool_for_is_what_it_is_for() -> None:
-    """R20: "Farm developers use the `Drill` tool to sow rows." says what `Drill` is for (the
-    tool named by code is `Drill`), as "You use X to …" does; "Many developers use …" speaks of some."""
-    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill") == Reading("function", Rank.DEFINES)
+def test_one_job_people_do_with_a_tool_is_not_what_it_is_for() -> None:
+    """R20: "Farm developers use the `Drill` tool to sow rows." and "You use seed drills to sow
+    rows …" tell one job people do with it; "We use `Drill` whenever we want to sow …" says when it is
+    the thing to use, what it is for; "Many developers use …" speaks of some."""
+    assert reading_of("Farm developers use the `Drill` tool to sow rows.", "Drill").rank != Rank.DEFINES
+    assert reading_of("You use seed drills to sow rows rather than to plough.", "seed drills").rank != Rank.DEFINES
+    whenever = reading_of("We use `Drill` whenever we want to sow rows without a plough.", "Drill")
+    assert whenever == Reading("function", Rank.DEFINES)
+    naming = reading_of("We'll use *seed drill* to refer to those drills that sow in rows.", "seed drill")
+    assert naming.rank == Rank.DEFINES
     assert reading_of("Many developers use the `Drill` tool to sow rows.", "Drill").rank == Rank.MENTIONS
 
 

@@ -68,7 +68,7 @@ def is_for_this(parse: Parse, verb: Word) -> bool:
 
 
 def is_use_for_purpose(parse: Parse, verb: Word) -> bool:
-    """ "You use X to …", "Elixir developers use X to …": what the object is for."""
+    """ "We use X whenever we want to …", "Use X to …": what the object is for."""
     if verb.lemma != "use" or frames.is_hedged(parse, verb) or frames.is_negated(parse, verb):
         return False
     children = parse.children(verb.i)
@@ -89,6 +89,10 @@ def is_use_for_purpose(parse: Parse, verb: Word) -> bool:
         and w.pos in ("VERB", "AUX")
         and w.lemma not in DEMONSTRATING_VERBS
         and all(w.i > i for i in objects)  # "To set the location, use the `--x` arguments" is advice
+        # "You use ephemeral containers to inspect services …", "Elixir developers use the `Mix`
+        # build tool to compile code": one job people do with it; "We use X whenever we want to …"
+        # says when it is the thing to use, and "We'll use *X* to refer to …" what X names
+        and not (subject is not None and w.dep == "xcomp" and w.lemma not in CALLING_VERBS)
         for w in children
     )
 
