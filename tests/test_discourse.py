@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from wikigen.engines.offline.discourse import LEANS, Lean, leaning, lists_events, points_back
+from wikigen.engines.offline.discourse import (
+    LEANS,
+    Lean,
+    leaning,
+    lists_events,
+    points_back,
+    points_back_by_noun,
+)
 from wikigen.engines.offline.parse import Parser
 from wikigen.engines.offline.text import visible
 
@@ -162,3 +169,33 @@ def test_a_passage_that_points_at_text_before_it_is_told_from_one_about_its_page
     """R20: a summary pick must stand alone; "These two functions …" points back, "This page …"
     points at the page itself (read from the text alone)."""
     assert points_back(text) is points
+
+
+@pytest.mark.parametrize(
+    ("text", "leans"),
+    [
+        ("The farm does this classification based on the size of each crate.", True),
+        ("Most commonly, those crates will be plain wooden boxes.", True),
+        ("So, growers call them crates.", False),  # a connective and a pronoun: quoted together
+        ("This page explains how crates are sorted.", False),  # the page itself
+        ("Growers sort the crates by the size of the apples.", False),
+        ("You can either sort the crates or stack the crates that growers bring.", False),  # "that" relates
+    ],
+)
+def test_a_sentence_that_points_back_by_a_noun(text: str, leans: bool) -> None:
+    """R20: "… does this classification …" names what the text before described; a sentence quoted
+    before "This process is called X" must not point back so itself."""
+    assert points_back_by_noun(_parse(text)) is leans
+
+
+def test_a_naming_joined_to_a_sentence_that_leans_too_defines_nothing() -> None:
+    """R20: "The farm does this classification … This process is called the _grading line_." quoted
+    together still lean on what "this classification" was; "A grower sorts each crate by … This
+    process is called the _grading line_." defines it."""
+    leaning_body = (
+        "# Sorting\n\nThe farm does this classification based on the size of each crate in the barn. "
+        "This process is called the _grading line_.\n"
+    )
+    assert _concepts([("knowledge/sorting", "Sorting", leaning_body)]) == {}
+    standing = "# Sorting\n\nA grower sorts each crate by the size of its apples. This process is called the _grading line_.\n"
+    assert _concepts([("knowledge/sorting", "Sorting", standing)])["Grading line"].startswith("A grower sorts")

@@ -26,7 +26,7 @@ from wikigen.engines.offline import frames
 from wikigen.engines.offline.acceptance import best_form, is_accepted, is_everywhere
 from wikigen.engines.offline.asides import EVALUATION, admonitions, evaluations
 from wikigen.engines.offline.candidates import Candidate, is_mentioned_only_as_code, term_key
-from wikigen.engines.offline.discourse import leaning
+from wikigen.engines.offline.discourse import leaning, points_back_by_noun
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.findings import Found, Rank, Reading
 from wikigen.engines.offline.labels import ENTRY, LABEL, LISTED_LABEL, has_own_subject
@@ -109,10 +109,13 @@ def definitions(
                     # "{{< note >}} SSH tunnels are currently deprecated, …": what a note says on the
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
-                if reading.rank == Rank.DEFINES and reading.anaphoric and _joined(document, before, sentence) is None:
+                if reading.rank == Rank.DEFINES and reading.anaphoric and (
+                    _joined(document, before, sentence) is None
+                    or (before is not None and points_back_by_noun(parsed[before.text]))
+                ):
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
-                    # "these" points to is not in the block, so the sentence cannot be quoted with it,
-                    # and alone it leans on what it does not quote
+                    # "these" points to is not in the block, nor in "Kubernetes does this classification
+                    # …" before "This is known as X"; alone it leans on what it does not quote
                     reading = replace(reading, rank=Rank.MENTIONS, anaphoric=False)
                 if reading.rank in (Rank.DEFINES, Rank.DESCRIBES) and weighing:
                     # "Advantages compared to imperative commands: - Object configuration provides a

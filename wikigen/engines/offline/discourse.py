@@ -65,6 +65,19 @@ def points_back(text: str) -> bool:
     return opens_on_connective(opening) or _POINTING_OPENER.match(opening) is not None
 
 
+def points_back_by_noun(parse: Parse) -> bool:
+    """A pointing word on a noun, anywhere in the sentence ("Kubernetes does this classification based
+    on …", "Most commonly, those paths will be …"): the noun is what the text before named; "this page"
+    is the page itself."""
+    return any(
+        w.dep in ("det", "amod", "predet")
+        and w.lemma.casefold() in POINTING
+        and parse.words[w.head].pos == "NOUN"
+        and parse.words[w.head].lemma.casefold() not in TEXT_ITSELF | DOCUMENTS | SELF_REFERENCES
+        for w in parse.words
+    )
+
+
 def opens_on_connective(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:
     """The visible ``text`` opens on a connective that goes on from the sentence before."""
     return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
