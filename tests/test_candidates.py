@@ -968,8 +968,10 @@ def test_a_phrase_linked_to_the_page_about_it_is_a_term() -> None:
 def test_what_to_use_for_the_thing_just_named_or_a_change_defines_nothing() -> None:
     """R20: "Use a _seed drill_ to set this depth …" tells what to do about the thing just
     named, "Likewise if …" a case, "_Seed drills_ have replaced …" a change: none says what the
-    term is; "You use a _seed drill_ to sow grain in rows" does."""
-    assert "Seed drill" in concepts("You use a _seed drill_ to sow grain in rows.\n\nA seed drill is pulled.\n")
+    term is; "We use a _seed drill_ whenever we want to sow grain in rows" does."""
+    assert "Seed drill" in concepts(
+        "We use a _seed drill_ whenever we want to sow grain in rows.\n\nA seed drill is pulled.\n"
+    )
     for text in (
         "The depth is set per field. Use a _seed drill_ to set this depth at sowing time.\n\nA seed drill is pulled.\n",
         "Likewise if the soil is wet, then the _seed drill_ will sow fewer rows.\n\nA seed drill is pulled.\n",
