@@ -12,7 +12,8 @@ The values read live in :mod:`~wikigen.engines.offline.findings`; the best form 
 rules in :mod:`~wikigen.engines.offline.acceptance`; a list entry's label in
 :mod:`~wikigen.engines.offline.labels`; a candidate's own section in
 :mod:`~wikigen.engines.offline.sections`; what a text says on the side or weighs up (which defines
-nothing) in :mod:`~wikigen.engines.offline.asides`.
+nothing) in :mod:`~wikigen.engines.offline.asides`; the span a definition quotes in
+:mod:`~wikigen.engines.offline.quotes`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from wikigen.engines.offline.language import is_english, language
 from wikigen.engines.offline.lexicon import NAMING_NOUNS
 from wikigen.engines.offline.markings import independent_spans, is_emphasized, is_quoted
 from wikigen.engines.offline.parse import Parse, Word
+from wikigen.engines.offline.quotes import joined, quote_span
 from wikigen.engines.offline.readings import read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.sections import is_own_section
@@ -110,7 +112,7 @@ def definitions(
                     # side describes nothing (a note may still name a term: "… is called a *kubeconfig file*")
                     reading = replace(reading, forward=True)
                 if reading.rank == Rank.DEFINES and reading.anaphoric and (
-                    _joined(document, before, sentence) is None
+                    joined(document, before, sentence) is None
                     or (before is not None and points_back_by_noun(parsed[before.text]))
                 ):
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
@@ -199,7 +201,7 @@ def definitions(
             else pool
         )
         chosen = ranked[0]
-        start, quote = _quote(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
+        start, quote = quote_span(chosen, by_source, [candidate.term, *head_variants(candidate.term)])
         pattern = "copula" if chosen.reading.rank == Rank.DEFINES else "described"
         unqualified = unqualified_names(candidate.term, candidate.code, "marked" in candidate.signals, hub_terms, texts)
         accepted.append(
@@ -326,38 +328,6 @@ _WEAK = ("emphasis", "use")
 # Forms of leaning that no reading survives: the sentence is about what the text before named, or
 # leads into what comes after it
 _LEANING_ANY = ("connective", "continues", "pronoun_subject", "lead_in", "counted_lead_in")
-
-def _quote(found: Found, documents: Mapping[str, Document], variants: Sequence[str] = ()) -> tuple[int, str]:
-    """The sentence, or with the sentence before it when it refers back ("This set is called …"),
-    or with the one after it when it only introduces the term and that one opens with one of its
-    ``variants`` ("… provides a notion of graphemes. Graphemes may consist of …")."""
-    sentence = found.sentence
-    document = documents.get(sentence.source)
-    if found.reading.introduced and document is not None:
-        following = next((s for s in document.sentences if s.start > sentence.start), None)
-        if following is not None:
-            gap = document.body[sentence.start + len(sentence.text) : following.start]
-            opens = any(following.clean.text.casefold().startswith(f"{v.casefold()} ") for v in variants)
-            if "\n\n" not in gap and not gap.strip() and opens:
-                return sentence.start, document.body[sentence.start : following.start + len(following.text)]
-    if found.reading.anaphoric and document is not None:
-        before = [s for s in document.sentences if s.start < sentence.start]
-        joined = _joined(document, before[-1] if before else None, sentence)
-        if joined is not None:
-            return joined
-    return sentence.start, sentence.text
-
-
-def _joined(document: Document, previous: Sentence | None, sentence: Sentence) -> tuple[int, str] | None:
-    """``sentence`` quoted with the one before it, where that one ends just before it in the same
-    block (a quote never crosses a blank line); else None."""
-    if previous is None or previous.start >= sentence.start:
-        return None
-    gap = document.body[previous.start + len(previous.text) : sentence.start]
-    if gap.strip() or gap.count("\n") > 1:
-        return None
-    return previous.start, document.body[previous.start : sentence.start + len(sentence.text)]
-
 
 def _query(candidate: Candidate) -> str:
     return f"What is {candidate.term}?"
