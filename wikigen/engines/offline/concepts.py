@@ -6,7 +6,8 @@ revoked concept comes back where a changed source or fragment still names it (R1
 evidence is the defining sentences and those naming it, ranked against name and definition.
 
 A concept's type is read by :mod:`~wikigen.engines.offline.concept_types`; whether a name or an
-alias occurs in the changed sources by :mod:`~wikigen.engines.offline.occurrences`.
+alias occurs in the changed sources by :mod:`~wikigen.engines.offline.occurrences`; a page's lead
+(tldr) defines its title by :mod:`~wikigen.engines.offline.leads`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from wikigen.engines.offline.decision import Decision
 from wikigen.engines.offline.discourse import lists_events
 from wikigen.engines.offline.documents import Document, Guard, Json, Scorer, claim
 from wikigen.engines.offline.features import DefinitionView
-from wikigen.engines.offline.lexicon import STATUS_PARTICIPLES, alternation
+from wikigen.engines.offline.leads import lead_definition
 from wikigen.engines.offline.occurrences import phrase_finder, spoken
 from wikigen.engines.offline.parse import Parse, parse_sentences
 from wikigen.engines.offline.relations import Mentions
@@ -36,7 +37,7 @@ from wikigen.engines.offline.terms import (
     is_identifier_like,
     list_definitions,
 )
-from wikigen.engines.offline.text import is_abbreviation_stop, visible
+from wikigen.engines.offline.text import visible
 from wikigen.model.ids import normalize_name
 
 EVIDENCE_QUOTES = 3
@@ -119,7 +120,7 @@ def build_concepts(
     found: list[Definition] = []
     for document in documents:
         guard.check()
-        found.extend(_lead_definition(document))
+        found.extend(lead_definition(document))
         weighed = evaluations(document.body)  # "… extra benefits, such as: - X: …" is a pro
         for passage in document.passages:
             listed = list_definitions(document.source, passage.text, passage.start, vocabulary)
@@ -274,37 +275,6 @@ def _title_terms(title: str) -> list[str]:
     if first.endswith("ing") or first in {"how", "what", "why", "when", "about", "using", "introduction"}:
         return []
     return [part.strip() for part in re.split(r"\s+(?:and|&|or|vs\.?)\s+|,\s*", title) if part.strip()]
-
-
-def _lead_definition(document: Document) -> list[Definition]:
-    """A title heading followed by a block quote (tldr pages): the quote's first sentence defines it."""
-    match = re.match(r"\s*#[ \t]+[^\n]+\n\s*>[ \t]*(?P<line>[^\n]+)", document.body)
-    if match is None or not is_acceptable_term(document.title, code=False):
-        return []
-    line = match.group("line")
-    quote = _first_sentence(line).strip()
-    start = match.start("line") + line.find(quote)
-    if len(quote) < 8 or _STATUS_NOTE.match(quote):
-        return []
-    return [Definition(document.title, document.source, start, quote, "lead", (), True)]
-
-
-# "This command has been superseded by `pamfile`.": the page's lead says only what became of it
-_STATUS_NOTE = re.compile(
-    r"this (?:command|tool|utility|program) (?:has been|is|was) (?:now )?(?:"
-    + alternation(STATUS_PARTICIPLES)
-    + r")\b",
-    re.IGNORECASE,
-)
-
-
-def _first_sentence(line: str) -> str:
-    """The line up to its first sentence end; the stop of an abbreviation ends none ("… "active days"
-    i.e. total number of days …", "(e.g. a Pod)")."""
-    for stop in re.finditer(r"[.!?](?=\s|$)", line):
-        if not is_abbreviation_stop(line, stop.start()):
-            return line[: stop.end()]
-    return line
 
 
 def _rebuild_revoked(
