@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from wikigen.engines.offline.documents import HEADING_ATTRIBUTES, Document
 from wikigen.engines.offline.findings import Rank, Reading
 from wikigen.engines.offline.headings import heading_terms
+from wikigen.engines.offline.initials import has_initials, is_spelled_out
 from wikigen.engines.offline.language import english, is_english, language
 from wikigen.engines.offline.lexicon import (
     GENERIC_NOUNS,
@@ -175,7 +176,7 @@ def collect(
                     (
                         " ".join(words[i:])
                         for i in range(len(words))
-                        if _has_initials(" ".join(words[i:]), short)
+                        if has_initials(" ".join(words[i:]), short)
                     ),
                     None,
                 )
@@ -185,7 +186,7 @@ def collect(
                         candidate.aliases.add(short)
             for match in _ABBREVIATION_FIRST.finditer(clean.text):
                 long, short = match.group("long"), match.group("short")
-                if _is_spelled_out(long, short):
+                if is_spelled_out(long, short):
                     candidate = add(long, False, "abbreviation")
                     if candidate is not None:
                         candidate.aliases.add(short)
@@ -373,27 +374,3 @@ def _is_prose_term(term: str) -> bool:
         return False
     words = term.split()
     return not (len(words) == 1 and len(term) < 3 and not CJK.match(term))  # 容器: two characters, a word
-
-
-def _has_initials(long: str, short: str) -> bool:
-    words = [part for word in re.split(r"[\s-]+", long) for part in _CAMEL_PARTS.findall(word)]
-    letters = "".join(word[0] for word in words).casefold()
-    wanted = short.rstrip("s").casefold()
-    return letters == wanted or (
-        len(wanted) >= 2 and letters.startswith(wanted[:2]) and len(letters) == len(wanted)
-    )
-
-
-# "HorizontalPodAutoscaler" is "Horizontal", "Pod", "Autoscaler"; "DNS" and "kube" stay whole
-_CAMEL_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[^\sA-Za-z0-9]+")
-
-
-def _is_spelled_out(long: str, short: str) -> bool:
-    """ "process identifier" for PID, "time to live" for TTL: the words' initials, in order, are the
-    letters, at most one letter (an inner one, "IDentifier") taken from inside a word."""
-    letters = "".join(word[0] for word in re.split(r"[\s-]+", long) if word).casefold()
-    wanted = short.rstrip("s").casefold()
-    if len(letters) < 2 or letters[0] != wanted[0] or len(letters) < len(wanted) - 1:
-        return False
-    rest = iter(wanted)
-    return all(letter in rest for letter in letters)
