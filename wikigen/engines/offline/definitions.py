@@ -163,6 +163,7 @@ def definitions(
         and vocabulary.is_proper(candidate.term)
     }
     hub_terms = {candidates[key].term.casefold() for key in hubs}
+    example_names = frozenset().union(*(d.example_names for d in documents))
     _fold_product_names(readings, counts, candidates, hub_terms)
     for key in sorted(readings):
         candidate = candidates[key]
@@ -176,7 +177,7 @@ def definitions(
         ]
         best = best_form(found)
         hub = key in hubs
-        example = candidate.code and any(candidate.term.partition("/")[0] in d.example_names for d in documents)
+        example = candidate.code and candidate.term.partition("/")[0] in example_names
         if not best or not is_accepted(candidate, best[0], counts.get(key, 0), vocabulary, hub, example):
             continue
         pools.append((key, candidate, best[:DEFINITION_POOL]))
