@@ -122,6 +122,13 @@ def test_an_indefinite_apposition_gives_the_class_of_what_it_follows() -> None:
     }
 
 
+def test_a_class_glossing_a_name_after_a_colon_gives_its_class() -> None:
+    """R20/R23: "… about ring buffers: stacks that wrap around" glosses the name before the colon
+    with its class, a noun its own clause narrows; a bare noun after the colon is no gloss."""
+    assert ("ring buffer", "is a", "stack") in stated_by("This note is about ring buffers: stacks that wrap around.")
+    assert not {r for r in stated_by("This note is about ring buffers: stacks.") if r[1] == "is a"}
+
+
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [

@@ -377,7 +377,8 @@ def test_negated_hypothetical_and_questions_state_nothing(sentence: str) -> None
 def test_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> None:
     """R23: a consequence of an "If …" ("then the miller will fail to grind the grain"), what a concept
     object does ("requires millers … to grind grain": the millers grind it, nothing requires to grind
-    it) and a gloss after a colon ("millers: workers that …") state nothing of the verb or the class."""
+    it) state nothing of the verb, and a gloss after a colon ("stone millers: millers that …") lists
+    no members of the class it names: it gives the class of the name before the colon."""
     assert relations_of(
         "If the grain does not arrive, is not dry or not clean, then the miller will fail to grind the grain.",
         "miller",
@@ -390,7 +391,7 @@ def test_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> 
         "This page is about stone millers: millers that grind with stones during the harvest.",
         "stone millers",
         "millers",
-    ) == set()
+    ) == {("stone millers", "is a", "millers")}
     assert relations_of("The mill has two parts: millstones and hoppers.", "parts", "millstones", "hoppers") == {
         ("millstones", "is a", "parts"),
         ("hoppers", "is a", "parts"),
@@ -824,7 +825,7 @@ def test_a_name_narrowed_by_another_concept_is_that_one_s() -> None:
 def test_a_verb_sharing_a_passive_subject_keeps_its_own_voice() -> None:
     """R23: "X is managed by Y and contains Z": X contains Z (not "is contains"); "In that case, …"
     is a condition."""
-    sentence = "Each barn is managed by the farmer and contains the ploughs needed for spring."
+    sentence = "Each barn is managed by the farmer and contains the ploughs for spring."
     assert relations_of(sentence, "barn", "farmer", "plough") == {
         ("farmer", "manages", "barn"),
         ("barn", "contains", "plough"),
@@ -1526,6 +1527,26 @@ def test_a_count_or_a_hyphened_kind_names_some_not_the_kind() -> None:
     assert ("farmer", "owns", "cart") in relations_of("Farmers own the built-in carts.", "farmer", "cart")
 
 
+def test_a_participle_right_after_an_argument_picks_some_like_a_relative_clause() -> None:
+    """R23, precision first: "ploughs mended by another smith" are the ploughs "that are mended by
+    another smith": what the sentence says of them is not said of ploughs; a participle set off by
+    a comma adds to the name and picks none."""
+    names = ("smith", "plough")
+    assert relations_of("A smith ignores ploughs mended by another smith.", *names) == set()
+    assert ("smith", "mends", "plough") in relations_of("A smith mends ploughs, bought by farmers.", *names)
+
+
+def test_an_adjective_hung_on_the_object_as_part_of_its_name_picks_some() -> None:
+    """R23, precision first: "The smith ignores unready ploughs …", with "unready" hung on the noun
+    as a part of its name (the parser's sign of a word that picks some of the kind), says nothing
+    of ploughs in general; the same sentence without it does."""
+    sentence = "The smith ignores unready ploughs as he calculates the size of the field."
+    assert relations_of(sentence, "smith", "plough") == set()
+    assert ("smith", "ignores", "plough") in relations_of(
+        "The smith ignores ploughs as he calculates the size of the field.", "smith", "plough"
+    )
+
+
 def test_a_default_a_case_or_a_moment_states_no_relation() -> None:
     """R23, precision first: what holds by default holds until someone configures it
     otherwise; "In case …" and "For a X to …" say when; a clause that picks a scenario or a point
@@ -1636,10 +1657,14 @@ def test_the_one_of_any_of_a_kind_is_a_kind() -> None:
 
 
 def test_a_kind_in_parentheses_after_the_term_glosses_it() -> None:
-    """R20: "`Drill`s (machines built for sowing)" glosses the term with its kind; "(even
-    bins with no lid)" is an aside on some bins, and "(the key)" names one thing."""
-    assert reading_of("For example, `Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
+    """R20: "`Drill`s (machines built for sowing)" glosses the term with its kind, though only on
+    the way to one example's fact after "For example,"; "(even bins with no lid)" is an aside on
+    some bins, and "(the key)" names one thing."""
+    assert reading_of("`Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
         "appositive", Rank.DEFINES
+    )
+    assert reading_of("For example, `Drill`s (machines built for sowing) are sold in spring.", "Drills") == Reading(
+        "appositive", Rank.DESCRIBES
     )
     aside = "The farmer keeps bins of the `Oats` or `Rye` kinds (even bins with no lid) in the barn."
     assert reading_of(aside, "Oats").rank == Rank.MENTIONS

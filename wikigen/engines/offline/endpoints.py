@@ -76,6 +76,8 @@ def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int,
             return True
         if argument and anyone and child.dep == "acl" and child.tag == "VBG":
             return True
+        if argument and child.dep == "acl" and child.tag == "VBN" and child.i == _last_of(parse, mention) + 1:
+            return True  # "Pods created by the other ReplicaSet": "Pods that are created by …"
         if child.dep == "prep" and child.text.casefold() in PICKING_PREPOSITIONS and not between.strip():
             by_concept = subject and child.text.casefold() in ("for", "of")
             for pobj in (w for w in parse.children(child.i) if w.dep == "pobj"):
@@ -111,6 +113,9 @@ def is_one_of_a_kind(
             or w.i in refs
             or is_hyphened(parse, w)
             or is_noun_as_adjective(parse, w)
+            # "ignores unready nodes", the adjective hung on the noun as a part of its name: the
+            # parser's sign of a word that picks some of the kind
+            or (w.pos == "ADJ" and w.dep == "compound")
         )
         and w.end <= mention.start
         # on an inner word, a lower-case word ("the priority admission controller"), not a name of
@@ -162,6 +167,11 @@ def is_after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> b
             if quantified and any(w.i == prep.i - 1 for w in parse.subtree(noun.i)):
                 return True
     return False
+
+
+def _last_of(parse: Parse, mention: Mention) -> int:
+    """The index of the mention's last word."""
+    return max(w.i for w in parse.words if w.start < mention.end)
 
 
 def _is_picking_clause(parse: Parse, clause: Word) -> bool:

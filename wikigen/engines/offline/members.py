@@ -173,11 +173,14 @@ def appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> s
         if any(w.dep in ("nummod", "conj") for w in children):
             continue
         for child in children:
+            between = parse.text[word.end : parse.subtree(child.i)[0].start].strip()
             if (
                 child.dep != "appos"
                 or child.i < word.i
-                or parse.text[word.end : parse.subtree(child.i)[0].start].strip() != ","
-                or endpoints.determiner_of(parse, child) not in ("a", "an")
+                or not (
+                    (between == "," and endpoints.determiner_of(parse, child) in ("a", "an"))
+                    or (between == ":" and _is_glossed_class(parse, child))
+                )
                 or any(w.dep == "conj" for w in parse.children(child.i))
                 or frames.is_none_of(parse, child)
             ):
@@ -185,6 +188,15 @@ def appositive(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> s
             classes = kind_named(parse, child, refs) or ([child] if child.i in refs else [])
             found.update((refs[word.i], refs[c.i]) for c in classes if refs[c.i] not in hubs)
     return found
+
+
+def _is_glossed_class(parse: Parse, noun: Word) -> bool:
+    """ "init containers: containers that run to completion …", "deques: a queue that opens at both
+    ends": after a colon, an indefinite noun (a bare plural, or one with "a") that a clause or a
+    phrase of its own narrows glosses the name before the colon with its class."""
+    determiner = endpoints.determiner_of(parse, noun)
+    indefinite = determiner in ("a", "an") or (not determiner and noun.tag == "NNS")
+    return indefinite and any(w.dep in ("relcl", "acl") for w in parse.children(noun.i))
 
 
 def classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:

@@ -271,7 +271,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         # running …, and a second person …")
         return Reading("appositive", Rank.DEFINES, forward=forward)
     if subjects.has_parenthesized_gloss(parse, head):
-        return Reading("appositive", Rank.DEFINES, forward=forward)  # "`MapSet`s (sets based on maps) are …"
+        rank = Rank.DESCRIBES if frames.is_example_frame(parse) else Rank.DEFINES  # "For example, `X`s (…) are"
+        return Reading("appositive", rank, forward=forward)  # "`MapSet`s (sets based on maps) are …"
     if subjects.has_colon_gloss(parse, head):
         return Reading("appositive", Rank.DEFINES, forward=forward)
     which = uses.which_clause(parse, head)
