@@ -122,6 +122,19 @@ def test_an_indefinite_apposition_gives_the_class_of_what_it_follows() -> None:
     }
 
 
+def test_a_name_used_to_refer_to_some_of_a_kind_is_one_of_that_kind() -> None:
+    """R20/R23: "We'll use *deque* to refer to those *queues* that …" (or "the term _deque_") names
+    some queues, so a deque is a queue; "… to refer to both, *stacks* and *queues*" names the two
+    together, so each is one; "use a deque to hold the queues …" names nothing."""
+    assert ("deque", "is a", "queue") in stated_by("We'll use *deque* to refer to those *queues* that open at both ends.")
+    assert ("deque", "is a", "queue") in stated_by(
+        "This note uses the term _deque_ to refer to queues that open at both ends."
+    )
+    both = stated_by("We will use *collection* to refer to both, *stacks* and *queues*.")
+    assert {("stack", "is a", "collection"), ("queue", "is a", "collection")} <= both
+    assert not {r for r in stated_by("We use a deque to hold the queues that open at both ends.") if r[1] == "is a"}
+
+
 def test_a_class_glossing_a_name_after_a_colon_gives_its_class() -> None:
     """R20/R23: "… about ring buffers: stacks that wrap around" glosses the name before the colon
     with its class, a noun its own clause narrows; a bare noun after the colon is no gloss."""

@@ -16,6 +16,7 @@ from wikigen.engines.offline.lexicon import (
     ANY_NUMBER,
     CALLING_VERBS,
     EXAMPLE_PREPOSITIONS,
+    NAMING_NOUNS,
     ORDINALS,
     PICKING_PREPOSITIONS,
     PLAIN_ADJECTIVES,
@@ -124,6 +125,7 @@ def is_one_of_a_kind(
         and refs.get(w.i) != mention.ref  # "the Job controller": a Job's, not any controller
         and refs.get(w.i) not in hubs
         and not w.code
+        and w.lemma.casefold() not in NAMING_NOUNS  # "the term _deque_" names the deque
         for w in parse.words
     )
 

@@ -3,7 +3,8 @@ buffer", "One of the queues is the ring buffer", "the simplest queue" name one m
 and the copula's predicate nominal is it; members listed under a kind ("two data structures:
 keyword lists and maps", "collections such as lists"), a noun set off beside its class ("A deque, a
 queue that …"), a code name before its classifier noun ("the `Enum` module") and a definition
-list's entry glossed by a noun of its kind are each one of that kind.
+list's entry glossed by a noun of its kind are each one of that kind, and so is a name the author
+uses "to refer to those Ys that …".
 """
 
 from __future__ import annotations
@@ -242,3 +243,36 @@ def entry_class(parse: Parse, refs: Mapping[int, str]) -> set[tuple[str, str]]:
     # makes it the term's apposition
     attached = determiner == "this" or (noun.dep == "appos" and noun.head == term.i)
     return {(refs[term.i], refs[noun.i])} if attached else set()
+
+
+def named_to_refer(parse: Parse, refs: Mapping[int, str]) -> set[tuple[str, str]]:
+    """ "We'll use *X* to refer to those *Ys* that …", "This document uses the term _X_ to refer to
+    Ys that …": the author names some of a kind, so X is a Y; "… use *X* to refer to both, *A* and *B*"
+    names the two together, so each is an X."""
+    found: set[tuple[str, str]] = set()
+    for refer in (w for w in parse.words if w.lemma == "refer" and w.dep in ("xcomp", "relcl", "acl")):
+        governor = parse.words[refer.head]
+        user = governor if refer.dep == "xcomp" else parse.words[governor.head]
+        if user.dep in ("dobj", "appos") and user.pos == "NOUN":
+            user = parse.words[user.head]  # "use the word *X* to refer to …", X set beside "word"
+        if user.lemma != "use":
+            continue
+        # the name: the noun "refer" hangs on, or the object of "use"
+        named = [governor] if refer.dep != "xcomp" else [w for w in parse.children(user.i) if w.dep == "dobj"]
+        names = [refs[n.i] for n in named if n.i in refs]
+        for target in (p for w in parse.children(refer.i) if w.dep == "prep" for p in parse.children(w.i)):
+            if target.dep != "pobj":
+                continue
+            if target.lemma.casefold() == "both" or endpoints.determiner_of(parse, target) == "both":
+                # "… to refer to both, *A* and *B*" (the parser may read "both" as the object itself)
+                first = next((w for w in parse.words if w.i >= target.i and w.i in refs), None)
+                members = endpoints.with_conjuncts(parse, [first]) if first is not None else []
+                found.update((refs[m.i], name) for m in members if m.i in refs for name in names)
+            elif target.i in refs and target.tag == "NNS" and _is_narrowed(parse, target):
+                found.update((name, refs[target.i]) for name in names)
+    return found
+
+
+def _is_narrowed(parse: Parse, noun: Word) -> bool:
+    """A clause or a participle of the noun's own picks some of them ("queues that open …")."""
+    return any(w.dep in ("relcl", "acl") for w in parse.children(noun.i))

@@ -205,6 +205,7 @@ def _stated(
             | members.appositive(parse, refs, hubs)
             | members.classified(parse, refs, hubs | kinds)
             | members.entry_class(parse, refs)
+            | members.named_to_refer(parse, refs)
         )
     )
     return found
