@@ -135,6 +135,17 @@ def test_a_name_used_to_refer_to_some_of_a_kind_is_one_of_that_kind() -> None:
     assert not {r for r in stated_by("We use a deque to hold the queues that open at both ends.") if r[1] == "is a"}
 
 
+def test_a_name_given_to_parts_together_names_a_whole_of_them() -> None:
+    """R20/R23: "Together, a stack and a queue are referred to as a collection", "A combination of
+    a handler and a write lock is called a scheduler": the whole the name is given to consists of
+    each part; without "together" (or "a combination of") the sentence only names them."""
+    together = stated_by("Together, a stack and a queue are referred to as a collection.")
+    assert {("collection", "consists of", "stack"), ("collection", "consists of", "queue")} <= together
+    combined = stated_by("A combination of a handler and a write lock is called a scheduler.")
+    assert {("scheduler", "consists of", "handler"), ("scheduler", "consists of", "write lock")} <= combined
+    assert stated_by("A stack and a queue are referred to as a collection.") == set()
+
+
 def test_a_class_glossing_a_name_after_a_colon_gives_its_class() -> None:
     """R20/R23: "… about ring buffers: stacks that wrap around" glosses the name before the colon
     with its class, a noun its own clause narrows; a bare noun after the colon is no gloss."""

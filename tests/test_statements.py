@@ -399,10 +399,11 @@ def test_a_consequence_a_concept_object_s_action_and_a_gloss_state_nothing() -> 
 
 
 def test_a_name_given_with_referred_to_as_is_no_relation() -> None:
-    """R23: "… are referred to as a 'grain store'" names, as "are called" does; "refers to" relates."""
+    """R23: "… are referred to as a 'grain store'" names, as "are called" does (neither part is the
+    named whole; "Together, …" makes the whole consist of them); "refers to" relates."""
     assert relations_of(
         'Together, a miller and a baker are referred to as a "grain team".', "miller", "baker", "grain team"
-    ) == set()
+    ) == {("grain team", "consists of", "miller"), ("grain team", "consists of", "baker")}
     assert relations_of("Unlike what the farm refers to as a silo, a barn holds hay.", "farm", "silo") == set()
     assert relations_of("A ledger refers to a barn by its number.", "ledger", "barn") == {("ledger", "refers to", "barn")}
 

@@ -14,11 +14,13 @@ from collections.abc import Mapping
 
 from wikigen.engines.offline import endpoints, frames
 from wikigen.engines.offline.lexicon import (
+    CALLING_VERBS,
     CLASS_NOUNS,
     CLASSIFIERS,
     EXAMPLE_NOUNS,
     ONE_OF,
     UNASSERTING_ADVERBS,
+    WHOLE_NOUNS,
 )
 from wikigen.engines.offline.parse import Parse, Word
 
@@ -276,3 +278,32 @@ def named_to_refer(parse: Parse, refs: Mapping[int, str]) -> set[tuple[str, str]
 def _is_narrowed(parse: Parse, noun: Word) -> bool:
     """A clause or a participle of the noun's own picks some of them ("queues that open …")."""
     return any(w.dep in ("relcl", "acl") for w in parse.children(noun.i))
+
+
+def named_whole(parse: Parse, refs: Mapping[int, str]) -> set[tuple[str, str]]:
+    """ "Together, a scheduling cycle and a binding cycle are referred to as a "scheduling context"",
+    "A combination of a custom resource API and a control loop is called the controllers pattern":
+    the name is given to the parts together, so the whole it names consists of each part."""
+    found: set[tuple[str, str]] = set()
+    for verb in (w for w in parse.words if w.dep == "ROOT" and w.lemma in CALLING_VERBS):
+        children = parse.children(verb.i)
+        names = [w for w in children if w.dep in ("oprd", "attr") and w.i in refs] + [
+            p for w in children if w.dep == "prep" and w.text.casefold() == "as" for p in parse.children(w.i)
+            if p.dep == "pobj" and p.i in refs
+        ]
+        subject = next((w for w in children if w.dep == "nsubjpass"), None)
+        if subject is None or not names:
+            continue
+        together = any(w.dep == "advmod" and w.lemma.casefold() == "together" for w in children)
+        if subject.lemma.casefold() in WHOLE_NOUNS:
+            parts = [p for w in parse.children(subject.i) if w.dep == "prep" and w.text.casefold() == "of"
+                     for p in parse.children(w.i) if p.dep == "pobj"]
+        elif together:
+            parts = [subject]
+        else:
+            continue
+        parts = endpoints.with_conjuncts(parse, parts)
+        if len(parts) < 2:
+            continue  # a whole of parts: two or more
+        found.update((refs[n.i], refs[p.i]) for n in names for p in parts if p.i in refs)
+    return found

@@ -208,6 +208,8 @@ def _stated(
             | members.named_to_refer(parse, refs)
         )
     )
+    # "Together, A and B are referred to as X": X consists of A and of B
+    found.update(Stated(whole, "consists of", part) for whole, part in members.named_whole(parse, refs))
     return found
 
 

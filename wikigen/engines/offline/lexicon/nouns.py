@@ -92,3 +92,6 @@ HEADING_LEADS = frozenset(
         "introducing", "writing", "spawning", "sending and receiving", "more on", "on",
     ]
 )
+# "A combination of A and B is called X": a noun that makes the things after "of" the parts of the
+# whole the sentence names.
+WHOLE_NOUNS = frozenset(["combination", "pair", "set"])
