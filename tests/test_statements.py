@@ -52,7 +52,7 @@ def relations_of(
         ("A _ledger_ defines the entries a particular account holds.", "ledger", "function"),
         ("_Bundles_ let us group related files for easy transport.", "Bundles", "function"),
         ("A fence is used to keep the flock inside the meadow.", "fence", "function"),
-        ("The seed syntax is used as a shortcut for sowing rows.", "seed syntax", "function"),
+        ("Seed syntax is used as a shortcut for sowing rows.", "Seed syntax", "function"),
         ("The spinning wheel, a tool for making yarn, sits by the window.", "spinning wheel", "appositive"),
         ("This arrangement is called the _orchard layout_.", "orchard layout", "called"),
         ("The grower's notebook, known as the Almanac, records each harvest.", "Almanac", "called"),
@@ -1293,6 +1293,8 @@ def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     # what it is mostly used for, like what it typically does, is one use among others
     assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == Rank.DESCRIBES
     assert reading_of("A ledger is used to count grain.", "ledger").rank == Rank.DEFINES
+    # "The ledger is used to …" speaks of one ledger, as "The form is …" does of one form
+    assert reading_of("The ledger is used to count grain.", "ledger").rank == Rank.DESCRIBES
 
 
 def test_a_step_in_sequence_or_an_example_frame_states_no_relation() -> None:

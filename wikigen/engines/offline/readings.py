@@ -163,8 +163,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
             # "Keywords are mostly used to …": in most uses, not what for
             or frames.is_habitual(parse, governor)
-            # "This address is used as …", "each certificate … is used to gain …": one, or each
-            or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH
+            # "This address is used as …", "The match operator is used to …": one, or "each" certificate
+            or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH or subjects.is_definite(parse, head)
             # "Cgroups are used as a pod boundary …": one use of the members, not what the kind is
             or (frames.is_plural_passive(parse, governor) and not head.code)
         )
