@@ -4,7 +4,8 @@ and the copula's predicate nominal is it; members listed under a kind ("two data
 keyword lists and maps", "collections such as lists"), a noun set off beside its class ("A deque, a
 queue that …"), a code name before its classifier noun ("the `Enum` module") and a definition
 list's entry glossed by a noun of its kind are each one of that kind, and so is a name the author
-uses "to refer to those Ys that …".
+uses "to refer to those Ys that …"; a name given to parts together ("Together, A and B are
+referred to as X") names the whole they make up.
 """
 
 from __future__ import annotations
