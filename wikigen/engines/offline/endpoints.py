@@ -77,7 +77,7 @@ def is_restricted(parse: Parse, head: Word, mention: Mention, refs: Mapping[int,
             return True
         if argument and anyone and child.dep == "acl" and child.tag == "VBG":
             return True
-        if argument and child.dep == "acl" and child.tag == "VBN" and child.i == _last_of(parse, mention) + 1:
+        if argument and child.dep == "acl" and child.tag == "VBN" and child.i == head.i + 1:
             return True  # "Pods created by the other ReplicaSet": "Pods that are created by …"
         if child.dep == "prep" and child.text.casefold() in PICKING_PREPOSITIONS and not between.strip():
             by_concept = subject and child.text.casefold() in ("for", "of")
@@ -169,11 +169,6 @@ def is_after_quantified(parse: Parse, prep: Word, siblings: Sequence[Word]) -> b
             if quantified and any(w.i == prep.i - 1 for w in parse.subtree(noun.i)):
                 return True
     return False
-
-
-def _last_of(parse: Parse, mention: Mention) -> int:
-    """The index of the mention's last word."""
-    return max(w.i for w in parse.words if w.start < mention.end)
 
 
 def _is_picking_clause(parse: Parse, clause: Word) -> bool:

@@ -200,7 +200,7 @@ def _is_glossed_class(parse: Parse, noun: Word) -> bool:
     phrase of its own narrows glosses the name before the colon with its class."""
     determiner = endpoints.determiner_of(parse, noun)
     indefinite = determiner in ("a", "an") or (not determiner and noun.tag == "NNS")
-    return indefinite and any(w.dep in ("relcl", "acl") for w in parse.children(noun.i))
+    return indefinite and _is_narrowed(parse, noun)
 
 
 def classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:
@@ -288,17 +288,16 @@ def named_whole(parse: Parse, refs: Mapping[int, str]) -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     for verb in (w for w in parse.words if w.dep == "ROOT" and w.lemma in CALLING_VERBS):
         children = parse.children(verb.i)
-        names = [w for w in children if w.dep in ("oprd", "attr") and w.i in refs] + [
-            p for w in children if w.dep == "prep" and w.text.casefold() == "as" for p in parse.children(w.i)
-            if p.dep == "pobj" and p.i in refs
-        ]
+        as_ = [w for w in children if w.dep == "prep" and w.text.casefold() == "as"]
+        named_as = [p for w in as_ for p in parse.children(w.i)]
+        names = [w for w in [*children, *named_as] if w.dep in ("oprd", "attr", "pobj") and w.i in refs]
         subject = next((w for w in children if w.dep == "nsubjpass"), None)
         if subject is None or not names:
             continue
         together = any(w.dep == "advmod" and w.lemma.casefold() == "together" for w in children)
         if subject.lemma.casefold() in WHOLE_NOUNS:
-            parts = [p for w in parse.children(subject.i) if w.dep == "prep" and w.text.casefold() == "of"
-                     for p in parse.children(w.i) if p.dep == "pobj"]
+            of = [w for w in parse.children(subject.i) if w.dep == "prep" and w.text.casefold() == "of"]
+            parts = [p for w in of for p in parse.children(w.i) if p.dep == "pobj"]
         elif together:
             parts = [subject]
         else:
