@@ -52,11 +52,16 @@ once however many rows fire:
   and the same rows over the text a reader reads (each definition's and claim's own text, where the
   engine renders markup: a quote stays verbatim, so its markup is the source's).
 
-The forms are measured, not enforced. It writes to the sample dir (default ``tests/data/judged/``):
+The forms are measured, not enforced. It writes to the sample dir (default ``tests/data/judged/``)
+only what a reader judges:
 
 - ``<corpus>-concepts.tsv`` / ``<corpus>-relations.tsv``: a seeded (``random.Random(10)``, ``--seed``) sample of 30
   concepts and 30 relations with empty ``verdict`` and ``reason`` columns to judge by hand; a file whose
   ``verdict`` column is already filled in is never overwritten unless ``--overwrite-judged`` is given;
+
+and the rest to the figures dir (``--figures-dir``, default ``.bench/quality/``), apart, so that a
+reader given the draw's folder sees no earlier count:
+
 - ``<corpus>-missing.txt``: the gold entries not found;
 - ``<corpus>-forms.txt``: every concept (form 8: also every claim) each form counts, with the rows that
   fired and, for forms 2 and 8, the quote, so a reader can check them;
@@ -120,6 +125,8 @@ JUDGE_SEED = 10
 JUDGE_SIZE = 30
 # One judged row per concept or relation ever judged, its latest verdict (``--fold`` adds a judged draw).
 JUDGED_DIR = REPO_ROOT / "tests" / "data" / "judged" / "current"
+# Figures, forms and missing gold entries: never beside a draw, where its reader would find them.
+FIGURES_DIR = REPO_ROOT / ".bench" / "quality"
 WIKI_DIR = "content/wiki"
 SNAPSHOT_PATH = "content/.wikigen/snapshot.json"
 # A raw HTML tag as the quality checks count it; inline code spans (`Rc<T>`), autolinks
@@ -608,7 +615,11 @@ def compile_corpus(name: str, root: Path, engine: Any = None) -> dict[str, Any]:
     }
 
 
-def measure(name: str, result: dict[str, Any], sample_dir: Path, overwrite: bool) -> dict[str, Any]:
+def measure(
+    name: str, result: dict[str, Any], sample_dir: Path, figures_dir: Path, overwrite: bool
+) -> dict[str, Any]:
+    """The figures of one compile; writes the forms and the missing gold entries to ``figures_dir``
+    and the draws to judge to ``sample_dir``, which holds nothing else a reader could open."""
     figures: dict[str, Any] = result["figures"]
     objects: dict[str, dict[str, Any]] = result["objects"]
     relations: list[dict[str, Any]] = result["relations"]
@@ -635,9 +646,10 @@ def measure(name: str, result: dict[str, Any], sample_dir: Path, overwrite: bool
     elif name == "elixir":
         figures["recall"], missing = elixir_recall(concepts, relations, paths)
     sample_dir.mkdir(parents=True, exist_ok=True)
-    (sample_dir / f"{name}-forms.txt").write_text("\n".join(form_lines) + "\n", encoding="utf-8")
+    figures_dir.mkdir(parents=True, exist_ok=True)
+    (figures_dir / f"{name}-forms.txt").write_text("\n".join(form_lines) + "\n", encoding="utf-8")
     if missing:
-        (sample_dir / f"{name}-missing.txt").write_text("\n".join(missing) + "\n", encoding="utf-8")
+        (figures_dir / f"{name}-missing.txt").write_text("\n".join(missing) + "\n", encoding="utf-8")
     figures["samples"] = write_samples(name, concepts, relations, sample_dir, overwrite)
     figures["judged_anywhere"] = judged_anywhere(name, concepts, relations)
     return figures
@@ -1178,7 +1190,7 @@ def print_table(all_figures: list[Mapping[str, Any]]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def run_child(name: str, sample_dir: Path, keep: Path | None, overwrite: bool) -> int:
+def run_child(name: str, sample_dir: Path, figures_dir: Path, keep: Path | None, overwrite: bool) -> int:
     if keep is not None:
         root = keep / name
         if root.exists() and any(root.iterdir()):
@@ -1189,10 +1201,10 @@ def run_child(name: str, sample_dir: Path, keep: Path | None, overwrite: bool) -
     else:
         with tempfile.TemporaryDirectory(prefix=f"bench-quality-{name}-") as tmp:
             result = compile_corpus(name, Path(tmp) / "repo")
-    figures = measure(name, result, sample_dir, overwrite)
+    figures = measure(name, result, sample_dir, figures_dir, overwrite)
     if keep is not None:
         figures["kept"] = str(keep / name)
-    (sample_dir / f"{name}-figures.json").write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+    (figures_dir / f"{name}-figures.json").write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
     print_corpus(figures)
     if keep is not None:
         print(f"  compiled repo kept at {keep / name}")
@@ -1224,6 +1236,12 @@ def main(argv: list[str] | None = None) -> int:
         "corpora", nargs="*", metavar="CORPUS", help="k8s, elixir, tldr and/or typer (default: all four)"
     )
     parser.add_argument("--sample-dir", type=Path, default=REPO_ROOT / "tests" / "data" / "judged")
+    parser.add_argument(
+        "--figures-dir",
+        type=Path,
+        default=FIGURES_DIR,
+        help="where the figures, forms and missing gold entries go, apart from the draws (default .bench/quality)",
+    )
     parser.add_argument("--keep", type=Path, default=None, help="keep each compiled repo as DIR/<corpus>")
     parser.add_argument(
         "--overwrite-judged",
@@ -1250,12 +1268,13 @@ def main(argv: list[str] | None = None) -> int:
     names = [c for c in CORPORA if c in args.corpora] or list(CORPORA)
     sample_dir = args.sample_dir.resolve()
     sample_dir.mkdir(parents=True, exist_ok=True)
+    figures_dir = args.figures_dir.resolve()
     keep = args.keep.resolve() if args.keep else None
     if args.fold:
         print("\n".join(fold_judged(sample_dir)) or f"no judged samples in {sample_dir}")
         return 0
     if args.child:
-        return run_child(names[0], sample_dir, keep, args.overwrite_judged)
+        return run_child(names[0], sample_dir, figures_dir, keep, args.overwrite_judged)
 
     all_figures = []
     failed = []
@@ -1268,6 +1287,8 @@ def main(argv: list[str] | None = None) -> int:
             "--child",
             "--sample-dir",
             str(sample_dir),
+            "--figures-dir",
+            str(figures_dir),
             "--seed",
             str(args.seed),
         ]
@@ -1275,7 +1296,7 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--keep", str(keep)]
         if args.overwrite_judged:
             command.append("--overwrite-judged")
-        figures_path = sample_dir / f"{name}-figures.json"
+        figures_path = figures_dir / f"{name}-figures.json"
         figures_path.unlink(missing_ok=True)
         done = subprocess.run(command, cwd=REPO_ROOT)
         if done.returncode != 0 or not figures_path.exists():
@@ -1285,7 +1306,7 @@ def main(argv: list[str] | None = None) -> int:
         all_figures.append(json.loads(figures_path.read_text()))
     if all_figures:
         print_table(all_figures)
-        print(f"\nfigures, samples and missing gold entries: {sample_dir}")
+        print(f"\ndraws to judge: {sample_dir}\nfigures, forms and missing gold entries: {figures_dir}")
     if args.loo is not None and not failed:
         failed += left_out(names, args.loo.resolve())
     return 1 if failed else 0
