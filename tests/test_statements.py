@@ -63,6 +63,7 @@ def relations_of(
         ("Another handy tool is the `Tally` module, which keeps the sheep in a barn.", "Tally", "function"),
         ("Trellises are wooden frames, they hold the vines up.", "Trellises", "copula"),  # comma splice
         ("The farm provides the concept of fallow years to rest the soil.", "fallow years", "called"),
+        ("Ledgers and tallies are books of accounts.", "tallies", "copula"),  # said of each conjunct
     ],
 )
 def test_definition_shapes(sentence: str, term: str, pattern: str) -> None:
@@ -109,6 +110,8 @@ def test_anaphoric_naming_needs_the_sentence_before() -> None:
         ),
         ("The seed bags are then used when sowing the field.", "seed bags", Rank.DESCRIBES),  # those bags
         ("Together, a plough and a harrow are referred to as the tillage set.", "plough", Rank.MENTIONS),
+        ("A plough and a harrow are a pair of tools.", "harrow", Rank.MENTIONS),  # a whole, not each
+        ("Ledgers and tallies work together to count grain.", "tallies", Rank.MENTIONS),  # what both do
         ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", Rank.MENTIONS),
         ("Name the barrel anything, and set a label to reference your shed.", "barrel", Rank.MENTIONS),  # named
         ("In the example above, we defined a barn named `Barn7`.", "Barn7", Rank.MENTIONS),  # an instance

@@ -83,3 +83,25 @@ def copula_reading(parse: Parse, head: Word, governor: Word, *, marked: bool, fo
         return Reading("mention", Rank.MENTIONS, forward=forward)
     # "A policy can be a rule for …": what it may be describes it
     return Reading("subject", Rank.DESCRIBES, forward=forward)
+
+
+
+def subject_copula(parse: Parse, head: Word) -> Word | None:
+    """The main clause's "be" whose subject ``head`` is, alone or as a later conjunct joined by "and"
+    when the complement is a plural class each conjunct is one of ("iodata and chardata are lists of
+    binaries and integers"); None otherwise: a collective complement ("are a pair") or another verb
+    ("HNS and HCS work together to …" is what both do at once) says nothing of each."""
+    words = parse.words
+    first = head
+    while first.dep == "conj":
+        first = words[first.head]
+    verb = words[first.head]
+    if first.dep != "nsubj" or verb.lemma != "be" or verb.i == first.i:
+        return None
+    if not frames.is_main_clause(parse, verb):
+        return None
+    if first is head:
+        return verb
+    joined = any(w.dep == "cc" and w.lemma.casefold() == "and" for w in parse.children(first.i))
+    attr = next((w for w in parse.children(verb.i) if w.dep == "attr"), None)
+    return verb if joined and attr is not None and attr.tag in ("NNS", "NNPS") else None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wikigen.engines.offline import complements, frames, functions, namings, subjects, uses
+from wikigen.engines.offline import complements, copulas, frames, functions, namings, subjects, uses
 from wikigen.engines.offline.copulas import copula_reading
 from wikigen.engines.offline.discourse import continues
 from wikigen.engines.offline.findings import Rank, Reading
@@ -124,8 +124,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     words = parse.words
     governor = words[head.head]
     main = frames.is_main_clause(parse, governor)
-    if head.dep == "nsubj" and governor.lemma == "be" and governor.i != head.i and main:
-        return copula_reading(parse, head, governor, marked=marked, forward=forward)
+    copula = copulas.subject_copula(parse, head)
+    if copula is not None:
+        return copula_reading(parse, head, copula, marked=marked, forward=forward)
     if head.dep == "nsubj" and main and uses.has_parts_listed(parse, governor):
         # "X consists of two parts: …": its structure
         return Reading("mention", Rank.MENTIONS, forward=forward)
