@@ -111,6 +111,10 @@ def test_anaphoric_naming_needs_the_sentence_before() -> None:
         ("The seed bags are then used when sowing the field.", "seed bags", Rank.DESCRIBES),  # those bags
         ("Together, a plough and a harrow are referred to as the tillage set.", "plough", Rank.MENTIONS),
         ("A plough and a harrow are a pair of tools.", "harrow", Rank.MENTIONS),  # a whole, not each
+        ("Outside of farming, harrows refer to a kind of rake.", "harrows", Rank.DESCRIBES),  # another sense
+        ("In farming, harrows refer to a kind of rake.", "harrows", Rank.DEFINES),
+        ("The `Barn` is used to store the hay.", "Barn", Rank.DESCRIBES),  # the example's one barn
+        ("A `Barn` is used to store the hay.", "Barn", Rank.DEFINES),
         ("Ledgers and tallies work together to count grain.", "tallies", Rank.MENTIONS),  # what both do
         ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", Rank.MENTIONS),
         ("Name the barrel anything, and set a label to reference your shed.", "barrel", Rank.MENTIONS),  # named

@@ -250,7 +250,7 @@ def is_consequence(parse: Parse, verb: Word) -> bool:
 
 
 _FRONTED_COMPARISON = re.compile(
-    r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to|instead of)\b",
+    r"^(?:\w+,\s+)?(?:similar(?:ly)? to|like|unlike|just like|as with|compared to|in contrast to|instead of|outside(?: of)?)\b",
     re.IGNORECASE,
 )
 

@@ -164,8 +164,10 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
             # "Keywords are mostly used to …": in most uses, not what for
             or frames.is_habitual(parse, governor)
-            # "This address is used as …", "The match operator is used to …": one, or "each" certificate
-            or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH or subjects.is_definite(parse, head)
+            # "This address is used as …", "The match operator is used to …", "The `Service` is used to
+            # …" (an example's): one, or "each" certificate
+            or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH | ({"the"} if head.code else set())
+            or subjects.is_definite(parse, head)
             # "Cgroups are used as a pod boundary …": one use of the members, not what the kind is
             or (frames.is_plural_passive(parse, governor) and not head.code)
         )
@@ -207,11 +209,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
     )
     if grouping is not None:
         # "In Elixir we group several functions into modules"; "You can organize … into namespaces" one use
-        return Reading(
-            "function",
-            Rank.DESCRIBES if frames.is_possibility(parse, grouping) else Rank.DEFINES,
-            forward=forward,
-        )
+        rank = Rank.DESCRIBES if frames.is_possibility(parse, grouping) else Rank.DEFINES
+        return Reading("function", rank, forward=forward)
     if head.dep == "attr" and governor.lemma == "be" and marked:
         example = any(w.dep == "nsubj" and w.code and " " in w.text for w in parse.children(governor.i))
         status = complements.is_maturity(parse, head)
