@@ -472,6 +472,25 @@ def test_a_lead_that_says_only_what_became_of_a_command_defines_nothing() -> Non
     assert {c["name"] for c in analyzed(sources)["concepts"]} == {"harrow"}
 
 
+def test_a_lead_that_points_to_commands_of_one_name_defines_nothing() -> None:
+    """R20: "`till` can refer to multiple commands with the same name." only points to the pages of
+    those commands: no concept; "Level the soil of a field." defines `harrow`."""
+    sources = [
+        {
+            "id": "knowledge/till",
+            "title": "till",
+            "body": "# till\n\n> `till` can refer to multiple commands with the same name.\n\n"
+            "- View documentation for the farm command:\n\n`help till.farm`\n",
+        },
+        {
+            "id": "knowledge/harrow",
+            "title": "harrow",
+            "body": "# harrow\n\n> Level the soil of a field.\n\n- Level one row:\n\n`harrow row`\n",
+        },
+    ]
+    assert {c["name"] for c in analyzed(sources)["concepts"]} == {"harrow"}
+
+
 def test_this_page_is_the_text_not_its_subject() -> None:
     """R23: "This page introduces the Harrow object …" says what the text does; it relates the page's
     concept to nothing."""

@@ -40,7 +40,7 @@ EXPECTED: dict[tuple[str, str], tuple[float, float]] = {
     ("elixir", "relations"): (0.844, 0.349),  # 109, 43
     ("k8s", "concepts"): (0.847, 0.246),  # 196, 130
     ("k8s", "relations"): (0.689, 0.203),  # 244, 197
-    ("tldr", "concepts"): (1.0, 0.733),  # 628, 15
+    ("tldr", "concepts"): (1.0, 0.667),  # 628, 15
     ("tldr", "relations"): (0.833, 0.0),  # 6, 2
     ("typer", "concepts"): (0.947, 0.071),  # 19, 42
     ("typer", "relations"): (0.818, 0.444),  # 11, 18

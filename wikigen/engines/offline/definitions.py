@@ -32,6 +32,7 @@ from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.findings import Found, Rank, Reading
 from wikigen.engines.offline.labels import ENTRY, LABEL, LISTED_LABEL, has_own_subject
 from wikigen.engines.offline.language import is_english, language
+from wikigen.engines.offline.leads import AMBIGUOUS_NAME
 from wikigen.engines.offline.lexicon import NAMING_NOUNS
 from wikigen.engines.offline.markings import independent_spans, is_emphasized, is_quoted
 from wikigen.engines.offline.parse import Parse, Word
@@ -105,6 +106,8 @@ def definitions(
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
                     reading = Reading("mention", Rank.MENTIONS)
+                if AMBIGUOUS_NAME.match(sentence.clean.text):
+                    reading = Reading("mention", Rank.MENTIONS)  # "`open` can refer to multiple commands …"
                 if reading.rank != Rank.DEFINES and any(
                     start <= sentence.start < end for start, end in asides
                 ):

@@ -22,7 +22,7 @@ def lead_definition(document: Document) -> list[Definition]:
     line = match.group("line")
     quote = _first_sentence(line).strip()
     start = match.start("line") + line.find(quote)
-    if len(quote) < 8 or _STATUS_NOTE.match(quote):
+    if len(quote) < 8 or _STATUS_NOTE.match(quote) or AMBIGUOUS_NAME.match(quote):
         return []
     return [Definition(document.title, document.source, start, quote, "lead", (), True)]
 
@@ -34,6 +34,10 @@ _STATUS_NOTE = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
+
+# "`open` can refer to multiple commands with the same name.": a page that only points to the pages of
+# the things one name names says nothing of any of them
+AMBIGUOUS_NAME = re.compile(r"`?[^`\s]+`? can refer to (?:multiple|several|different) \w+", re.IGNORECASE)
 
 
 def _first_sentence(line: str) -> str:
