@@ -221,6 +221,18 @@ def test_what_a_term_does_defines_it_before_a_sentence_that_only_emphasizes_it()
     assert defined_as(body, "Trellises").startswith("Trellises let climbing beans grow")
 
 
+def test_a_naming_after_a_sentence_whose_pronoun_points_back_defines_nothing() -> None:
+    """R20: "… the first two are called _sowers_" is quoted with the sentence before it, which must
+    say what "the first two" are of: "We are going to look at the tools now." does, "We are going to
+    look at them now." leans on a sentence further back and the naming defines nothing."""
+    named = (
+        "# Tools\n\nFarms keep three tools in the shed.\n\nWe are going to look at {} now. Keep in mind "
+        "the first two are called _sowers_ because they plant seeds, while the third is a rake.\n"
+    )
+    assert "Sowers" not in concepts(named.format("them"))
+    assert definition(concepts(named.format("the tools"))["Sowers"]).startswith("We are going to look at the tools")
+
+
 def test_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with_it() -> None:
     """R20: "… also provides a notion of furrows." only introduces the term; the sentence
     right after it that opens with it says what furrows are, and the quote holds both. "This page

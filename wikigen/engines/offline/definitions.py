@@ -27,7 +27,7 @@ from wikigen.engines.offline import frames
 from wikigen.engines.offline.acceptance import best_form, is_accepted, is_everywhere
 from wikigen.engines.offline.asides import EVALUATION, admonitions, evaluations
 from wikigen.engines.offline.candidates import Candidate, is_mentioned_only_as_code, term_key
-from wikigen.engines.offline.discourse import leaning, points_back_by_noun
+from wikigen.engines.offline.discourse import leaning, points_back_by_noun, points_back_by_pronoun
 from wikigen.engines.offline.documents import Document, Scorer
 from wikigen.engines.offline.findings import Found, Rank, Reading
 from wikigen.engines.offline.labels import ENTRY, LABEL, LISTED_LABEL, has_own_subject
@@ -116,7 +116,10 @@ def definitions(
                     reading = replace(reading, forward=True)
                 if reading.rank == Rank.DEFINES and reading.anaphoric and (
                     joined(document, before, sentence) is None
-                    or (before is not None and points_back_by_noun(parsed[before.text]))
+                    or (
+                        before is not None
+                        and (points_back_by_noun(parsed[before.text]) or points_back_by_pronoun(parsed[before.text]))
+                    )
                 ):
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
                     # "these" points to is not in the block, nor in "Kubernetes does this classification

@@ -23,6 +23,7 @@ from wikigen.engines.offline.lexicon import (
     DOCUMENTS,
     NAMING_PHRASES,
     OPENING_CONNECTIVES,
+    PLURAL_PRONOUNS,
     POINTING,
     POINTING_PRONOUNS,
     READER_PRONOUNS,
@@ -76,6 +77,17 @@ def points_back_by_noun(parse: Parse) -> bool:
         and parse.words[w.head].lemma.casefold() not in TEXT_ITSELF | DOCUMENTS | SELF_REFERENCES
         for w in parse.words
     )
+
+
+def points_back_by_pronoun(parse: Parse) -> bool:
+    """A plural pronoun with no plural noun before it in the sentence ("We are going to explore them
+    in detail now."): what it stands for is in the text before."""
+    for word in parse.words:
+        if word.pos in ("NOUN", "PROPN") and word.tag in ("NNS", "NNPS"):
+            return False
+        if word.pos == "PRON" and word.text.casefold() in PLURAL_PRONOUNS:
+            return True
+    return False
 
 
 def opens_on_connective(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:

@@ -101,6 +101,9 @@ READER_PRONOUNS = plain_words("you we")
 # Pronouns that point back to what a sentence before named: as a main clause's subject, the
 # sentence leans on that one ("That is a gizmo in a function.")
 POINTING_PRONOUNS = plain_words("it this that they these those")
+# Plural pronouns that stand for what a sentence before named, where no plural noun before them in
+# their own sentence can: "We are going to explore them in detail now."
+PLURAL_PRONOUNS = plain_words("they them their these those")
 
 # ---------------------------------------------------------------------------------------------
 # Prepositions.
