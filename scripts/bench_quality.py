@@ -1092,7 +1092,7 @@ def print_corpus(f: Mapping[str, Any]) -> None:
         f"    in the text a reader reads (definitions and claims, markup rendered): {g['shown']} of "
         f"{g['shown_total']} (share {share(g['shown_share'])})"
     )
-    print(f"    names: {f['corpus']}-forms.txt in the sample dir")
+    print(f"    names: {f['corpus']}-forms.txt in the figures dir")
     stages = f["stage_seconds"]
     stage_text = ", ".join(f"{k} {v} s" for k, v in stages.items()) if stages else "n/a"
     embedded = "n/a" if f["passages_embedded"] is None else f"{f['passages_embedded']:,}"
