@@ -467,13 +467,20 @@ def test_a_page_that_names_itself_this_command() -> None:
 
 
 def test_a_lead_that_says_only_what_became_of_a_command_defines_nothing() -> None:
-    """R20: "This command has been superseded by `harrow`." says what became of `rake`, not what
-    it is: no concept; "Level the soil of a field." defines `harrow`."""
+    """R20: "This command has been superseded by `harrow`." says what became of `rake`, and "The
+    examples for this command have been moved together with `harrow`." what became of its examples,
+    not what it is: no concept; "Level the soil of a field." defines `harrow`."""
     sources = [
         {
             "id": "knowledge/rake",
             "title": "rake",
             "body": "# rake\n\n> This command has been superseded by `harrow`.\n\n- Show the current command's page:\n\n`help harrow`\n",
+        },
+        {
+            "id": "knowledge/harrow-level",
+            "title": "harrow level",
+            "body": "# harrow level\n\n> The examples for this command have been moved together with `harrow`.\n\n"
+            "- View documentation for the original command:\n\n`help harrow`\n",
         },
         {
             "id": "knowledge/harrow",

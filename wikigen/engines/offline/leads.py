@@ -27,9 +27,10 @@ def lead_definition(document: Document) -> list[Definition]:
     return [Definition(document.title, document.source, start, quote, "lead", (), True)]
 
 
-# "This command has been superseded by `pamfile`.": the page's lead says only what became of it
+# "This command has been superseded by `pamfile`.", "The examples for this command have been moved
+# together with `trash`.": the page's lead says only what became of it or of its examples
 _STATUS_NOTE = re.compile(
-    r"this (?:command|tool|utility|program) (?:has been|is|was) (?:now )?(?:"
+    r"(?:the examples for )?this (?:command|tool|utility|program) (?:has been|have been|is|was) (?:now )?(?:"
     + alternation(STATUS_PARTICIPLES)
     + r")\b",
     re.IGNORECASE,

@@ -75,4 +75,4 @@ DEFAULTS = frozenset(["default", "design", "convention"])
 
 # "This command has been superseded by `pamfile`.", "… is deprecated": a note on a thing's status
 # says nothing of what it is.
-STATUS_PARTICIPLES = frozenset(["superseded", "deprecated", "obsoleted", "replaced", "renamed", "removed"])
+STATUS_PARTICIPLES = frozenset(["superseded", "deprecated", "obsoleted", "replaced", "renamed", "removed", "moved"])
