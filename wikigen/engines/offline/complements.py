@@ -53,6 +53,22 @@ def is_defining_attr(parse: Parse, attr: Word) -> bool:
     return determiner == "" and attr.tag in ("NNS", "NNPS", "NN", "NNP")
 
 
+def is_weighed_class(parse: Parse, attr: Word) -> bool:
+    """ "PIDs are a fundamental resource on nodes", "A bitstring is a fundamental data type in Elixir,
+    denoted with …": a class weighed by how much it matters, with no clause of its own that says
+    what the thing is for ("a key security control to ensure that …" does)."""
+    children = parse.children(attr.i)
+    weighed = any(w.dep == "amod" and w.lemma.casefold() in WEIGHTY_ADJECTIVES for w in children)
+    return weighed and not any(
+        w.dep == "relcl"
+        or (
+            w.dep in ("acl", "advcl", "xcomp")
+            and any(c.dep == "aux" and c.text.casefold() == "to" for c in parse.children(w.i))
+        )
+        for w in [*children, *parse.children(attr.head)]  # the infinitive may hang on the copula
+    )
+
+
 def _is_nominal(parse: Parse, attr: Word) -> bool:
     """ "An atom is a constant whose value is …": a word the tagger took for an adjective is a noun
     where an article opens it and a clause or phrase qualifies it."""

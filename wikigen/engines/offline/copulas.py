@@ -36,7 +36,8 @@ def copula_reading(parse: Parse, head: Word, governor: Word, *, marked: bool, fo
         definite = (
             subjects.is_definite(parse, head) and not marked and not complements.is_of_any(parse, attr)
         )
-        weak = restricted or definite or frames.is_example_frame(parse)  # "For example, a Set is …"
+        # "For example, a Set is …"; "X is a fundamental Y": how much it matters, then a class
+        weak = restricted or definite or frames.is_example_frame(parse) or complements.is_weighed_class(parse, attr)
         return Reading(
             "copula",
             Rank.DESCRIBES if weak else Rank.DEFINES,
