@@ -1217,6 +1217,12 @@ def test_a_module_named_like_a_kind_is_another_sense() -> None:
     parse = parsed("Let's see two examples from the `Sack` module:")
     assert hand_relations(parse, "Sack", "Module") == {("Sack", "is a", "Module")}
     assert hand_relations(parse, "Sack", "Module", kinds=frozenset({"Sack"})) == set()
+    # nor is the module the kind in any other relation: "an alternative to `Bin`" is no sack's
+    offered = parsed("As an alternative to `Bin`, the farm provides the `Sack` module which holds grain loosely:")
+    assert hand_relations(offered, "Sack", "Bin") == {("Sack", "is alternative to", "Bin")}
+    assert hand_relations(offered, "Sack", "Bin", kinds=frozenset({"Sack"})) == set()
+    filling = parsed("With the `Sack` module the miller fills bins.")
+    assert all("Sack" not in r for r in hand_relations(filling, "Sack", "Miller", "Bin", kinds=frozenset({"Sack"})))
     assert relations_of("The functions in the `mill` module grind grain.", "MILL", "Module") == set()
     assert relations_of("The functions in the `MILL` module grind grain.", "MILL", "Module") == {("MILL", "is a", "Module")}
 

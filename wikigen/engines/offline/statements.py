@@ -32,6 +32,7 @@ from wikigen.engines.offline.lexicon import (
     DOCUMENTING_VERBS,
     GIVING_VERBS,
     LIST_CONDITIONS,
+    NAMING_CLASSIFIERS,
     NAMING_VERBS,
     PLATFORM_VERBS,
     alternation,
@@ -91,6 +92,9 @@ def stated(
         if head is not None:
             refs.setdefault(head.i, mention.ref)
             heads.append((head, mention))
+    # "Elixir provides the `Stream` module …" names the module, another sense than streams, a kind
+    refs = {i: ref for i, ref in refs.items() if not (ref in kinds and _names_module(parse, parse.words[i]))}
+    heads = [(head, mention) for head, mention in heads if head.i in refs]
     if len(set(refs.values())) < 2:
         return []  # one concept relates to nothing (most sentences: nothing more to do)
     # words inside a name: "This command" on a command's page names the page's own concept
@@ -246,6 +250,15 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mappin
                     predicate = f"is used to {purpose.lemma.casefold()}"
                     found.update(Stated(refs[u.i], predicate, objects[word.i]) for u in used)
     return found
+
+
+def _names_module(parse: Parse, word: Word) -> bool:
+    """ "the `Stream` module", "the `Map` module": a code name before a classifier of its own kind."""
+    return (
+        word.code
+        and word.dep in ("compound", "nmod")
+        and parse.words[word.head].lemma.casefold() in NAMING_CLASSIFIERS
+    )
 
 
 def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:
