@@ -116,6 +116,7 @@ def test_anaphoric_naming_needs_the_sentence_before() -> None:
         ("The `Barn` is used to store the hay.", "Barn", Rank.DESCRIBES),  # the example's one barn
         ("Ploughs are a fundamental tool on farms.", "Ploughs", Rank.DESCRIBES),  # how much it matters
         ("A plough is a key tool to break up the soil.", "plough", Rank.DEFINES),  # and what it is for
+        ("Tags are key/value pairs.", "Tags", Rank.DEFINES),  # "key" of "key/value" weighs nothing
         ("A `Barn` is used to store the hay.", "Barn", Rank.DEFINES),
         ("Ledgers and tallies work together to count grain.", "tallies", Rank.MENTIONS),  # what both do
         ("Labels are printed for seed bags that are part of the winter stock.", "seed bags", Rank.MENTIONS),

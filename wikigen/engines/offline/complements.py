@@ -58,7 +58,12 @@ def is_weighed_class(parse: Parse, attr: Word) -> bool:
     denoted with …": a class weighed by how much it matters, with no clause of its own that says
     what the thing is for ("a key security control to ensure that …" does)."""
     children = parse.children(attr.i)
-    weighed = any(w.dep == "amod" and w.lemma.casefold() in WEIGHTY_ADJECTIVES for w in children)
+    weighed = any(  # not "key/value pairs", where "key" is half of a pair of nouns
+        w.dep == "amod"
+        and w.lemma.casefold() in WEIGHTY_ADJECTIVES
+        and parse.text[w.end : w.end + 1] not in ("/", "-")
+        for w in children
+    )
     return weighed and not any(
         w.dep == "relcl"
         or (
