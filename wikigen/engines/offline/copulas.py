@@ -2,7 +2,8 @@
 describes one form, "X is different from Y", "X can either be `A` or `B`", "`if` is a useful
 alternative" or "Labels without a prefix are private" only mention it, "The node controller is
 responsible for …" says what it does. :func:`~wikigen.engines.offline.readings.read` asks this of
-a term that is the subject of "be" in a main clause.
+a term that is the subject of "be" in a main clause, alone or as a later conjunct of that subject
+(:func:`subject_copula`: "iodata and chardata are lists of …").
 """
 
 from __future__ import annotations
@@ -84,7 +85,6 @@ def copula_reading(parse: Parse, head: Word, governor: Word, *, marked: bool, fo
         return Reading("mention", Rank.MENTIONS, forward=forward)
     # "A policy can be a rule for …": what it may be describes it
     return Reading("subject", Rank.DESCRIBES, forward=forward)
-
 
 
 def subject_copula(parse: Parse, head: Word) -> Word | None:
