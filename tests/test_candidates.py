@@ -466,47 +466,25 @@ def test_a_page_that_names_itself_this_command() -> None:
     assert quote == "This command is an alias of `plough`." and quote in sources[0]["body"]
 
 
-def test_a_lead_that_says_only_what_became_of_a_command_defines_nothing() -> None:
-    """R20: "This command has been superseded by `harrow`." says what became of `rake`, and "The
-    examples for this command have been moved together with `harrow`." what became of its examples,
-    not what it is: no concept; "Level the soil of a field." defines `harrow`."""
-    sources = [
-        {
-            "id": "knowledge/rake",
-            "title": "rake",
-            "body": "# rake\n\n> This command has been superseded by `harrow`.\n\n- Show the current command's page:\n\n`help harrow`\n",
-        },
-        {
-            "id": "knowledge/harrow-level",
-            "title": "harrow level",
-            "body": "# harrow level\n\n> The examples for this command have been moved together with `harrow`.\n\n"
-            "- View documentation for the original command:\n\n`help harrow`\n",
-        },
-        {
-            "id": "knowledge/harrow",
-            "title": "harrow",
-            "body": "# harrow\n\n> Level the soil of a field.\n\n- Level one row:\n\n`harrow row`\n",
-        },
-    ]
-    assert {c["name"] for c in analyzed(sources)["concepts"]} == {"harrow"}
+def _tldr_page(name: str, lead: str) -> dict[str, str]:
+    """A tldr page: a title, a one-line description after ``>`` and one example."""
+    return {"id": f"knowledge/{name}", "title": name, "body": f"# {name}\n\n> {lead}\n\n- Show it:\n\n`{name} row`\n"}
 
 
-def test_a_lead_that_points_to_commands_of_one_name_defines_nothing() -> None:
-    """R20: "`till` can refer to multiple commands with the same name." only points to the pages of
-    those commands: no concept; "Level the soil of a field." defines `harrow`."""
-    sources = [
-        {
-            "id": "knowledge/till",
-            "title": "till",
-            "body": "# till\n\n> `till` can refer to multiple commands with the same name.\n\n"
-            "- View documentation for the farm command:\n\n`help till.farm`\n",
-        },
-        {
-            "id": "knowledge/harrow",
-            "title": "harrow",
-            "body": "# harrow\n\n> Level the soil of a field.\n\n- Level one row:\n\n`harrow row`\n",
-        },
-    ]
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "This command has been superseded by `harrow`.",  # what became of the command
+        "The examples for this command have been moved together with `harrow`.",  # of its examples
+        "`rake` can refer to multiple commands with the same name.",  # a page that points to others
+    ],
+)
+def test_a_lead_that_says_only_what_became_of_a_command_defines_nothing(lead: str) -> None:
+    """R20: "This command has been superseded by `harrow`." says what became of `rake`, "The examples
+    for this command have been moved together with `harrow`." what became of its examples, and
+    "`rake` can refer to multiple commands with the same name." only points to the pages of those
+    commands: none says what `rake` is, so no concept; "Level the soil of a field." defines `harrow`."""
+    sources = [_tldr_page("rake", lead), _tldr_page("harrow", "Level the soil of a field.")]
     assert {c["name"] for c in analyzed(sources)["concepts"]} == {"harrow"}
 
 
