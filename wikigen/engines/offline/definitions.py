@@ -84,6 +84,7 @@ def definitions(
                 a <= sentence.start < b for a, b in weighed
             )
             parse = parsed[sentence.text]
+            prior = parsed[before.text] if before is not None else None
             for mention in mentions.find(sentence.clean.text):
                 candidate = candidates[mention.ref]
                 head = parse.span_head(mention.start, mention.end)
@@ -116,10 +117,7 @@ def definitions(
                     reading = replace(reading, forward=True)
                 if reading.rank == Rank.DEFINES and reading.anaphoric and (
                     joined(document, before, sentence) is None
-                    or (
-                        before is not None
-                        and (points_back_by_noun(parsed[before.text]) or points_back_by_pronoun(parsed[before.text]))
-                    )
+                    or (prior is not None and (points_back_by_noun(prior) or points_back_by_pronoun(prior)))
                 ):
                     # "_Ephemeral volumes_ are designed for these use cases." opening a paragraph: what
                     # "these" points to is not in the block, nor in "Kubernetes does this classification
