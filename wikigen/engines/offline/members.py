@@ -205,8 +205,8 @@ def _is_glossed_class(parse: Parse, noun: Word) -> bool:
 
 def classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> set[tuple[str, str]]:
     """ "the `String.Chars` protocol", "the `Enum` module": a code name before a classifier noun that
-    is a concept itself is one of that kind (not a concept named as a common noun, ``hubs`` holds
-    those too: "the `String` module" is not what "strings" are)."""
+    is a concept itself is one of that kind (not a hub; "the `String` module", a concept named as a
+    common noun, never reaches here: :func:`~wikigen.engines.offline.statements.stated` drops it)."""
     found: set[tuple[str, str]] = set()
     for word in parse.words:
         if word.i not in refs or word.pos != "NOUN" or word.lemma.casefold() not in CLASSIFIERS:

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from wikigen.engines.offline import endpoints, frames, members, modality, predicates
 from wikigen.engines.offline.frames import WHAT_FOLLOWS, is_imperative
 from wikigen.engines.offline.lexicon import (
+    CLASSIFIERS,
     DOCUMENTING_VERBS,
     GIVING_VERBS,
     LIST_CONDITIONS,
-    NAMING_CLASSIFIERS,
     NAMING_VERBS,
     PLATFORM_VERBS,
     alternation,
@@ -92,8 +92,11 @@ def stated(
         if head is not None:
             refs.setdefault(head.i, mention.ref)
             heads.append((head, mention))
-    # "Elixir provides the `Stream` module …" names the module, another sense than streams, a kind
-    refs = {i: ref for i, ref in refs.items() if not (ref in kinds and _names_module(parse, parse.words[i]))}
+    # "Elixir provides the `Stream` module …", "the `String` module" name the module, another sense
+    # than streams or strings, concepts named as common nouns (``kinds``), in every relation
+    refs = {
+        i: ref for i, ref in refs.items() if not (ref in kinds and _is_classified_code(parse, parse.words[i]))
+    }
     heads = [(head, mention) for head, mention in heads if head.i in refs]
     if len(set(refs.values())) < 2:
         return []  # one concept relates to nothing (most sentences: nothing more to do)
@@ -207,7 +210,7 @@ def _stated(
         for member, kind in (
             members.listed(parse, refs, hubs)
             | members.appositive(parse, refs, hubs)
-            | members.classified(parse, refs, hubs | kinds)
+            | members.classified(parse, refs, hubs)
             | members.entry_class(parse, refs)
             | members.named_to_refer(parse, refs)
         )
@@ -252,12 +255,12 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mappin
     return found
 
 
-def _names_module(parse: Parse, word: Word) -> bool:
-    """ "the `Stream` module", "the `Map` module": a code name before a classifier of its own kind."""
+def _is_classified_code(parse: Parse, word: Word) -> bool:
+    """ "the `Stream` module", "the `String.Chars` protocol": a code name before its classifier noun."""
     return (
         word.code
         and word.dep in ("compound", "nmod")
-        and parse.words[word.head].lemma.casefold() in NAMING_CLASSIFIERS
+        and parse.words[word.head].lemma.casefold() in CLASSIFIERS
     )
 
 
