@@ -253,6 +253,19 @@ def test_a_notion_introduced_is_quoted_with_the_sentence_that_opens_with_it() ->
     assert "Crop rotation" not in found or not definition(found["Crop rotation"]).startswith("This page")
 
 
+def test_a_notion_only_brought_in_defines_nothing() -> None:
+    """R20: "The guild brings the concept of tithes from the old town." only names the notion, and
+    no sentence after it opens with it: tithes are not defined by it. "… provides the concept of
+    fallow, to rest a field for a year" says what it is for and defines it."""
+    bare = "# Tithes\n\nThe guild brings the concept of tithes from the old town.\n\nCount the sheaves.\n"
+    assert "Tithes" not in concepts(bare)
+    told = (
+        "# Fallow\n\nThe guild also provides the concept of fallow, to rest a field for a year.\n\n"
+        "Count the sheaves.\n"
+    )
+    assert definition(concepts(told)["Fallow"]).startswith("The guild also provides the concept of fallow")
+
+
 def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""

@@ -36,7 +36,7 @@ from wikigen.engines.offline.leads import AMBIGUOUS_NAME
 from wikigen.engines.offline.lexicon import NAMING_NOUNS
 from wikigen.engines.offline.markings import independent_spans, is_emphasized, is_quoted
 from wikigen.engines.offline.parse import Parse, Word
-from wikigen.engines.offline.quotes import joined, quote_span
+from wikigen.engines.offline.quotes import introducing, joined, quote_span
 from wikigen.engines.offline.readings import read
 from wikigen.engines.offline.relations import Mentions
 from wikigen.engines.offline.sections import is_own_section
@@ -106,6 +106,9 @@ def definitions(
                 if candidate.code and _has_other_arity(candidate.term, sentence.clean.text):
                     # "`trunc/1` identifies the function … whereas `trunc/2` identifies …": a sentence
                     # on how a name and an arity name a function, with one function as its example
+                    reading = Reading("mention", Rank.MENTIONS)
+                if reading.introduced and not introducing(document, sentence, [candidate.term, *head_variants(candidate.term)]):
+                    # "Elixir brings the concept of module attributes from Erlang." alone says nothing of them
                     reading = Reading("mention", Rank.MENTIONS)
                 if AMBIGUOUS_NAME.match(sentence.clean.text):
                     reading = Reading("mention", Rank.MENTIONS)  # "`open` can refer to multiple commands …"

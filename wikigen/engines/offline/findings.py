@@ -31,8 +31,8 @@ class Reading:
     # …", weak only because a definite article may pick one thing) says more of the term than any
     # other ("The aggregation layer runs in-process …", "Pod priority is specified by …").
     of_the_one: bool = False
-    # "UTF-8 also provides a notion of graphemes.": the sentence after it, if it opens with the term
-    # ("Graphemes may consist of …"), is quoted with it
+    # "UTF-8 also provides a notion of graphemes." only introduces the term: it defines only with the
+    # sentence after it, where that one opens with the term ("Graphemes may consist of …")
     introduced: bool = False
 
 

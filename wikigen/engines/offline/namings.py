@@ -115,6 +115,21 @@ def is_symbol_named(parse: Parse, head: Word) -> bool:
     )
 
 
+def introduces_only(parse: Parse, head: Word) -> bool:
+    """ "Elixir brings the concept of module attributes from Erlang.": the sentence only gives the
+    notion ``head`` names, with no clause saying what it is for ("Elixir provides the concept of
+    `nil`, to indicate the absence of a value" says it)."""
+    words = parse.words
+    notion = words[words[head.head].head]
+    if notion.dep != "dobj":
+        return False  # "The concept of X refers to …" says it
+    return not any(
+        w.dep in ("acl", "relcl", "advcl") and any(a.dep == "aux" or a.dep.startswith("nsubj") for a in parse.children(w.i))
+        for clause in (words[notion.head], head)
+        for w in parse.children(clause.i)
+    )
+
+
 def is_former_name(parse: Parse, head: Word) -> bool:
     """ "Prior to 1.27, this feature was known as _X_", "… formerly called X": the name it had."""
     words = parse.words

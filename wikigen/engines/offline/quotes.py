@@ -18,13 +18,9 @@ def quote_span(found: Found, documents: Mapping[str, Document], variants: Sequen
     ``variants`` ("… provides a notion of graphemes. Graphemes may consist of …")."""
     sentence = found.sentence
     document = documents.get(sentence.source)
-    if found.reading.introduced and document is not None:
-        following = next((s for s in document.sentences if s.start > sentence.start), None)
-        if following is not None:
-            gap = document.body[sentence.start + len(sentence.text) : following.start]
-            opens = any(following.clean.text.casefold().startswith(f"{v.casefold()} ") for v in variants)
-            if "\n\n" not in gap and not gap.strip() and opens:
-                return sentence.start, document.body[sentence.start : following.start + len(following.text)]
+    following = introducing(document, sentence, variants) if found.reading.introduced and document else None
+    if following is not None:
+        return sentence.start, document.body[sentence.start : following.start + len(following.text)]
     if found.reading.anaphoric and document is not None:
         before = [s for s in document.sentences if s.start < sentence.start]
         found_joined = joined(document, before[-1] if before else None, sentence)
@@ -42,3 +38,14 @@ def joined(document: Document, previous: Sentence | None, sentence: Sentence) ->
     if gap.strip() or gap.count("\n") > 1:
         return None
     return previous.start, document.body[previous.start : sentence.start + len(sentence.text)]
+
+
+def introducing(document: Document, sentence: Sentence, variants: Sequence[str]) -> Sentence | None:
+    """The sentence after ``sentence`` in its block where it opens with one of the term's
+    ``variants`` ("… provides a notion of graphemes. Graphemes may consist of …"); else None."""
+    following = next((s for s in document.sentences if s.start > sentence.start), None)
+    if following is None:
+        return None
+    gap = document.body[sentence.start + len(sentence.text) : following.start]
+    opens = any(following.clean.text.casefold().startswith(f"{v.casefold()} ") for v in variants)
+    return following if "\n\n" not in gap and not gap.strip() and opens else None

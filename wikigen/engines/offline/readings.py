@@ -236,9 +236,9 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         if words[words[governor.head].head].lemma.casefold() in TOPIC_VERBS:
             # "This document describes the concept of X"
             return Reading("mention", Rank.MENTIONS, forward=True)
-        # "Elixir provides the concept of `nil`, …"; "… also provides a notion of graphemes." says
-        # what they are in the sentence after it, when that one opens with them
-        return Reading("called", Rank.DEFINES, forward=forward, introduced=True)
+        # "Elixir provides the concept of `nil`, to indicate …" says what it is for; "… also provides
+        # a notion of graphemes." only introduces them, for the sentence after it to say (definitions)
+        return Reading("called", Rank.DEFINES, forward=forward, introduced=namings.introduces_only(parse, head))
     if namings.is_former_name(parse, head):
         return Reading("mention", Rank.MENTIONS, forward=True)
     called = namings.called(parse, head)
