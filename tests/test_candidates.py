@@ -266,6 +266,15 @@ def test_a_notion_only_brought_in_defines_nothing() -> None:
     assert definition(concepts(told)["Fallow"]).startswith("The guild also provides the concept of fallow")
 
 
+def test_a_term_only_said_to_be_used_often_is_not_a_concept() -> None:
+    """R20: "Ledgers are frequently used as a tally of the harvest." says how ledgers are most
+    used, as "You can use X" does, not what a ledger is: under its own heading it still defines
+    nothing; "Ledgers are used as a tally …" says what they are for."""
+    body = "# Ledgers\n\nLedgers are {}used as a tally of the harvest.\n\nCount the sheaves.\n"
+    assert "Ledgers" not in concepts(body.format("frequently "))
+    assert definition(concepts(body.format(""))["Ledgers"]).startswith("Ledgers are used as a tally")
+
+
 def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""

@@ -1300,14 +1300,17 @@ def test_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None
 def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     """R20: "For every harvest, a granary holds grain." says what each case has, as an
     example tells one; "A ledger is only used for a harvest if …" when it is used, and "Ledgers are
-    mostly used to …" how it is used most, not what it is for."""
+    mostly used to …", "… frequently used as …" how it is used most, a use like "You can use X", not
+    what it is for."""
     assert reading_of("For every harvest, a granary holds grain.", "granary").rank == Rank.DESCRIBES
     assert reading_of("A granary holds grain.", "granary").rank == Rank.DEFINES
     assert reading_of("For each named gate, the gate record has the form `gate.example`.", "gate record").rank == Rank.MENTIONS
     assert reading_of("A ledger is only used for a harvest if it was made for the village.", "ledger").rank == Rank.DESCRIBES
     assert reading_of("A ledger is used for a harvest.", "ledger") == Reading("function", Rank.DEFINES)
     # what it is mostly used for, like what it typically does, is one use among others
-    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers").rank == Rank.DESCRIBES
+    assert reading_of("Ledgers are mostly used to count grain.", "Ledgers") == Reading("use", Rank.DESCRIBES)
+    assert reading_of("Ledgers are frequently used as a tally.", "Ledgers") == Reading("use", Rank.DESCRIBES)
+    assert reading_of("A ledger is used as a tally.", "ledger").rank == Rank.DEFINES
     assert reading_of("A ledger is used to count grain.", "ledger").rank == Rank.DEFINES
     # "The ledger is used to …" speaks of one ledger, as "The form is …" does of one form
     assert reading_of("The ledger is used to count grain.", "ledger").rank == Rank.DESCRIBES

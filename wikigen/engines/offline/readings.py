@@ -151,7 +151,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         )
         # "QoS classes are used by Kubernetes to decide …": what one user does with it
         used_by = any(w.dep == "agent" for w in parse.children(governor.i))
-        if not purpose or frames.is_possibility(parse, governor) or used_by:
+        # "The `use` macro is frequently used as …", "Keywords are mostly used to …": in which uses
+        if not purpose or frames.is_possibility(parse, governor) or used_by or frames.is_habitual(parse, governor):
             # "Lists are used when …", "`catch` can also be used within …", "A `Path` object can be
             # used with `/`": when or with what it is used, like "You can use X", says nothing of
             # what it is or is for; nor does "X can be used to restrict …", one thing it can do, as
@@ -162,8 +163,6 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
             subjects.is_restricted(parse, head)
             or frames.is_example_frame(parse)
             or frames.is_on_condition(parse, governor)  # "X is only used for Y if …": when, not what for
-            # "Keywords are mostly used to …": in most uses, not what for
-            or frames.is_habitual(parse, governor)
             # "This address is used as …", "The match operator is used to …", "The `Service` is used to
             # …" (an example's): one, or "each" certificate
             or subjects.determiner(parse, head) in DEMONSTRATIVES | EACH | ({"the"} if head.code else set())
