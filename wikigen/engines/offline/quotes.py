@@ -18,10 +18,12 @@ def quote_span(found: Found, documents: Mapping[str, Document], variants: Sequen
     ``variants`` ("… provides a notion of graphemes. Graphemes may consist of …")."""
     sentence = found.sentence
     document = documents.get(sentence.source)
-    following = introducing(document, sentence, variants) if found.reading.introduced and document else None
+    if document is None:
+        return sentence.start, sentence.text
+    following = introducing(document, sentence, variants) if found.reading.introduced else None
     if following is not None:
         return sentence.start, document.body[sentence.start : following.start + len(following.text)]
-    if found.reading.anaphoric and document is not None:
+    if found.reading.anaphoric:
         before = [s for s in document.sentences if s.start < sentence.start]
         found_joined = joined(document, before[-1] if before else None, sentence)
         if found_joined is not None:
