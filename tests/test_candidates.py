@@ -1106,7 +1106,7 @@ def test_one_step_of_a_process_defines_nothing() -> None:
 
 def test_what_the_text_says_it_covers_defines_nothing() -> None:
     """R20: "This page describes _seed banks_ …" says what the text covers, not what seed
-    banks are; "A _seed bank_ stores …" does."""
+    banks are; "A _seed bank_ keeps …" does."""
     from wikigen.engines.offline.parse import parse_sentences
     from wikigen.engines.offline.readings import Rank, read
     from wikigen.engines.offline.text import visible
@@ -1114,7 +1114,7 @@ def test_what_the_text_says_it_covers_defines_nothing() -> None:
     for text, rank in (
         ("This page describes _seed banks_ in farming.", Rank.MENTIONS),
         ("This document gives an overview of _seed banks_.", Rank.MENTIONS),
-        ("A _seed bank_ stores rare grain for decades.", Rank.DEFINES),
+        ("A _seed bank_ keeps rare grain for decades.", Rank.DEFINES),
         ("This page gives an overview of seed banks: stores that keep rare grain for decades.", Rank.DEFINES),
     ):
         (parse,) = parse_sentences([visible(text)])

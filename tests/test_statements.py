@@ -1297,6 +1297,15 @@ def test_a_noun_phrase_misparsed_as_subject_and_verb_describes_nothing() -> None
     assert reading_of("The owner waits for its dependents.", "owner") == Reading("subject", Rank.DESCRIBES)
 
 
+def test_what_data_a_term_keeps_only_describes_it() -> None:
+    """R20: "A ledger stores figures in the loft." and "A tally tracks the sheaves of each field." say
+    what data the term keeps, a property of it, not what it is or does; "A granary holds grain."
+    still says what a granary is for."""
+    assert reading_of("A ledger stores figures in the loft.", "ledger") == Reading("function", Rank.DESCRIBES)
+    assert reading_of("A tally tracks the sheaves of each field.", "tally").rank == Rank.DESCRIBES
+    assert reading_of("A granary holds grain.", "granary") == Reading("function", Rank.DEFINES)
+
+
 def test_what_holds_per_instance_or_on_a_condition_defines_nothing() -> None:
     """R20: "For every harvest, a granary holds grain." says what each case has, as an
     example tells one; "A ledger is only used for a harvest if …" when it is used, and "Ledgers are
@@ -1464,8 +1473,8 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
 @pytest.mark.parametrize(
     ("sentence", "term", "reading"),
     [
-        ("Each granary stores the grain of one farm.", "granary", Reading("function", Rank.DESCRIBES)),
-        ("A granary stores the grain of one farm.", "granary", Reading("function", Rank.DEFINES)),
+        ("Each granary holds the grain of one farm.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("A granary holds the grain of one farm.", "granary", Reading("function", Rank.DEFINES)),
         ("This granary is used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
         ("Any granary can be used to store the grain.", "granary", Reading("use", Rank.DESCRIBES)),
         ("A granary is used to store the grain.", "granary", Reading("function", Rank.DEFINES)),
@@ -1477,11 +1486,11 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
 def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     sentence: str, term: str, reading: Reading
 ) -> None:
-    """R20: what each one does ("Each granary stores …") or what this one is used for ("This
+    """R20: what each one does ("Each granary holds …") or what this one is used for ("This
     granary is used to …") describes; what any one can be used to do ("Any granary can be used to
     …") is a use, as "You can use X to …" is; advice ("Use granaries to …", "Use these granaries to
     …") only mentions them; "each named granary" is a granary with a name,
-    not a name given. The kind's ("A granary stores …", "A granary is used to …") defines it."""
+    not a name given. The kind's ("A granary holds …", "A granary is used to …") defines it."""
     assert reading_of(sentence, term) == reading
 
 

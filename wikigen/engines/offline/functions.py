@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from wikigen.engines.offline import frames, subjects, uses
 from wikigen.engines.offline.findings import Rank, Reading
-from wikigen.engines.offline.lexicon import DEMONSTRATIVES, EACH, ENABLING_VERBS, FUNCTION_VERBS
+from wikigen.engines.offline.lexicon import DEMONSTRATIVES, EACH, ENABLING_VERBS, FUNCTION_VERBS, KEEPING_VERBS
 from wikigen.engines.offline.parse import Parse, Word
 
 
@@ -61,6 +61,8 @@ def function_reading(parse: Parse, head: Word, governor: Word, *, forward: bool)
         or subjects.is_of_this(parse, head)  # "Direct access to this API allows …"
         # "X enable autoscaling, but might not satisfy …": weighed
         or frames.has_hedged_contrast(parse, governor)
+        # "Tuples store elements contiguously in memory": what data it keeps, a property
+        or governor.lemma in KEEPING_VERBS
         # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
         or (
             governor.lemma in ("run", "start")

@@ -41,6 +41,9 @@ GROUPING_VERBS = frozenset(
 HAVING_VERBS = frozenset(["consist", "comprise", "have", "contain", "include"])
 # "… scale a workload using a _X_": the reader's use of a thing.
 USING_VERBS = frozenset(["use", "run", "install", "deploy", "employ"])
+# "Tuples store elements contiguously in memory", "Node objects track information about …": what
+# data a thing keeps, a property of it, not what it is or does.
+KEEPING_VERBS = frozenset(["store", "track"])
 # "Logging architectures require a separate backend …", "Markdown uses backticks …": what a thing
 # takes, needs or uses, not what it is.
 NEEDING_VERBS = frozenset(["require", "need", "use"])
