@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from wikigen.engines.offline import frames, subjects, uses
 from wikigen.engines.offline.findings import Rank, Reading
-from wikigen.engines.offline.lexicon import DEMONSTRATIVES, EACH, ENABLING_VERBS, FUNCTION_VERBS, KEEPING_VERBS
+from wikigen.engines.offline.lexicon import (
+    DEMONSTRATIVES,
+    EACH,
+    ENABLING_VERBS,
+    FUNCTION_VERBS,
+    KEEPING_VERBS,
+)
 from wikigen.engines.offline.parse import Parse, Word
 
 
