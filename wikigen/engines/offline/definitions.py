@@ -85,6 +85,7 @@ def definitions(
             )
             parse = parsed[sentence.text]
             prior = parsed[before.text] if before is not None else None
+            ambiguous = AMBIGUOUS_NAME.match(sentence.clean.text) is not None  # "`open` can refer to multiple …"
             for mention in mentions.find(sentence.clean.text):
                 candidate = candidates[mention.ref]
                 head = parse.span_head(mention.start, mention.end)
@@ -110,8 +111,8 @@ def definitions(
                 if reading.introduced and not introducing(document, sentence, [candidate.term, *head_variants(candidate.term)]):
                     # "Elixir brings the concept of module attributes from Erlang." alone says nothing of them
                     reading = Reading("mention", Rank.MENTIONS)
-                if AMBIGUOUS_NAME.match(sentence.clean.text):
-                    reading = Reading("mention", Rank.MENTIONS)  # "`open` can refer to multiple commands …"
+                if ambiguous:
+                    reading = Reading("mention", Rank.MENTIONS)
                 if reading.rank != Rank.DEFINES and any(
                     start <= sentence.start < end for start, end in asides
                 ):

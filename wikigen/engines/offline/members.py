@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from wikigen.engines.offline import endpoints, frames
+from wikigen.engines.offline import endpoints, frames, subjects
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
     CLASS_NOUNS,
@@ -213,9 +213,8 @@ def classified(parse: Parse, refs: Mapping[int, str], hubs: frozenset[str]) -> s
             continue
         for child in parse.children(word.i):
             if (
-                child.dep in ("compound", "nmod")
-                and child.code
-                and child.i == word.i - 1
+                child.i == word.i - 1
+                and subjects.is_code_of_classifier(parse, child)
                 and child.i in refs
                 and refs[child.i] not in hubs
                 and not endpoints.is_other_case(child, refs[child.i])

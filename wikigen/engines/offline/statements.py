@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from wikigen.engines.offline import endpoints, frames, members, modality, predicates
 from wikigen.engines.offline.frames import WHAT_FOLLOWS, is_imperative
 from wikigen.engines.offline.lexicon import (
-    CLASSIFIERS,
     DOCUMENTING_VERBS,
     GIVING_VERBS,
     LIST_CONDITIONS,
@@ -39,6 +38,7 @@ from wikigen.engines.offline.lexicon import (
 )
 from wikigen.engines.offline.parse import Parse, Word
 from wikigen.engines.offline.relations import Mention
+from wikigen.engines.offline.subjects import is_code_of_classifier
 
 _CONDITIONAL_START = re.compile(
     r"\s*(?:if|unless|since|suppose|supposing|assuming|in case|in (?:that|this|such a|which) case|"
@@ -95,7 +95,7 @@ def stated(
     # "Elixir provides the `Stream` module …", "the `String` module" name the module, another sense
     # than streams or strings, concepts named as common nouns (``kinds``), in every relation
     refs = {
-        i: ref for i, ref in refs.items() if not (ref in kinds and _is_classified_code(parse, parse.words[i]))
+        i: ref for i, ref in refs.items() if not (ref in kinds and is_code_of_classifier(parse, parse.words[i]))
     }
     heads = [(head, mention) for head, mention in heads if head.i in refs]
     if len(set(refs.values())) < 2:
@@ -253,15 +253,6 @@ def _used_for(parse: Parse, verb: Word, refs: Mapping[int, str], objects: Mappin
                     predicate = f"is used to {purpose.lemma.casefold()}"
                     found.update(Stated(refs[u.i], predicate, objects[word.i]) for u in used)
     return found
-
-
-def _is_classified_code(parse: Parse, word: Word) -> bool:
-    """ "the `Stream` module", "the `String.Chars` protocol": a code name before its classifier noun."""
-    return (
-        word.code
-        and word.dep in ("compound", "nmod")
-        and parse.words[word.head].lemma.casefold() in CLASSIFIERS
-    )
 
 
 def _alternative(parse: Parse, verb: Word, refs: Mapping[int, str]) -> set[Stated]:

@@ -259,6 +259,15 @@ def is_classified(parse: Parse, word: Word) -> bool:
     )
 
 
+def is_code_of_classifier(parse: Parse, word: Word) -> bool:
+    """ "the `Stream` module", "the `String.Chars` protocol": a code name on its classifier noun."""
+    return (
+        word.code
+        and word.dep in ("compound", "nmod")
+        and parse.words[word.head].lemma.casefold() in CLASSIFIERS
+    )
+
+
 def is_named_classifier(parse: Parse, head: Word) -> bool:
     """ "the `Enum` module", "the `Inspect` protocol": a classifier noun that a code name names."""
     return head.lemma.casefold() in CLASSIFIERS and any(
