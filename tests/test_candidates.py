@@ -275,6 +275,21 @@ def test_a_term_only_said_to_be_used_often_is_not_a_concept() -> None:
     assert definition(concepts(body.format(""))["Ledgers"]).startswith("Ledgers are used as a tally")
 
 
+def test_one_more_of_an_emphasized_kind_does_not_introduce_it() -> None:
+    """R20: "… counts the cellar as another **seed store** …" speaks of one more of a kind the text
+    introduced before, so its emphasis defines nothing; "… as a **seed store** …" introduces it."""
+
+    def text(determiner: str) -> str:
+        return (
+            "# Cellars\n\nThe farmer keeps seed in sealed jars in the loft.\n\n"
+            f"In winter the farmer also counts the cellar as {determiner} **seed store** that stays cool.\n\n"
+            "The seed store holds the seed for spring.\n"
+        )
+
+    assert "Seed store" not in concepts(text("another"))
+    assert definition(concepts(text("a"))["Seed store"]).startswith("In winter the farmer also counts")
+
+
 def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""

@@ -66,6 +66,8 @@ POINTING = frozenset(["this", "that", "these", "those", "such"])
 DEMONSTRATIVES = POINTING | frozenset(
     ["both", "either", "neither", "it", "they", "its", "their", "our", "your", "his", "her", "my"]
 )
+# "another *virtual file*": one more of a kind the text named before.
+ONE_MORE = frozenset(["another"])
 # One at a time: what each does is not what the kind is for ("Every object has …").
 EACH = frozenset(["each", "every", "any"])
 # Determiners that quantify a noun, one at a time, all or some: "from each container in a Pod".
