@@ -290,6 +290,29 @@ def test_one_more_of_an_emphasized_kind_does_not_introduce_it() -> None:
     assert definition(concepts(text("a"))["Seed store"]).startswith("In winter the farmer also counts")
 
 
+def test_a_term_written_with_a_pointing_word_is_the_one_named_before() -> None:
+    """R20: "This granary is a dry store …" after "… use the farm's `tower` granary." says what the
+    granary just named is, not what a granary is; nor does "This field failing means …" (the parser
+    hangs "This" on "field"). "A granary is …" and "A field failing means …" define them."""
+
+    def granary(determiner: str) -> str:
+        return (
+            "# Granary\n\nRather than the loft, you should use the farm's `tower` granary. "
+            f"{determiner} granary is a dry store that keeps grain safe from mice.\n\nEvery granary holds grain.\n"
+        )
+
+    def failing(determiner: str) -> str:
+        return (
+            "# Field failing\n\nThe farm checks every field each week.\n\n"
+            f"{determiner} field failing means the soil needs more lime.\n\nA field failing is rare.\n"
+        )
+
+    assert "Granary" not in concepts(granary("This"))
+    assert definition(concepts(granary("A"))["Granary"]) == "A granary is a dry store that keeps grain safe from mice."
+    assert "Field failing" not in concepts(failing("This"))
+    assert definition(concepts(failing("A"))["Field failing"]).startswith("A field failing means")
+
+
 def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""

@@ -1475,7 +1475,7 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
     [
         ("Each granary holds the grain of one farm.", "granary", Reading("function", Rank.DESCRIBES)),
         ("A granary holds the grain of one farm.", "granary", Reading("function", Rank.DEFINES)),
-        ("This granary is used to store the grain.", "granary", Reading("function", Rank.DESCRIBES)),
+        ("This granary is used to store the grain.", "granary", Reading("mention", Rank.MENTIONS)),
         ("Any granary can be used to store the grain.", "granary", Reading("use", Rank.DESCRIBES)),
         ("A granary is used to store the grain.", "granary", Reading("function", Rank.DEFINES)),
         ("Use these granaries to store the grain.", "granaries", Reading("mention", Rank.MENTIONS)),
@@ -1486,8 +1486,8 @@ def test_a_list_entry_s_label_is_the_subject_of_its_verb_phrase(
 def test_what_one_or_each_of_a_kind_does_or_is_used_for_defines_nothing(
     sentence: str, term: str, reading: Reading
 ) -> None:
-    """R20: what each one does ("Each granary holds …") or what this one is used for ("This
-    granary is used to …") describes; what any one can be used to do ("Any granary can be used to
+    """R20: what each one does ("Each granary holds …") describes; what this one is used for ("This
+    granary is used to …") is said of the one named before and only mentions it; what any one can be used to do ("Any granary can be used to
     …") is a use, as "You can use X to …" is; advice ("Use granaries to …", "Use these granaries to
     …") only mentions them; "each named granary" is a granary with a name,
     not a name given. The kind's ("A granary holds …", "A granary is used to …") defines it."""
@@ -2041,11 +2041,13 @@ def test_one_item_of_a_list_is_no_appositive_of_the_item_before_it() -> None:
     assert reading_of("Fennel, a herb with a strong taste, grows in dry soil.", "Fennel").rank == Rank.DEFINES
 
 
-def test_a_pointed_subject_is_defined_together_with_the_sentence_before() -> None:
-    """R20: "This fence is a rule of the farm as much as a wall" says it of what the
-    sentence before set up: the reading points back, so the quote takes that sentence too."""
-    assert reading_of("This fence is a rule of the farm as much as a wall.", "fence").anaphoric
-    assert not reading_of("A fence is a wall of posts around a field.", "fence").anaphoric
+def test_a_pointed_subject_is_the_one_the_sentence_before_named() -> None:
+    """R20: "This fence is a rule of the farm as much as a wall" says it of the fence the sentence
+    before set up, not of fences: it only mentions the term. "A fence is a wall of posts …" defines it."""
+    assert reading_of("This fence is a rule of the farm as much as a wall.", "fence") == Reading(
+        "mention", Rank.MENTIONS
+    )
+    assert reading_of("A fence is a wall of posts around a field.", "fence") == Reading("copula", Rank.DEFINES)
 
 
 def test_what_follows_a_colon_after_the_class_is_what_the_one_thing_holds() -> None:

@@ -60,8 +60,8 @@ def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
         # "The `use` macro is used as …" says it of `use`, not of macros; "A `data` Service is in
         # the `prod` namespace" of one Service
         return Reading("mention", Rank.MENTIONS)
-    if subjects.is_same(parse, head):
-        return Reading("mention", Rank.MENTIONS)  # "Three actors can compile the same repository: …"
+    if subjects.is_same(parse, head) or subjects.is_pointed(parse, head):
+        return Reading("mention", Rank.MENTIONS)  # "… the same repository: …", "This instance is …"
     if uses.names_one_of_its_kind(parse, head):
         return Reading("mention", Rank.MENTIONS)  # "… a "virtual file" called "standard output""
     if head.dep in ("nsubj", "nsubjpass") and (

@@ -275,6 +275,13 @@ def is_named_classifier(parse: Parse, head: Word) -> bool:
     )
 
 
+def is_pointed(parse: Parse, head: Word) -> bool:
+    """ "This instance is …", "This job failing means …": a pointing word before the name (on its
+    head, or on a compound the parser hung it on) says the text before named the one meant."""
+    before = [head, *(w for w in parse.children(head.i) if w.dep == "compound" and w.i < head.i)]
+    return any(determiner(parse, w) in POINTING for w in before)
+
+
 def determiner(parse: Parse, word: Word) -> str:
     for child in parse.children(word.i):
         if child.dep in ("det", "poss") and child.i < word.i:
