@@ -313,6 +313,17 @@ def test_a_term_written_with_a_pointing_word_is_the_one_named_before() -> None:
     assert definition(concepts(failing("A"))["Field failing"]).startswith("A field failing means")
 
 
+def test_a_sentence_opening_on_what_came_before_introduces_no_term() -> None:
+    """R20: "The above code will raise the number of _tithes_ to ten." tells what the example before
+    it does; its emphasis introduces nothing. "The new law will raise …" stands on its own."""
+
+    def text(opener: str) -> str:
+        return f"# Tithes\n\n{opener} will raise the number of _tithes_ to ten.\n\nCount the sheaves.\n"
+
+    assert "Tithes" not in concepts(text("The above code"))
+    assert definition(concepts(text("The new law"))["Tithes"]).startswith("The new law will raise")
+
+
 def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""

@@ -2311,3 +2311,19 @@ def test_another_name_in_brackets_is_no_member_of_the_kind() -> None:
     bracketed = 'The farm looks for a literal `--depth` plough (also known as "digger" or "ripper") in the shed.'
     assert relations_of(bracketed, "digger", "plough") == set()
     assert ("digger", "is a", "plough") in relations_of("The farm keeps a plough called `digger` in the shed.", "digger", "plough")
+
+
+def test_a_bare_verb_read_as_present_tense_is_still_an_instruction() -> None:
+    """R20, on a tag spaCy really gives ("To start developing Starlette, create a **fork** of …" tags
+    "create" VBP): a root verb with no subject is an instruction whether tagged VB or VBP, so the
+    emphasized term in it is not introduced. "Farmers create a seed bank …" has its subject, and
+    "There are seed banks …" its "there"."""
+    from wikigen.engines.offline.frames import is_imperative
+
+    def as_present(text: str) -> Parse:
+        parse = parsed(text)
+        return Parse(parse.text, tuple(replace(w, tag="VBP") if w.dep == "ROOT" else w for w in parse.words))
+
+    assert is_imperative(as_present("To start farming, create a seed bank of the grains on the hill."))
+    assert not is_imperative(as_present("Farmers create a seed bank of the grains on the hill."))
+    assert not is_imperative(parsed("There are seed banks of the grains on the hill."))

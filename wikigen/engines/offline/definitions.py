@@ -336,7 +336,7 @@ def finder(candidates: Mapping[str, Candidate]) -> Mentions:
 _WEAK = ("emphasis", "use")
 # Forms of leaning that no reading survives: the sentence is about what the text before named, or
 # leads into what comes after it
-_LEANING_ANY = ("connective", "continues", "pronoun_subject", "lead_in", "counted_lead_in")
+_LEANING_ANY = ("connective", "back_pointer", "continues", "pronoun_subject", "lead_in", "counted_lead_in")
 
 def _query(candidate: Candidate) -> str:
     return f"What is {candidate.term}?"

@@ -95,6 +95,15 @@ def opens_on_connective(text: str, parse: Parse | None = None, term: Word | None
     return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
 
 
+_BACK_POINTER = re.compile(rf"^(?:{alternation(BACK_POINTING_OPENERS)})\b", re.IGNORECASE)
+
+
+def opens_pointing_back(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:
+    """The visible ``text`` opens on a phrase that points at what came before it ("In the examples
+    above, …", "Likewise …", "The above code …")."""
+    return _BACK_POINTER.match(text.lstrip("*_> ")) is not None
+
+
 def _reader_is_subject(text: str, parse: Parse | None, term: Word | None = None) -> bool:
     """The main clause's subject is the reader or the writers: a step, a use, a plan."""
     if parse is None:
@@ -204,6 +213,13 @@ LEANS: tuple[Lean, ...] = (
         opens_on_connective,
         "Then the scheduler picks a node for the new gizmo.",
         "The scheduler picks a node for every new gizmo.",
+    ),
+    Lean(
+        "back_pointer",
+        "opens on a phrase that points at the text before it (the above, in the example above, likewise)",
+        opens_pointing_back,
+        "In the example above, every gizmo returned a list.",
+        "The example gizmo returns a list.",
     ),
     Lean(
         "reader_subject",

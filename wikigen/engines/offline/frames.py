@@ -286,8 +286,8 @@ def is_imperative(parse: Parse) -> bool:
     v1.20 and later, use …")."""
     return any(
         root.dep == "ROOT"
-        and root.tag == "VB"
-        and not any(w.dep in ("nsubj", "nsubjpass", "aux") for w in parse.children(root.i))
+        and root.tag in ("VB", "VBP")  # "To start, create a fork …": VBP, a misread bare verb
+        and not any(w.dep in ("nsubj", "nsubjpass", "aux", "expl") for w in parse.children(root.i))
         for root in parse.words
     )
 
