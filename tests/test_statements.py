@@ -2327,3 +2327,35 @@ def test_a_bare_verb_read_as_present_tense_is_still_an_instruction() -> None:
     assert is_imperative(as_present("To start farming, create a seed bank of the grains on the hill."))
     assert not is_imperative(as_present("Farmers create a seed bank of the grains on the hill."))
     assert not is_imperative(parsed("There are seed banks of the grains on the hill."))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term", "reading"),
+    [
+        (
+            "Granville includes a `Ledger` class that keeps the accounts of every farm.",
+            "Ledger",
+            Reading("function", Rank.DEFINES),
+        ),
+        ("Granville includes a `Ledger` class for the accounts of every farm.", "Ledger", Reading("function", Rank.DEFINES)),
+        (
+            "Granville includes the `Ledger` class that keeps the accounts of every farm.",
+            "Ledger",
+            Reading("mention", Rank.MENTIONS),
+        ),
+        ("Granville includes records that keep the accounts of every farm.", "records", Reading("mention", Rank.MENTIONS)),
+        (
+            "Granville provides a `tally` method to count the sheaves of a field.",
+            "Granville",
+            Reading("function", Rank.DESCRIBES),
+        ),
+        ("Granville provides a ledger to count the sheaves of a field.", "Granville", Reading("function", Rank.DEFINES)),
+    ],
+)
+def test_a_member_offered_with_what_it_does_is_defined_by_it(sentence: str, term: str, reading: Reading) -> None:
+    """R20: "Granville includes a `Ledger` class that keeps …" (or "… class for the accounts …") says
+    what the offered member does, as "Starlette includes a `Request` class that gives you …" does;
+    "the `Ledger` class that …" picks one, and a plain plural ("records that keep …") some. The one
+    that offers a member written as code ("Granville provides a `tally` method to …") is described by
+    it, not defined: the sentence is about the member."""
+    assert reading_of(sentence, term) == reading

@@ -15,6 +15,7 @@ from wikigen.engines.offline.lexicon import (
     ENABLING_VERBS,
     FUNCTION_VERBS,
     KEEPING_VERBS,
+    OFFERING_VERBS,
 )
 from wikigen.engines.offline.parse import Parse, Word
 
@@ -69,6 +70,13 @@ def function_reading(parse: Parse, head: Word, governor: Word, *, forward: bool)
         or frames.has_hedged_contrast(parse, governor)
         # "Tuples store elements contiguously in memory": what data it keeps, a property
         or governor.lemma in KEEPING_VERBS
+        # "Starlette provides a `set_cookie` method to …": a member it offers, which the sentence is about
+        or (
+            governor.lemma in OFFERING_VERBS
+            and any(
+                w.dep == "dobj" and (w.code or subjects.is_named_classifier(parse, w)) for w in parse.children(governor.i)
+            )
+        )
         # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does
         or (
             governor.lemma in ("run", "start")

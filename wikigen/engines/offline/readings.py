@@ -41,6 +41,7 @@ from wikigen.engines.offline.lexicon import (
     TOPIC_VERBS,
 )
 from wikigen.engines.offline.parse import Parse, Word
+from wikigen.engines.offline.relatives import which_clause
 
 
 def read(parse: Parse, head: Word, *, marked: bool = False) -> Reading:
@@ -275,7 +276,7 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         return Reading("appositive", rank, forward=forward)  # "`MapSet`s (sets based on maps) are …"
     if subjects.has_colon_gloss(parse, head):
         return Reading("appositive", Rank.DEFINES, forward=forward)
-    which = uses.which_clause(parse, head)
+    which = which_clause(parse, head)
     if which is not None:
         return Reading(which, Rank.DEFINES, forward=forward)
     # a "noun" as the object of a passive verb is a misread manner ("are specified _inline_")

@@ -1,19 +1,18 @@
 """What a sentence's verb does with a term (R20): the purpose it serves, what it is used for, what
-offers, groups or puts it to use, the text that covers it, and the relative clause that says what it
-does ("a tool that …").
+offers, groups or puts it to use, and the text that covers it. The relative clause that says what it
+does ("a tool that …") is :mod:`~wikigen.engines.offline.relatives`'.
 """
 
 from __future__ import annotations
 
 import re
 
-from wikigen.engines.offline import complements, endpoints, frames, namings, subjects
+from wikigen.engines.offline import endpoints, frames, namings, subjects
 from wikigen.engines.offline.lexicon import (
     CALLING_VERBS,
     DEMONSTRATING_VERBS,
     DEMONSTRATIVES,
     EACH,
-    FUNCTION_VERBS,
     GROUPING_VERBS,
     HAVING_VERBS,
     MEANS_PREPOSITIONS,
@@ -151,55 +150,6 @@ def is_offered_as(parse: Parse, verb: Word) -> bool:
             if kind is not None and kind.pos == "NOUN" and subjects.determiner(parse, kind) in ("a", "an"):
                 return not frames.is_hedged(parse, verb) and not frames.is_negated(parse, kind)
     return False
-
-
-def which_clause(parse: Parse, head: Word) -> str | None:
-    """ "`Agent`s, which are simple abstractions around state": a relative clause that says what
-    the term is ("copula") or what it is meant for ("function"), of a term in the main clause ("we
-    see a message saying the parent process, which is the shell, …" reports one process)."""
-    governor = parse.words[head.head]
-    if (
-        governor.i != head.i
-        and governor.pos in ("VERB", "AUX")
-        and not frames.is_main_clause(parse, governor)
-    ):
-        return None
-    if governor.i != head.i and (frames.is_hedged(parse, governor) or frames.is_possibility(parse, governor)):
-        return None  # "you can only have 1 DNS suffix, which is the suffix of …": a limit on some
-    if any(w.dep == "nummod" for w in parse.children(head.i)):
-        return None  # "two processes, which are …": those two
-    for clause in parse.children(head.i):
-        if (
-            clause.dep != "relcl"
-            or frames.is_hedged(parse, clause)
-            or frames.is_possibility(parse, clause)
-            or frames.is_negated(parse, clause)
-        ):
-            continue
-        pronoun = next((w for w in parse.children(clause.i) if w.dep in ("nsubj", "nsubjpass")), None)
-        if pronoun is None or pronoun.lemma.casefold() not in ("which", "that", "who"):
-            continue
-        if ", " not in parse.text[head.end : pronoun.start + 1] and pronoun.lemma.casefold() != "that":
-            continue
-        if pronoun.lemma.casefold() == "that" and head.dep not in ("nsubj", "nsubjpass", "attr", "appos"):
-            continue  # "records are created for named ports that are part of …" narrows the ports
-        if not subjects.has_number_agreement(parse, head, clause):
-            continue  # "Leases are kept in the tool shed, which are used for …" speaks of the leases
-        if clause.lemma == "be" and any(
-            w.dep == "attr" and complements.is_defining_attr(parse, w) for w in parse.children(clause.i)
-        ):
-            return "copula"
-        if clause.lemma in ("mean", "use", "design", "intend") and pronoun.dep == "nsubjpass":
-            return "function"
-        if (
-            clause.lemma in FUNCTION_VERBS - {"mean", "refer", "give"}
-            and pronoun.dep == "nsubj"
-            and pronoun.lemma.casefold() == "which"
-            and head.dep in ("attr", "nsubj", "appos")
-            and (head.code or subjects.is_named_classifier(parse, head))
-        ):
-            return "function"  # "… is the `Chars` protocol, which specifies how to …"
-    return None
 
 
 def has_pointed_subject(parse: Parse, verb: Word) -> bool:
