@@ -324,6 +324,21 @@ def test_a_sentence_opening_on_what_came_before_introduces_no_term() -> None:
     assert definition(concepts(text("The new law"))["Tithes"]).startswith("The new law will raise")
 
 
+def test_what_the_one_named_by_a_plain_word_does_defines_no_kind() -> None:
+    """R20: under the heading "Gate", "The gate responds to two kinds of knock …" says what the gate
+    of this farm does, a plain word with "The"; "A gate responds …" says it of any gate. Not "The
+    `gate` …", a name written as code."""
+
+    def text(subject: str) -> str:
+        return (
+            f"# Gate\n\nThe farm has many fields.\n\n{subject} responds to two kinds of knock from the road.\n\n"
+            "Open the gate with care. Pass `gate` to the lock.\n"
+        )
+
+    assert "Gate" not in concepts(text("The gate"))
+    assert definition(concepts(text("A gate"))["Gate"]).startswith("A gate responds")
+
+
 def test_quotes_that_hedge_a_word_name_no_term() -> None:
     """R20: 'the "bins" of grain they keep' puts a word in quotes to hedge it, not to introduce a
     term ("tagged tuples" in quotes does)."""

@@ -145,6 +145,9 @@ def is_accepted(
             # "You can use Storage Plugins to add …", "… scale a workload using a _HPA_": what the
             # reader can do with it says nothing of what it is, however the author named it
             return False
+        if _opens_on_one(best, candidate):
+            # "The middleware responds to …": what the one the text speaks of does, not the kind
+            return False
         return (
             (named_by_author and not _is_common_noun(candidate))
             or (named and count >= 3 and best.own_section)
@@ -182,6 +185,18 @@ def _is_linked_here(found: Found, candidate: Candidate) -> bool:
         and term_key(clean.text[mark.start : mark.end].strip("`"), candidate.code) == term_key(candidate.term, candidate.code)
         and links_its_page(clean.text[mark.start : mark.end], mark.ref)
         for mark in clean.marks
+    )
+
+
+def _opens_on_one(found: Found, candidate: Candidate) -> bool:
+    """The sentence opens on "The" and the one-word term as a plain lower-case word ("The middleware
+    responds …", "The gate opens …"; not "The `gate` …" nor "The cloud-controller-manager …")."""
+    opening = re.match(r"the\s+([a-z]+)\b(?![-`])", found.sentence.text.strip(), re.IGNORECASE)
+    return (
+        opening is not None
+        and opening.group(1).islower()
+        and len(candidate.term.split()) == 1
+        and term_key(opening.group(1), False) == term_key(candidate.term, False)
     )
 
 
