@@ -145,8 +145,9 @@ def is_accepted(
             # "You can use Storage Plugins to add …", "… scale a workload using a _HPA_": what the
             # reader can do with it says nothing of what it is, however the author named it
             return False
-        if _opens_on_one(best, candidate):
+        if best.reading.pattern != "copula" and _opens_on_one(best, candidate):
             # "The middleware responds to …": what the one the text speaks of does, not the kind
+            # ("The frobnicator is a device that …" still says what one is)
             return False
         return (
             (named_by_author and not _is_common_noun(candidate))
