@@ -1,6 +1,6 @@
 """What a sentence's verb does with a term (R20): the purpose it serves, what it is used for, what
 offers, groups or puts it to use, and the text that covers it. The relative clause that says what it
-does ("a tool that …") is :mod:`~wikigen.engines.offline.relatives`'.
+does ("a tool that …") is read by :mod:`~wikigen.engines.offline.relatives`.
 """
 
 from __future__ import annotations
