@@ -72,10 +72,14 @@ def test_a_naming_fragment_without_its_subject_leans() -> None:
         ("knowledge/tldr/common/history", "history", False),
         ("knowledge/tutorial/options", "CLI Options", False),
         ("knowledge/concepts/history-of-gizmos", "How gizmos came to be", False),
+        ("docs/change_log/release-2.6", "Python-Markdown 2.6", True),
+        ("docs/about/releases/9.0", "9.0 Migration Notes", True),
+        ("knowledge/tldr/common/git-release", "git release", False),
     ],
 )
 def test_release_notes_and_changelogs_are_pages_of_events(source: str, title: str, expected: bool) -> None:
-    """R20: a release-notes page lists events, which define no concept."""
+    """R20: a release-notes page lists events, which define no concept; so does every page in a
+    changelog's or releases' folder ("change_log/release-2.6"), whatever its own title."""
     assert lists_events(source, title) is expected
 
 

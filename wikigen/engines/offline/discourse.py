@@ -260,6 +260,11 @@ def leaning(text: str, parse: Parse | None, term: Word | None = None) -> str | N
 
 
 def lists_events(source: str, title: str) -> bool:
-    """A release-notes or changelog page (by its file name or its title)."""
-    name = source.rsplit("/", 1)[-1]
-    return _EVENTS.search(name) is not None or _EVENTS.search(title.strip()) is not None
+    """A release-notes or changelog page: by its file name or its title, or by a folder it is in
+    ("change_log/release-2.6", "about/releases/9.0", "changelog/index")."""
+    *folders, name = source.split("/")
+    return (
+        _EVENTS.search(name) is not None
+        or _EVENTS.search(title.strip()) is not None
+        or any(_EVENTS.search(folder) or folder.casefold() in ("release", "releases") for folder in folders)
+    )
