@@ -4,6 +4,7 @@
   python scripts/bench_quality.py [k8s] [elixir] [tldr] [typer] [--sample-dir DIR] [--keep DIR] [--overwrite-judged]
   python scripts/bench_quality.py [CORPUS ...] --loo DIR     # … and the leave-one-corpus-out table
   python scripts/bench_quality.py --fold [--sample-dir DIR]
+  python scripts/bench_quality.py --unseen NAME=DIR [...]  # … also DIR's Markdown, never tuned on
 
 Each corpus (default: all four) is committed into a fresh git repo and compiled from empty through
 the real pipeline (``compile_repo(root, engine=OfflineEngine(), batch=True)``), each in a subprocess of
@@ -18,6 +19,9 @@ this script so that wall time and peak RSS are per corpus:
 - ``typer``: the 75 pages of the Typer docs (``../shared/corpora/typer-docs/content``); counts only.
   Its ``release-notes.md`` alone is over the default ``caps.input_bytes``, so its repo gets a
   ``wikigen.yml`` that raises that cap just enough (``SETTINGS``), as a user of such a repo would.
+- ``--unseen NAME=DIR``: any other folder of Markdown, for a check on text nobody here tuned the
+  engine to (``tests/data/judged/README.md``, "Unseen text"); counts and a draw only, never folded
+  into the judged set nor fitted on.
 
 Per corpus it prints counts, the concepts in at least one relation (and whether that is at least
 half of them), recall, quality checks (raw HTML in claims, definitions and quotes; article titles
@@ -109,6 +113,7 @@ import yaml  # noqa: E402
 from tests.corpora import commit_files, shared_dir  # noqa: E402
 
 CORPORA = ("k8s", "elixir", "tldr", "typer")
+JUDGED_CORPORA = CORPORA  # those with a judged set; --unseen adds corpora to CORPORA only
 SOURCES = {  # corpus: (folder below the shared dir, prefix below the repo root)
     "k8s": ("corpora/k8s-concepts/content/en/docs/concepts", "content/sources/knowledge/k8s"),
     "elixir": ("corpora/elixir-guide/content", "content/sources/knowledge/elixir"),
@@ -141,6 +146,22 @@ FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re
 
 # ---------------------------------------------------------------------------------------------
 # corpora
+
+
+def add_unseen(spec: str) -> str:
+    """``NAME=DIR``: registers the Markdown under DIR as corpus NAME, compiled and drawn like the
+    others but with no gold list and no judged set (``--fold`` leaves it out): documentation the
+    engine was never judged or tuned on, for a new reader. The corpus's name."""
+    global CORPORA
+    name, _, folder = spec.partition("=")
+    root = Path(folder).expanduser().resolve()
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name) or name in CORPORA:
+        raise SystemExit(f"--unseen {spec}: NAME must be a new lower-case name (not {', '.join(CORPORA)})")
+    if not root.is_dir() or not any(root.rglob("*.md")):
+        raise SystemExit(f"--unseen {spec}: {root} holds no Markdown (*.md) files")
+    SOURCES[name] = (str(root), f"content/sources/knowledge/{name}")  # an absolute folder stays itself
+    CORPORA = (*CORPORA, name)
+    return name
 
 
 def corpus_files(name: str) -> dict[str, bytes]:
@@ -964,7 +985,7 @@ def fold_judged(sample_dir: Path, judged_dir: Path = JUDGED_DIR) -> list[str]:
     """Folds the judged samples of ``sample_dir`` into the judged set: a row judged again replaces the
     verdict the set holds for it, a new row is added. Samples without a verdict are left out."""
     done = []
-    for name in CORPORA:
+    for name in JUDGED_CORPORA:
         for kind, header in (("concepts", CONCEPT_HEADER), ("relations", RELATION_HEADER)):
             sample = sample_dir / f"{name}-{kind}.tsv"
             new = read_judged(sample)
@@ -1259,9 +1280,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--loo", type=Path, default=None, metavar="DIR", help="record items into DIR and print the leave-one-out table"
     )
+    parser.add_argument(
+        "--unseen",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="also compile and draw the Markdown under DIR as corpus NAME: text the engine was never tuned on "
+        "(no gold, not folded into the judged set, not in --loo); repeatable",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     JUDGE_SEED = args.seed
+    unseen = [add_unseen(spec) for spec in args.unseen]
     unknown = [c for c in args.corpora if c not in CORPORA]
     if unknown:
         parser.error(f"unknown corpus {', '.join(unknown)}; choose from {', '.join(CORPORA)}")
@@ -1296,6 +1326,7 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--keep", str(keep)]
         if args.overwrite_judged:
             command.append("--overwrite-judged")
+        command += [f"--unseen={spec}" for spec in args.unseen]
         figures_path = figures_dir / f"{name}-figures.json"
         figures_path.unlink(missing_ok=True)
         done = subprocess.run(command, cwd=REPO_ROOT)
@@ -1308,7 +1339,7 @@ def main(argv: list[str] | None = None) -> int:
         print_table(all_figures)
         print(f"\ndraws to judge: {sample_dir}\nfigures, forms and missing gold entries: {figures_dir}")
     if args.loo is not None and not failed:
-        failed += left_out(names, args.loo.resolve())
+        failed += left_out([name for name in names if name not in unseen], args.loo.resolve())
     return 1 if failed else 0
 
 

@@ -100,3 +100,23 @@ def test_a_draw_is_written_as_csv_so_a_cell_opening_on_a_quote_mark_reads_back_w
     assert bench_quality.judged(path)
     [read] = bench_quality.read_judged(path).values()
     assert read["quote"] == quote and read["verdict"] == "ok"
+
+
+def test_an_unseen_folder_is_a_corpus_of_its_own_that_is_never_folded(tmp_path: Path) -> None:
+    """--unseen NAME=DIR compiles any folder of Markdown as one more corpus; a judged draw of it is
+    not folded into the judged set, which holds only the corpora the engine is fitted on."""
+    folder = tmp_path / "docs"
+    (folder / "guide").mkdir(parents=True)
+    (folder / "guide" / "intro.md").write_text("# Intro\n\nA gizmo is a small tool.\n", encoding="utf-8")
+    saved = (bench_quality.CORPORA, dict(bench_quality.SOURCES))
+    try:
+        assert bench_quality.add_unseen(f"gizmo-docs={folder}") == "gizmo-docs"
+        assert "gizmo-docs" in bench_quality.CORPORA and "gizmo-docs" not in bench_quality.JUDGED_CORPORA
+        files = bench_quality.corpus_files("gizmo-docs")
+        assert list(files) == ["content/sources/knowledge/gizmo-docs/guide/intro.md"]
+        with pytest.raises(SystemExit, match="new lower-case name"):
+            bench_quality.add_unseen(f"k8s={folder}")
+        with pytest.raises(SystemExit, match="no Markdown"):
+            bench_quality.add_unseen(f"empty={tmp_path / 'nowhere'}")
+    finally:
+        bench_quality.CORPORA, bench_quality.SOURCES = saved[0], saved[1]
