@@ -14,7 +14,7 @@ import pytest
 from wikigen.engines.offline import markup
 from wikigen.engines.offline.documents import Guard
 from wikigen.engines.offline.engine import analyze
-from wikigen.engines.offline.text import sentences
+from wikigen.engines.offline.text import display, sentences
 
 BODY = """# Quillmark
 
@@ -104,8 +104,9 @@ def test_a_sentence_that_holds_markup_is_left_out_unless_kept() -> None:
 
 def test_no_claim_definition_or_evidence_quotes_doc_tool_markup() -> None:
     """R20, R22: no quote of the delta holds a directive, a comment, a blockquote marker of a later
-    line, a reference link or its definition; no definition or relation evidence holds a pointer
-    ("Listing 4-2"). Every quote stays verbatim."""
+    line or a link reference definition; no definition or relation evidence holds a pointer
+    ("Listing 4-2"); no claim or definition text shows a reference link's brackets. Every quote
+    stays verbatim."""
     delta = analyzed(BODY)
     claims = [
         claim
@@ -137,7 +138,16 @@ def test_a_plain_defining_sentence_beside_markup_still_defines_its_term() -> Non
     assert concepts["Render pass"]["definition"]["quotes"][0]["quote"] == (
         "A **render pass** is one walk over every page of a site."
     )
-    assert "Theme pack" not in concepts and "Link map" not in concepts and "Build graph" not in concepts
+    assert "Theme pack" not in concepts and "Build graph" not in concepts
+
+
+def test_a_reference_link_is_quoted_and_reads_as_its_text() -> None:
+    """R20, R22: "A **link map** is the [index][idx] of every page …" defines the link map; the quote
+    keeps the reference link verbatim, and the definition reads "the index of every page"."""
+    definition = {c["name"]: c for c in analyzed(BODY)["concepts"]}["Link map"]["definition"]
+    assert "[index][idx]" in definition["quotes"][0]["quote"]
+    assert definition["text"].startswith("A **link map** is the index of every page")
+    assert display("Read `a[i][j]` in the [guide][docs] first.") == "Read `a[i][j]` in the guide first."
 
 
 def test_a_passage_that_is_only_a_directive_is_never_cited() -> None:

@@ -1,4 +1,4 @@
-"""Doc-tool markup that a claim never quotes (R20, R22): one table of forms, and the checks on it.
+"""Doc-tool markup a claim never quotes, or reads as its text (R20, R22): one table of forms, and the checks on it.
 
 A quote is text cut from its source at its span (R22), so markup is kept out of a claim by never
 choosing text that holds it, or by cutting a sentence so that the markup falls outside it; a quote
@@ -7,12 +7,13 @@ is never rewritten. Each :class:`Form` is syntax of a documentation tool, not wo
 - ``hidden``: the rendered page shows none of it (an include directive, a comment, a link
   reference definition, a block fence); a sentence may be cut so that it falls outside;
 - ``syntax``: the rendered page shows text in its place that the quote does not hold (a blockquote
-  marker of a later line, a reference-style link whose definition stays in the source);
+  marker of a later line);
 - ``pointer``: the quote points at something it does not show ("as in Listing 8-3"); a definition
-  or a relation's evidence never quotes it, an article may.
-
-Reference-style links are not quoted: the wiki page renders a claim without the source's link
-reference definitions, so ``[text][ref]`` would show as bracketed text, not as a link.
+  or a relation's evidence never quotes it, an article may;
+- ``rendered``: a reference-style link (``[MathJax][mathjax]``). A quote may hold it: the claim's
+  text reads it as its label (:func:`wikigen.engines.offline.text.display`), and the site links it
+  where the cited source defines the reference. It stays in the table so that ``forms_in`` and the
+  benchmark count it.
 
 Code spans are masked before the forms are looked for: `` `{% raw %}` `` shows the syntax itself.
 """
@@ -103,7 +104,7 @@ FORMS: tuple[Form, ...] = (
         re.compile(r"!?\[[^\]\n]+\]\[[^\]\n]*\]"),
         "Read the [guide][docs] first.",
         "Read the [guide](https://example.org/guide) first.",
-        "syntax",
+        "rendered",
     ),
     Form(
         "pointer",  # "as in Listing 8-3", "(see Figure 2)", "Table 1 lists …"
@@ -128,8 +129,9 @@ def _any_of(forms: tuple[Form, ...]) -> re.Pattern[str]:
     return re.compile("|".join(scoped))
 
 
-_ANY = _any_of(FORMS)
-_ANY_BUT_POINTERS = _any_of(tuple(form for form in FORMS if form.kind != "pointer"))
+_QUOTABLE = tuple(form for form in FORMS if form.kind != "rendered")
+_ANY = _any_of(_QUOTABLE)
+_ANY_BUT_POINTERS = _any_of(tuple(form for form in _QUOTABLE if form.kind != "pointer"))
 _HIDDEN = _any_of(tuple(form for form in FORMS if form.kind == "hidden"))
 _CODE = re.compile(r"(`+)[^`\n](?:[^\n]*?[^`\n])?\1(?!`)")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:][\"')\]*_]*)\s*$")

@@ -110,18 +110,26 @@ def visible(raw: str) -> Visible:
 
 
 def display(raw: str) -> str:
-    """Claim text: the verbatim Markdown with Hugo shortcodes rendered and HTML comments dropped."""
+    """Claim text: the verbatim Markdown with Hugo shortcodes rendered, reference-style links read as
+    their text and HTML comments dropped; code spans stay as written."""
 
     def render(match: re.Match[str]) -> str:
+        if match.group("code"):
+            return match.group()  # `a[i][j]` is code, not a link
         if match.group("comment"):
             return ""
+        if match.group("reference"):  # "[MathJax][mathjax]" reads "MathJax"; an image reads nothing
+            return "" if match.group().startswith("!") else match.group("label")
         if match.group("scname") == "glossary_tooltip":
             attributes: dict[str, str] = dict(_ATTRIBUTE.findall(match.group("scargs")))
             return attributes.get("text") or attributes.get("term_id", "").replace("-", " ")
         return ""
 
     shortcodes = re.compile(
-        r"(?P<comment><!--.*?-->)|\{\{[<%]\s*/?\s*(?P<scname>[\w-]+)(?P<scargs>.*?)[>%]\}\}", re.DOTALL
+        r"(?P<code>(?P<ticks>`+)[^`\n](?:[^\n]*?[^`\n])?(?P=ticks)(?!`))"
+        r"|(?P<comment><!--.*?-->)|\{\{[<%]\s*/?\s*(?P<scname>[\w-]+)(?P<scargs>.*?)[>%]\}\}"
+        r"|(?P<reference>!?\[(?P<label>[^\]\n]+)\]\[[^\]\n]*\])",
+        re.DOTALL,
     )
     rendered = re.sub(r"[ \t]+\n", "\n", shortcodes.sub(render, raw)).strip()
     return re.sub(r"\n{3,}", "\n\n", rendered) or raw.strip()
