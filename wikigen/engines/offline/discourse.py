@@ -50,11 +50,11 @@ _EVENTS = re.compile(r"(?:^|[/ _-])(?:release[-_ ]?notes|change[-_ ]?log|what'?s
 
 # "These two functions …", "Similarly, …", "In the example above, …": a passage that opens by pointing
 # at text before it; "This page explains …", "this overview", "this project" point at the text itself
-_POINTING_OPENER = re.compile(
-    rf"^(?:(?:{alternation(POINTING)})\b(?!\s+(?:{alternation(TEXT_ITSELF | DOCUMENTS | SELF_REFERENCES)})s?\b)"
-    rf"|(?:{alternation(BACK_POINTING_OPENERS)})\b)",
+_POINTING_WORD = re.compile(
+    rf"^(?:{alternation(POINTING)})\b(?!\s+(?:{alternation(TEXT_ITSELF | DOCUMENTS | SELF_REFERENCES)})s?\b)",
     re.IGNORECASE,
 )
+_BACK_POINTER = re.compile(rf"^(?:{alternation(BACK_POINTING_OPENERS)})\b", re.IGNORECASE)
 
 
 def points_back(text: str) -> bool:
@@ -63,7 +63,7 @@ def points_back(text: str) -> bool:
     not at the page itself ("This page explains …"). Text alone, no parse: a summary pick must stand
     without the passage before it."""
     opening = text.lstrip("*_> ")
-    return opens_on_connective(opening) or _POINTING_OPENER.match(opening) is not None
+    return opens_on_connective(opening) or _POINTING_WORD.match(opening) is not None or opens_pointing_back(opening)
 
 
 def points_back_by_noun(parse: Parse) -> bool:
@@ -93,9 +93,6 @@ def points_back_by_pronoun(parse: Parse) -> bool:
 def opens_on_connective(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:
     """The visible ``text`` opens on a connective that goes on from the sentence before."""
     return _CONNECTIVE.match(text.lstrip("*_> ")) is not None
-
-
-_BACK_POINTER = re.compile(rf"^(?:{alternation(BACK_POINTING_OPENERS)})\b", re.IGNORECASE)
 
 
 def opens_pointing_back(text: str, parse: Parse | None = None, term: Word | None = None) -> bool:

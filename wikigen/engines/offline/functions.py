@@ -74,7 +74,7 @@ def function_reading(parse: Parse, head: Word, governor: Word, *, forward: bool)
         or (
             governor.lemma in OFFERING_VERBS
             and any(
-                w.dep == "dobj" and (w.code or subjects.is_named_classifier(parse, w)) for w in parse.children(governor.i)
+                w.dep == "dobj" and subjects.names_code(parse, w) for w in parse.children(governor.i)
             )
         )
         # "Indexes start from zero": where it starts; "A supervisor starts its children": what it does

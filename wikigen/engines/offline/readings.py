@@ -36,7 +36,6 @@ from wikigen.engines.offline.lexicon import (
     NEEDING_VERBS,
     OFFERING_VERBS,
     ONE_MORE,
-    POINTING,
     READER_PRONOUNS,
     TOPIC_VERBS,
 )
@@ -298,8 +297,8 @@ def _read(parse: Parse, head: Word, marked: bool) -> Reading:
         and not complements.defines_another(parse, head)
         and not used
         and not subjects.is_some_of(parse, head)  # "… can be made of multiple _requirements_"
-        # "… one of these "subcommands"", "… another "virtual file"": what the text before introduced
-        and subjects.determiner(parse, head) not in POINTING | ONE_MORE
+        # "… another "virtual file"": one more of what the text before introduced (read takes "these …")
+        and subjects.determiner(parse, head) not in ONE_MORE
         and not frames.is_of_each(
             parse, governor
         )  # "Every object also has a _UID_ …", "Any container can enable _X_ if …"

@@ -30,7 +30,7 @@ def which_clause(parse: Parse, head: Word) -> str | None:
         head.dep == "dobj"
         and governor.lemma in OFFERING_VERBS
         and subjects.determiner(parse, head) in ("a", "an")
-        and (head.code or subjects.is_named_classifier(parse, head))
+        and subjects.names_code(parse, head)
     )
     if offered and any(
         w.dep == "prep" and w.text.casefold() == "for" and any(c.dep in ("pobj", "pcomp") for c in parse.children(w.i))
@@ -67,7 +67,7 @@ def which_clause(parse: Parse, head: Word) -> str | None:
             and pronoun.dep == "nsubj"
             and pronoun.lemma.casefold() == "which"
             and head.dep in ("attr", "nsubj", "appos")
-            and (head.code or subjects.is_named_classifier(parse, head))
+            and subjects.names_code(parse, head)
         ):
             return "function"  # "… is the `Chars` protocol, which specifies how to …"
     return None

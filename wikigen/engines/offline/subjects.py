@@ -275,6 +275,11 @@ def is_named_classifier(parse: Parse, head: Word) -> bool:
     )
 
 
+def names_code(parse: Parse, word: Word) -> bool:
+    """ "`Request`", "the `Request` class": a word written as code, or a classifier a code name names."""
+    return word.code or is_named_classifier(parse, word)
+
+
 def is_pointed(parse: Parse, head: Word) -> bool:
     """ "This instance is …", "This job failing means …": a pointing word before the name (on its
     head, or on a compound the parser hung it on) says the text before named the one meant."""

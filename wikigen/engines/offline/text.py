@@ -109,6 +109,15 @@ def visible(raw: str) -> Visible:
     return Visible(stripped, tuple(m for m in marks if m.end <= len(stripped) and m.end > m.start))
 
 
+# What display() renders: code spans (kept), HTML comments, Hugo shortcodes, reference-style links.
+_DISPLAYED = re.compile(
+    r"(?P<code>(?P<ticks>`+)[^`\n](?:[^\n]*?[^`\n])?(?P=ticks)(?!`))"
+    r"|(?P<comment><!--.*?-->)|\{\{[<%]\s*/?\s*(?P<scname>[\w-]+)(?P<scargs>.*?)[>%]\}\}"
+    r"|(?P<reference>!?\[(?P<label>[^\]\n]+)\]\[[^\]\n]*\])",
+    re.DOTALL,
+)
+
+
 def display(raw: str) -> str:
     """Claim text: the verbatim Markdown with Hugo shortcodes rendered, reference-style links read as
     their text and HTML comments dropped; code spans stay as written."""
@@ -125,13 +134,7 @@ def display(raw: str) -> str:
             return attributes.get("text") or attributes.get("term_id", "").replace("-", " ")
         return ""
 
-    shortcodes = re.compile(
-        r"(?P<code>(?P<ticks>`+)[^`\n](?:[^\n]*?[^`\n])?(?P=ticks)(?!`))"
-        r"|(?P<comment><!--.*?-->)|\{\{[<%]\s*/?\s*(?P<scname>[\w-]+)(?P<scargs>.*?)[>%]\}\}"
-        r"|(?P<reference>!?\[(?P<label>[^\]\n]+)\]\[[^\]\n]*\])",
-        re.DOTALL,
-    )
-    rendered = re.sub(r"[ \t]+\n", "\n", shortcodes.sub(render, raw)).strip()
+    rendered = re.sub(r"[ \t]+\n", "\n", _DISPLAYED.sub(render, raw)).strip()
     return re.sub(r"\n{3,}", "\n\n", rendered) or raw.strip()
 
 
